@@ -1,0 +1,265 @@
+//! The decoded instruction: what the decoder produces and everything else consumes.
+//!
+//! An [`Insn`] is 16 bytes: a fieldless [`Op`] (one byte, so dispatch is a jump table), the
+//! register operands, and one immediate already sign-extended. Compressed instructions decode to
+//! the operation they expand to (`c.addi` is `Op::Addi` with `len == 2`); the raw bits stay in
+//! `bits` for logs, disassembly and traces.
+
+/// One RV64GC operation. Compressed forms map onto these; `Illegal` is any encoding the model
+/// does not implement, which raises an illegal-instruction exception with `bits` in xtval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Op {
+    /// Not a real operation: the decoded-instruction cache's "not decoded yet" marker.
+    NotDecoded,
+    Illegal,
+
+    // RV64I
+    Lui,
+    Auipc,
+    Jal,
+    Jalr,
+    Beq,
+    Bne,
+    Blt,
+    Bge,
+    Bltu,
+    Bgeu,
+    Lb,
+    Lh,
+    Lw,
+    Ld,
+    Lbu,
+    Lhu,
+    Lwu,
+    Sb,
+    Sh,
+    Sw,
+    Sd,
+    Addi,
+    Slti,
+    Sltiu,
+    Xori,
+    Ori,
+    Andi,
+    Slli,
+    Srli,
+    Srai,
+    Add,
+    Sub,
+    Sll,
+    Slt,
+    Sltu,
+    Xor,
+    Srl,
+    Sra,
+    Or,
+    And,
+    Addiw,
+    Slliw,
+    Srliw,
+    Sraiw,
+    Addw,
+    Subw,
+    Sllw,
+    Srlw,
+    Sraw,
+    /// `fence` (including `fence.tso` and the `pause` hint; pred/succ/fm are in `bits`).
+    Fence,
+    Ecall,
+    Ebreak,
+
+    // Zifencei
+    FenceI,
+
+    // Zicsr: the CSR number is in `imm` (0..4095); for the immediate forms the 5-bit uimm is in `rs1`.
+    Csrrw,
+    Csrrs,
+    Csrrc,
+    Csrrwi,
+    Csrrsi,
+    Csrrci,
+
+    // M
+    Mul,
+    Mulh,
+    Mulhsu,
+    Mulhu,
+    Div,
+    Divu,
+    Rem,
+    Remu,
+    Mulw,
+    Divw,
+    Divuw,
+    Remw,
+    Remuw,
+
+    // A (aq/rl are in `rm`: bit 1 aq, bit 0 rl)
+    LrW,
+    ScW,
+    AmoswapW,
+    AmoaddW,
+    AmoxorW,
+    AmoandW,
+    AmoorW,
+    AmominW,
+    AmomaxW,
+    AmominuW,
+    AmomaxuW,
+    LrD,
+    ScD,
+    AmoswapD,
+    AmoaddD,
+    AmoxorD,
+    AmoandD,
+    AmoorD,
+    AmominD,
+    AmomaxD,
+    AmominuD,
+    AmomaxuD,
+
+    // F (the rounding-mode field, where the instruction has one, is in `rm`)
+    Flw,
+    Fsw,
+    FmaddS,
+    FmsubS,
+    FnmsubS,
+    FnmaddS,
+    FaddS,
+    FsubS,
+    FmulS,
+    FdivS,
+    FsqrtS,
+    FsgnjS,
+    FsgnjnS,
+    FsgnjxS,
+    FminS,
+    FmaxS,
+    FcvtWS,
+    FcvtWuS,
+    FcvtLS,
+    FcvtLuS,
+    FmvXW,
+    FeqS,
+    FltS,
+    FleS,
+    FclassS,
+    FcvtSW,
+    FcvtSWu,
+    FcvtSL,
+    FcvtSLu,
+    FmvWX,
+
+    // D
+    Fld,
+    Fsd,
+    FmaddD,
+    FmsubD,
+    FnmsubD,
+    FnmaddD,
+    FaddD,
+    FsubD,
+    FmulD,
+    FdivD,
+    FsqrtD,
+    FsgnjD,
+    FsgnjnD,
+    FsgnjxD,
+    FminD,
+    FmaxD,
+    FcvtSD,
+    FcvtDS,
+    FeqD,
+    FltD,
+    FleD,
+    FclassD,
+    FcvtWD,
+    FcvtWuD,
+    FcvtLD,
+    FcvtLuD,
+    FmvXD,
+    FcvtDW,
+    FcvtDWu,
+    FcvtDL,
+    FcvtDLu,
+    FmvDX,
+
+    // Privileged
+    Mret,
+    Sret,
+    Wfi,
+    SfenceVma,
+}
+
+/// A decoded instruction.
+///
+/// Register fields hold architectural numbers 0..=31 (GPR or FPR as the operation implies).
+/// `wd` is where a GPR result is written: `rd`, or 32 (a scratch slot nobody reads) when
+/// `rd` is x0, so the executor never tests for x0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct Insn {
+    pub op: Op,
+    pub rd: u8,
+    pub rs1: u8,
+    pub rs2: u8,
+    pub rs3: u8,
+    /// FP rounding mode (0..=7, 7 = dynamic) or, for atomics, aq (bit 1) and rl (bit 0).
+    pub rm: u8,
+    /// Length in bytes: 2 or 4.
+    pub len: u8,
+    /// GPR write index: `rd`, or 32 when `rd == 0`.
+    pub wd: u8,
+    /// Immediate, sign-extended (branch/jump offsets in bytes; `lui`/`auipc` already shifted
+    /// left by 12; shift amounts; the CSR number for Zicsr).
+    pub imm: i32,
+    /// The raw instruction bits (16-bit instructions in the low half).
+    pub bits: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<Insn>() == 16);
+
+impl Insn {
+    /// The cache's empty slot.
+    pub const NOT_DECODED: Insn = Insn {
+        op: Op::NotDecoded,
+        rd: 0,
+        rs1: 0,
+        rs2: 0,
+        rs3: 0,
+        rm: 0,
+        len: 0,
+        wd: 32,
+        imm: 0,
+        bits: 0,
+    };
+
+    /// An illegal instruction of the given bits and length.
+    pub const fn illegal(bits: u32, len: u8) -> Insn {
+        Insn {
+            op: Op::Illegal,
+            rd: 0,
+            rs1: 0,
+            rs2: 0,
+            rs3: 0,
+            rm: 0,
+            len,
+            wd: 32,
+            imm: 0,
+            bits,
+        }
+    }
+
+    /// Whether this is a compressed (16-bit) instruction.
+    #[inline]
+    pub fn is_compressed(&self) -> bool {
+        self.len == 2
+    }
+
+    /// The CSR number of a Zicsr instruction.
+    #[inline]
+    pub fn csr(&self) -> u16 {
+        self.imm as u16 & 0xfff
+    }
+}
