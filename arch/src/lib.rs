@@ -1,0 +1,272 @@
+//! RISC-V architectural vocabulary, defined once for every hartscope crate.
+//!
+//! Privilege levels and trap causes follow the RISC-V privileged specification 1.12 (mcause
+//! encodings, table 3.6). The ingress port additionally uses privilege 4 for Debug mode (E-Trace
+//! `priv` field), which is why [`Priv::Debug`] exists here although the hart never runs in it.
+
+use std::fmt;
+
+/// A privilege level, with the E-Trace / mstatus.MPP encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Priv {
+    U = 0,
+    S = 1,
+    M = 3,
+    /// Debug mode: only ever reported on the ingress port (`priv` = 4).
+    Debug = 4,
+}
+
+impl Priv {
+    /// Decode a 2-bit privilege field (mstatus.MPP, ...). The reserved value 2 maps to `None`.
+    #[inline]
+    pub fn from_bits(v: u64) -> Option<Priv> {
+        match v {
+            0 => Some(Priv::U),
+            1 => Some(Priv::S),
+            3 => Some(Priv::M),
+            _ => None,
+        }
+    }
+
+    /// The encoding (0 U, 1 S, 3 M, 4 D).
+    #[inline]
+    pub fn bits(self) -> u64 {
+        self as u64
+    }
+
+    /// Single-letter name as used in logs.
+    pub fn letter(self) -> char {
+        match self {
+            Priv::U => 'U',
+            Priv::S => 'S',
+            Priv::M => 'M',
+            Priv::Debug => 'D',
+        }
+    }
+}
+
+impl fmt::Display for Priv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A synchronous exception, by its mcause exception code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Exception {
+    InstructionAddressMisaligned = 0,
+    InstructionAccessFault = 1,
+    IllegalInstruction = 2,
+    Breakpoint = 3,
+    LoadAddressMisaligned = 4,
+    LoadAccessFault = 5,
+    StoreAddressMisaligned = 6,
+    StoreAccessFault = 7,
+    EcallFromU = 8,
+    EcallFromS = 9,
+    EcallFromM = 11,
+    InstructionPageFault = 12,
+    LoadPageFault = 13,
+    StorePageFault = 15,
+}
+
+impl Exception {
+    /// The exception code (mcause without the interrupt bit).
+    #[inline]
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    /// Decode an exception code.
+    pub fn from_code(code: u64) -> Option<Exception> {
+        use Exception::*;
+        Some(match code {
+            0 => InstructionAddressMisaligned,
+            1 => InstructionAccessFault,
+            2 => IllegalInstruction,
+            3 => Breakpoint,
+            4 => LoadAddressMisaligned,
+            5 => LoadAccessFault,
+            6 => StoreAddressMisaligned,
+            7 => StoreAccessFault,
+            8 => EcallFromU,
+            9 => EcallFromS,
+            11 => EcallFromM,
+            12 => InstructionPageFault,
+            13 => LoadPageFault,
+            15 => StorePageFault,
+            _ => return None,
+        })
+    }
+
+    /// The ecall exception for a privilege level.
+    pub fn ecall_from(p: Priv) -> Exception {
+        match p {
+            Priv::U => Exception::EcallFromU,
+            Priv::S => Exception::EcallFromS,
+            _ => Exception::EcallFromM,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use Exception::*;
+        match self {
+            InstructionAddressMisaligned => "instruction address misaligned",
+            InstructionAccessFault => "instruction access fault",
+            IllegalInstruction => "illegal instruction",
+            Breakpoint => "breakpoint",
+            LoadAddressMisaligned => "load address misaligned",
+            LoadAccessFault => "load access fault",
+            StoreAddressMisaligned => "store/AMO address misaligned",
+            StoreAccessFault => "store/AMO access fault",
+            EcallFromU => "environment call from U-mode",
+            EcallFromS => "environment call from S-mode",
+            EcallFromM => "environment call from M-mode",
+            InstructionPageFault => "instruction page fault",
+            LoadPageFault => "load page fault",
+            StorePageFault => "store/AMO page fault",
+        }
+    }
+}
+
+/// An interrupt, by its mcause interrupt code (= its bit in mip/mie).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Interrupt {
+    SupervisorSoftware = 1,
+    MachineSoftware = 3,
+    SupervisorTimer = 5,
+    MachineTimer = 7,
+    SupervisorExternal = 9,
+    MachineExternal = 11,
+    /// Local counter-overflow interrupt (Sscofpmf).
+    CounterOverflow = 13,
+}
+
+impl Interrupt {
+    /// Decreasing priority, privileged spec 1.12 section 3.1.9: MEI, MSI, MTI, SEI, SSI, STI, LCOFI.
+    pub const PRIORITY: [Interrupt; 7] = [
+        Interrupt::MachineExternal,
+        Interrupt::MachineSoftware,
+        Interrupt::MachineTimer,
+        Interrupt::SupervisorExternal,
+        Interrupt::SupervisorSoftware,
+        Interrupt::SupervisorTimer,
+        Interrupt::CounterOverflow,
+    ];
+
+    #[inline]
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    #[inline]
+    pub fn mask(self) -> u64 {
+        1 << (self as u64)
+    }
+
+    pub fn from_code(code: u64) -> Option<Interrupt> {
+        use Interrupt::*;
+        Some(match code {
+            1 => SupervisorSoftware,
+            3 => MachineSoftware,
+            5 => SupervisorTimer,
+            7 => MachineTimer,
+            9 => SupervisorExternal,
+            11 => MachineExternal,
+            13 => CounterOverflow,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        use Interrupt::*;
+        match self {
+            SupervisorSoftware => "supervisor software interrupt",
+            MachineSoftware => "machine software interrupt",
+            SupervisorTimer => "supervisor timer interrupt",
+            MachineTimer => "machine timer interrupt",
+            SupervisorExternal => "supervisor external interrupt",
+            MachineExternal => "machine external interrupt",
+            CounterOverflow => "local counter overflow interrupt",
+        }
+    }
+}
+
+/// The value of xcause for an interrupt or exception.
+pub const CAUSE_INTERRUPT: u64 = 1 << 63;
+
+/// A trap cause: what xcause holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cause {
+    Exception(Exception),
+    Interrupt(Interrupt),
+}
+
+impl Cause {
+    /// The xcause value (interrupt bit 63 set for interrupts).
+    #[inline]
+    pub fn xcause(self) -> u64 {
+        match self {
+            Cause::Exception(e) => e.code(),
+            Cause::Interrupt(i) => CAUSE_INTERRUPT | i.code(),
+        }
+    }
+
+    /// The exception or interrupt code without the interrupt bit.
+    #[inline]
+    pub fn code(self) -> u64 {
+        match self {
+            Cause::Exception(e) => e.code(),
+            Cause::Interrupt(i) => i.code(),
+        }
+    }
+
+    pub fn is_interrupt(self) -> bool {
+        matches!(self, Cause::Interrupt(_))
+    }
+
+    /// Decode an xcause value.
+    pub fn from_xcause(v: u64) -> Option<Cause> {
+        if v & CAUSE_INTERRUPT != 0 {
+            Interrupt::from_code(v & !CAUSE_INTERRUPT).map(Cause::Interrupt)
+        } else {
+            Exception::from_code(v).map(Cause::Exception)
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Exception(e) => e.name(),
+            Cause::Interrupt(i) => i.name(),
+        }
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn causes_round_trip() {
+        for code in 0..16 {
+            if let Some(e) = Exception::from_code(code) {
+                assert_eq!(e.code(), code);
+                assert_eq!(Cause::from_xcause(code), Some(Cause::Exception(e)));
+            }
+        }
+        for i in Interrupt::PRIORITY {
+            let c = Cause::Interrupt(i);
+            assert_eq!(Cause::from_xcause(c.xcause()), Some(c));
+        }
+        assert_eq!(Priv::from_bits(2), None);
+    }
+}
