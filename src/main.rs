@@ -1,1 +1,34 @@
-fn main() {}
+//! The `hartscope` command-line program.
+
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// hartscope: an exact, fast RV64GC instruction-set simulator for tracing and verifying harts.
+#[derive(Parser)]
+#[command(version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a bare-metal RV64 ELF program.
+    Run(run::RunArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("hartscope: error: {e:#}");
+            ExitCode::from(run::EXIT_HOST_ERROR)
+        }
+    }
+}

@@ -1,6 +1,29 @@
-//! The hartscope hart: an RV64GC instruction-set simulator.
+//! The hartscope hart: an exact, fast RV64GC instruction-set simulator.
 //!
-//! Modules: [`insn`] (the decoded instruction), [`decode`] (bits to [`insn::Insn`]), [`fp`]
-//! (IEEE 754 through Berkeley SoftFloat with RISC-V rules).
+//! - [`insn`] / [`decode`]: the decoded instruction and the decoder;
+//! - [`machine`]: the hart's state, its bus ([`bus`]) and options;
+//! - `exec`: instruction semantics, by extension; [`fp`]: IEEE 754 through SoftFloat;
+//! - [`mmu`]: Sv39/Sv48 translation, PMP, and the load/store/fetch paths;
+//! - `trap`: trap entry and interrupt selection; [`run`]: the run loop and time model;
+//! - [`record`]: retirement records and sinks; [`elf`]: the loader; [`htif`]: HTIF.
 
+pub mod bus;
+pub mod commitlog;
+pub mod csr;
+mod dcache;
+pub mod decode;
+pub mod elf;
+mod exec;
+pub mod fp;
+pub mod htif;
 pub mod insn;
+pub mod machine;
+pub mod mmu;
+pub mod record;
+pub mod run;
+mod trap;
+
+pub use arch::{Cause, Exception, Interrupt, Priv};
+pub use machine::{Config, Machine, Misaligned};
+pub use record::{NoSink, Retired, Sink, TrapRecord};
+pub use run::{Stop, StepOutcome};

@@ -1,0 +1,459 @@
+//! The physical address space: RAM and the platform devices.
+//!
+//! | range                     | device                                           |
+//! |---------------------------|--------------------------------------------------|
+//! | `0x0010_0000..+0x1000`    | SiFive test finisher (QEMU `virt` compatible)     |
+//! | `0x0200_0000..+0xc_0000`  | CLINT: msip +0, mtimecmp +0x4000, mtime +0xbff8   |
+//! | `0x1000_0000..+0x100`     | ns16550a UART (byte registers)                    |
+//! | `0x8000_0000..+--mem`     | RAM, allocated lazily                             |
+//!
+//! Anything else is not there: the access raises an access fault in the guest.
+//! HTIF `tohost`/`fromhost` live in RAM at the ELF's symbols and are polled by the scheduler
+//! (see [`crate::htif`]).
+
+use std::collections::VecDeque;
+use std::io::Write;
+
+pub const RAM_BASE: u64 = 0x8000_0000;
+pub const DEFAULT_RAM_SIZE: u64 = 256 << 20;
+pub const CLINT_BASE: u64 = 0x0200_0000;
+pub const CLINT_SIZE: u64 = 0xc_0000;
+pub const CLINT_MSIP: u64 = 0x0;
+pub const CLINT_MTIMECMP: u64 = 0x4000;
+pub const CLINT_MTIME: u64 = 0xbff8;
+pub const UART_BASE: u64 = 0x1000_0000;
+pub const UART_SIZE: u64 = 0x100;
+pub const FINISHER_BASE: u64 = 0x0010_0000;
+pub const FINISHER_SIZE: u64 = 0x1000;
+
+pub const PAGE_SHIFT: u32 = 12;
+pub const PAGE_SIZE: u64 = 1 << PAGE_SHIFT;
+
+/// Guest RAM. `vec![0; n]` is backed by a lazily committed zero mapping on the host, so a
+/// large guest memory costs only the pages the guest touches.
+pub struct Ram {
+    base: u64,
+    data: Vec<u8>,
+}
+
+impl Ram {
+    pub fn new(base: u64, size: u64) -> Ram {
+        Ram {
+            base,
+            data: vec![0; size as usize],
+        }
+    }
+
+    #[inline]
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    #[inline]
+    pub fn size(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    /// Offset of `[pa, pa+len)` in RAM, if it lies wholly inside.
+    #[inline]
+    pub fn offset(&self, pa: u64, len: u64) -> Option<usize> {
+        let off = pa.wrapping_sub(self.base);
+        if off < self.data.len() as u64 && len <= self.data.len() as u64 - off {
+            Some(off as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Read `size` (1, 2, 4 or 8) bytes little-endian at offset `off`. Panics if out of range:
+    /// callers check with [`Ram::offset`] first.
+    #[inline(always)]
+    pub fn read(&self, off: usize, size: u8) -> u64 {
+        let d = &self.data;
+        match size {
+            1 => d[off] as u64,
+            2 => u16::from_le_bytes([d[off], d[off + 1]]) as u64,
+            4 => u32::from_le_bytes(d[off..off + 4].try_into().unwrap()) as u64,
+            _ => u64::from_le_bytes(d[off..off + 8].try_into().unwrap()),
+        }
+    }
+
+    #[inline(always)]
+    pub fn write(&mut self, off: usize, size: u8, val: u64) {
+        let d = &mut self.data;
+        match size {
+            1 => d[off] = val as u8,
+            2 => d[off..off + 2].copy_from_slice(&(val as u16).to_le_bytes()),
+            4 => d[off..off + 4].copy_from_slice(&(val as u32).to_le_bytes()),
+            _ => d[off..off + 8].copy_from_slice(&val.to_le_bytes()),
+        }
+    }
+
+    #[inline(always)]
+    pub fn read_u16(&self, off: usize) -> u16 {
+        u16::from_le_bytes([self.data[off], self.data[off + 1]])
+    }
+
+    pub fn bytes(&self, off: usize, len: usize) -> &[u8] {
+        &self.data[off..off + len]
+    }
+
+    pub fn bytes_mut(&mut self, off: usize, len: usize) -> &mut [u8] {
+        &mut self.data[off..off + len]
+    }
+}
+
+/// The CLINT: one hart's msip and mtimecmp, and mtime. mtime is advanced by the scheduler.
+#[derive(Default, Clone)]
+pub struct Clint {
+    pub msip: bool,
+    pub mtimecmp: u64,
+    pub mtime: u64,
+}
+
+impl Clint {
+    fn load(&self, off: u64, size: u8) -> Option<u64> {
+        let (base, v) = match off {
+            o if (CLINT_MSIP..CLINT_MSIP + 4).contains(&o) => (CLINT_MSIP, self.msip as u64),
+            o if (CLINT_MTIMECMP..CLINT_MTIMECMP + 8).contains(&o) => {
+                (CLINT_MTIMECMP, self.mtimecmp)
+            }
+            o if (CLINT_MTIME..CLINT_MTIME + 8).contains(&o) => (CLINT_MTIME, self.mtime),
+            _ => return None,
+        };
+        let width = if base == CLINT_MSIP { 4 } else { 8 };
+        let shift = off - base;
+        if shift + size as u64 > width {
+            return None;
+        }
+        Some(extract(v, shift, size))
+    }
+
+    fn store(&mut self, off: u64, size: u8, val: u64) -> bool {
+        if (CLINT_MSIP..CLINT_MSIP + 4).contains(&off) {
+            if off - CLINT_MSIP + size as u64 > 4 {
+                return false;
+            }
+            let v = insert(self.msip as u64, off - CLINT_MSIP, size, val);
+            self.msip = v & 1 != 0;
+            true
+        } else if (CLINT_MTIMECMP..CLINT_MTIMECMP + 8).contains(&off) {
+            if off - CLINT_MTIMECMP + size as u64 > 8 {
+                return false;
+            }
+            self.mtimecmp = insert(self.mtimecmp, off - CLINT_MTIMECMP, size, val);
+            true
+        } else if (CLINT_MTIME..CLINT_MTIME + 8).contains(&off) {
+            if off - CLINT_MTIME + size as u64 > 8 {
+                return false;
+            }
+            self.mtime = insert(self.mtime, off - CLINT_MTIME, size, val);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn extract(v: u64, byte: u64, size: u8) -> u64 {
+    let v = v >> (byte * 8);
+    if size >= 8 {
+        v
+    } else {
+        v & ((1u64 << (size as u32 * 8)) - 1)
+    }
+}
+
+fn insert(old: u64, byte: u64, size: u8, val: u64) -> u64 {
+    let mask = if size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (size as u32 * 8)) - 1
+    };
+    let sh = byte * 8;
+    (old & !(mask << sh)) | ((val & mask) << sh)
+}
+
+/// Where the guest's console output goes (UART transmit, HTIF console and syscall writes).
+pub enum Console {
+    /// The host's standard output, flushed at every newline and at the end of the run.
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+    /// Kept in memory (tests, the tandem verifier's reference hart).
+    Capture(Vec<u8>),
+    /// Discarded.
+    Null,
+}
+
+impl Console {
+    pub fn write_bytes(&mut self, b: &[u8]) {
+        match self {
+            Console::Stdout(w) => {
+                // The guest's output is best effort: a closed pipe must not stop the simulation.
+                let _ = w.write_all(b);
+                if b.contains(&b'\n') {
+                    let _ = w.flush();
+                }
+            }
+            Console::Capture(v) => v.extend_from_slice(b),
+            Console::Null => {}
+        }
+    }
+
+    pub fn flush(&mut self) {
+        if let Console::Stdout(w) = self {
+            let _ = w.flush();
+        }
+    }
+
+    pub fn captured(&self) -> &[u8] {
+        match self {
+            Console::Capture(v) => v,
+            _ => &[],
+        }
+    }
+}
+
+/// An ns16550a-compatible UART, registers one byte wide at consecutive addresses.
+pub struct Uart {
+    ier: u8,
+    lcr: u8,
+    mcr: u8,
+    scr: u8,
+    dll: u8,
+    dlm: u8,
+    fcr: u8,
+    pub input: VecDeque<u8>,
+}
+
+const UART_LSR_DR: u8 = 0x01;
+const UART_LSR_THRE: u8 = 0x20;
+const UART_LSR_TEMT: u8 = 0x40;
+const UART_LCR_DLAB: u8 = 0x80;
+
+impl Default for Uart {
+    fn default() -> Self {
+        Uart {
+            ier: 0,
+            lcr: 0,
+            mcr: 0,
+            scr: 0,
+            dll: 0x0c,
+            dlm: 0,
+            fcr: 0,
+            input: VecDeque::new(),
+        }
+    }
+}
+
+impl Uart {
+    fn load(&mut self, off: u64) -> u64 {
+        let dlab = self.lcr & UART_LCR_DLAB != 0;
+        (match off {
+            0 if dlab => self.dll,
+            0 => self.input.pop_front().unwrap_or(0),
+            1 if dlab => self.dlm,
+            1 => self.ier,
+            // IIR: no interrupt pending; FIFOs enabled bits mirror FCR.
+            2 => 0x01 | if self.fcr & 1 != 0 { 0xc0 } else { 0 },
+            3 => self.lcr,
+            4 => self.mcr,
+            5 => {
+                UART_LSR_THRE
+                    | UART_LSR_TEMT
+                    | if self.input.is_empty() {
+                        0
+                    } else {
+                        UART_LSR_DR
+                    }
+            }
+            // MSR: DCD, DSR, CTS asserted.
+            6 => 0xb0,
+            7 => self.scr,
+            _ => 0,
+        }) as u64
+    }
+
+    fn store(&mut self, off: u64, val: u8, console: &mut Console) {
+        let dlab = self.lcr & UART_LCR_DLAB != 0;
+        match off {
+            0 if dlab => self.dll = val,
+            0 => console.write_bytes(&[val]),
+            1 if dlab => self.dlm = val,
+            1 => self.ier = val & 0x0f,
+            2 => self.fcr = val,
+            3 => self.lcr = val,
+            4 => self.mcr = val & 0x1f,
+            7 => self.scr = val,
+            _ => {}
+        }
+    }
+}
+
+/// Why the platform asked the run to end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlatformExit {
+    /// The guest finished with this exit code (HTIF, test finisher pass/fail).
+    Code(u64),
+    /// The test finisher was asked to reset the machine, which hartscope does not model.
+    ResetRequested,
+}
+
+/// What a bus access hit, for the hart's bookkeeping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusEffect {
+    None,
+    /// The CLINT changed: msip or mtimecmp or mtime were written.
+    Clint,
+    /// The run should end.
+    Exit,
+}
+
+/// The physical address space.
+pub struct Bus {
+    pub ram: Ram,
+    pub clint: Clint,
+    pub uart: Uart,
+    pub console: Console,
+    pub exit: Option<PlatformExit>,
+    /// Whether the SiFive test finisher is present.
+    pub finisher: bool,
+}
+
+impl Bus {
+    pub fn new(ram_size: u64) -> Bus {
+        Bus {
+            ram: Ram::new(RAM_BASE, ram_size),
+            clint: Clint::default(),
+            uart: Uart::default(),
+            console: Console::Stdout(std::io::BufWriter::new(std::io::stdout())),
+            exit: None,
+            finisher: true,
+        }
+    }
+
+    /// Whether `pa` is in a device region (not RAM). Used to decide what may be cached.
+    pub fn is_device(&self, pa: u64) -> bool {
+        (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
+            || (UART_BASE..UART_BASE + UART_SIZE).contains(&pa)
+            || (self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa))
+    }
+
+    /// A load outside RAM. `None` is an access fault.
+    pub fn device_load(&mut self, pa: u64, size: u8) -> Option<u64> {
+        if (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa) {
+            self.clint.load(pa - CLINT_BASE, size)
+        } else if (UART_BASE..UART_BASE + UART_SIZE).contains(&pa) {
+            if size != 1 {
+                return None;
+            }
+            Some(self.uart.load(pa - UART_BASE))
+        } else if self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa) {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// A store outside RAM. `None` is an access fault.
+    pub fn device_store(&mut self, pa: u64, size: u8, val: u64) -> Option<BusEffect> {
+        if (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa) {
+            self.clint
+                .store(pa - CLINT_BASE, size, val)
+                .then_some(BusEffect::Clint)
+        } else if (UART_BASE..UART_BASE + UART_SIZE).contains(&pa) {
+            if size != 1 {
+                return None;
+            }
+            self.uart
+                .store(pa - UART_BASE, val as u8, &mut self.console);
+            Some(BusEffect::None)
+        } else if self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa) {
+            if pa != FINISHER_BASE || size < 4 {
+                return Some(BusEffect::None);
+            }
+            let v = val as u32;
+            match v & 0xffff {
+                0x5555 => self.exit = Some(PlatformExit::Code(0)),
+                0x3333 => self.exit = Some(PlatformExit::Code((v >> 16) as u64)),
+                0x7777 => self.exit = Some(PlatformExit::ResetRequested),
+                _ => return Some(BusEffect::None),
+            }
+            Some(BusEffect::Exit)
+        } else {
+            None
+        }
+    }
+
+    /// Read physical memory for the host (loader, HTIF, signatures): RAM only.
+    pub fn read_phys(&self, pa: u64, buf: &mut [u8]) -> bool {
+        match self.ram.offset(pa, buf.len() as u64) {
+            Some(off) => {
+                buf.copy_from_slice(self.ram.bytes(off, buf.len()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn read_u64(&self, pa: u64) -> Option<u64> {
+        self.ram.offset(pa, 8).map(|off| self.ram.read(off, 8))
+    }
+
+    pub fn write_u64(&mut self, pa: u64, v: u64) -> bool {
+        match self.ram.offset(pa, 8) {
+            Some(off) => {
+                self.ram.write(off, 8, v);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ram_bounds() {
+        let r = Ram::new(RAM_BASE, 4096);
+        assert_eq!(r.offset(RAM_BASE, 8), Some(0));
+        assert_eq!(r.offset(RAM_BASE + 4088, 8), Some(4088));
+        assert_eq!(r.offset(RAM_BASE + 4089, 8), None);
+        assert_eq!(r.offset(RAM_BASE - 1, 1), None);
+        assert_eq!(r.offset(u64::MAX, 8), None);
+    }
+
+    #[test]
+    fn clint_partial_access() {
+        let mut c = Clint::default();
+        assert!(c.store(CLINT_MTIMECMP, 4, 0x1234_5678));
+        assert!(c.store(CLINT_MTIMECMP + 4, 4, 0x9abc_def0));
+        assert_eq!(c.mtimecmp, 0x9abc_def0_1234_5678);
+        assert_eq!(c.load(CLINT_MTIMECMP + 4, 4), Some(0x9abc_def0));
+        assert_eq!(c.load(CLINT_MTIMECMP + 6, 4), None);
+        assert!(c.store(CLINT_MSIP, 4, 3));
+        assert!(c.msip);
+        assert_eq!(c.load(0x100, 4), None);
+    }
+
+    #[test]
+    fn uart_transmit_and_status() {
+        let mut b = Bus::new(4096);
+        b.console = Console::Capture(Vec::new());
+        assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x60));
+        b.device_store(UART_BASE, 1, b'h' as u64).unwrap();
+        assert_eq!(b.console.captured(), b"h");
+        assert_eq!(b.device_store(UART_BASE, 4, 0), None);
+        b.uart.input.push_back(b'x');
+        assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x61));
+        assert_eq!(b.device_load(UART_BASE, 1), Some(b'x' as u64));
+    }
+
+    #[test]
+    fn finisher() {
+        let mut b = Bus::new(4096);
+        b.device_store(FINISHER_BASE, 4, (3 << 16) | 0x3333).unwrap();
+        assert_eq!(b.exit, Some(PlatformExit::Code(3)));
+    }
+}

@@ -1,0 +1,97 @@
+//! The A extension: LR/SC with a one-address reservation, and the AMOs (unprivileged spec
+//! chapter 8).
+//!
+//! Atomics must be naturally aligned: a misaligned LR raises load-address-misaligned, a
+//! misaligned SC or AMO raises store/AMO-address-misaligned (never emulated, whatever the
+//! misaligned-access option says). An atomic to a device region raises an access fault (the
+//! devices do not support atomics). SC translates and checks its address even when it has no
+//! reservation, so an SC to a bad address faults rather than failing quietly, as on Spike.
+//! Any SC clears the reservation.
+
+use super::tri;
+use crate::insn::{Insn, Op};
+use crate::machine::Machine;
+use crate::mmu::Access;
+use crate::record::MemKind;
+
+impl Machine {
+    pub(crate) fn exec_atomic<const REC: bool>(&mut self, d: &Insn, npc: u64) -> u64 {
+        let size: u8 = match d.op {
+            Op::LrW
+            | Op::ScW
+            | Op::AmoswapW
+            | Op::AmoaddW
+            | Op::AmoxorW
+            | Op::AmoandW
+            | Op::AmoorW
+            | Op::AmominW
+            | Op::AmomaxW
+            | Op::AmominuW
+            | Op::AmomaxuW => 4,
+            _ => 8,
+        };
+        let va = self.rs1(d);
+        let src = self.rs2(d);
+        let sext = |v: u64| -> u64 {
+            if size == 4 {
+                v as i32 as i64 as u64
+            } else {
+                v
+            }
+        };
+        match d.op {
+            Op::LrW | Op::LrD => {
+                let pa = tri!(self.atomic_addr(va, size, Access::Load));
+                let v = self.ram_read(pa, size);
+                if REC {
+                    self.record_mem(MemKind::Load, va, pa, size, v);
+                }
+                self.hart.reservation = Some(pa);
+                self.wx::<REC>(d, sext(v));
+                npc
+            }
+            Op::ScW | Op::ScD => {
+                let pa = tri!(self.atomic_addr(va, size, Access::Store));
+                let ok = self.hart.reservation == Some(pa);
+                self.hart.reservation = None;
+                if ok {
+                    let v = if size == 4 { src & 0xffff_ffff } else { src };
+                    self.ram_write(pa, size, v);
+                    if REC {
+                        self.record_mem(MemKind::Store, va, pa, size, v);
+                    }
+                } else if REC {
+                    self.rec.sc_failed = true;
+                }
+                self.wx::<REC>(d, (!ok) as u64);
+                npc
+            }
+            op => {
+                let pa = tri!(self.atomic_addr(va, size, Access::Store));
+                let old = self.ram_read(pa, size);
+                let (a, b) = (sext(old), sext(src));
+                let new = match op {
+                    Op::AmoswapW | Op::AmoswapD => b,
+                    Op::AmoaddW | Op::AmoaddD => a.wrapping_add(b),
+                    Op::AmoxorW | Op::AmoxorD => a ^ b,
+                    Op::AmoandW | Op::AmoandD => a & b,
+                    Op::AmoorW | Op::AmoorD => a | b,
+                    Op::AmominW | Op::AmominD => (a as i64).min(b as i64) as u64,
+                    Op::AmomaxW | Op::AmomaxD => (a as i64).max(b as i64) as u64,
+                    Op::AmominuW => (a as u32).min(b as u32) as u64,
+                    Op::AmomaxuW => (a as u32).max(b as u32) as u64,
+                    Op::AmominuD => a.min(b),
+                    _ => a.max(b),
+                };
+                let new = if size == 4 { new & 0xffff_ffff } else { new };
+                self.ram_write(pa, size, new);
+                if REC {
+                    self.record_mem(MemKind::Load, va, pa, size, old);
+                    self.record_mem(MemKind::Store, va, pa, size, new);
+                }
+                self.wx::<REC>(d, a);
+                npc
+            }
+        }
+    }
+}

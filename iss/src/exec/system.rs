@@ -1,0 +1,114 @@
+//! System instructions: ECALL, MRET, SRET, WFI, SFENCE.VMA, FENCE.I (privileged spec 1.12
+//! sections 3.3, 4.2.1; Zifencei).
+
+use super::{REFETCH, SERIALIZE, WFI};
+use crate::csr::*;
+use crate::insn::Insn;
+use crate::machine::Machine;
+use crate::record::Reg;
+use arch::{Exception, Priv};
+
+impl Machine {
+    pub(crate) fn ecall(&mut self) -> u64 {
+        self.raise(Exception::ecall_from(self.hart.prv), 0)
+    }
+
+    pub(crate) fn mret<const REC: bool>(&mut self, d: &Insn) -> u64 {
+        if self.hart.prv != Priv::M {
+            return self.illegal(d);
+        }
+        let c = &mut self.hart.csr;
+        let mut s = c.mstatus;
+        let mpp = Priv::from_bits((s & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT).unwrap_or(Priv::U);
+        if mpp != Priv::M {
+            s &= !MSTATUS_MPRV;
+        }
+        s = set_bit(s, MSTATUS_MIE, s & MSTATUS_MPIE != 0);
+        s |= MSTATUS_MPIE;
+        s &= !MSTATUS_MPP; // U, the least-privileged mode
+        c.mstatus = s;
+        let target = c.mepc;
+        if REC {
+            let v = self.hart.csr.mstatus_read();
+            self.rec.push_write(Reg::Csr(MSTATUS), v);
+        }
+        self.set_priv(mpp);
+        self.hart.pc = target;
+        SERIALIZE
+    }
+
+    pub(crate) fn sret<const REC: bool>(&mut self, d: &Insn) -> u64 {
+        let prv = self.hart.prv;
+        if prv == Priv::U || (prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TSR != 0) {
+            return self.illegal(d);
+        }
+        let c = &mut self.hart.csr;
+        let mut s = c.mstatus;
+        let spp = if s & MSTATUS_SPP != 0 {
+            Priv::S
+        } else {
+            Priv::U
+        };
+        // The new privilege is below M, so MPRV clears.
+        s &= !MSTATUS_MPRV;
+        s = set_bit(s, MSTATUS_SIE, s & MSTATUS_SPIE != 0);
+        s |= MSTATUS_SPIE;
+        s &= !MSTATUS_SPP;
+        c.mstatus = s;
+        let target = c.sepc;
+        if REC {
+            let v = self.hart.csr.mstatus_read();
+            self.rec.push_write(Reg::Csr(MSTATUS), v);
+        }
+        self.set_priv(spp);
+        self.hart.pc = target;
+        SERIALIZE
+    }
+
+    pub(crate) fn wfi(&mut self, d: &Insn, npc: u64) -> u64 {
+        let prv = self.hart.prv;
+        // TW makes WFI illegal below M; with S-mode present, WFI in U-mode is always illegal.
+        if (prv != Priv::M && self.hart.csr.mstatus & MSTATUS_TW != 0) || prv == Priv::U {
+            return self.illegal(d);
+        }
+        self.hart.pc = npc;
+        WFI
+    }
+
+    pub(crate) fn sfence_vma(&mut self, d: &Insn, npc: u64) -> u64 {
+        let prv = self.hart.prv;
+        if prv == Priv::U || (prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0) {
+            return self.illegal(d);
+        }
+        // Over-flushing is always allowed: drop every cached translation regardless of the
+        // address and ASID operands.
+        self.flush_tlb();
+        self.hart.pc = npc;
+        REFETCH
+    }
+
+    pub(crate) fn fence_i(&mut self, npc: u64) -> u64 {
+        self.dcache.clear();
+        self.flush_tlb();
+        self.hart.pc = npc;
+        REFETCH
+    }
+
+    /// Change privilege; every cached translation depends on it.
+    #[inline]
+    pub(crate) fn set_priv(&mut self, p: Priv) {
+        if p != self.hart.prv {
+            self.hart.prv = p;
+        }
+        self.flush_tlb();
+    }
+}
+
+#[inline(always)]
+pub(crate) fn set_bit(v: u64, mask: u64, on: bool) -> u64 {
+    if on {
+        v | mask
+    } else {
+        v & !mask
+    }
+}

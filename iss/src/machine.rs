@@ -1,0 +1,186 @@
+//! The machine: one hart's architectural state, its bus, and the structures that make it fast
+//! (TLBs, the decoded-instruction cache) or observable (the retirement record).
+
+use crate::bus::{Bus, DEFAULT_RAM_SIZE};
+use crate::csr::Csrs;
+use crate::dcache::DecodeCache;
+use crate::mmu::Tlb;
+use crate::record::Retired;
+use arch::{Cause, Priv};
+
+/// What the hart does with a misaligned load or store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Misaligned {
+    /// Raise the address-misaligned exception (Spike's default).
+    #[default]
+    Trap,
+    /// Perform the access in hardware, byte by byte (atomics still trap).
+    Emulate,
+}
+
+/// Options fixed when the machine is built.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub ram_size: u64,
+    pub misaligned: Misaligned,
+    /// Whether the SiFive test finisher is on the bus.
+    pub finisher: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            ram_size: DEFAULT_RAM_SIZE,
+            misaligned: Misaligned::Trap,
+            finisher: true,
+        }
+    }
+}
+
+/// A lazily kept counter: its value is `base + (now - at)` while counting.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counter {
+    base: u64,
+    at: u64,
+    inhibited: bool,
+}
+
+impl Counter {
+    #[inline]
+    pub fn value(&self, now: u64) -> u64 {
+        if self.inhibited {
+            self.base
+        } else {
+            self.base.wrapping_add(now.wrapping_sub(self.at))
+        }
+    }
+
+    /// Set the value as of `now`.
+    pub fn set(&mut self, v: u64, now: u64) {
+        self.base = v;
+        self.at = now;
+    }
+
+    pub fn inhibit(&mut self, inhibited: bool, now: u64) {
+        if inhibited != self.inhibited {
+            self.base = self.value(now);
+            self.at = now;
+            self.inhibited = inhibited;
+        }
+    }
+}
+
+/// Architectural state of the hart.
+#[derive(Clone)]
+pub struct HartState {
+    /// x0..x31, then slot 32, where writes to x0 land (never read), then padding so a register
+    /// index masked with 63 never needs a bounds check.
+    pub x: [u64; 64],
+    pub f: [u64; 32],
+    pub pc: u64,
+    pub prv: Priv,
+    pub csr: Csrs,
+    /// Physical address of the LR reservation.
+    pub reservation: Option<u64>,
+    pub minstret: Counter,
+    pub mcycle: Counter,
+}
+
+impl Default for HartState {
+    fn default() -> Self {
+        HartState {
+            x: [0; 64],
+            f: [0; 32],
+            pc: 0,
+            prv: Priv::M,
+            csr: Csrs::default(),
+            reservation: None,
+            minstret: Counter::default(),
+            mcycle: Counter::default(),
+        }
+    }
+}
+
+/// The simulated machine.
+pub struct Machine {
+    pub hart: HartState,
+    pub bus: Bus,
+    pub config: Config,
+    pub(crate) tlb: Tlb,
+    pub(crate) dcache: DecodeCache,
+    /// The record of the instruction being executed (filled only when a sink wants it).
+    pub(crate) rec: Retired,
+    /// The exception the current instruction raised (valid when exec returned `TRAP`).
+    pub(crate) exc: (Cause, u64),
+    /// Instructions retired since reset.
+    pub(crate) retired: u64,
+    pub(crate) sched: crate::run::Scheduler,
+    pub htif: crate::htif::Htif,
+}
+
+impl Machine {
+    pub fn new(config: Config) -> Machine {
+        let mut bus = Bus::new(config.ram_size);
+        bus.finisher = config.finisher;
+        let mut m = Machine {
+            hart: HartState::default(),
+            bus,
+            config,
+            tlb: Tlb::new(),
+            dcache: DecodeCache::new(),
+            rec: Retired::default(),
+            exc: (Cause::Exception(arch::Exception::IllegalInstruction), 0),
+            retired: 0,
+            sched: crate::run::Scheduler::default(),
+            htif: crate::htif::Htif::default(),
+        };
+        m.tlb.set_pmp(&m.hart.csr);
+        m.clint_changed();
+        m
+    }
+
+    /// Instructions retired since reset.
+    #[inline]
+    pub fn retired(&self) -> u64 {
+        self.retired
+    }
+
+    /// The value of GPR `i` (x0 reads 0).
+    #[inline]
+    pub fn x(&self, i: u8) -> u64 {
+        self.hart.x[(i & 31) as usize]
+    }
+
+    /// Set GPR `i` (writes to x0 are discarded).
+    #[inline]
+    pub fn set_x(&mut self, i: u8, v: u64) {
+        if i & 31 != 0 {
+            self.hart.x[(i & 31) as usize] = v;
+        }
+    }
+}
+
+/// Steps the reset sequence accounts for: Spike's boot ROM at 0x1000 runs five instructions
+/// (`auipc t0; addi a1, t0, 32; csrr a0, mhartid; ld t0, 24(t0); jr t0`) before the entry point.
+/// hartscope starts at the entry point in the state those leave (a0 = hart id, a1 = the device
+/// tree address 0x1020, t0 = the entry, minstret = mcycle = 5) and counts the five steps in the
+/// first time quantum, so that time, counters and the commit log match Spike's.
+pub const BOOT_STEPS: u64 = 5;
+/// Where the boot ROM leaves the device tree address (a1).
+pub const DTB_ADDR: u64 = 0x1020;
+
+impl Machine {
+    /// Reset the hart to run a program from `entry`, as Spike's boot ROM leaves it.
+    pub fn boot(&mut self, entry: u64) {
+        self.hart.pc = entry;
+        self.hart.prv = Priv::M;
+        self.hart.x[5] = entry;
+        self.hart.x[10] = self.hart.csr.mhartid;
+        self.hart.x[11] = DTB_ADDR;
+        self.hart.minstret.set(BOOT_STEPS, 0);
+        self.hart.mcycle.set(BOOT_STEPS, 0);
+        self.sched.boot_steps = BOOT_STEPS;
+        self.clint_changed();
+        self.flush_tlb();
+    }
+}

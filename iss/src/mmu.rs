@@ -1,0 +1,634 @@
+//! Address translation (Sv39, Sv48), physical memory protection, and the data/fetch paths.
+//!
+//! Privileged spec 1.12: section 3.7 (PMP), section 4.3-4.4 (Sv39, Sv48), 3.1.6.3 (MPRV, MXR,
+//! SUM). A/D bits are not updated by hardware: a leaf PTE with A clear, or with D clear on a
+//! store, raises a page fault (Spike's default behaviour); software sets them.
+//!
+//! Three software TLBs (fetch, load, store), direct-mapped with 256 entries, cache successful
+//! translations of RAM pages whose whole 4 KiB page PMP allows, for the translation context in
+//! force when they were filled. Any change of that context (privilege, mstatus, satp, PMP,
+//! SFENCE.VMA) flushes all three by bumping a generation number folded into every tag, so a
+//! flush costs nothing. Pages holding decoded instructions are never entered in the store TLB,
+//! so every store to code takes the slow path, which keeps the decoded-instruction cache exact.
+
+use crate::bus::{BusEffect, PAGE_SIZE, RAM_BASE};
+use crate::csr::*;
+use crate::machine::{Machine, Misaligned};
+use crate::record::{MemAccess, MemKind};
+use arch::{Cause, Exception, Priv};
+
+pub const TLB_ENTRIES: usize = 256;
+const GEN_SHIFT: u32 = 52;
+const GEN_LIMIT: u64 = 4095;
+
+/// The kind of memory access, for permission checks and fault causes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Fetch,
+    Load,
+    Store,
+}
+
+impl Access {
+    fn page_fault(self) -> Exception {
+        match self {
+            Access::Fetch => Exception::InstructionPageFault,
+            Access::Load => Exception::LoadPageFault,
+            Access::Store => Exception::StorePageFault,
+        }
+    }
+
+    fn access_fault(self) -> Exception {
+        match self {
+            Access::Fetch => Exception::InstructionAccessFault,
+            Access::Load => Exception::LoadAccessFault,
+            Access::Store => Exception::StoreAccessFault,
+        }
+    }
+
+    fn pmp_bit(self) -> u8 {
+        match self {
+            Access::Fetch => PMP_X,
+            Access::Load => PMP_R,
+            Access::Store => PMP_W,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct TlbEntry {
+    tag: u64,
+    /// Offset of the physical page in RAM.
+    ram_off: u64,
+}
+
+const EMPTY: TlbEntry = TlbEntry {
+    tag: u64::MAX,
+    ram_off: 0,
+};
+
+pub(crate) struct Tlb {
+    /// Current generation, already shifted into tag position.
+    gen: u64,
+    fetch: Box<[TlbEntry; TLB_ENTRIES]>,
+    load: Box<[TlbEntry; TLB_ENTRIES]>,
+    store: Box<[TlbEntry; TLB_ENTRIES]>,
+    /// PMP entries decoded into address ranges: (lo, hi, cfg), hi exclusive; `hi == 0` off.
+    pmp: [(u64, u64, u8); PMP_ENTRIES],
+    /// Whether any PMP entry is active.
+    pmp_active: bool,
+    /// Statistics: misses (walks or slow-path fills), for the PMU's TLB events.
+    pub misses: [u64; 3],
+}
+
+impl Tlb {
+    pub fn new() -> Tlb {
+        Tlb {
+            gen: 0,
+            fetch: Box::new([EMPTY; TLB_ENTRIES]),
+            load: Box::new([EMPTY; TLB_ENTRIES]),
+            store: Box::new([EMPTY; TLB_ENTRIES]),
+            pmp: [(0, 0, 0); PMP_ENTRIES],
+            pmp_active: false,
+            misses: [0; 3],
+        }
+    }
+
+    /// Invalidate every entry.
+    pub fn flush(&mut self) {
+        let g = (self.gen >> GEN_SHIFT) + 1;
+        if g >= GEN_LIMIT {
+            self.fetch.fill(EMPTY);
+            self.load.fill(EMPTY);
+            self.store.fill(EMPTY);
+            self.gen = 0;
+        } else {
+            self.gen = g << GEN_SHIFT;
+        }
+    }
+
+    #[inline(always)]
+    fn tag(&self, va: u64) -> u64 {
+        (va >> 12) | self.gen
+    }
+
+    #[inline(always)]
+    fn slot(va: u64) -> usize {
+        ((va >> 12) as usize) & (TLB_ENTRIES - 1)
+    }
+
+    #[inline(always)]
+    fn table(&self, a: Access) -> &[TlbEntry; TLB_ENTRIES] {
+        match a {
+            Access::Fetch => &self.fetch,
+            Access::Load => &self.load,
+            Access::Store => &self.store,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn lookup(&self, a: Access, va: u64) -> Option<u64> {
+        let e = &self.table(a)[Self::slot(va)];
+        if e.tag == self.tag(va) {
+            Some(e.ram_off + (va & (PAGE_SIZE - 1)))
+        } else {
+            None
+        }
+    }
+
+    fn fill(&mut self, a: Access, va: u64, ram_off_page: u64) {
+        let e = TlbEntry {
+            tag: self.tag(va),
+            ram_off: ram_off_page,
+        };
+        let t = match a {
+            Access::Fetch => &mut self.fetch,
+            Access::Load => &mut self.load,
+            Access::Store => &mut self.store,
+        };
+        t[Self::slot(va)] = e;
+    }
+
+    /// Recompute the PMP ranges from the CSRs.
+    pub fn set_pmp(&mut self, csr: &Csrs) {
+        self.pmp_active = false;
+        for i in 0..PMP_ENTRIES {
+            let cfg = csr.pmpcfg[i];
+            let a = (cfg & PMP_A) >> PMP_A_SHIFT;
+            let addr = csr.pmpaddr[i];
+            let (lo, hi) = match a {
+                PMP_TOR => {
+                    let lo = if i == 0 { 0 } else { csr.pmpaddr[i - 1] << 2 };
+                    (lo, addr << 2)
+                }
+                PMP_NA4 => (addr << 2, (addr << 2) + 4),
+                PMP_NAPOT => {
+                    let ones = addr.trailing_ones();
+                    if ones >= 54 {
+                        (0, 1 << 56)
+                    } else {
+                        let size = 1u64 << (ones + 3);
+                        let lo = (addr & !((1u64 << ones) - 1)) << 2;
+                        (lo, lo + size)
+                    }
+                }
+                _ => (0, 0),
+            };
+            if a != PMP_OFF {
+                self.pmp_active = true;
+            }
+            self.pmp[i] = if a == PMP_OFF || hi <= lo {
+                (0, 0, cfg)
+            } else {
+                (lo, hi, cfg)
+            };
+        }
+    }
+
+    /// PMP verdict for `[pa, pa+len)`: `Some(true)` allowed, `Some(false)` denied, `None` when
+    /// the first overlapping entry covers only part of the range (denied for a single access;
+    /// for a page, it means the page must not be cached).
+    pub fn pmp_check(&self, pa: u64, len: u64, access: Access, prv: Priv) -> Option<bool> {
+        let end = pa.saturating_add(len);
+        for &(lo, hi, cfg) in &self.pmp {
+            if hi == 0 || end <= lo || pa >= hi {
+                continue;
+            }
+            if pa < lo || end > hi {
+                return None;
+            }
+            if prv == Priv::M && cfg & PMP_L == 0 {
+                return Some(true);
+            }
+            return Some(cfg & access.pmp_bit() != 0);
+        }
+        // No entry matches: M-mode succeeds; S and U fail since entries are implemented.
+        Some(prv == Priv::M)
+    }
+}
+
+/// A translation failure: exception to raise, tval is the faulting virtual address.
+type Xlate = Result<u64, Exception>;
+
+impl Machine {
+    /// Privilege used for a data access (MPRV applies MPP to loads and stores in M-mode).
+    #[inline]
+    pub fn data_priv(&self) -> Priv {
+        if self.hart.prv == Priv::M && self.hart.csr.mstatus & MSTATUS_MPRV != 0 {
+            Priv::from_bits(self.hart.csr.mpp()).unwrap_or(Priv::U)
+        } else {
+            self.hart.prv
+        }
+    }
+
+    /// Translate `va` for `access`, walking the page table if needed. PMP is not checked here
+    /// for the final address (only for the page-table accesses).
+    pub fn translate(&mut self, va: u64, access: Access) -> Xlate {
+        let prv = if access == Access::Fetch {
+            self.hart.prv
+        } else {
+            self.data_priv()
+        };
+        let mode = self.hart.csr.satp_mode();
+        if prv == Priv::M || mode == SATP_MODE_BARE {
+            return Ok(va);
+        }
+        let levels: u32 = if mode == SATP_MODE_SV48 { 4 } else { 3 };
+        let va_bits = 12 + 9 * levels;
+        // Canonical: bits 63..va_bits-1 all equal.
+        let top = (va as i64) >> (va_bits - 1);
+        if top != 0 && top != -1 {
+            return Err(access.page_fault());
+        }
+        let mstatus = self.hart.csr.mstatus;
+        let sum = mstatus & MSTATUS_SUM != 0;
+        let mxr = mstatus & MSTATUS_MXR != 0;
+        let mut a = (self.hart.csr.satp & SATP_PPN_MASK) << 12;
+        for level in (0..levels).rev() {
+            let vpn = (va >> (12 + 9 * level)) & 0x1ff;
+            let pte_addr = a + vpn * 8;
+            // Implicit page-table accesses are checked by PMP as S-mode accesses.
+            if self.tlb.pmp_check(pte_addr, 8, Access::Load, Priv::S) != Some(true) {
+                return Err(access.access_fault());
+            }
+            let pte = match self.bus.read_u64(pte_addr) {
+                Some(p) => p,
+                None => return Err(access.access_fault()),
+            };
+            let v = pte & 1 != 0;
+            let r = pte & 2 != 0;
+            let w = pte & 4 != 0;
+            let x = pte & 8 != 0;
+            let u = pte & 16 != 0;
+            let acc = pte & 64 != 0;
+            let dirty = pte & 128 != 0;
+            // Reserved bits 63:54 (N, PBMT and the reserved field: no Svnapot, no Svpbmt).
+            if !v || (!r && w) || pte >> 54 != 0 {
+                return Err(access.page_fault());
+            }
+            let ppn = (pte >> 10) & ((1 << 44) - 1);
+            if !r && !x {
+                // Pointer to the next level; at level 0 it is a fault.
+                if level == 0 || pte & (16 | 64 | 128) != 0 {
+                    return Err(access.page_fault());
+                }
+                a = ppn << 12;
+                continue;
+            }
+            // Leaf.
+            let ok_priv = match prv {
+                Priv::U => u,
+                _ => !u || (sum && access != Access::Fetch),
+            };
+            let ok_perm = match access {
+                Access::Fetch => x,
+                Access::Load => r || (mxr && x),
+                Access::Store => w,
+            };
+            if !ok_priv || !ok_perm {
+                return Err(access.page_fault());
+            }
+            // Misaligned superpage.
+            if level > 0 && ppn & ((1u64 << (9 * level)) - 1) != 0 {
+                return Err(access.page_fault());
+            }
+            if !acc || (access == Access::Store && !dirty) {
+                return Err(access.page_fault());
+            }
+            let page_mask = (1u64 << (12 + 9 * level)) - 1;
+            return Ok(((ppn << 12) & !page_mask) | (va & page_mask));
+        }
+        Err(access.page_fault())
+    }
+
+    /// Raise an exception from a memory access: record it and signal the caller.
+    #[inline(never)]
+    #[cold]
+    pub(crate) fn mem_fault(&mut self, e: Exception, tval: u64) {
+        self.exc = (Cause::Exception(e), tval);
+    }
+
+    /// Translate and PMP-check a whole access; returns the physical address. On success, caches
+    /// the page in the TLB if the page is RAM that PMP allows entirely.
+    fn resolve(&mut self, va: u64, size: u8, access: Access) -> Result<u64, ()> {
+        let pa = match self.translate(va, access) {
+            Ok(pa) => pa,
+            Err(e) => {
+                self.mem_fault(e, va);
+                return Err(());
+            }
+        };
+        let prv = if access == Access::Fetch {
+            self.hart.prv
+        } else {
+            self.data_priv()
+        };
+        if self.tlb.pmp_check(pa, size as u64, access, prv) != Some(true) {
+            self.mem_fault(access.access_fault(), va);
+            return Err(());
+        }
+        let page = pa & !(PAGE_SIZE - 1);
+        if let Some(off) = self.bus.ram.offset(page, PAGE_SIZE) {
+            let cacheable = self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true)
+                && !(access == Access::Store && self.dcache.is_code_page(page));
+            if cacheable {
+                self.tlb.fill(access, va, off as u64);
+            }
+        }
+        Ok(pa)
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Data loads and stores, as instructions use them. `Err(())` means an exception was
+    // recorded in `self.exc`.
+
+    /// Load `size` bytes at virtual address `va`, zero-extended.
+    #[inline(always)]
+    pub(crate) fn load<const REC: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
+        if va & (size as u64 - 1) == 0 {
+            if let Some(off) = self.tlb.lookup(Access::Load, va) {
+                let v = self.bus.ram.read(off as usize, size);
+                if REC {
+                    self.record_mem(MemKind::Load, va, RAM_BASE + off, size, v);
+                }
+                return Ok(v);
+            }
+        }
+        self.load_slow::<REC>(va, size)
+    }
+
+    #[inline(never)]
+    fn load_slow<const REC: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
+        if va & (size as u64 - 1) != 0 {
+            if self.config.misaligned == Misaligned::Trap {
+                self.mem_fault(Exception::LoadAddressMisaligned, va);
+                return Err(());
+            }
+            let mut v = 0u64;
+            let mut pa0 = 0;
+            for i in 0..size as u64 {
+                let pa = self.resolve(va.wrapping_add(i), 1, Access::Load)?;
+                if i == 0 {
+                    pa0 = pa;
+                }
+                let b = self.phys_load(pa, 1, va)?;
+                v |= b << (8 * i);
+            }
+            if REC {
+                self.record_mem(MemKind::Load, va, pa0, size, v);
+            }
+            return Ok(v);
+        }
+        self.tlb.misses[1] += 1;
+        let pa = self.resolve(va, size, Access::Load)?;
+        let v = self.phys_load(pa, size, va)?;
+        if REC {
+            self.record_mem(MemKind::Load, va, pa, size, v);
+        }
+        Ok(v)
+    }
+
+    fn phys_load(&mut self, pa: u64, size: u8, va: u64) -> Result<u64, ()> {
+        if let Some(off) = self.bus.ram.offset(pa, size as u64) {
+            return Ok(self.bus.ram.read(off, size));
+        }
+        match self.bus.device_load(pa, size) {
+            Some(v) => Ok(v),
+            None => {
+                self.mem_fault(Exception::LoadAccessFault, va);
+                Err(())
+            }
+        }
+    }
+
+    /// Store the low `size` bytes of `val` at virtual address `va`.
+    #[inline(always)]
+    pub(crate) fn store<const REC: bool>(&mut self, va: u64, size: u8, val: u64) -> Result<(), ()> {
+        if va & (size as u64 - 1) == 0 {
+            if let Some(off) = self.tlb.lookup(Access::Store, va) {
+                self.bus.ram.write(off as usize, size, val);
+                if REC {
+                    self.record_mem(MemKind::Store, va, RAM_BASE + off, size, val);
+                }
+                return Ok(());
+            }
+        }
+        self.store_slow::<REC>(va, size, val)
+    }
+
+    #[inline(never)]
+    fn store_slow<const REC: bool>(&mut self, va: u64, size: u8, val: u64) -> Result<(), ()> {
+        let val = if size == 8 {
+            val
+        } else {
+            val & ((1u64 << (8 * size as u32)) - 1)
+        };
+        if va & (size as u64 - 1) != 0 {
+            if self.config.misaligned == Misaligned::Trap {
+                self.mem_fault(Exception::StoreAddressMisaligned, va);
+                return Err(());
+            }
+            // Translate every byte first so a fault leaves memory untouched.
+            let mut pas = [0u64; 8];
+            for (i, pa) in pas.iter_mut().enumerate().take(size as usize) {
+                *pa = self.resolve(va.wrapping_add(i as u64), 1, Access::Store)?;
+            }
+            for (i, &pa) in pas.iter().enumerate().take(size as usize) {
+                self.phys_store(pa, 1, val >> (8 * i), va)?;
+            }
+            if REC {
+                self.record_mem(MemKind::Store, va, pas[0], size, val);
+            }
+            return Ok(());
+        }
+        self.tlb.misses[2] += 1;
+        let pa = self.resolve(va, size, Access::Store)?;
+        self.phys_store(pa, size, val, va)?;
+        if REC {
+            self.record_mem(MemKind::Store, va, pa, size, val);
+        }
+        Ok(())
+    }
+
+    fn phys_store(&mut self, pa: u64, size: u8, val: u64, va: u64) -> Result<(), ()> {
+        if let Some(off) = self.bus.ram.offset(pa, size as u64) {
+            self.bus.ram.write(off, size, val);
+            if self.dcache.is_code_page(pa & !(PAGE_SIZE - 1)) {
+                self.dcache.invalidate(pa, size as u64);
+            }
+            return Ok(());
+        }
+        match self.bus.device_store(pa, size, val) {
+            Some(BusEffect::None) => Ok(()),
+            Some(BusEffect::Clint) => {
+                self.clint_changed();
+                Ok(())
+            }
+            Some(BusEffect::Exit) => {
+                self.sched.stop_requested = true;
+                Ok(())
+            }
+            None => {
+                self.mem_fault(Exception::StoreAccessFault, va);
+                Err(())
+            }
+        }
+    }
+
+    /// Resolve an atomic's address: alignment (misaligned atomics raise the address-misaligned
+    /// exception for LR as a load, for SC/AMOs as a store/AMO), translation and PMP as a store
+    /// (an AMO needs write permission; LR only read). Returns the physical address; the access
+    /// must be to RAM (atomics to devices raise an access fault).
+    pub(crate) fn atomic_addr(&mut self, va: u64, size: u8, access: Access) -> Result<u64, ()> {
+        if va & (size as u64 - 1) != 0 {
+            let e = if access == Access::Load {
+                Exception::LoadAddressMisaligned
+            } else {
+                Exception::StoreAddressMisaligned
+            };
+            self.mem_fault(e, va);
+            return Err(());
+        }
+        let pa = self.resolve(va, size, access)?;
+        if self.bus.ram.offset(pa, size as u64).is_none() {
+            self.mem_fault(access.access_fault(), va);
+            return Err(());
+        }
+        Ok(pa)
+    }
+
+    /// Read RAM at a physical address already resolved by [`Machine::atomic_addr`].
+    #[inline]
+    pub(crate) fn ram_read(&self, pa: u64, size: u8) -> u64 {
+        match self.bus.ram.offset(pa, size as u64) {
+            Some(off) => self.bus.ram.read(off, size),
+            None => 0,
+        }
+    }
+
+    /// Write RAM at a physical address already resolved by [`Machine::atomic_addr`].
+    #[inline]
+    pub(crate) fn ram_write(&mut self, pa: u64, size: u8, val: u64) {
+        if let Some(off) = self.bus.ram.offset(pa, size as u64) {
+            self.bus.ram.write(off, size, val);
+            if self.dcache.is_code_page(pa & !(PAGE_SIZE - 1)) {
+                self.dcache.invalidate(pa, size as u64);
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn record_mem(&mut self, kind: MemKind, va: u64, pa: u64, size: u8, v: u64) {
+        self.rec.push_mem(MemAccess {
+            kind,
+            vaddr: va,
+            paddr: pa,
+            size,
+            value: v,
+        });
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Instruction fetch.
+
+    /// Translate a fetch of the halfword at `va` to a RAM offset, or record the fault.
+    #[inline(always)]
+    pub(crate) fn fetch_ram_off(&mut self, va: u64) -> Result<u64, ()> {
+        if let Some(off) = self.tlb.lookup(Access::Fetch, va) {
+            return Ok(off);
+        }
+        self.fetch_slow(va)
+    }
+
+    #[inline(never)]
+    fn fetch_slow(&mut self, va: u64) -> Result<u64, ()> {
+        self.tlb.misses[0] += 1;
+        let pa = self.resolve(va, 2, Access::Fetch)?;
+        match self.bus.ram.offset(pa, 2) {
+            Some(off) => Ok(off as u64),
+            None => {
+                self.mem_fault(Exception::InstructionAccessFault, va);
+                Err(())
+            }
+        }
+    }
+
+    /// Called whenever the translation context changes.
+    #[inline]
+    pub(crate) fn flush_tlb(&mut self) {
+        self.tlb.flush();
+    }
+
+    /// Read a value from guest virtual memory for the host (debuggers, the SBI), as a load in
+    /// the current data context. No side effects on devices: RAM only.
+    pub fn peek_virt(&mut self, va: u64, size: u8) -> Option<u64> {
+        let pa = self.translate(va, Access::Load).ok()?;
+        self.bus
+            .ram
+            .offset(pa, size as u64)
+            .map(|off| self.bus.ram.read(off, size))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pmp_napot_and_tor() {
+        let mut csr = Csrs::default();
+        let mut tlb = Tlb::new();
+        // Entry 0: NAPOT 4 KiB at 0x8000_0000, R only.
+        csr.pmpaddr[0] = (0x8000_0000 >> 2) | 0x1ff;
+        csr.pmpcfg[0] = (PMP_NAPOT << PMP_A_SHIFT) | PMP_R;
+        // Entry 1: TOR up to 0x9000_0000 (from pmpaddr0's address), RWX.
+        csr.pmpaddr[1] = 0x9000_0000 >> 2;
+        csr.pmpcfg[1] = (PMP_TOR << PMP_A_SHIFT) | PMP_R | PMP_W | PMP_X;
+        tlb.set_pmp(&csr);
+        assert_eq!(
+            tlb.pmp_check(0x8000_0000, 8, Access::Load, Priv::S),
+            Some(true)
+        );
+        assert_eq!(
+            tlb.pmp_check(0x8000_0ff8, 8, Access::Store, Priv::S),
+            Some(false)
+        );
+        // Straddles the end of entry 0 (which matches first): partial.
+        assert_eq!(tlb.pmp_check(0x8000_0ffc, 8, Access::Load, Priv::U), None);
+        // M-mode ignores unlocked entries.
+        assert_eq!(
+            tlb.pmp_check(0x8000_0ff8, 8, Access::Store, Priv::M),
+            Some(true)
+        );
+        // No match: S fails, M succeeds.
+        assert_eq!(
+            tlb.pmp_check(0xa000_0000, 8, Access::Load, Priv::S),
+            Some(false)
+        );
+        assert_eq!(
+            tlb.pmp_check(0xa000_0000, 8, Access::Load, Priv::M),
+            Some(true)
+        );
+        // Locked entries bind M-mode too.
+        csr.pmpcfg[0] |= PMP_L;
+        tlb.set_pmp(&csr);
+        assert_eq!(
+            tlb.pmp_check(0x8000_0000, 8, Access::Store, Priv::M),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn tlb_generations() {
+        let mut t = Tlb::new();
+        t.fill(Access::Load, 0x8000_1234, 0x1000);
+        assert_eq!(t.lookup(Access::Load, 0x8000_1238), Some(0x1238));
+        assert_eq!(t.lookup(Access::Store, 0x8000_1238), None);
+        t.flush();
+        assert_eq!(t.lookup(Access::Load, 0x8000_1238), None);
+        for _ in 0..5000 {
+            t.flush();
+        }
+        assert_eq!(t.lookup(Access::Load, 0xffff_ffff_ffff_f000), None);
+    }
+}

@@ -1,0 +1,415 @@
+//! The run loop and the deterministic time model.
+//!
+//! Time advances with execution, never with the host clock, so a run is the same every time.
+//! The model is Spike's, so that commit logs compare line for line with Spike's:
+//!
+//! - execution proceeds in *quanta* of [`QUANTUM`] steps (retired instructions);
+//! - a quantum ends early when a trap is taken or a WFI retires;
+//! - at the end of every quantum, mtime advances by [`TICKS_PER_QUANTUM`] (so one tick per 100
+//!   instructions), mip.MTIP is recomputed, an LR reservation is dropped, and HTIF's `tohost` is
+//!   polled (so a program's exit is seen at the end of the quantum in which it wrote tohost);
+//! - pending interrupts are taken at the start of a quantum and after instructions that can
+//!   change interrupt enables (CSR instructions, MRET, SRET);
+//! - a hart in WFI with no interrupt pending and enabled in mie executes nothing; its quanta
+//!   pass (and mtime advances) until one is.
+//!
+//! Inside a quantum, instructions run from the decoded-instruction cache in an inner loop that
+//! stays on one virtual page, so sequential code and page-local branches cost one slot load,
+//! one dispatch and one budget decrement each.
+
+use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
+use crate::dcache::SLOTS_PER_PAGE;
+use crate::decode::{decode16, decode32};
+use crate::exec::{IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::insn::{Insn, Op};
+use crate::machine::Machine;
+use crate::mmu::Access;
+use crate::record::Sink;
+use arch::Cause;
+
+/// Steps per quantum (Spike's INTERLEAVE).
+pub const QUANTUM: u64 = 5000;
+/// mtime ticks per quantum (INTERLEAVE / INSNS_PER_RTC_TICK).
+pub const TICKS_PER_QUANTUM: u64 = 50;
+/// Consecutive traps without a retired instruction that make a trap loop.
+pub const TRAP_LOOP_LIMIT: u32 = 1000;
+
+#[derive(Default)]
+pub(crate) struct Scheduler {
+    /// Steps left before the current chunk must stop (quantum end or instruction limit).
+    pub budget: u64,
+    /// `budget` when the chunk started.
+    pub budget_start: u64,
+    /// Steps left in the current quantum.
+    pub quantum_left: u64,
+    /// A device asked the run to stop (test finisher).
+    pub stop_requested: bool,
+    /// The hart executed WFI and waits for an interrupt.
+    pub waiting: bool,
+    /// Steps the reset sequence takes out of the first quantum (Spike's boot ROM).
+    pub boot_steps: u64,
+    /// `retired` at the last trap, and how many traps in a row happened with nothing retired.
+    last_trap_retired: u64,
+    traps_in_a_row: u32,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The guest finished with this exit code (HTIF or the test finisher).
+    Exit(u64),
+    /// The instruction limit was reached.
+    InstructionLimit,
+    /// Traps kept being taken with no instruction retiring: the guest cannot leave the loop.
+    TrapLoop { pc: u64, cause: Cause, tval: u64 },
+    /// The hart is in WFI and no interrupt can ever wake it.
+    WaitForever { pc: u64 },
+    /// The guest asked the test finisher to reset the machine.
+    ResetRequested,
+}
+
+enum ChunkEnd {
+    /// The chunk's budget ran out.
+    Budget,
+    /// Re-check interrupts and continue the quantum.
+    Serialize,
+    /// A trap was taken or WFI retired: the quantum ends.
+    EndQuantum,
+    Stop(Stop),
+}
+
+impl Machine {
+    /// Instructions retired so far, including those of the chunk in progress.
+    #[inline]
+    pub(crate) fn now(&self) -> u64 {
+        self.retired + (self.sched.budget_start - self.sched.budget)
+    }
+
+    /// Run until the guest exits, the limit of retired instructions is reached, or the guest
+    /// can make no more progress.
+    pub fn run<S: Sink>(&mut self, sink: &mut S, limit: Option<u64>) -> Stop {
+        loop {
+            if let Some(stop) = self.run_quantum(sink, limit) {
+                self.bus.console.flush();
+                return stop;
+            }
+            if let Some(stop) = self.end_quantum() {
+                self.bus.console.flush();
+                return stop;
+            }
+        }
+    }
+
+    /// One quantum. Returns `Some` when the run must stop.
+    fn run_quantum<S: Sink>(&mut self, sink: &mut S, limit: Option<u64>) -> Option<Stop> {
+        self.sched.quantum_left = QUANTUM - std::mem::take(&mut self.sched.boot_steps);
+        if self.sched.waiting {
+            if self.hart.csr.mip & self.hart.csr.mie == 0 {
+                return self.wait_for_interrupt();
+            }
+            self.sched.waiting = false;
+        }
+        loop {
+            if let Some(irq) = self.pending_interrupt() {
+                let pc = self.hart.pc;
+                self.take_trap(Cause::Interrupt(irq), 0, pc, sink);
+                return self.note_trap(pc, Cause::Interrupt(irq), 0);
+            }
+            let left = match limit {
+                Some(l) if l <= self.retired => return Some(Stop::InstructionLimit),
+                Some(l) => self.sched.quantum_left.min(l - self.retired),
+                None => self.sched.quantum_left,
+            };
+            self.sched.budget = left;
+            self.sched.budget_start = left;
+            let end = self.run_chunk(sink);
+            let done = self.sched.budget_start - self.sched.budget;
+            self.retired += done;
+            self.sched.quantum_left -= done;
+            self.sched.budget = 0;
+            self.sched.budget_start = 0;
+            if self.sched.stop_requested {
+                self.sched.stop_requested = false;
+                return Some(match self.bus.exit.take() {
+                    Some(PlatformExit::Code(c)) => Stop::Exit(c),
+                    Some(PlatformExit::ResetRequested) => Stop::ResetRequested,
+                    None => continue,
+                });
+            }
+            match end {
+                ChunkEnd::Serialize => continue,
+                ChunkEnd::EndQuantum => return None,
+                ChunkEnd::Stop(s) => return Some(s),
+                ChunkEnd::Budget => {
+                    if self.sched.quantum_left == 0 {
+                        return None;
+                    }
+                    // The instruction limit.
+                    return Some(Stop::InstructionLimit);
+                }
+            }
+        }
+    }
+
+    /// WFI with nothing pending: let quanta pass until the timer fires. All the skipped quanta
+    /// would execute nothing, so they are skipped in one step.
+    fn wait_for_interrupt(&mut self) -> Option<Stop> {
+        let c = &self.bus.clint;
+        if self.hart.csr.mie & crate::csr::MIP_MTIP != 0 && c.mtimecmp > c.mtime {
+            // Quanta until mtime >= mtimecmp, minus this one (end_quantum adds one more tick).
+            let quanta = (c.mtimecmp - c.mtime).div_ceil(TICKS_PER_QUANTUM);
+            self.bus.clint.mtime += (quanta - 1) * TICKS_PER_QUANTUM;
+            return None;
+        }
+        if self.hart.csr.mip & self.hart.csr.mie != 0 {
+            return None;
+        }
+        Some(Stop::WaitForever { pc: self.hart.pc })
+    }
+
+    /// End of a quantum: advance time, drop the reservation, poll HTIF.
+    fn end_quantum(&mut self) -> Option<Stop> {
+        self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
+        self.clint_changed();
+        self.hart.reservation = None;
+        self.htif_poll()
+    }
+
+    /// Book-keeping after a trap; detects trap loops.
+    fn note_trap(&mut self, pc: u64, cause: Cause, tval: u64) -> Option<Stop> {
+        let retired = self.now();
+        if retired == self.sched.last_trap_retired && self.sched.traps_in_a_row > 0 {
+            self.sched.traps_in_a_row += 1;
+            if self.sched.traps_in_a_row >= TRAP_LOOP_LIMIT {
+                return Some(Stop::TrapLoop { pc, cause, tval });
+            }
+        } else {
+            self.sched.traps_in_a_row = 1;
+            self.sched.last_trap_retired = retired;
+        }
+        None
+    }
+
+    /// Execute instructions until the budget runs out, a trap, or an instruction that ends the
+    /// chunk. `hart.pc` is up to date on return.
+    fn run_chunk<S: Sink>(&mut self, sink: &mut S) -> ChunkEnd {
+        loop {
+            let pc = self.hart.pc;
+            let off = match self.fetch_ram_off(pc) {
+                Ok(off) => off,
+                Err(()) => return self.trap_at(pc, Insn::NOT_DECODED, sink),
+            };
+            let page_off = off & !(PAGE_SIZE - 1);
+            let (base, new) = self.dcache.page(RAM_BASE + page_off);
+            if new {
+                // The page now holds code: stores to it must leave the fast path.
+                self.flush_tlb();
+            }
+            // A page PMP allows only in part is not in the fetch TLB: check every fetch.
+            let single = self.tlb_fetch_miss(pc);
+            let page_va = pc & !(PAGE_SIZE - 1);
+            let mut pc = pc;
+            loop {
+                let slot = ((pc - page_va) >> 1) as usize;
+                let mut d = self.dcache.insns[base + slot];
+                if d.op == Op::NotDecoded || single {
+                    d = match self.fetch_decode(base, slot, page_off, pc, single) {
+                        Ok(d) => d,
+                        Err(()) => {
+                            self.hart.pc = pc;
+                            return self.trap_at(pc, Insn::NOT_DECODED, sink);
+                        }
+                    };
+                }
+                if S::ENABLED {
+                    self.rec.reset(pc, d, self.hart.prv);
+                }
+                let npc = if S::ENABLED {
+                    self.exec::<true>(&d, pc)
+                } else {
+                    self.exec::<false>(&d, pc)
+                };
+                if npc & 1 == 0 {
+                    self.sched.budget -= 1;
+                    if S::ENABLED {
+                        self.rec.next_pc = npc;
+                        sink.retire(&self.rec);
+                    }
+                    pc = npc;
+                    if self.sched.budget == 0 {
+                        self.hart.pc = pc;
+                        return ChunkEnd::Budget;
+                    }
+                    if pc.wrapping_sub(page_va) >= PAGE_SIZE || single {
+                        self.hart.pc = pc;
+                        break;
+                    }
+                    continue;
+                }
+                if npc == TRAP {
+                    self.hart.pc = pc;
+                    return self.trap_at(pc, d, sink);
+                }
+                if npc == IRQ {
+                    self.hart.pc = pc;
+                    return ChunkEnd::Serialize;
+                }
+                // SERIALIZE, REFETCH and WFI: the instruction retired and set hart.pc.
+                self.sched.budget -= 1;
+                if S::ENABLED {
+                    self.rec.next_pc = self.hart.pc;
+                    sink.retire(&self.rec);
+                }
+                if self.sched.stop_requested {
+                    return ChunkEnd::Budget;
+                }
+                match npc {
+                    SERIALIZE => return ChunkEnd::Serialize,
+                    WFI => {
+                        self.sched.waiting = true;
+                        return ChunkEnd::EndQuantum;
+                    }
+                    _ => {
+                        debug_assert_eq!(npc, REFETCH);
+                        if self.sched.budget == 0 {
+                            return ChunkEnd::Budget;
+                        }
+                        break;
+                    }
+                }
+            }
+            if self.sched.stop_requested {
+                return ChunkEnd::Budget;
+            }
+        }
+    }
+
+    /// Whether the fetch TLB does not hold `pc`'s page (so each fetch must be checked).
+    #[inline]
+    fn tlb_fetch_miss(&mut self, pc: u64) -> bool {
+        self.tlb.lookup(Access::Fetch, pc).is_none()
+    }
+
+    /// Decode the instruction at `pc` (slot `slot` of the page whose RAM offset is `page_off`),
+    /// caching it unless it crosses into the next page or `uncached` is set.
+    #[inline(never)]
+    fn fetch_decode(
+        &mut self,
+        base: usize,
+        slot: usize,
+        page_off: u64,
+        pc: u64,
+        uncached: bool,
+    ) -> Result<Insn, ()> {
+        let lo = self.bus.ram.read_u16(page_off as usize + slot * 2);
+        if lo & 3 != 3 {
+            let d = decode16(lo);
+            if !uncached {
+                self.dcache.insns[base + slot] = d;
+            }
+            return Ok(d);
+        }
+        if slot + 1 < SLOTS_PER_PAGE && !uncached {
+            let hi = self.bus.ram.read_u16(page_off as usize + slot * 2 + 2);
+            let d = decode32(lo as u32 | (hi as u32) << 16);
+            self.dcache.insns[base + slot] = d;
+            return Ok(d);
+        }
+        // The second half must be fetched (and checked) on its own.
+        let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
+        let hi = self.bus.ram.read_u16(off2 as usize);
+        Ok(decode32(lo as u32 | (hi as u32) << 16))
+    }
+
+    /// The instruction at `pc` raised the exception in `self.exc`: record and take it.
+    #[cold]
+    fn trap_at<S: Sink>(&mut self, pc: u64, d: Insn, sink: &mut S) -> ChunkEnd {
+        let (cause, tval) = self.exc;
+        if S::ENABLED {
+            if d.op == Op::NotDecoded {
+                self.rec.reset(pc, d, self.hart.prv);
+            }
+            self.rec.exception = Some((cause, tval));
+            self.rec.next_pc = self.trap_target(cause);
+            sink.retire(&self.rec);
+        }
+        self.take_trap(cause, tval, pc, sink);
+        match self.note_trap(pc, cause, tval) {
+            Some(s) => ChunkEnd::Stop(s),
+            None => ChunkEnd::EndQuantum,
+        }
+    }
+
+    /// Execute exactly one instruction, or take one pending interrupt, outside the quantum
+    /// model (time does not advance). For the tandem verifier's reference hart and for tests.
+    pub fn step<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
+        if let Some(irq) = self.pending_interrupt() {
+            let pc = self.hart.pc;
+            self.take_trap(Cause::Interrupt(irq), 0, pc, sink);
+            return StepOutcome::Interrupt(irq);
+        }
+        let pc = self.hart.pc;
+        let d = match self.fetch_one(pc) {
+            Ok(d) => d,
+            Err(()) => {
+                self.sched.budget = 0;
+                self.sched.budget_start = 0;
+                let _ = self.trap_at(pc, Insn::NOT_DECODED, sink);
+                return StepOutcome::Exception(self.exc.0);
+            }
+        };
+        self.sched.budget = 1;
+        self.sched.budget_start = 1;
+        if S::ENABLED {
+            self.rec.reset(pc, d, self.hart.prv);
+        }
+        let npc = if S::ENABLED {
+            self.exec::<true>(&d, pc)
+        } else {
+            self.exec::<false>(&d, pc)
+        };
+        self.sched.budget = 0;
+        self.sched.budget_start = 0;
+        if npc == TRAP {
+            let _ = self.trap_at(pc, d, sink);
+            return StepOutcome::Exception(self.exc.0);
+        }
+        self.retired += 1;
+        if npc & 1 == 0 {
+            self.hart.pc = npc;
+        } else if npc == WFI {
+            self.sched.waiting = true;
+        }
+        if S::ENABLED {
+            self.rec.next_pc = self.hart.pc;
+            sink.retire(&self.rec);
+        }
+        StepOutcome::Retired
+    }
+
+    /// Fetch and decode the instruction at `pc` without the cache.
+    pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<Insn, ()> {
+        let off = self.fetch_ram_off(pc)?;
+        let lo = self.bus.ram.read_u16(off as usize);
+        if lo & 3 != 3 {
+            return Ok(decode16(lo));
+        }
+        let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
+        let hi = self.bus.ram.read_u16(off2 as usize);
+        Ok(decode32(lo as u32 | (hi as u32) << 16))
+    }
+
+    /// The exception recorded for a failed fetch or execution.
+    pub fn last_exception(&self) -> (Cause, u64) {
+        self.exc
+    }
+}
+
+/// What [`Machine::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepOutcome {
+    Retired,
+    Exception(Cause),
+    Interrupt(arch::Interrupt),
+}
+

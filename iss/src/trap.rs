@@ -1,0 +1,142 @@
+//! Taking traps and choosing interrupts (privileged spec 1.12 sections 3.1.6.1, 3.1.7, 3.1.9,
+//! 3.3.1, 4.1.1).
+//!
+//! A trap goes to S-mode when the current privilege is S or U and the cause's bit is set in
+//! medeleg (exceptions) or mideleg (interrupts); otherwise to M-mode. Interrupts for M-mode
+//! are enabled below M always and in M when mstatus.MIE is set; delegated interrupts are
+//! enabled in U always, in S when mstatus.SIE is set, and never in M. Among the enabled
+//! pending interrupts, those for M-mode go first, then the priority order MEI, MSI, MTI, SEI,
+//! SSI, STI, LCOFI.
+
+use crate::csr::*;
+use crate::exec::system::set_bit;
+use crate::machine::Machine;
+use crate::record::{Reg, RegWrite, Sink, TrapRecord};
+use arch::{Cause, Interrupt, Priv};
+
+impl Machine {
+    /// The interrupt the hart would take now, if any.
+    pub fn pending_interrupt(&self) -> Option<Interrupt> {
+        let c = &self.hart.csr;
+        let pending = c.mip & c.mie;
+        if pending == 0 {
+            return None;
+        }
+        let prv = self.hart.prv;
+        let m_enabled = prv != Priv::M || c.mstatus & MSTATUS_MIE != 0;
+        let s_enabled = prv == Priv::U || (prv == Priv::S && c.mstatus & MSTATUS_SIE != 0);
+        let mut set = if m_enabled {
+            pending & !c.mideleg
+        } else {
+            0
+        };
+        if set == 0 && s_enabled {
+            set = pending & c.mideleg;
+        }
+        Interrupt::PRIORITY
+            .into_iter()
+            .find(|i| set & i.mask() != 0)
+    }
+
+    /// Where a trap with this cause would go now: (to S-mode?, handler address).
+    fn trap_route(&self, cause: Cause) -> (bool, u64) {
+        let c = &self.hart.csr;
+        let code = cause.code();
+        let deleg = if cause.is_interrupt() {
+            c.mideleg
+        } else {
+            c.medeleg
+        };
+        let to_s = self.hart.prv != Priv::M && (deleg >> code) & 1 != 0;
+        let tvec = if to_s { c.stvec } else { c.mtvec };
+        let base = tvec & !3;
+        let handler = if cause.is_interrupt() && tvec & 3 == 1 {
+            base.wrapping_add(4 * code)
+        } else {
+            base
+        };
+        (to_s, handler)
+    }
+
+    /// The handler a trap with this cause would go to now.
+    pub(crate) fn trap_target(&self, cause: Cause) -> u64 {
+        self.trap_route(cause).1
+    }
+
+    /// Take a trap with the given cause, tval and epc: update the trap CSRs and mstatus, switch
+    /// privilege and set the pc to the handler. Tells the sink.
+    pub(crate) fn take_trap<S: Sink>(&mut self, cause: Cause, tval: u64, epc: u64, sink: &mut S) {
+        let from = self.hart.prv;
+        let (to_s, handler) = self.trap_route(cause);
+        let c = &mut self.hart.csr;
+        let to = if to_s {
+            c.scause = cause.xcause();
+            c.sepc = epc;
+            c.stval = tval;
+            let s = c.mstatus;
+            let s = set_bit(s, MSTATUS_SPIE, s & MSTATUS_SIE != 0);
+            let s = set_bit(s, MSTATUS_SPP, from == Priv::S);
+            c.mstatus = s & !MSTATUS_SIE;
+            Priv::S
+        } else {
+            c.mcause = cause.xcause();
+            c.mepc = epc;
+            c.mtval = tval;
+            let s = c.mstatus;
+            let s = set_bit(s, MSTATUS_MPIE, s & MSTATUS_MIE != 0);
+            let s = (s & !MSTATUS_MPP) | (from.bits() << MSTATUS_MPP_SHIFT);
+            c.mstatus = s & !MSTATUS_MIE;
+            Priv::M
+        };
+        self.set_priv(to);
+        self.hart.pc = handler;
+        if S::ENABLED {
+            let c = &self.hart.csr;
+            let (epc_csr, cause_csr, tval_csr) = if to_s {
+                (SEPC, SCAUSE, STVAL)
+            } else {
+                (MEPC, MCAUSE, MTVAL)
+            };
+            let t = TrapRecord {
+                cause,
+                tval,
+                epc,
+                from,
+                to,
+                handler,
+                writes: [
+                    RegWrite {
+                        reg: Reg::Csr(epc_csr),
+                        value: epc,
+                    },
+                    RegWrite {
+                        reg: Reg::Csr(cause_csr),
+                        value: cause.xcause(),
+                    },
+                    RegWrite {
+                        reg: Reg::Csr(tval_csr),
+                        value: tval,
+                    },
+                    RegWrite {
+                        reg: Reg::Csr(MSTATUS),
+                        value: c.mstatus_read(),
+                    },
+                ],
+            };
+            sink.trap(&t);
+        }
+    }
+
+    /// Recompute mip.MTIP and mip.MSIP from the CLINT.
+    pub(crate) fn clint_changed(&mut self) {
+        let clint = &self.bus.clint;
+        let mut mip = self.hart.csr.mip & !(MIP_MTIP | MIP_MSIP);
+        if clint.mtime >= clint.mtimecmp {
+            mip |= MIP_MTIP;
+        }
+        if clint.msip {
+            mip |= MIP_MSIP;
+        }
+        self.hart.csr.mip = mip;
+    }
+}

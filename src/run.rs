@@ -1,0 +1,216 @@
+//! `hartscope run`: load an ELF, run it, report.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use iss::commitlog::CommitLog;
+use iss::{Config, Machine, Misaligned, NoSink, Stop};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Exit status for a host-side error (bad options, unreadable or malformed ELF, I/O failure).
+pub const EXIT_HOST_ERROR: u8 = 2;
+/// Exit status when `--max-insns` was reached before the guest exited.
+pub const EXIT_INSN_LIMIT: u8 = 124;
+/// Exit status when the guest can make no progress: a trap loop, or WFI with nothing to wake it.
+pub const EXIT_STUCK: u8 = 125;
+/// Exit status when the guest asked the test finisher for a reset.
+pub const EXIT_RESET: u8 = 126;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The program: an RV64 little-endian ELF executable.
+    pub program: PathBuf,
+    /// ISA string. hartscope implements rv64gc (rv64imafdc_zicsr_zifencei_zicntr_zihpm).
+    #[arg(long, default_value = "rv64gc")]
+    pub isa: String,
+    /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix.
+    #[arg(long, default_value = "256M", value_parser = parse_size)]
+    pub mem: u64,
+    /// Stop after this many retired instructions (exit status 124).
+    #[arg(long)]
+    pub max_insns: Option<u64>,
+    /// Write Spike's --log-commits format to FILE ('-' for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub log_commits: Option<PathBuf>,
+    /// Write the memory between begin_signature and end_signature, one 32-bit word per line.
+    #[arg(long, value_name = "FILE")]
+    pub signature: Option<PathBuf>,
+    /// Misaligned loads and stores: trap (raise the misaligned exception) or emulate.
+    #[arg(long, value_enum, default_value_t = MisalignedArg::Trap)]
+    pub misaligned: MisalignedArg,
+    /// No summary line on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum MisalignedArg {
+    Trap,
+    Emulate,
+}
+
+/// Parse `256M`, `1G`, `4096`, `64K`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mul) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let mul = match c.to_ascii_uppercase() {
+                'K' => 1u64 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(format!("unknown size suffix '{c}' (use K, M or G)")),
+            };
+            (&s[..i], mul)
+        }
+        _ => (s, 1),
+    };
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size (e.g. 256M)"))?;
+    let v = n
+        .checked_mul(mul)
+        .ok_or_else(|| format!("'{s}' is too large"))?;
+    if v == 0 || v % 4096 != 0 {
+        return Err(format!("'{s}': the size must be a non-zero multiple of 4 KiB"));
+    }
+    if v > 1 << 40 {
+        return Err(format!("'{s}': at most 1 TiB of RAM"));
+    }
+    Ok(v)
+}
+
+/// Check the ISA string: hartscope implements exactly RV64GC.
+pub fn check_isa(isa: &str) -> Result<()> {
+    let l = isa.to_ascii_lowercase();
+    let Some(rest) = l.strip_prefix("rv64") else {
+        bail!("--isa {isa}: hartscope simulates RV64 harts (the string must start with rv64)");
+    };
+    let mut parts = rest.split('_');
+    let base = parts.next().unwrap_or("");
+    let base = base.replace('g', "imafd");
+    for c in base.chars() {
+        if !"imafdc".contains(c) {
+            bail!("--isa {isa}: extension '{c}' is not implemented (hartscope implements rv64gc)");
+        }
+    }
+    for ext in parts {
+        match ext {
+            "zicsr" | "zifencei" | "zicntr" | "zihpm" => {}
+            "" => bail!("--isa {isa}: empty extension name"),
+            other => bail!("--isa {isa}: extension '{other}' is not implemented"),
+        }
+    }
+    if !base.contains('i') {
+        bail!("--isa {isa}: the base integer ISA (i) is required");
+    }
+    Ok(())
+}
+
+pub fn run(args: RunArgs) -> Result<ExitCode> {
+    check_isa(&args.isa)?;
+    let config = Config {
+        ram_size: args.mem,
+        misaligned: match args.misaligned {
+            MisalignedArg::Trap => Misaligned::Trap,
+            MisalignedArg::Emulate => Misaligned::Emulate,
+        },
+        ..Config::default()
+    };
+    let mut m = Machine::new(config);
+    let prog = iss::elf::load_file(&mut m, &args.program)?;
+    m.boot(prog.entry);
+
+    let start = Instant::now();
+    let stop = match &args.log_commits {
+        None => m.run(&mut NoSink, args.max_insns),
+        Some(path) => {
+            let out: Box<dyn Write> = if path.as_os_str() == "-" {
+                Box::new(BufWriter::with_capacity(1 << 20, std::io::stdout()))
+            } else {
+                Box::new(BufWriter::with_capacity(
+                    1 << 20,
+                    File::create(path)
+                        .with_context(|| format!("cannot create {}", path.display()))?,
+                ))
+            };
+            let mut log = CommitLog::new(out);
+            let stop = m.run(&mut log, args.max_insns);
+            log.finish()
+                .with_context(|| format!("writing the commit log to {}", path.display()))?;
+            stop
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+
+    if let Some(path) = &args.signature {
+        write_signature(&m, &prog, path)?;
+    }
+
+    let retired = m.retired();
+    if !args.quiet {
+        eprintln!(
+            "hartscope: {} instructions in {:.3} s ({:.1} MIPS)",
+            retired,
+            secs,
+            retired as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    Ok(match stop {
+        Stop::Exit(code) => {
+            if code > 255 && !args.quiet {
+                eprintln!("hartscope: the guest exited with code {code} (reported modulo 256)");
+            }
+            ExitCode::from((code & 0xff) as u8)
+        }
+        Stop::InstructionLimit => {
+            eprintln!(
+                "hartscope: stopped at the instruction limit ({} retired) at pc {:#x}",
+                retired, m.hart.pc
+            );
+            ExitCode::from(EXIT_INSN_LIMIT)
+        }
+        Stop::TrapLoop { pc, cause, tval } => {
+            eprintln!(
+                "hartscope: the guest is stuck in a trap loop: {} at pc {:#x} (tval {:#x}) keeps \
+                 trapping with no instruction retiring",
+                cause, pc, tval
+            );
+            ExitCode::from(EXIT_STUCK)
+        }
+        Stop::WaitForever { pc } => {
+            eprintln!(
+                "hartscope: the guest waits in WFI at pc {:#x} with no interrupt that could wake it",
+                pc
+            );
+            ExitCode::from(EXIT_STUCK)
+        }
+        Stop::ResetRequested => {
+            eprintln!("hartscope: the guest asked the test finisher for a reset, which is not modelled");
+            ExitCode::from(EXIT_RESET)
+        }
+    })
+}
+
+fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Result<()> {
+    let (Some(begin), Some(end)) = (prog.symbol("begin_signature"), prog.symbol("end_signature"))
+    else {
+        bail!("--signature: the program has no begin_signature/end_signature symbols");
+    };
+    if end < begin {
+        bail!("--signature: end_signature {end:#x} is before begin_signature {begin:#x}");
+    }
+    let mut bytes = vec![0u8; (end - begin) as usize];
+    if !m.bus.read_phys(begin, &mut bytes) {
+        bail!("--signature: {begin:#x}..{end:#x} is not in RAM");
+    }
+    let mut out = String::with_capacity(bytes.len() * 3);
+    for w in bytes.chunks(4) {
+        let mut b = [0u8; 4];
+        b[..w.len()].copy_from_slice(w);
+        out.push_str(&format!("{:08x}\n", u32::from_le_bytes(b)));
+    }
+    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+}
