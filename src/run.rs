@@ -74,7 +74,9 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .checked_mul(mul)
         .ok_or_else(|| format!("'{s}' is too large"))?;
     if v == 0 || v % 4096 != 0 {
-        return Err(format!("'{s}': the size must be a non-zero multiple of 4 KiB"));
+        return Err(format!(
+            "'{s}': the size must be a non-zero multiple of 4 KiB"
+        ));
     }
     if v > 1 << 40 {
         return Err(format!("'{s}': at most 1 TiB of RAM"));
@@ -188,7 +190,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             ExitCode::from(EXIT_STUCK)
         }
         Stop::ResetRequested => {
-            eprintln!("hartscope: the guest asked the test finisher for a reset, which is not modelled");
+            eprintln!(
+                "hartscope: the guest asked the test finisher for a reset, which is not modelled"
+            );
             ExitCode::from(EXIT_RESET)
         }
     })

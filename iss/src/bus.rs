@@ -453,7 +453,8 @@ mod tests {
     #[test]
     fn finisher() {
         let mut b = Bus::new(4096);
-        b.device_store(FINISHER_BASE, 4, (3 << 16) | 0x3333).unwrap();
+        b.device_store(FINISHER_BASE, 4, (3 << 16) | 0x3333)
+            .unwrap();
         assert_eq!(b.exit, Some(PlatformExit::Code(3)));
     }
 }

@@ -111,7 +111,11 @@ impl<W: Write> CommitLog<W> {
                 Reg::X(0) => continue,
                 Reg::X(n) | Reg::F(n) => {
                     b.push(b' ');
-                    b.push(if matches!(w.reg, Reg::X(_)) { b'x' } else { b'f' });
+                    b.push(if matches!(w.reg, Reg::X(_)) {
+                        b'x'
+                    } else {
+                        b'f'
+                    });
                     if n < 10 {
                         b.push(b'0' + n);
                         b.push(b' ');

@@ -1,35 +1,96 @@
-//! The decoded-instruction cache.
+//! The decoded-instruction cache: straight-line blocks of decoded instructions.
 //!
-//! Instructions are decoded once and kept per physical 4 KiB page: one slot per halfword
-//! (2048 slots of 16 bytes), all pages in one flat vector so the run loop indexes
-//! `insns[base + slot]` with a single bounds check. A bitmap over RAM pages marks the pages
-//! that have decoded slots; stores to such pages (which always take the slow store path, see
-//! `mmu.rs`) reset exactly the slots whose bytes they overwrote, so self-modifying code is
-//! seen at once, with or without FENCE.I. FENCE.I drops the whole cache.
+//! A *block* is the run of instructions from an entry point up to and including the first
+//! instruction that may change control flow or machine state the run loop depends on (a
+//! branch, jump, CSR access, system instruction, an illegal encoding), or up to the end of its
+//! 4 KiB page. Blocks are decoded once into one arena, one after another, each followed by an
+//! end marker ([`Op::NotDecoded`], whose handler says "look up the next block"), so the run
+//! loop steps through a block by index, never waiting on the previous instruction to know
+//! where the next one is.
+//!
+//! Blocks are found per physical page: for each code page, a table maps each halfword slot to
+//! the block starting there. A bitmap over slots marks the bytes some block was decoded from.
+//! A store over such bytes (seen on the store fast path through the store TLB's code mark, or
+//! on the slow path through the page bitmap) drops every block of that page and sets `dirty`,
+//! which makes the running block stop after the store; so self-modifying code is seen at
+//! once, with or without FENCE.I. Stores to data that merely shares a page with code cost
+//! nothing. FENCE.I drops every block.
+//!
+//! The arena is held by the run loop while it executes ([`take`], [`put`]): handlers read
+//! their operands in place through a shared reference while they mutate the rest of the
+//! machine. Dropping blocks only touches the tables, so it is safe meanwhile; the arena's
+//! unreachable entries are reclaimed when it grows past a limit.
+//!
+//! [`take`]: DecodeCache::take
+//! [`put`]: DecodeCache::put
 
 use crate::bus::{PAGE_SHIFT, PAGE_SIZE, RAM_BASE};
-use crate::insn::Insn;
+use crate::insn::{Insn, Op};
 use std::collections::HashMap;
 
 pub const SLOTS_PER_PAGE: usize = (PAGE_SIZE / 2) as usize;
 
-/// When the cache holds this many pages, it is dropped and refilled (bounds host memory).
-const MAX_PAGES: usize = 8192;
+/// The longest block (bounds the work a decode does ahead of execution).
+pub const MAX_BLOCK: usize = 64;
+
+/// When the arena holds this many entries, everything is dropped and decoded again.
+const MAX_ARENA: usize = 1 << 22;
+
+/// Whether an instruction ends a block: it may go anywhere but the next instruction, or it
+/// changes something the run loop must look at again.
+pub fn ends_block(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Jal | Jalr
+            | Beq
+            | Bne
+            | Blt
+            | Bge
+            | Bltu
+            | Bgeu
+            | Ecall
+            | Ebreak
+            | Mret
+            | Sret
+            | Wfi
+            | SfenceVma
+            | FenceI
+            | Csrrw
+            | Csrrs
+            | Csrrc
+            | Csrrwi
+            | Csrrsi
+            | Csrrci
+            | Illegal
+            | NotDecoded
+    )
+}
 
 pub(crate) struct DecodeCache {
-    /// Physical page address -> index of its first slot in `insns`.
+    /// Physical page address -> page number (index into the per-page tables).
     map: HashMap<u64, usize>,
-    pub(crate) insns: Vec<Insn>,
-    /// One bit per RAM page: has decoded slots.
+    /// Per page, per slot: arena index of the block starting there (0: none).
+    entry: Vec<u32>,
+    /// Per page, per slot: some block was decoded from this halfword.
+    covered: Vec<u64>,
+    /// The blocks; index 0 is unused so that 0 can mean "no block".
+    arena: Vec<Insn>,
+    /// One bit per RAM page: has blocks.
     code: Vec<u64>,
+    /// Blocks were dropped: the running block must stop after the current instruction.
+    pub dirty: bool,
 }
 
 impl DecodeCache {
     pub fn new() -> DecodeCache {
         DecodeCache {
             map: HashMap::new(),
-            insns: Vec::new(),
+            entry: Vec::new(),
+            covered: Vec::new(),
+            arena: vec![Insn::NOT_DECODED],
             code: Vec::new(),
+            dirty: false,
         }
     }
 
@@ -39,7 +100,7 @@ impl DecodeCache {
         Some(((idx / 64) as usize, 1u64 << (idx % 64)))
     }
 
-    /// Whether the RAM page at `page_pa` has decoded instructions.
+    /// Whether the RAM page at `page_pa` has blocks.
     #[inline]
     pub fn is_code_page(&self, page_pa: u64) -> bool {
         match Self::bit(page_pa) {
@@ -48,75 +109,197 @@ impl DecodeCache {
         }
     }
 
-    /// The first slot of the page at `page_pa`, creating it if needed. The bool is true when
-    /// the page is new (the caller must then keep stores to it off the fast path).
+    /// The page number of the page at `page_pa`, creating its tables if needed. The bool is
+    /// true when the page is new (the caller must then flush the store TLB, whose entries carry
+    /// the mark of code pages).
     pub fn page(&mut self, page_pa: u64) -> (usize, bool) {
-        if let Some(&b) = self.map.get(&page_pa) {
-            return (b, false);
+        if let Some(&p) = self.map.get(&page_pa) {
+            return (p, false);
         }
-        if self.map.len() >= MAX_PAGES {
-            self.clear();
-        }
-        let base = self.insns.len();
-        self.insns
-            .resize(base + SLOTS_PER_PAGE, Insn::NOT_DECODED);
-        self.map.insert(page_pa, base);
+        let p = self.entry.len() / SLOTS_PER_PAGE;
+        self.entry.resize((p + 1) * SLOTS_PER_PAGE, 0);
+        self.covered.resize((p + 1) * SLOTS_PER_PAGE / 64, 0);
+        self.map.insert(page_pa, p);
         if let Some((w, m)) = Self::bit(page_pa) {
             if self.code.len() <= w {
                 self.code.resize(w + 1, 0);
             }
             self.code[w] |= m;
         }
-        (base, true)
+        (p, true)
     }
 
-    /// Forget the slots overlapping the bytes `[pa, pa+len)`: the instructions starting in
-    /// them and the one that may start a halfword before (a 32-bit instruction).
-    pub fn invalidate(&mut self, pa: u64, len: u64) {
-        let first = pa.saturating_sub(2);
-        let last = pa + len - 1;
-        let mut a = first & !1;
-        while a <= last {
-            let page = a & !(PAGE_SIZE - 1);
-            if let Some(&b) = self.map.get(&page) {
-                let slot = ((a & (PAGE_SIZE - 1)) >> 1) as usize;
-                self.insns[b + slot] = Insn::NOT_DECODED;
+    /// The page number of the page at `page_pa`, if it has tables.
+    #[inline]
+    pub fn page_of(&self, page_pa: u64) -> Option<usize> {
+        if !self.is_code_page(page_pa) {
+            return None;
+        }
+        self.map.get(&page_pa).copied()
+    }
+
+    /// The block starting at `slot` of page `p` (an arena index), if decoded.
+    #[inline(always)]
+    pub fn block(&self, p: usize, slot: usize) -> u32 {
+        self.entry[p * SLOTS_PER_PAGE + slot]
+    }
+
+    /// Hand the arena to the run loop.
+    #[inline]
+    pub fn take(&mut self) -> Vec<Insn> {
+        std::mem::take(&mut self.arena)
+    }
+
+    /// Take the arena back.
+    #[inline]
+    pub fn put(&mut self, arena: Vec<Insn>) {
+        self.arena = arena;
+    }
+
+    /// Decode a block starting at `slot` of page `p` into `arena` (the run loop's), reading the
+    /// page's bytes through `halfword(slot)`. Returns the block's arena index, or 0 when the
+    /// first instruction crosses into the next page (it must run uncached).
+    pub fn build(
+        &mut self,
+        arena: &mut Vec<Insn>,
+        p: usize,
+        slot: usize,
+        halfword: impl Fn(usize) -> u16,
+        decode: impl Fn(u32) -> Insn,
+    ) -> u32 {
+        if arena.len() >= MAX_ARENA {
+            self.drop_all();
+            arena.clear();
+            arena.push(Insn::NOT_DECODED);
+        }
+        let start = arena.len();
+        let mut s = slot;
+        while s < SLOTS_PER_PAGE && arena.len() - start < MAX_BLOCK {
+            let lo = halfword(s);
+            let (bits, len) = if lo & 3 != 3 {
+                (lo as u32, 1)
+            } else if s + 1 < SLOTS_PER_PAGE {
+                (lo as u32 | (halfword(s + 1) as u32) << 16, 2)
+            } else {
+                break; // crosses into the next page
+            };
+            let d = decode(bits);
+            for c in s..s + len {
+                let i = p * SLOTS_PER_PAGE + c;
+                self.covered[i / 64] |= 1 << (i % 64);
             }
-            a += 2;
+            arena.push(d);
+            s += len;
+            if ends_block(d.op) {
+                break;
+            }
+        }
+        if arena.len() == start {
+            return 0;
+        }
+        arena.push(Insn::NOT_DECODED);
+        self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
+        start as u32
+    }
+
+    /// A store wrote `len` bytes at `page_off` of page `p`: if any block was decoded from
+    /// them (or from the halfword before, which may start a 32-bit instruction), drop the
+    /// page's blocks.
+    #[inline]
+    pub fn store_in_page(&mut self, p: usize, page_off: u64, len: u8) {
+        let first = (page_off.saturating_sub(2) >> 1) as usize;
+        let last = (((page_off + len as u64 - 1) >> 1) as usize).min(SLOTS_PER_PAGE - 1);
+        let base = p * SLOTS_PER_PAGE;
+        let hit = (first..=last).any(|s| {
+            let i = base + s;
+            self.covered[i / 64] & (1 << (i % 64)) != 0
+        });
+        if hit {
+            self.drop_page(p);
         }
     }
 
-    /// Drop everything.
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.insns.clear();
-        self.code.iter_mut().for_each(|w| *w = 0);
+    /// A store (or the host) wrote `[pa, pa+len)`, on any page.
+    pub fn store(&mut self, pa: u64, len: u64) {
+        let mut a = pa.saturating_sub(2) & !(PAGE_SIZE - 1);
+        while a < pa + len {
+            if let Some(p) = self.page_of(a) {
+                let lo = pa.max(a) - a;
+                let hi = (pa + len).min(a + PAGE_SIZE) - a;
+                self.store_in_page(p, lo, (hi - lo) as u8);
+            }
+            a += PAGE_SIZE;
+        }
+    }
+
+    /// Drop every block of page `p`.
+    fn drop_page(&mut self, p: usize) {
+        let base = p * SLOTS_PER_PAGE;
+        self.entry[base..base + SLOTS_PER_PAGE].fill(0);
+        self.covered[base / 64..(base + SLOTS_PER_PAGE) / 64].fill(0);
+        self.dirty = true;
+    }
+
+    /// Drop every block (FENCE.I). The pages keep their tables; the arena is reclaimed later.
+    pub fn drop_all(&mut self) {
+        self.entry.fill(0);
+        self.covered.fill(0);
+        self.dirty = true;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::insn::Op;
+    use crate::decode::decode;
+
+    fn words(v: &[u32]) -> Vec<u16> {
+        v.iter()
+            .flat_map(|w| [*w as u16, (*w >> 16) as u16])
+            .collect()
+    }
 
     #[test]
-    fn pages_and_invalidation() {
+    fn blocks_end_at_control_flow_and_stores_drop_them() {
         let mut c = DecodeCache::new();
-        let (b, new) = c.page(RAM_BASE + 0x1000);
+        let (p, new) = c.page(RAM_BASE + 0x1000);
         assert!(new);
         assert!(c.is_code_page(RAM_BASE + 0x1000));
-        assert!(!c.is_code_page(RAM_BASE));
-        for s in 0..4 {
-            c.insns[b + s] = Insn::illegal(0, 4);
-        }
-        // A byte store at offset 4 kills slots 1 (a 32-bit insn at 2 covers 4) and 2.
-        c.invalidate(RAM_BASE + 0x1004, 1);
-        assert_eq!(c.insns[b].op, Op::Illegal);
-        assert_eq!(c.insns[b + 1].op, Op::NotDecoded);
-        assert_eq!(c.insns[b + 2].op, Op::NotDecoded);
-        assert_eq!(c.insns[b + 3].op, Op::Illegal);
-        assert_eq!(c.page(RAM_BASE + 0x1000), (b, false));
-        c.clear();
-        assert!(!c.is_code_page(RAM_BASE + 0x1000));
+        // addi a0,a0,1 ; add a1,a1,a0 ; bne a0,a1,-8 ; addi a2,a2,1
+        let mem = words(&[0x00150513, 0x00a585b3, 0xfeb51ce3, 0x00160613]);
+        let mut arena = c.take();
+        let b = c.build(
+            &mut arena,
+            p,
+            0,
+            |s| mem.get(s).copied().unwrap_or(0),
+            decode,
+        );
+        assert_eq!(b, 1);
+        assert_eq!(arena[1].op, Op::Addi);
+        assert_eq!(arena[2].op, Op::Add);
+        assert_eq!(arena[3].op, Op::Bne);
+        assert_eq!(arena[4].op, Op::NotDecoded);
+        assert_eq!(c.block(p, 0), 1);
+        // A store past the block's bytes drops nothing.
+        c.store_in_page(p, 12, 4);
+        assert!(!c.dirty);
+        assert_eq!(c.block(p, 0), 1);
+        // A store into the add drops the page's blocks.
+        c.store_in_page(p, 6, 1);
+        assert!(c.dirty);
+        assert_eq!(c.block(p, 0), 0);
+        c.put(arena);
+    }
+
+    #[test]
+    fn crossing_instruction_is_not_cached() {
+        let mut c = DecodeCache::new();
+        let (p, _) = c.page(RAM_BASE);
+        let mut arena = c.take();
+        // A 32-bit instruction in the last slot crosses into the next page.
+        let b = c.build(&mut arena, p, SLOTS_PER_PAGE - 1, |_| 0x0513, decode);
+        assert_eq!(b, 0);
+        c.put(arena);
     }
 }

@@ -147,7 +147,7 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
             continue;
         }
         let addr = ph.p_paddr;
-        let end = addr.checked_add(ph.p_memsz).unwrap_or(u64::MAX);
+        let end = addr.saturating_add(ph.p_memsz);
         if m.bus.ram.offset(addr, ph.p_memsz).is_none() || ph.p_filesz > ph.p_memsz {
             return Err(ElfError::SegmentOutsideRam {
                 path: p(),
@@ -173,8 +173,12 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
         let dst = m.bus.ram.bytes_mut(off, ph.p_memsz as usize);
         dst[..data.len()].copy_from_slice(data);
         dst[data.len()..].fill(0);
-        prog.segments
-            .push((addr, ph.p_filesz, ph.p_memsz, ph.p_flags & program_header::PF_X != 0));
+        prog.segments.push((
+            addr,
+            ph.p_filesz,
+            ph.p_memsz,
+            ph.p_flags & program_header::PF_X != 0,
+        ));
     }
     for s in elf.syms.iter() {
         if s.st_name == 0 || s.st_shndx == 0 {

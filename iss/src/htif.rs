@@ -86,8 +86,8 @@ impl Machine {
 
     /// The host writes guest RAM (keeps the decoded-instruction cache exact).
     pub fn host_write_u64(&mut self, pa: u64, v: u64) {
-        if self.bus.write_u64(pa, v) && self.dcache.is_code_page(pa & !0xfff) {
-            self.dcache.invalidate(pa, 8);
+        if self.bus.write_u64(pa, v) {
+            self.code_written(pa, 8);
         }
     }
 }

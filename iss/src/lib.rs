@@ -26,4 +26,4 @@ mod trap;
 pub use arch::{Cause, Exception, Interrupt, Priv};
 pub use machine::{Config, Machine, Misaligned};
 pub use record::{NoSink, Retired, Sink, TrapRecord};
-pub use run::{Stop, StepOutcome};
+pub use run::{StepOutcome, Stop};

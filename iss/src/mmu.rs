@@ -8,8 +8,10 @@
 //! translations of RAM pages whose whole 4 KiB page PMP allows, for the translation context in
 //! force when they were filled. Any change of that context (privilege, mstatus, satp, PMP,
 //! SFENCE.VMA) flushes all three by bumping a generation number folded into every tag, so a
-//! flush costs nothing. Pages holding decoded instructions are never entered in the store TLB,
-//! so every store to code takes the slow path, which keeps the decoded-instruction cache exact.
+//! flush costs nothing. A store-TLB entry for a page holding decoded instructions carries the
+//! page's place in the decoded-instruction cache, so a store there resets the slots it
+//! overwrote on the fast path; when a page first gets decoded instructions the TLBs are flushed
+//! so no entry for it lacks that mark.
 
 use crate::bus::{BusEffect, PAGE_SIZE, RAM_BASE};
 use crate::csr::*;
@@ -60,11 +62,15 @@ pub(crate) struct TlbEntry {
     tag: u64,
     /// Offset of the physical page in RAM.
     ram_off: u64,
+    /// Store TLB only: the page's number in the decoded-instruction cache plus one, or 0 when
+    /// the page holds no decoded instructions.
+    code: u64,
 }
 
 const EMPTY: TlbEntry = TlbEntry {
     tag: u64::MAX,
     ram_off: 0,
+    code: 0,
 };
 
 pub(crate) struct Tlb {
@@ -136,10 +142,11 @@ impl Tlb {
         }
     }
 
-    fn fill(&mut self, a: Access, va: u64, ram_off_page: u64) {
+    fn fill(&mut self, a: Access, va: u64, ram_off_page: u64, code: u64) {
         let e = TlbEntry {
             tag: self.tag(va),
             ram_off: ram_off_page,
+            code,
         };
         let t = match a {
             Access::Fetch => &mut self.fetch,
@@ -329,10 +336,12 @@ impl Machine {
         }
         let page = pa & !(PAGE_SIZE - 1);
         if let Some(off) = self.bus.ram.offset(page, PAGE_SIZE) {
-            let cacheable = self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true)
-                && !(access == Access::Store && self.dcache.is_code_page(page));
-            if cacheable {
-                self.tlb.fill(access, va, off as u64);
+            if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
+                let code = match access {
+                    Access::Store => self.dcache.page_of(page).map_or(0, |p| p as u64 + 1),
+                    _ => 0,
+                };
+                self.tlb.fill(access, va, off as u64, code);
             }
         }
         Ok(pa)
@@ -405,8 +414,14 @@ impl Machine {
     #[inline(always)]
     pub(crate) fn store<const REC: bool>(&mut self, va: u64, size: u8, val: u64) -> Result<(), ()> {
         if va & (size as u64 - 1) == 0 {
-            if let Some(off) = self.tlb.lookup(Access::Store, va) {
+            let e = self.tlb.store[Tlb::slot(va)];
+            if e.tag == self.tlb.tag(va) {
+                let off = e.ram_off + (va & (PAGE_SIZE - 1));
                 self.bus.ram.write(off as usize, size, val);
+                if e.code != 0 {
+                    self.dcache
+                        .store_in_page((e.code - 1) as usize, va & (PAGE_SIZE - 1), size);
+                }
                 if REC {
                     self.record_mem(MemKind::Store, va, RAM_BASE + off, size, val);
                 }
@@ -453,9 +468,7 @@ impl Machine {
     fn phys_store(&mut self, pa: u64, size: u8, val: u64, va: u64) -> Result<(), ()> {
         if let Some(off) = self.bus.ram.offset(pa, size as u64) {
             self.bus.ram.write(off, size, val);
-            if self.dcache.is_code_page(pa & !(PAGE_SIZE - 1)) {
-                self.dcache.invalidate(pa, size as u64);
-            }
+            self.code_written(pa, size as u64);
             return Ok(());
         }
         match self.bus.device_store(pa, size, val) {
@@ -511,9 +524,20 @@ impl Machine {
     pub(crate) fn ram_write(&mut self, pa: u64, size: u8, val: u64) {
         if let Some(off) = self.bus.ram.offset(pa, size as u64) {
             self.bus.ram.write(off, size, val);
-            if self.dcache.is_code_page(pa & !(PAGE_SIZE - 1)) {
-                self.dcache.invalidate(pa, size as u64);
-            }
+            self.code_written(pa, size as u64);
+        }
+    }
+
+    /// RAM at `[pa, pa+len)` was written: drop blocks decoded from it.
+    #[inline]
+    pub(crate) fn code_written(&mut self, pa: u64, len: u64) {
+        if self.dcache.is_code_page(pa & !(PAGE_SIZE - 1))
+            || self.dcache.is_code_page((pa + len - 1) & !(PAGE_SIZE - 1))
+            || self
+                .dcache
+                .is_code_page(pa.saturating_sub(2) & !(PAGE_SIZE - 1))
+        {
+            self.dcache.store(pa, len);
         }
     }
 
@@ -621,7 +645,7 @@ mod tests {
     #[test]
     fn tlb_generations() {
         let mut t = Tlb::new();
-        t.fill(Access::Load, 0x8000_1234, 0x1000);
+        t.fill(Access::Load, 0x8000_1234, 0x1000, 0);
         assert_eq!(t.lookup(Access::Load, 0x8000_1238), Some(0x1238));
         assert_eq!(t.lookup(Access::Store, 0x8000_1238), None);
         t.flush();

@@ -18,9 +18,8 @@
 //! one dispatch and one budget decrement each.
 
 use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
-use crate::dcache::SLOTS_PER_PAGE;
-use crate::decode::{decode16, decode32};
-use crate::exec::{IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::decode::{decode, decode16, decode32};
+use crate::exec::{DECODE, HANDLERS, HANDLERS_REC, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
@@ -68,9 +67,18 @@ pub enum Stop {
     ResetRequested,
 }
 
+/// How a block ended.
+enum BlockEnd {
+    /// Go on at this pc.
+    Next(u64),
+    End(ChunkEnd),
+}
+
 enum ChunkEnd {
     /// The chunk's budget ran out.
     Budget,
+    /// The decoded-instruction cache or the translation changed: look the page up again.
+    Refetch,
     /// Re-check interrupts and continue the quantum.
     Serialize,
     /// A trap was taken or WFI retired: the quantum ends.
@@ -138,6 +146,7 @@ impl Machine {
             }
             match end {
                 ChunkEnd::Serialize => continue,
+                ChunkEnd::Refetch => unreachable!("run_chunk handles refetches"),
                 ChunkEnd::EndQuantum => return None,
                 ChunkEnd::Stop(s) => return Some(s),
                 ChunkEnd::Budget => {
@@ -191,143 +200,176 @@ impl Machine {
     }
 
     /// Execute instructions until the budget runs out, a trap, or an instruction that ends the
-    /// chunk. `hart.pc` is up to date on return.
+    /// chunk. `hart.pc` and `sched.budget` are up to date on return.
     fn run_chunk<S: Sink>(&mut self, sink: &mut S) -> ChunkEnd {
-        loop {
+        let mut arena = self.dcache.take();
+        let end = self.run_blocks(&mut arena, sink);
+        self.dcache.put(arena);
+        end
+    }
+
+    fn run_blocks<S: Sink>(&mut self, arena: &mut Vec<Insn>, sink: &mut S) -> ChunkEnd {
+        // Set to run the next instruction outside the cache (it crosses a page boundary).
+        let mut uncached = false;
+        'page: loop {
             let pc = self.hart.pc;
             let off = match self.fetch_ram_off(pc) {
                 Ok(off) => off,
-                Err(()) => return self.trap_at(pc, Insn::NOT_DECODED, sink),
+                Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
             };
+            if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
+                // A page PMP allows only in part is never in the fetch TLB: fetch and check
+                // every instruction on its own. So is an instruction that crosses pages.
+                let d = match self.fetch_one(pc) {
+                    Ok(d) => d,
+                    Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
+                };
+                match self.run_block(std::slice::from_ref(&d), 0, pc, sink) {
+                    BlockEnd::Next(npc) => self.hart.pc = npc,
+                    // hart.pc and the budget are already up to date.
+                    BlockEnd::End(ChunkEnd::Refetch) => {}
+                    BlockEnd::End(e) => return e,
+                }
+                if self.sched.budget == 0 {
+                    return ChunkEnd::Budget;
+                }
+                continue;
+            }
             let page_off = off & !(PAGE_SIZE - 1);
-            let (base, new) = self.dcache.page(RAM_BASE + page_off);
+            let (p, new) = self.dcache.page(RAM_BASE + page_off);
             if new {
-                // The page now holds code: stores to it must leave the fast path.
+                // Store-TLB entries for this page must learn that it now holds code.
                 self.flush_tlb();
             }
-            // A page PMP allows only in part is not in the fetch TLB: check every fetch.
-            let single = self.tlb_fetch_miss(pc);
             let page_va = pc & !(PAGE_SIZE - 1);
             let mut pc = pc;
             loop {
                 let slot = ((pc - page_va) >> 1) as usize;
-                let mut d = self.dcache.insns[base + slot];
-                if d.op == Op::NotDecoded || single {
-                    d = match self.fetch_decode(base, slot, page_off, pc, single) {
-                        Ok(d) => d,
-                        Err(()) => {
-                            self.hart.pc = pc;
-                            return self.trap_at(pc, Insn::NOT_DECODED, sink);
+                let mut k = self.dcache.block(p, slot);
+                if k == 0 {
+                    let ram = &self.bus.ram;
+                    let base = page_off as usize;
+                    k = self
+                        .dcache
+                        .build(arena, p, slot, |s| ram.read_u16(base + 2 * s), decode);
+                    if k == 0 {
+                        self.hart.pc = pc;
+                        uncached = true;
+                        continue 'page;
+                    }
+                }
+                self.dcache.dirty = false;
+                match self.run_block(arena, k as usize, pc, sink) {
+                    BlockEnd::Next(npc) => {
+                        if npc.wrapping_sub(page_va) >= PAGE_SIZE {
+                            self.hart.pc = npc;
+                            continue 'page;
                         }
-                    };
+                        pc = npc;
+                    }
+                    BlockEnd::End(ChunkEnd::Refetch) => continue 'page,
+                    BlockEnd::End(e) => return e,
                 }
+            }
+        }
+    }
+
+    /// Run the block starting at `arena[k]`, whose first instruction is at `pc`, until it
+    /// leaves straight-line order or the budget runs out. `sched.budget` is up to date on
+    /// return, and `hart.pc` when the chunk ends.
+    #[inline(always)]
+    fn run_block<S: Sink>(
+        &mut self,
+        arena: &[Insn],
+        mut k: usize,
+        mut pc: u64,
+        sink: &mut S,
+    ) -> BlockEnd {
+        let handlers = if S::ENABLED { &HANDLERS_REC } else { &HANDLERS };
+        let mut left = self.sched.budget;
+        loop {
+            let d = &arena[k];
+            if S::ENABLED {
+                self.rec.reset(pc, *d, self.hart.prv);
+            }
+            let npc = handlers[d.op as usize](self, d, pc, left);
+            let seq = pc.wrapping_add(d.len as u64);
+            if npc == seq || npc & 1 == 0 {
+                left -= 1;
                 if S::ENABLED {
-                    self.rec.reset(pc, d, self.hart.prv);
-                }
-                let npc = if S::ENABLED {
-                    self.exec::<true>(&d, pc)
-                } else {
-                    self.exec::<false>(&d, pc)
-                };
-                if npc & 1 == 0 {
-                    self.sched.budget -= 1;
-                    if S::ENABLED {
-                        self.rec.next_pc = npc;
-                        sink.retire(&self.rec);
-                    }
-                    pc = npc;
-                    if self.sched.budget == 0 {
-                        self.hart.pc = pc;
-                        return ChunkEnd::Budget;
-                    }
-                    if pc.wrapping_sub(page_va) >= PAGE_SIZE || single {
-                        self.hart.pc = pc;
-                        break;
-                    }
-                    continue;
-                }
-                if npc == TRAP {
-                    self.hart.pc = pc;
-                    return self.trap_at(pc, d, sink);
-                }
-                if npc == IRQ {
-                    self.hart.pc = pc;
-                    return ChunkEnd::Serialize;
-                }
-                // SERIALIZE, REFETCH and WFI: the instruction retired and set hart.pc.
-                self.sched.budget -= 1;
-                if S::ENABLED {
-                    self.rec.next_pc = self.hart.pc;
+                    self.rec.next_pc = npc;
                     sink.retire(&self.rec);
                 }
-                if self.sched.stop_requested {
-                    return ChunkEnd::Budget;
+                if left == 0 {
+                    self.hart.pc = npc;
+                    self.sched.budget = 0;
+                    return BlockEnd::End(ChunkEnd::Budget);
                 }
-                match npc {
-                    SERIALIZE => return ChunkEnd::Serialize,
-                    WFI => {
-                        self.sched.waiting = true;
-                        return ChunkEnd::EndQuantum;
-                    }
-                    _ => {
-                        debug_assert_eq!(npc, REFETCH);
-                        if self.sched.budget == 0 {
-                            return ChunkEnd::Budget;
-                        }
-                        break;
-                    }
+                if npc == seq {
+                    pc = seq;
+                    k += 1;
+                    continue;
                 }
+                self.sched.budget = left;
+                return BlockEnd::Next(npc);
             }
-            if self.sched.stop_requested {
-                return ChunkEnd::Budget;
+            self.sched.budget = left;
+            if npc == DECODE {
+                // The end of the block: go on from the instruction after it.
+                return BlockEnd::Next(pc);
             }
+            return BlockEnd::End(self.finish_unusual(d, pc, npc, sink));
         }
     }
 
-    /// Whether the fetch TLB does not hold `pc`'s page (so each fetch must be checked).
-    #[inline]
-    fn tlb_fetch_miss(&mut self, pc: u64) -> bool {
-        self.tlb.lookup(Access::Fetch, pc).is_none()
-    }
-
-    /// Decode the instruction at `pc` (slot `slot` of the page whose RAM offset is `page_off`),
-    /// caching it unless it crosses into the next page or `uncached` is set.
+    /// The cases where `exec` returned a sentinel.
+    #[cold]
     #[inline(never)]
-    fn fetch_decode(
-        &mut self,
-        base: usize,
-        slot: usize,
-        page_off: u64,
-        pc: u64,
-        uncached: bool,
-    ) -> Result<Insn, ()> {
-        let lo = self.bus.ram.read_u16(page_off as usize + slot * 2);
-        if lo & 3 != 3 {
-            let d = decode16(lo);
-            if !uncached {
-                self.dcache.insns[base + slot] = d;
+    fn finish_unusual<S: Sink>(&mut self, d: &Insn, pc: u64, npc: u64, sink: &mut S) -> ChunkEnd {
+        match npc {
+            TRAP => {
+                self.hart.pc = pc;
+                return self.trap_at(pc, d, sink);
             }
-            return Ok(d);
+            IRQ => {
+                self.hart.pc = pc;
+                return ChunkEnd::Serialize;
+            }
+            _ => {}
         }
-        if slot + 1 < SLOTS_PER_PAGE && !uncached {
-            let hi = self.bus.ram.read_u16(page_off as usize + slot * 2 + 2);
-            let d = decode32(lo as u32 | (hi as u32) << 16);
-            self.dcache.insns[base + slot] = d;
-            return Ok(d);
+        // SERIALIZE, REFETCH and WFI: the instruction retired and set hart.pc.
+        self.sched.budget -= 1;
+        if S::ENABLED {
+            self.rec.next_pc = self.hart.pc;
+            sink.retire(&self.rec);
         }
-        // The second half must be fetched (and checked) on its own.
-        let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
-        let hi = self.bus.ram.read_u16(off2 as usize);
-        Ok(decode32(lo as u32 | (hi as u32) << 16))
+        if self.sched.stop_requested {
+            return ChunkEnd::Budget;
+        }
+        match npc {
+            SERIALIZE => ChunkEnd::Serialize,
+            WFI => {
+                self.sched.waiting = true;
+                ChunkEnd::EndQuantum
+            }
+            _ => {
+                debug_assert_eq!(npc, REFETCH);
+                if self.sched.budget == 0 {
+                    ChunkEnd::Budget
+                } else {
+                    ChunkEnd::Refetch
+                }
+            }
+        }
     }
 
     /// The instruction at `pc` raised the exception in `self.exc`: record and take it.
     #[cold]
-    fn trap_at<S: Sink>(&mut self, pc: u64, d: Insn, sink: &mut S) -> ChunkEnd {
+    fn trap_at<S: Sink>(&mut self, pc: u64, d: &Insn, sink: &mut S) -> ChunkEnd {
         let (cause, tval) = self.exc;
         if S::ENABLED {
             if d.op == Op::NotDecoded {
-                self.rec.reset(pc, d, self.hart.prv);
+                self.rec.reset(pc, *d, self.hart.prv);
             }
             self.rec.exception = Some((cause, tval));
             self.rec.next_pc = self.trap_target(cause);
@@ -354,7 +396,7 @@ impl Machine {
             Err(()) => {
                 self.sched.budget = 0;
                 self.sched.budget_start = 0;
-                let _ = self.trap_at(pc, Insn::NOT_DECODED, sink);
+                let _ = self.trap_at(pc, &Insn::NOT_DECODED, sink);
                 return StepOutcome::Exception(self.exc.0);
             }
         };
@@ -364,14 +406,14 @@ impl Machine {
             self.rec.reset(pc, d, self.hart.prv);
         }
         let npc = if S::ENABLED {
-            self.exec::<true>(&d, pc)
+            self.exec::<true>(&d, pc, 1)
         } else {
-            self.exec::<false>(&d, pc)
+            self.exec::<false>(&d, pc, 1)
         };
         self.sched.budget = 0;
         self.sched.budget_start = 0;
         if npc == TRAP {
-            let _ = self.trap_at(pc, d, sink);
+            let _ = self.trap_at(pc, &d, sink);
             return StepOutcome::Exception(self.exc.0);
         }
         self.retired += 1;
@@ -412,4 +454,3 @@ pub enum StepOutcome {
     Exception(Cause),
     Interrupt(arch::Interrupt),
 }
-

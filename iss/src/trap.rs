@@ -25,11 +25,7 @@ impl Machine {
         let prv = self.hart.prv;
         let m_enabled = prv != Priv::M || c.mstatus & MSTATUS_MIE != 0;
         let s_enabled = prv == Priv::U || (prv == Priv::S && c.mstatus & MSTATUS_SIE != 0);
-        let mut set = if m_enabled {
-            pending & !c.mideleg
-        } else {
-            0
-        };
+        let mut set = if m_enabled { pending & !c.mideleg } else { 0 };
         if set == 0 && s_enabled {
             set = pending & c.mideleg;
         }

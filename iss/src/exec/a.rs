@@ -15,6 +15,7 @@ use crate::mmu::Access;
 use crate::record::MemKind;
 
 impl Machine {
+    #[inline(never)]
     pub(crate) fn exec_atomic<const REC: bool>(&mut self, d: &Insn, npc: u64) -> u64 {
         let size: u8 = match d.op {
             Op::LrW
@@ -64,7 +65,7 @@ impl Machine {
                     self.rec.sc_failed = true;
                 }
                 self.wx::<REC>(d, (!ok) as u64);
-                npc
+                self.after_store(npc)
             }
             op => {
                 let pa = tri!(self.atomic_addr(va, size, Access::Store));
@@ -90,7 +91,7 @@ impl Machine {
                     self.record_mem(MemKind::Store, va, pa, size, new);
                 }
                 self.wx::<REC>(d, a);
-                npc
+                self.after_store(npc)
             }
         }
     }

@@ -69,6 +69,7 @@ impl Machine {
         self.hart.f[(d.rs3 & 31) as usize]
     }
 
+    #[inline(never)]
     pub(crate) fn exec_fp<const REC: bool>(&mut self, d: &Insn, npc: u64) -> u64 {
         if self.fs_off() {
             return self.illegal(d);
@@ -125,7 +126,7 @@ impl Machine {
                 let size = if d.op == Op::Fsw { 4 } else { 8 };
                 let addr = x1.wrapping_add(d.imm as i64 as u64);
                 tri!(self.store::<REC>(addr, size, b));
-                npc
+                self.after_store(npc)
             }
 
             Op::FaddS => fs!(fp::add_s(sa, sb, rm!())),

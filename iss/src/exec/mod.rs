@@ -1,16 +1,18 @@
-//! Instruction semantics. One dispatch `match` on the decoded [`Op`]; short semantics inline,
-//! the rest grouped by extension: [`a`] (atomics), [`fd`] (F and D), [`zicsr`] (CSR access),
-//! [`system`] (traps, xRET, WFI, fences).
+//! Instruction semantics, one small handler function per operation, reached through a table
+//! indexed by the decoded [`Op`] (direct-call threading: the run loop stays tiny and each
+//! handler reads only the operand fields it needs, in place in the decoded-instruction cache).
+//! RV64I and M are here; the rest is grouped by extension: [`a`] (atomics), [`fd`] (F and D),
+//! [`zicsr`] (CSR access), [`system`] (xRET, WFI, fences).
 //!
-//! `exec` returns the next pc, or one of the odd sentinels below, which no real pc can be
+//! A handler returns the next pc, or one of the odd sentinels below, which no real pc can be
 //! (pcs are always even with C), so the run loop tests one bit to find the unusual cases.
-//! `REC` says whether to fill the retirement record; it is a const generic, so the untraced
-//! executor contains no recording code at all.
+//! `REC` says whether to fill the retirement record; it is a const generic, and there is one
+//! table per value, so the untraced executor contains no recording code at all.
 
 mod a;
 mod fd;
-pub(crate) mod zicsr;
 pub(crate) mod system;
+pub(crate) mod zicsr;
 
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
@@ -30,6 +32,16 @@ pub(crate) const WFI: u64 = 7;
 /// The instruction did not execute: a pending interrupt must be taken first (before a CSR
 /// instruction).
 pub(crate) const IRQ: u64 = 9;
+/// The slot holds no decoded instruction yet: decode it and try again.
+pub(crate) const DECODE: u64 = 11;
+
+/// An instruction handler: `(machine, instruction, pc, chunk budget left) -> next pc`.
+pub(crate) type Handler = fn(&mut Machine, &Insn, u64, u64) -> u64;
+
+/// The handlers when no record is built.
+pub(crate) static HANDLERS: [Handler; 256] = table::<false>();
+/// The handlers that also fill the retirement record.
+pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true>();
 
 /// Evaluate a memory or CSR access; on `Err` the exception is already recorded: return TRAP.
 macro_rules! tri {
@@ -67,6 +79,18 @@ impl Machine {
         }
     }
 
+    /// After a store: if it overwrote decoded instructions, the run loop must pick up the
+    /// change before the next instruction.
+    #[inline(always)]
+    pub(crate) fn after_store(&mut self, npc: u64) -> u64 {
+        if self.dcache.dirty {
+            self.hart.pc = npc;
+            REFETCH
+        } else {
+            npc
+        }
+    }
+
     /// Raise an exception from the current instruction.
     #[inline(always)]
     pub(crate) fn raise(&mut self, e: Exception, tval: u64) -> u64 {
@@ -75,183 +99,285 @@ impl Machine {
     }
 
     /// Raise an illegal-instruction exception with the instruction bits in xtval.
+    #[inline(always)]
+    pub(crate) fn illegal(&mut self, d: &Insn) -> u64 {
+        self.illegal_bits(d.bits)
+    }
+
     #[cold]
     #[inline(never)]
-    pub(crate) fn illegal(&mut self, d: &Insn) -> u64 {
-        self.raise(Exception::IllegalInstruction, d.bits as u64)
+    fn illegal_bits(&mut self, bits: u32) -> u64 {
+        self.raise(Exception::IllegalInstruction, bits as u64)
     }
 
-    /// Execute one decoded instruction at `pc`.
-    #[inline(always)]
-    pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
-        let npc = pc.wrapping_add(d.len as u64);
-        let imm = d.imm as i64 as u64;
-        macro_rules! alu {
-            (|$a:ident, $b:ident| $e:expr) => {{
-                let $a = self.rs1(d);
-                let $b = self.rs2(d);
-                self.wx::<REC>(d, $e);
-                npc
-            }};
-        }
-        macro_rules! alui {
-            (|$a:ident| $e:expr) => {{
-                let $a = self.rs1(d);
-                self.wx::<REC>(d, $e);
-                npc
-            }};
-        }
-        macro_rules! branch {
-            (|$a:ident, $b:ident| $c:expr) => {{
-                let $a = self.rs1(d);
-                let $b = self.rs2(d);
-                if $c {
-                    pc.wrapping_add(imm)
-                } else {
-                    npc
-                }
-            }};
-        }
-        macro_rules! load {
-            ($size:expr, |$v:ident| $e:expr) => {{
-                let addr = self.rs1(d).wrapping_add(imm);
-                let $v = tri!(self.load::<REC>(addr, $size));
-                self.wx::<REC>(d, $e);
-                npc
-            }};
-        }
-        macro_rules! store {
-            ($size:expr) => {{
-                let addr = self.rs1(d).wrapping_add(imm);
-                let v = self.rs2(d);
-                tri!(self.store::<REC>(addr, $size, v));
-                npc
-            }};
-        }
-        match d.op {
-            Op::Lui => {
-                self.wx::<REC>(d, imm);
-                npc
-            }
-            Op::Auipc => {
-                self.wx::<REC>(d, pc.wrapping_add(imm));
-                npc
-            }
-            Op::Jal => {
-                self.wx::<REC>(d, npc);
-                pc.wrapping_add(imm)
-            }
-            Op::Jalr => {
-                let target = self.rs1(d).wrapping_add(imm) & !1;
-                self.wx::<REC>(d, npc);
-                target
-            }
-            Op::Beq => branch!(|a, b| a == b),
-            Op::Bne => branch!(|a, b| a != b),
-            Op::Blt => branch!(|a, b| (a as i64) < (b as i64)),
-            Op::Bge => branch!(|a, b| (a as i64) >= (b as i64)),
-            Op::Bltu => branch!(|a, b| a < b),
-            Op::Bgeu => branch!(|a, b| a >= b),
-            Op::Lb => load!(1, |v| v as i8 as i64 as u64),
-            Op::Lh => load!(2, |v| v as i16 as i64 as u64),
-            Op::Lw => load!(4, |v| sext32(v)),
-            Op::Ld => load!(8, |v| v),
-            Op::Lbu => load!(1, |v| v),
-            Op::Lhu => load!(2, |v| v),
-            Op::Lwu => load!(4, |v| v),
-            Op::Sb => store!(1),
-            Op::Sh => store!(2),
-            Op::Sw => store!(4),
-            Op::Sd => store!(8),
-            Op::Addi => alui!(|a| a.wrapping_add(imm)),
-            Op::Slti => alui!(|a| ((a as i64) < (imm as i64)) as u64),
-            Op::Sltiu => alui!(|a| (a < imm) as u64),
-            Op::Xori => alui!(|a| a ^ imm),
-            Op::Ori => alui!(|a| a | imm),
-            Op::Andi => alui!(|a| a & imm),
-            Op::Slli => alui!(|a| a << (imm & 63)),
-            Op::Srli => alui!(|a| a >> (imm & 63)),
-            Op::Srai => alui!(|a| ((a as i64) >> (imm & 63)) as u64),
-            Op::Add => alu!(|a, b| a.wrapping_add(b)),
-            Op::Sub => alu!(|a, b| a.wrapping_sub(b)),
-            Op::Sll => alu!(|a, b| a << (b & 63)),
-            Op::Slt => alu!(|a, b| ((a as i64) < (b as i64)) as u64),
-            Op::Sltu => alu!(|a, b| (a < b) as u64),
-            Op::Xor => alu!(|a, b| a ^ b),
-            Op::Srl => alu!(|a, b| a >> (b & 63)),
-            Op::Sra => alu!(|a, b| ((a as i64) >> (b & 63)) as u64),
-            Op::Or => alu!(|a, b| a | b),
-            Op::And => alu!(|a, b| a & b),
-            Op::Addiw => alui!(|a| sext32(a.wrapping_add(imm))),
-            Op::Slliw => alui!(|a| sext32(a << (imm & 31))),
-            Op::Srliw => alui!(|a| sext32((a as u32 >> (imm & 31)) as u64)),
-            Op::Sraiw => alui!(|a| ((a as i32) >> (imm & 31)) as i64 as u64),
-            Op::Addw => alu!(|a, b| sext32(a.wrapping_add(b))),
-            Op::Subw => alu!(|a, b| sext32(a.wrapping_sub(b))),
-            Op::Sllw => alu!(|a, b| sext32(a << (b & 31))),
-            Op::Srlw => alu!(|a, b| sext32((a as u32 >> (b & 31)) as u64)),
-            Op::Sraw => alu!(|a, b| ((a as i32) >> (b & 31)) as i64 as u64),
-
-            // M
-            Op::Mul => alu!(|a, b| a.wrapping_mul(b)),
-            Op::Mulh => alu!(|a, b| ((a as i64 as i128 * b as i64 as i128) >> 64) as u64),
-            Op::Mulhsu => alu!(|a, b| ((a as i64 as i128 * b as i128) >> 64) as u64),
-            Op::Mulhu => alu!(|a, b| ((a as u128 * b as u128) >> 64) as u64),
-            Op::Div => alu!(|a, b| div(a as i64, b as i64) as u64),
-            Op::Divu => alu!(|a, b| a.checked_div(b).unwrap_or(u64::MAX)),
-            Op::Rem => alu!(|a, b| rem(a as i64, b as i64) as u64),
-            Op::Remu => alu!(|a, b| if b == 0 { a } else { a % b }),
-            Op::Mulw => alu!(|a, b| sext32(a.wrapping_mul(b))),
-            Op::Divw => alu!(|a, b| div32(a as i32, b as i32) as i64 as u64),
-            Op::Divuw => alu!(|a, b| sext32((a as u32).checked_div(b as u32).unwrap_or(u32::MAX) as u64)),
-            Op::Remw => alu!(|a, b| rem32(a as i32, b as i32) as i64 as u64),
-            Op::Remuw => alu!(|a, b| {
-                let (a, b) = (a as u32, b as u32);
-                sext32(if b == 0 { a } else { a % b } as u64)
-            }),
-
-            Op::Fence => npc,
-            Op::FenceI => self.fence_i(npc),
-            Op::Ecall => self.ecall(),
-            Op::Ebreak => self.raise(Exception::Breakpoint, pc),
-            Op::Mret => self.mret::<REC>(d),
-            Op::Sret => self.sret::<REC>(d),
-            Op::Wfi => self.wfi(d, npc),
-            Op::SfenceVma => self.sfence_vma(d, npc),
-
-            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-                self.exec_csr::<REC>(d, npc)
-            }
-
-            Op::LrW
-            | Op::ScW
-            | Op::AmoswapW
-            | Op::AmoaddW
-            | Op::AmoxorW
-            | Op::AmoandW
-            | Op::AmoorW
-            | Op::AmominW
-            | Op::AmomaxW
-            | Op::AmominuW
-            | Op::AmomaxuW
-            | Op::LrD
-            | Op::ScD
-            | Op::AmoswapD
-            | Op::AmoaddD
-            | Op::AmoxorD
-            | Op::AmoandD
-            | Op::AmoorD
-            | Op::AmominD
-            | Op::AmomaxD
-            | Op::AmominuD
-            | Op::AmomaxuD => self.exec_atomic::<REC>(d, npc),
-
-            Op::Illegal | Op::NotDecoded => self.illegal(d),
-
-            // Everything else is F or D.
-            _ => self.exec_fp::<REC>(d, npc),
-        }
+    /// Execute one decoded instruction at `pc` (outside the run loop's fast path).
+    #[inline]
+    pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64, left: u64) -> u64 {
+        let t = if REC { &HANDLERS_REC } else { &HANDLERS };
+        t[d.op as usize](self, d, pc, left)
     }
+}
+
+#[inline(always)]
+fn next(d: &Insn, pc: u64) -> u64 {
+    pc.wrapping_add(d.len as u64)
+}
+
+#[inline(always)]
+fn imm(d: &Insn) -> u64 {
+    d.imm as i64 as u64
+}
+
+/// Register-register operations: `x[rd] = f(x[rs1], x[rs2])`.
+macro_rules! alu {
+    ($($name:ident => |$a:ident, $b:ident| $e:expr;)*) => {$(
+        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+            let $a = m.rs1(d);
+            let $b = m.rs2(d);
+            m.wx::<REC>(d, $e);
+            next(d, pc)
+        }
+    )*};
+}
+
+/// Register-immediate operations: `x[rd] = f(x[rs1], imm)`.
+macro_rules! alui {
+    ($($name:ident => |$a:ident, $i:ident| $e:expr;)*) => {$(
+        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+            let $a = m.rs1(d);
+            let $i = imm(d);
+            m.wx::<REC>(d, $e);
+            next(d, pc)
+        }
+    )*};
+}
+
+macro_rules! branch {
+    ($($name:ident => |$a:ident, $b:ident| $c:expr;)*) => {$(
+        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+            let $a = m.rs1(d);
+            let $b = m.rs2(d);
+            if $c {
+                pc.wrapping_add(imm(d))
+            } else {
+                next(d, pc)
+            }
+        }
+    )*};
+}
+
+macro_rules! load {
+    ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {$(
+        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+            let addr = m.rs1(d).wrapping_add(imm(d));
+            let $v = tri!(m.load::<REC>(addr, $size));
+            m.wx::<REC>(d, $e);
+            next(d, pc)
+        }
+    )*};
+}
+
+macro_rules! store {
+    ($($name:ident => $size:expr;)*) => {$(
+        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+            let addr = m.rs1(d).wrapping_add(imm(d));
+            let v = m.rs2(d);
+            tri!(m.store::<REC>(addr, $size, v));
+            m.after_store(next(d, pc))
+        }
+    )*};
+}
+
+fn lui<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.wx::<REC>(d, imm(d));
+    next(d, pc)
+}
+
+fn auipc<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.wx::<REC>(d, pc.wrapping_add(imm(d)));
+    next(d, pc)
+}
+
+fn jal<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.wx::<REC>(d, next(d, pc));
+    pc.wrapping_add(imm(d))
+}
+
+fn jalr<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    let target = m.rs1(d).wrapping_add(imm(d)) & !1;
+    m.wx::<REC>(d, next(d, pc));
+    target
+}
+
+branch! {
+    beq => |a, b| a == b;
+    bne => |a, b| a != b;
+    blt => |a, b| (a as i64) < (b as i64);
+    bge => |a, b| (a as i64) >= (b as i64);
+    bltu => |a, b| a < b;
+    bgeu => |a, b| a >= b;
+}
+
+load! {
+    lb => 1, |v| v as i8 as i64 as u64;
+    lh => 2, |v| v as i16 as i64 as u64;
+    lw => 4, |v| sext32(v);
+    ld => 8, |v| v;
+    lbu => 1, |v| v;
+    lhu => 2, |v| v;
+    lwu => 4, |v| v;
+}
+
+store! {
+    sb => 1;
+    sh => 2;
+    sw => 4;
+    sd => 8;
+}
+
+alui! {
+    addi => |a, i| a.wrapping_add(i);
+    slti => |a, i| ((a as i64) < (i as i64)) as u64;
+    sltiu => |a, i| (a < i) as u64;
+    xori => |a, i| a ^ i;
+    ori => |a, i| a | i;
+    andi => |a, i| a & i;
+    slli => |a, i| a << (i & 63);
+    srli => |a, i| a >> (i & 63);
+    srai => |a, i| ((a as i64) >> (i & 63)) as u64;
+    addiw => |a, i| sext32(a.wrapping_add(i));
+    slliw => |a, i| sext32(a << (i & 31));
+    srliw => |a, i| sext32((a as u32 >> (i & 31)) as u64);
+    sraiw => |a, i| ((a as i32) >> (i & 31)) as i64 as u64;
+}
+
+alu! {
+    add => |a, b| a.wrapping_add(b);
+    sub => |a, b| a.wrapping_sub(b);
+    sll => |a, b| a << (b & 63);
+    slt => |a, b| ((a as i64) < (b as i64)) as u64;
+    sltu => |a, b| (a < b) as u64;
+    xor => |a, b| a ^ b;
+    srl => |a, b| a >> (b & 63);
+    sra => |a, b| ((a as i64) >> (b & 63)) as u64;
+    or => |a, b| a | b;
+    and => |a, b| a & b;
+    addw => |a, b| sext32(a.wrapping_add(b));
+    subw => |a, b| sext32(a.wrapping_sub(b));
+    sllw => |a, b| sext32(a << (b & 31));
+    srlw => |a, b| sext32((a as u32 >> (b & 31)) as u64);
+    sraw => |a, b| ((a as i32) >> (b & 31)) as i64 as u64;
+    // M
+    mul => |a, b| a.wrapping_mul(b);
+    mulh => |a, b| ((a as i64 as i128 * b as i64 as i128) >> 64) as u64;
+    mulhsu => |a, b| ((a as i64 as i128 * b as i128) >> 64) as u64;
+    mulhu => |a, b| ((a as u128 * b as u128) >> 64) as u64;
+    div_ => |a, b| div(a as i64, b as i64) as u64;
+    divu => |a, b| a.checked_div(b).unwrap_or(u64::MAX);
+    rem_ => |a, b| rem(a as i64, b as i64) as u64;
+    remu => |a, b| if b == 0 { a } else { a % b };
+    mulw => |a, b| sext32(a.wrapping_mul(b));
+    divw => |a, b| div32(a as i32, b as i32) as i64 as u64;
+    divuw => |a, b| sext32((a as u32).checked_div(b as u32).unwrap_or(u32::MAX) as u64);
+    remw => |a, b| rem32(a as i32, b as i32) as i64 as u64;
+    remuw => |a, b| {
+        let (a, b) = (a as u32, b as u32);
+        sext32(if b == 0 { a } else { a % b } as u64)
+    };
+}
+
+fn fence<const REC: bool>(_: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    next(d, pc)
+}
+
+fn fence_i<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.fence_i(next(d, pc))
+}
+
+fn ecall<const REC: bool>(m: &mut Machine, _: &Insn, _: u64, _: u64) -> u64 {
+    m.ecall()
+}
+
+fn ebreak<const REC: bool>(m: &mut Machine, _: &Insn, pc: u64, _: u64) -> u64 {
+    m.raise(Exception::Breakpoint, pc)
+}
+
+fn mret<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
+    m.mret::<REC>(d)
+}
+
+fn sret<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
+    m.sret::<REC>(d)
+}
+
+fn wfi<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.wfi(d, next(d, pc))
+}
+
+fn sfence_vma<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.sfence_vma(d, next(d, pc))
+}
+
+fn csr<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, left: u64) -> u64 {
+    // The counters read the budget to know how many instructions retired.
+    m.sched.budget = left;
+    m.exec_csr::<REC>(d, next(d, pc))
+}
+
+fn atomic<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.exec_atomic::<REC>(d, next(d, pc))
+}
+
+fn float<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    m.exec_fp::<REC>(d, next(d, pc))
+}
+
+fn illegal<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
+    m.illegal(d)
+}
+
+fn not_decoded<const REC: bool>(_: &mut Machine, _: &Insn, _: u64, _: u64) -> u64 {
+    DECODE
+}
+
+/// Build the handler table for one recording mode.
+const fn table<const REC: bool>() -> [Handler; 256] {
+    let mut t: [Handler; 256] = [illegal::<REC>; 256];
+    macro_rules! set {
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC>; )*};
+    }
+    set!(
+        NotDecoded => not_decoded, Illegal => illegal,
+        Lui => lui, Auipc => auipc, Jal => jal, Jalr => jalr,
+        Beq => beq, Bne => bne, Blt => blt, Bge => bge, Bltu => bltu, Bgeu => bgeu,
+        Lb => lb, Lh => lh, Lw => lw, Ld => ld, Lbu => lbu, Lhu => lhu, Lwu => lwu,
+        Sb => sb, Sh => sh, Sw => sw, Sd => sd,
+        Addi => addi, Slti => slti, Sltiu => sltiu, Xori => xori, Ori => ori, Andi => andi,
+        Slli => slli, Srli => srli, Srai => srai,
+        Add => add, Sub => sub, Sll => sll, Slt => slt, Sltu => sltu, Xor => xor,
+        Srl => srl, Sra => sra, Or => or, And => and,
+        Addiw => addiw, Slliw => slliw, Srliw => srliw, Sraiw => sraiw,
+        Addw => addw, Subw => subw, Sllw => sllw, Srlw => srlw, Sraw => sraw,
+        Fence => fence, Ecall => ecall, Ebreak => ebreak, FenceI => fence_i,
+        Csrrw => csr, Csrrs => csr, Csrrc => csr, Csrrwi => csr, Csrrsi => csr, Csrrci => csr,
+        Mul => mul, Mulh => mulh, Mulhsu => mulhsu, Mulhu => mulhu,
+        Div => div_, Divu => divu, Rem => rem_, Remu => remu,
+        Mulw => mulw, Divw => divw, Divuw => divuw, Remw => remw, Remuw => remuw,
+        LrW => atomic, ScW => atomic, AmoswapW => atomic, AmoaddW => atomic,
+        AmoxorW => atomic, AmoandW => atomic, AmoorW => atomic, AmominW => atomic,
+        AmomaxW => atomic, AmominuW => atomic, AmomaxuW => atomic,
+        LrD => atomic, ScD => atomic, AmoswapD => atomic, AmoaddD => atomic,
+        AmoxorD => atomic, AmoandD => atomic, AmoorD => atomic, AmominD => atomic,
+        AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
+        Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma,
+    );
+    // Everything from Flw to FmvDX is F or D.
+    let mut op = Op::Flw as usize;
+    while op <= Op::FmvDX as usize {
+        t[op] = float::<REC>;
+        op += 1;
+    }
+    t
 }
 
 #[inline(always)]

@@ -13,6 +13,7 @@ impl Machine {
         self.raise(Exception::ecall_from(self.hart.prv), 0)
     }
 
+    #[inline(never)]
     pub(crate) fn mret<const REC: bool>(&mut self, d: &Insn) -> u64 {
         if self.hart.prv != Priv::M {
             return self.illegal(d);
@@ -37,6 +38,7 @@ impl Machine {
         SERIALIZE
     }
 
+    #[inline(never)]
     pub(crate) fn sret<const REC: bool>(&mut self, d: &Insn) -> u64 {
         let prv = self.hart.prv;
         if prv == Priv::U || (prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TSR != 0) {
@@ -65,6 +67,7 @@ impl Machine {
         SERIALIZE
     }
 
+    #[inline(never)]
     pub(crate) fn wfi(&mut self, d: &Insn, npc: u64) -> u64 {
         let prv = self.hart.prv;
         // TW makes WFI illegal below M; with S-mode present, WFI in U-mode is always illegal.
@@ -75,6 +78,7 @@ impl Machine {
         WFI
     }
 
+    #[inline(never)]
     pub(crate) fn sfence_vma(&mut self, d: &Insn, npc: u64) -> u64 {
         let prv = self.hart.prv;
         if prv == Priv::U || (prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0) {
@@ -88,8 +92,7 @@ impl Machine {
     }
 
     pub(crate) fn fence_i(&mut self, npc: u64) -> u64 {
-        self.dcache.clear();
-        self.flush_tlb();
+        self.dcache.drop_all();
         self.hart.pc = npc;
         REFETCH
     }

@@ -21,6 +21,7 @@ use crate::record::Reg;
 use arch::Priv;
 
 impl Machine {
+    #[inline(never)]
     pub(crate) fn exec_csr<const REC: bool>(&mut self, d: &Insn, npc: u64) -> u64 {
         // Pending interrupts are taken before any CSR instruction (Spike's check point).
         if self.pending_interrupt().is_some() {
@@ -263,11 +264,21 @@ impl Machine {
                     log = [0, 0];
                 }
             }
-            _ => return Err(self.illegal_unit(d)),
+            _ => {
+                self.illegal(d);
+                return Err(());
+            }
         }
         if REC {
             for r in log.into_iter().filter(|&r| r != 0) {
-                if let Some(val) = self.csr_read(r) {
+                // A counter write takes effect after this instruction (which does not count):
+                // record the value as it will read then.
+                let val = match r {
+                    MCYCLE => Some(self.hart.mcycle.value(now + 1)),
+                    MINSTRET => Some(self.hart.minstret.value(now + 1)),
+                    _ => self.csr_read(r),
+                };
+                if let Some(val) = val {
                     self.rec.push_write(Reg::Csr(r), val);
                 }
             }
@@ -282,9 +293,5 @@ impl Machine {
             let v = (self.hart.csr.mip & MIP_SEIP) | (old_mip & (MIP_STIP | MIP_SSIP));
             self.rec.push_write(Reg::Csr(MVIP), v);
         }
-    }
-
-    fn illegal_unit(&mut self, d: &Insn) {
-        self.illegal(d);
     }
 }
