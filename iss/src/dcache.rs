@@ -203,11 +203,10 @@ impl DecodeCache {
     }
 
     /// A store wrote `len` bytes at `page_off` of page `p`: if any block was decoded from
-    /// them (or from the halfword before, which may start a 32-bit instruction), drop the
-    /// page's blocks.
+    /// them (both halves of a 32-bit instruction are marked), drop the page's blocks.
     #[inline]
     pub fn store_in_page(&mut self, p: usize, page_off: u64, len: u8) {
-        let first = (page_off.saturating_sub(2) >> 1) as usize;
+        let first = (page_off >> 1) as usize;
         let last = (((page_off + len as u64 - 1) >> 1) as usize).min(SLOTS_PER_PAGE - 1);
         let base = p * SLOTS_PER_PAGE;
         let hit = (first..=last).any(|s| {
@@ -221,7 +220,7 @@ impl DecodeCache {
 
     /// A store (or the host) wrote `[pa, pa+len)`, on any page.
     pub fn store(&mut self, pa: u64, len: u64) {
-        let mut a = pa.saturating_sub(2) & !(PAGE_SIZE - 1);
+        let mut a = pa & !(PAGE_SIZE - 1);
         while a < pa + len {
             if let Some(p) = self.page_of(a) {
                 let lo = pa.max(a) - a;

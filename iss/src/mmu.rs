@@ -533,9 +533,6 @@ impl Machine {
     pub(crate) fn code_written(&mut self, pa: u64, len: u64) {
         if self.dcache.is_code_page(pa & !(PAGE_SIZE - 1))
             || self.dcache.is_code_page((pa + len - 1) & !(PAGE_SIZE - 1))
-            || self
-                .dcache
-                .is_code_page(pa.saturating_sub(2) & !(PAGE_SIZE - 1))
         {
             self.dcache.store(pa, len);
         }

@@ -224,7 +224,7 @@ impl Machine {
                     Ok(d) => d,
                     Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
                 };
-                match self.run_block(std::slice::from_ref(&d), 0, pc, sink) {
+                match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
                     BlockEnd::Next(npc) => self.hart.pc = npc,
                     // hart.pc and the budget are already up to date.
                     BlockEnd::End(ChunkEnd::Refetch) => {}
