@@ -99,12 +99,23 @@ fn flags_of<T>(f: impl FnOnce() -> T) -> (T, u8) {
     (v, flags)
 }
 
+thread_local! {
+    /// The rounding mode last given to SoftFloat on this thread (its initial mode is RNE), so
+    /// that the mode is only written when it changes: a call into C saved per operation.
+    static SOFTFLOAT_RM: std::cell::Cell<u8> = const { std::cell::Cell::new(RNE) };
+}
+
 /// [`flags_of`] with SoftFloat's rounding mode set to `rm` first.
 #[inline(always)]
 fn rounded<T>(rm: u8, f: impl FnOnce() -> T) -> (T, u8) {
     debug_assert!(rm <= RMM, "unresolved or reserved rounding mode {rm}");
-    // SAFETY: writes SoftFloat's thread-local rounding mode; any value is memory-safe.
-    unsafe { sf::softfloat_roundingMode_write_helper(rm) };
+    SOFTFLOAT_RM.with(|c| {
+        if c.get() != rm {
+            // SAFETY: writes SoftFloat's thread-local rounding mode; any value is memory-safe.
+            unsafe { sf::softfloat_roundingMode_write_helper(rm) };
+            c.set(rm);
+        }
+    });
     flags_of(f)
 }
 

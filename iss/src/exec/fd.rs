@@ -1,13 +1,14 @@
-//! The F and D extensions (unprivileged spec chapters 11-12) on top of [`crate::fp`].
+//! The F and D extensions (unprivileged spec chapters 11-12) on top of [`crate::fp`]: one
+//! handler per operation, registered by [`fp_handlers`].
 //!
 //! Every FP instruction is illegal while mstatus.FS is Off. Writing an FP register, or raising
 //! a flag (which writes fflags), sets FS to Dirty. Instructions with a rounding-mode field use
 //! it, or frm when it is 7 (dynamic); a dynamic mode with frm > 4 is illegal (the static
 //! reserved modes 5 and 6 are already illegal at decode). Single-precision values are NaN-boxed
-//! in the 64-bit registers; `fp` unboxes operands (an improperly boxed value reads as the
-//! canonical NaN) and the results here are boxed on write.
+//! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
+//! canonical NaN) and results boxed on write.
 
-use super::tri;
+use super::{imm, next, tri, Handler};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::{Insn, Op};
@@ -54,141 +55,188 @@ impl Machine {
         }
     }
 
+    /// The instruction's rounding mode, resolved; `None` when it is illegal.
     #[inline(always)]
-    fn frs1(&self, d: &Insn) -> u64 {
+    fn rm(&self, d: &Insn) -> Option<u8> {
+        let rm = if d.rm == 7 { self.hart.csr.frm } else { d.rm };
+        (rm <= 4).then_some(rm)
+    }
+
+    #[inline(always)]
+    fn f1(&self, d: &Insn) -> u64 {
         self.hart.f[(d.rs1 & 31) as usize]
     }
 
     #[inline(always)]
-    fn frs2(&self, d: &Insn) -> u64 {
+    fn f2(&self, d: &Insn) -> u64 {
         self.hart.f[(d.rs2 & 31) as usize]
     }
 
     #[inline(always)]
-    fn frs3(&self, d: &Insn) -> u64 {
+    fn f3(&self, d: &Insn) -> u64 {
         self.hart.f[(d.rs3 & 31) as usize]
     }
+}
 
-    #[inline(never)]
-    pub(crate) fn exec_fp<const REC: bool>(&mut self, d: &Insn, npc: u64) -> u64 {
-        if self.fs_off() {
-            return self.illegal(d);
-        }
-        // The rounding mode, for the instructions that have one.
-        macro_rules! rm {
-            () => {{
-                let rm = if d.rm == 7 { self.hart.csr.frm } else { d.rm };
-                if rm > 4 {
-                    return self.illegal(d);
-                }
-                rm
-            }};
-        }
-        // f[rd] <- single result, flags accrued.
-        macro_rules! fs {
-            ($e:expr) => {{
-                let (v, fl): (u32, u8) = $e;
-                self.wf::<REC>(d.rd, fp::box_s(v));
-                self.accrue::<REC>(fl);
-                npc
-            }};
-        }
-        macro_rules! fd {
-            ($e:expr) => {{
-                let (v, fl): (u64, u8) = $e;
-                self.wf::<REC>(d.rd, v);
-                self.accrue::<REC>(fl);
-                npc
-            }};
-        }
-        // x[rd] <- integer result, flags accrued.
-        macro_rules! fx {
-            ($e:expr) => {{
-                let (v, fl): (u64, u8) = $e;
-                self.wx::<REC>(d, v);
-                self.accrue::<REC>(fl);
-                npc
-            }};
-        }
-        let (a, b, c) = (self.frs1(d), self.frs2(d), self.frs3(d));
-        let (sa, sb, sc) = (fp::unbox_s(a), fp::unbox_s(b), fp::unbox_s(c));
-        let x1 = self.rs1(d);
-        match d.op {
-            Op::Flw | Op::Fld => {
-                let size = if d.op == Op::Flw { 4 } else { 8 };
-                let addr = x1.wrapping_add(d.imm as i64 as u64);
-                let v = tri!(self.load::<REC>(addr, size));
-                let v = if size == 4 { fp::box_s(v as u32) } else { v };
-                self.wf::<REC>(d.rd, v);
-                npc
+/// Define FP handlers. Each arm names the handler, what it writes (`fs`: a single to f[rd],
+/// `fd`: a double to f[rd], `x`: x[rd]), whether it takes a rounding mode, and the operation
+/// over the machine `m`, the instruction `d` and the resolved mode `rm`, giving
+/// `(value, flags)`.
+macro_rules! fp_ops {
+    ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
+        fn $name<const REC: bool>($m: &mut Machine, $d: &Insn, pc: u64, _: u64) -> u64 {
+            if $m.fs_off() {
+                return $m.illegal($d);
             }
-            Op::Fsw | Op::Fsd => {
-                let size = if d.op == Op::Fsw { 4 } else { 8 };
-                let addr = x1.wrapping_add(d.imm as i64 as u64);
-                tri!(self.store::<REC>(addr, size, b));
-                self.after_store(npc)
-            }
-
-            Op::FaddS => fs!(fp::add_s(sa, sb, rm!())),
-            Op::FsubS => fs!(fp::sub_s(sa, sb, rm!())),
-            Op::FmulS => fs!(fp::mul_s(sa, sb, rm!())),
-            Op::FdivS => fs!(fp::div_s(sa, sb, rm!())),
-            Op::FsqrtS => fs!(fp::sqrt_s(sa, rm!())),
-            Op::FmaddS => fs!(fp::madd_s(sa, sb, sc, rm!())),
-            Op::FmsubS => fs!(fp::msub_s(sa, sb, sc, rm!())),
-            Op::FnmsubS => fs!(fp::nmsub_s(sa, sb, sc, rm!())),
-            Op::FnmaddS => fs!(fp::nmadd_s(sa, sb, sc, rm!())),
-            Op::FsgnjS => fs!((fp::sgnj_s(sa, sb), 0)),
-            Op::FsgnjnS => fs!((fp::sgnjn_s(sa, sb), 0)),
-            Op::FsgnjxS => fs!((fp::sgnjx_s(sa, sb), 0)),
-            Op::FminS => fs!(fp::min_s(sa, sb)),
-            Op::FmaxS => fs!(fp::max_s(sa, sb)),
-            Op::FcvtWS => fx!(fp::cvt_w_s(sa, rm!())),
-            Op::FcvtWuS => fx!(fp::cvt_wu_s(sa, rm!())),
-            Op::FcvtLS => fx!(fp::cvt_l_s(sa, rm!())),
-            Op::FcvtLuS => fx!(fp::cvt_lu_s(sa, rm!())),
-            Op::FmvXW => fx!((fp::fmv_x_w(a), 0)),
-            Op::FeqS => fx!(fp::eq_s(sa, sb)),
-            Op::FltS => fx!(fp::lt_s(sa, sb)),
-            Op::FleS => fx!(fp::le_s(sa, sb)),
-            Op::FclassS => fx!((fp::class_s(sa), 0)),
-            Op::FcvtSW => fs!(fp::cvt_s_w(x1, rm!())),
-            Op::FcvtSWu => fs!(fp::cvt_s_wu(x1, rm!())),
-            Op::FcvtSL => fs!(fp::cvt_s_l(x1, rm!())),
-            Op::FcvtSLu => fs!(fp::cvt_s_lu(x1, rm!())),
-            Op::FmvWX => fd!((fp::fmv_w_x(x1), 0)),
-
-            Op::FaddD => fd!(fp::add_d(a, b, rm!())),
-            Op::FsubD => fd!(fp::sub_d(a, b, rm!())),
-            Op::FmulD => fd!(fp::mul_d(a, b, rm!())),
-            Op::FdivD => fd!(fp::div_d(a, b, rm!())),
-            Op::FsqrtD => fd!(fp::sqrt_d(a, rm!())),
-            Op::FmaddD => fd!(fp::madd_d(a, b, c, rm!())),
-            Op::FmsubD => fd!(fp::msub_d(a, b, c, rm!())),
-            Op::FnmsubD => fd!(fp::nmsub_d(a, b, c, rm!())),
-            Op::FnmaddD => fd!(fp::nmadd_d(a, b, c, rm!())),
-            Op::FsgnjD => fd!((fp::sgnj_d(a, b), 0)),
-            Op::FsgnjnD => fd!((fp::sgnjn_d(a, b), 0)),
-            Op::FsgnjxD => fd!((fp::sgnjx_d(a, b), 0)),
-            Op::FminD => fd!(fp::min_d(a, b)),
-            Op::FmaxD => fd!(fp::max_d(a, b)),
-            Op::FcvtSD => fs!(fp::cvt_s_d(a, rm!())),
-            Op::FcvtDS => fd!(fp::cvt_d_s(sa, rm!())),
-            Op::FeqD => fx!(fp::eq_d(a, b)),
-            Op::FltD => fx!(fp::lt_d(a, b)),
-            Op::FleD => fx!(fp::le_d(a, b)),
-            Op::FclassD => fx!((fp::class_d(a), 0)),
-            Op::FcvtWD => fx!(fp::cvt_w_d(a, rm!())),
-            Op::FcvtWuD => fx!(fp::cvt_wu_d(a, rm!())),
-            Op::FcvtLD => fx!(fp::cvt_l_d(a, rm!())),
-            Op::FcvtLuD => fx!(fp::cvt_lu_d(a, rm!())),
-            Op::FmvXD => fx!((a, 0)),
-            Op::FcvtDW => fd!(fp::cvt_d_w(x1, rm!())),
-            Op::FcvtDWu => fd!(fp::cvt_d_wu(x1, rm!())),
-            Op::FcvtDL => fd!(fp::cvt_d_l(x1, rm!())),
-            Op::FcvtDLu => fd!(fp::cvt_d_lu(x1, rm!())),
-            Op::FmvDX => fd!((x1, 0)),
-            _ => self.illegal(d),
+            let $r: u8 = fp_ops!(@rm $rm, $m, $d);
+            let (v, flags) = $e;
+            fp_ops!(@write $dst, $m, $d, v);
+            $m.accrue::<REC>(flags);
+            next($d, pc)
         }
+    )*};
+    (@rm rm, $m:ident, $d:ident) => {
+        match $m.rm($d) {
+            Some(r) => r,
+            None => return $m.illegal($d),
+        }
+    };
+    (@rm -, $m:ident, $d:ident) => { 0 };
+    (@write fs, $m:ident, $d:ident, $v:ident) => { $m.wf::<REC>($d.rd, fp::box_s($v)) };
+    (@write fd, $m:ident, $d:ident, $v:ident) => { $m.wf::<REC>($d.rd, $v) };
+    (@write x, $m:ident, $d:ident, $v:ident) => { $m.wx::<REC>($d, $v) };
+}
+
+/// Unboxed single-precision operands.
+macro_rules! s {
+    ($m:ident, $d:ident, 1) => {
+        fp::unbox_s($m.f1($d))
+    };
+    ($m:ident, $d:ident, 2) => {
+        fp::unbox_s($m.f2($d))
+    };
+    ($m:ident, $d:ident, 3) => {
+        fp::unbox_s($m.f3($d))
+    };
+}
+
+fp_ops! {
+    fadd_s => fs, rm, |m, d, rm| fp::add_s(s!(m, d, 1), s!(m, d, 2), rm);
+    fsub_s => fs, rm, |m, d, rm| fp::sub_s(s!(m, d, 1), s!(m, d, 2), rm);
+    fmul_s => fs, rm, |m, d, rm| fp::mul_s(s!(m, d, 1), s!(m, d, 2), rm);
+    fdiv_s => fs, rm, |m, d, rm| fp::div_s(s!(m, d, 1), s!(m, d, 2), rm);
+    fsqrt_s => fs, rm, |m, d, rm| fp::sqrt_s(s!(m, d, 1), rm);
+    fmadd_s => fs, rm, |m, d, rm| fp::madd_s(s!(m, d, 1), s!(m, d, 2), s!(m, d, 3), rm);
+    fmsub_s => fs, rm, |m, d, rm| fp::msub_s(s!(m, d, 1), s!(m, d, 2), s!(m, d, 3), rm);
+    fnmsub_s => fs, rm, |m, d, rm| fp::nmsub_s(s!(m, d, 1), s!(m, d, 2), s!(m, d, 3), rm);
+    fnmadd_s => fs, rm, |m, d, rm| fp::nmadd_s(s!(m, d, 1), s!(m, d, 2), s!(m, d, 3), rm);
+    fsgnj_s => fs, -, |m, d, _rm| (fp::sgnj_s(s!(m, d, 1), s!(m, d, 2)), 0);
+    fsgnjn_s => fs, -, |m, d, _rm| (fp::sgnjn_s(s!(m, d, 1), s!(m, d, 2)), 0);
+    fsgnjx_s => fs, -, |m, d, _rm| (fp::sgnjx_s(s!(m, d, 1), s!(m, d, 2)), 0);
+    fmin_s => fs, -, |m, d, _rm| fp::min_s(s!(m, d, 1), s!(m, d, 2));
+    fmax_s => fs, -, |m, d, _rm| fp::max_s(s!(m, d, 1), s!(m, d, 2));
+    fcvt_w_s => x, rm, |m, d, rm| fp::cvt_w_s(s!(m, d, 1), rm);
+    fcvt_wu_s => x, rm, |m, d, rm| fp::cvt_wu_s(s!(m, d, 1), rm);
+    fcvt_l_s => x, rm, |m, d, rm| fp::cvt_l_s(s!(m, d, 1), rm);
+    fcvt_lu_s => x, rm, |m, d, rm| fp::cvt_lu_s(s!(m, d, 1), rm);
+    fmv_x_w => x, -, |m, d, _rm| (fp::fmv_x_w(m.f1(d)), 0);
+    feq_s => x, -, |m, d, _rm| fp::eq_s(s!(m, d, 1), s!(m, d, 2));
+    flt_s => x, -, |m, d, _rm| fp::lt_s(s!(m, d, 1), s!(m, d, 2));
+    fle_s => x, -, |m, d, _rm| fp::le_s(s!(m, d, 1), s!(m, d, 2));
+    fclass_s => x, -, |m, d, _rm| (fp::class_s(s!(m, d, 1)), 0);
+    fcvt_s_w => fs, rm, |m, d, rm| fp::cvt_s_w(m.rs1(d), rm);
+    fcvt_s_wu => fs, rm, |m, d, rm| fp::cvt_s_wu(m.rs1(d), rm);
+    fcvt_s_l => fs, rm, |m, d, rm| fp::cvt_s_l(m.rs1(d), rm);
+    fcvt_s_lu => fs, rm, |m, d, rm| fp::cvt_s_lu(m.rs1(d), rm);
+    fmv_w_x => fd, -, |m, d, _rm| (fp::fmv_w_x(m.rs1(d)), 0);
+
+    fadd_d => fd, rm, |m, d, rm| fp::add_d(m.f1(d), m.f2(d), rm);
+    fsub_d => fd, rm, |m, d, rm| fp::sub_d(m.f1(d), m.f2(d), rm);
+    fmul_d => fd, rm, |m, d, rm| fp::mul_d(m.f1(d), m.f2(d), rm);
+    fdiv_d => fd, rm, |m, d, rm| fp::div_d(m.f1(d), m.f2(d), rm);
+    fsqrt_d => fd, rm, |m, d, rm| fp::sqrt_d(m.f1(d), rm);
+    fmadd_d => fd, rm, |m, d, rm| fp::madd_d(m.f1(d), m.f2(d), m.f3(d), rm);
+    fmsub_d => fd, rm, |m, d, rm| fp::msub_d(m.f1(d), m.f2(d), m.f3(d), rm);
+    fnmsub_d => fd, rm, |m, d, rm| fp::nmsub_d(m.f1(d), m.f2(d), m.f3(d), rm);
+    fnmadd_d => fd, rm, |m, d, rm| fp::nmadd_d(m.f1(d), m.f2(d), m.f3(d), rm);
+    fsgnj_d => fd, -, |m, d, _rm| (fp::sgnj_d(m.f1(d), m.f2(d)), 0);
+    fsgnjn_d => fd, -, |m, d, _rm| (fp::sgnjn_d(m.f1(d), m.f2(d)), 0);
+    fsgnjx_d => fd, -, |m, d, _rm| (fp::sgnjx_d(m.f1(d), m.f2(d)), 0);
+    fmin_d => fd, -, |m, d, _rm| fp::min_d(m.f1(d), m.f2(d));
+    fmax_d => fd, -, |m, d, _rm| fp::max_d(m.f1(d), m.f2(d));
+    fcvt_s_d => fs, rm, |m, d, rm| fp::cvt_s_d(m.f1(d), rm);
+    fcvt_d_s => fd, rm, |m, d, rm| fp::cvt_d_s(s!(m, d, 1), rm);
+    feq_d => x, -, |m, d, _rm| fp::eq_d(m.f1(d), m.f2(d));
+    flt_d => x, -, |m, d, _rm| fp::lt_d(m.f1(d), m.f2(d));
+    fle_d => x, -, |m, d, _rm| fp::le_d(m.f1(d), m.f2(d));
+    fclass_d => x, -, |m, d, _rm| (fp::class_d(m.f1(d)), 0);
+    fcvt_w_d => x, rm, |m, d, rm| fp::cvt_w_d(m.f1(d), rm);
+    fcvt_wu_d => x, rm, |m, d, rm| fp::cvt_wu_d(m.f1(d), rm);
+    fcvt_l_d => x, rm, |m, d, rm| fp::cvt_l_d(m.f1(d), rm);
+    fcvt_lu_d => x, rm, |m, d, rm| fp::cvt_lu_d(m.f1(d), rm);
+    fmv_x_d => x, -, |m, d, _rm| (m.f1(d), 0);
+    fcvt_d_w => fd, rm, |m, d, rm| fp::cvt_d_w(m.rs1(d), rm);
+    fcvt_d_wu => fd, rm, |m, d, rm| fp::cvt_d_wu(m.rs1(d), rm);
+    fcvt_d_l => fd, rm, |m, d, rm| fp::cvt_d_l(m.rs1(d), rm);
+    fcvt_d_lu => fd, rm, |m, d, rm| fp::cvt_d_lu(m.rs1(d), rm);
+    fmv_d_x => fd, -, |m, d, _rm| (m.rs1(d), 0);
+}
+
+/// FP loads: `flw` boxes the loaded single.
+fn fload<const REC: bool, const SIZE: u8>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    if m.fs_off() {
+        return m.illegal(d);
     }
+    let addr = m.rs1(d).wrapping_add(imm(d));
+    let v = tri!(m.load::<REC>(addr, SIZE));
+    let v = if SIZE == 4 { fp::box_s(v as u32) } else { v };
+    m.wf::<REC>(d.rd, v);
+    next(d, pc)
+}
+
+/// FP stores write the register's raw low bits (no unboxing).
+fn fstore<const REC: bool, const SIZE: u8>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+    if m.fs_off() {
+        return m.illegal(d);
+    }
+    let addr = m.rs1(d).wrapping_add(imm(d));
+    let v = m.f2(d);
+    tri!(m.store::<REC>(addr, SIZE, v));
+    m.after_store(next(d, pc))
+}
+
+/// Register the F and D handlers in a handler table.
+pub(super) const fn fp_handlers<const REC: bool>(t: &mut [Handler; 256]) {
+    macro_rules! set {
+        ($($op:ident => $h:expr),* $(,)?) => {$( t[Op::$op as usize] = $h; )*};
+    }
+    set!(
+        Flw => fload::<REC, 4>, Fld => fload::<REC, 8>,
+        Fsw => fstore::<REC, 4>, Fsd => fstore::<REC, 8>,
+        FaddS => fadd_s::<REC>, FsubS => fsub_s::<REC>, FmulS => fmul_s::<REC>,
+        FdivS => fdiv_s::<REC>, FsqrtS => fsqrt_s::<REC>,
+        FmaddS => fmadd_s::<REC>, FmsubS => fmsub_s::<REC>,
+        FnmsubS => fnmsub_s::<REC>, FnmaddS => fnmadd_s::<REC>,
+        FsgnjS => fsgnj_s::<REC>, FsgnjnS => fsgnjn_s::<REC>, FsgnjxS => fsgnjx_s::<REC>,
+        FminS => fmin_s::<REC>, FmaxS => fmax_s::<REC>,
+        FcvtWS => fcvt_w_s::<REC>, FcvtWuS => fcvt_wu_s::<REC>,
+        FcvtLS => fcvt_l_s::<REC>, FcvtLuS => fcvt_lu_s::<REC>,
+        FmvXW => fmv_x_w::<REC>, FeqS => feq_s::<REC>, FltS => flt_s::<REC>, FleS => fle_s::<REC>,
+        FclassS => fclass_s::<REC>,
+        FcvtSW => fcvt_s_w::<REC>, FcvtSWu => fcvt_s_wu::<REC>,
+        FcvtSL => fcvt_s_l::<REC>, FcvtSLu => fcvt_s_lu::<REC>, FmvWX => fmv_w_x::<REC>,
+        FaddD => fadd_d::<REC>, FsubD => fsub_d::<REC>, FmulD => fmul_d::<REC>,
+        FdivD => fdiv_d::<REC>, FsqrtD => fsqrt_d::<REC>,
+        FmaddD => fmadd_d::<REC>, FmsubD => fmsub_d::<REC>,
+        FnmsubD => fnmsub_d::<REC>, FnmaddD => fnmadd_d::<REC>,
+        FsgnjD => fsgnj_d::<REC>, FsgnjnD => fsgnjn_d::<REC>, FsgnjxD => fsgnjx_d::<REC>,
+        FminD => fmin_d::<REC>, FmaxD => fmax_d::<REC>,
+        FcvtSD => fcvt_s_d::<REC>, FcvtDS => fcvt_d_s::<REC>,
+        FeqD => feq_d::<REC>, FltD => flt_d::<REC>, FleD => fle_d::<REC>,
+        FclassD => fclass_d::<REC>,
+        FcvtWD => fcvt_w_d::<REC>, FcvtWuD => fcvt_wu_d::<REC>,
+        FcvtLD => fcvt_l_d::<REC>, FcvtLuD => fcvt_lu_d::<REC>, FmvXD => fmv_x_d::<REC>,
+        FcvtDW => fcvt_d_w::<REC>, FcvtDWu => fcvt_d_wu::<REC>,
+        FcvtDL => fcvt_d_l::<REC>, FcvtDLu => fcvt_d_lu::<REC>, FmvDX => fmv_d_x::<REC>,
+    );
 }

@@ -119,12 +119,12 @@ impl Machine {
 }
 
 #[inline(always)]
-fn next(d: &Insn, pc: u64) -> u64 {
+pub(crate) fn next(d: &Insn, pc: u64) -> u64 {
     pc.wrapping_add(d.len as u64)
 }
 
 #[inline(always)]
-fn imm(d: &Insn) -> u64 {
+pub(crate) fn imm(d: &Insn) -> u64 {
     d.imm as i64 as u64
 }
 
@@ -328,10 +328,6 @@ fn atomic<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
     m.exec_atomic::<REC>(d, next(d, pc))
 }
 
-fn float<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.exec_fp::<REC>(d, next(d, pc))
-}
-
 fn illegal<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
     m.illegal(d)
 }
@@ -371,12 +367,7 @@ const fn table<const REC: bool>() -> [Handler; 256] {
         AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
         Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma,
     );
-    // Everything from Flw to FmvDX is F or D.
-    let mut op = Op::Flw as usize;
-    while op <= Op::FmvDX as usize {
-        t[op] = float::<REC>;
-        op += 1;
-    }
+    fd::fp_handlers::<REC>(&mut t);
     t
 }
 
