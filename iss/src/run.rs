@@ -285,61 +285,63 @@ impl Machine {
         mut pc: u64,
         sink: &mut S,
     ) -> BlockEnd {
-        let handlers = if S::ENABLED { &HANDLERS_REC } else { &HANDLERS };
-        let mut left = self.sched.budget;
-        loop {
-            let d = &arena[k];
-            if S::ENABLED {
-                self.rec.reset(pc, *d, self.hart.prv);
-            }
-            let npc = handlers[d.op as usize](self, d, pc, left);
-            let seq = pc.wrapping_add(d.len as u64);
-            if npc == seq || npc & 1 == 0 {
-                left -= 1;
-                if S::ENABLED {
-                    self.rec.next_pc = npc;
-                    sink.retire(&self.rec);
-                }
-                if left == 0 {
+        if !S::ENABLED {
+            // The handlers chain through the block themselves.
+            let left = self.sched.budget;
+            let npc = HANDLERS[arena[k].op as usize](self, arena, k, pc, left);
+            if npc & 1 == 0 {
+                if self.sched.budget == 0 {
                     self.hart.pc = npc;
-                    self.sched.budget = 0;
                     return BlockEnd::End(ChunkEnd::Budget);
                 }
-                if npc == seq {
-                    pc = seq;
+                return BlockEnd::Next(npc);
+            }
+            if npc == DECODE {
+                return BlockEnd::Next(self.hart.pc);
+            }
+            let pc = self.hart.pc;
+            return BlockEnd::End(self.finish_unusual(&Insn::NOT_DECODED, pc, npc, sink));
+        }
+        // Traced: one instruction at a time, each handed to the sink.
+        loop {
+            let d = &arena[k];
+            self.rec.reset(pc, *d, self.hart.prv);
+            let left = self.sched.budget;
+            let npc = HANDLERS_REC[d.op as usize](self, arena, k, pc, left);
+            if npc & 1 == 0 {
+                self.rec.next_pc = npc;
+                sink.retire(&self.rec);
+                if self.sched.budget == 0 {
+                    self.hart.pc = npc;
+                    return BlockEnd::End(ChunkEnd::Budget);
+                }
+                if npc == pc.wrapping_add(d.len as u64) {
+                    pc = npc;
                     k += 1;
                     continue;
                 }
-                self.sched.budget = left;
                 return BlockEnd::Next(npc);
             }
-            self.sched.budget = left;
             if npc == DECODE {
-                // The end of the block: go on from the instruction after it.
                 return BlockEnd::Next(pc);
             }
             return BlockEnd::End(self.finish_unusual(d, pc, npc, sink));
         }
     }
 
-    /// The cases where `exec` returned a sentinel.
+    /// The cases where a handler returned a sentinel other than the end of a block. `d` and
+    /// `pc` are the instruction's when traced (untraced, `hart.pc` says where).
     #[cold]
     #[inline(never)]
     fn finish_unusual<S: Sink>(&mut self, d: &Insn, pc: u64, npc: u64, sink: &mut S) -> ChunkEnd {
         match npc {
-            TRAP => {
-                self.hart.pc = pc;
-                return self.trap_at(pc, d, sink);
-            }
-            IRQ => {
-                self.hart.pc = pc;
-                return ChunkEnd::Serialize;
-            }
+            TRAP => return self.trap_at(self.hart.pc, d, sink),
+            IRQ => return ChunkEnd::Serialize,
             _ => {}
         }
         // SERIALIZE, REFETCH and WFI: the instruction retired and set hart.pc.
-        self.sched.budget -= 1;
         if S::ENABLED {
+            debug_assert_eq!(self.rec.pc, pc);
             self.rec.next_pc = self.hart.pc;
             sink.retire(&self.rec);
         }
@@ -406,9 +408,9 @@ impl Machine {
             self.rec.reset(pc, d, self.hart.prv);
         }
         let npc = if S::ENABLED {
-            self.exec::<true>(&d, pc, 1)
+            self.exec::<true>(&d, pc)
         } else {
-            self.exec::<false>(&d, pc, 1)
+            self.exec::<false>(&d, pc)
         };
         self.sched.budget = 0;
         self.sched.budget_start = 0;

@@ -8,7 +8,7 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{imm, next, tri, Handler};
+use super::{done, htri, imm, next, Handler};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::{Insn, Op};
@@ -84,15 +84,19 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool>($m: &mut Machine, $d: &Insn, pc: u64, _: u64) -> u64 {
-            if $m.fs_off() {
-                return $m.illegal($d);
-            }
-            let $r: u8 = fp_ops!(@rm $rm, $m, $d);
-            let (v, flags) = $e;
-            fp_ops!(@write $dst, $m, $d, v);
-            $m.accrue::<REC>(flags);
-            next($d, pc)
+        fn $name<const REC: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+            let $d = &a[k];
+            let r = (|| {
+                if $m.fs_off() {
+                    return $m.illegal($d);
+                }
+                let $r: u8 = fp_ops!(@rm $rm, $m, $d);
+                let (v, flags) = $e;
+                fp_ops!(@write $dst, $m, $d, v);
+                $m.accrue::<REC>(flags);
+                next($d, pc)
+            })();
+            done::<REC>($m, a, k, pc, left, r)
         }
     )*};
     (@rm rm, $m:ident, $d:ident) => {
@@ -183,26 +187,43 @@ fp_ops! {
 }
 
 /// FP loads: `flw` boxes the loaded single.
-fn fload<const REC: bool, const SIZE: u8>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+fn fload<const REC: bool, const SIZE: u8>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    pc: u64,
+    left: u64,
+) -> u64 {
+    let d = &a[k];
     if m.fs_off() {
-        return m.illegal(d);
+        let r = m.illegal(d);
+        return done::<REC>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
-    let v = tri!(m.load::<REC>(addr, SIZE));
+    let v = htri!(m, pc, left, m.load::<REC>(addr, SIZE));
     let v = if SIZE == 4 { fp::box_s(v as u32) } else { v };
     m.wf::<REC>(d.rd, v);
-    next(d, pc)
+    done::<REC>(m, a, k, pc, left, next(d, pc))
 }
 
 /// FP stores write the register's raw low bits (no unboxing).
-fn fstore<const REC: bool, const SIZE: u8>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
+fn fstore<const REC: bool, const SIZE: u8>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    pc: u64,
+    left: u64,
+) -> u64 {
+    let d = &a[k];
     if m.fs_off() {
-        return m.illegal(d);
+        let r = m.illegal(d);
+        return done::<REC>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
-    tri!(m.store::<REC>(addr, SIZE, v));
-    m.after_store(next(d, pc))
+    htri!(m, pc, left, m.store::<REC>(addr, SIZE, v));
+    let r = m.after_store(next(d, pc));
+    done::<REC>(m, a, k, pc, left, r)
 }
 
 /// Register the F and D handlers in a handler table.

@@ -1,13 +1,17 @@
 //! Instruction semantics, one small handler function per operation, reached through a table
-//! indexed by the decoded [`Op`] (direct-call threading: the run loop stays tiny and each
-//! handler reads only the operand fields it needs, in place in the decoded-instruction cache).
-//! RV64I and M are here; the rest is grouped by extension: [`a`] (atomics), [`fd`] (F and D),
-//! [`zicsr`] (CSR access), [`system`] (xRET, WFI, fences).
+//! indexed by the decoded [`Op`]. Each handler reads only the operand fields it needs, in place
+//! in the decoded block. RV64I and M are here; the rest is grouped by extension: [`a`]
+//! (atomics), [`fd`] (F and D), [`zicsr`] (CSR access), [`system`] (xRET, WFI, fences).
 //!
-//! A handler returns the next pc, or one of the odd sentinels below, which no real pc can be
-//! (pcs are always even with C), so the run loop tests one bit to find the unusual cases.
-//! `REC` says whether to fill the retirement record; it is a const generic, and there is one
-//! table per value, so the untraced executor contains no recording code at all.
+//! A handler executes instruction `a[k]` at `pc` with `left` (at least 1) instructions of
+//! budget. Untraced, a handler whose instruction falls through to the next one dispatches that
+//! one itself (threaded code: a tail call, one indirect jump site per handler), so a block runs
+//! without returning to the run loop; the recursion is bounded by the block length where the
+//! compiler does not turn the call into a jump. The chain stops at a control transfer, a
+//! sentinel, the block's end marker or the end of the budget, returning the next pc or one of
+//! the odd sentinels below (no real pc is odd with C), with `sched.budget` set to what is left
+//! and, for sentinels, `hart.pc` set as each says. Traced (`REC`), handlers do not chain: the
+//! run loop sees every instruction to hand its record to the sink.
 
 mod a;
 mod fd;
@@ -19,7 +23,8 @@ use crate::machine::Machine;
 use crate::record::Reg;
 use arch::{Cause, Exception};
 
-/// The instruction raised the exception in `Machine::exc`.
+/// The instruction raised the exception in `Machine::exc`; it did not retire; `hart.pc` is its
+/// pc.
 pub(crate) const TRAP: u64 = 1;
 /// The instruction retired; `hart.pc` holds the next pc; pending interrupts must be re-checked
 /// before the next instruction (CSR writes, xRET).
@@ -30,13 +35,13 @@ pub(crate) const REFETCH: u64 = 5;
 /// WFI retired; `hart.pc` holds the next pc; the hart waits for an interrupt.
 pub(crate) const WFI: u64 = 7;
 /// The instruction did not execute: a pending interrupt must be taken first (before a CSR
-/// instruction).
+/// instruction); `hart.pc` is its pc.
 pub(crate) const IRQ: u64 = 9;
-/// The slot holds no decoded instruction yet: decode it and try again.
+/// The end of a block: nothing executed; `hart.pc` is where execution goes on.
 pub(crate) const DECODE: u64 = 11;
 
-/// An instruction handler: `(machine, instruction, pc, chunk budget left) -> next pc`.
-pub(crate) type Handler = fn(&mut Machine, &Insn, u64, u64) -> u64;
+/// An instruction handler: `(machine, block, index in the block, pc, budget left) -> next pc`.
+pub(crate) type Handler = fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
 
 /// The handlers when no record is built.
 pub(crate) static HANDLERS: [Handler; 256] = table::<false>();
@@ -53,6 +58,56 @@ macro_rules! tri {
     };
 }
 pub(crate) use tri;
+
+/// In a handler: evaluate a memory access; on `Err` stop the chain with TRAP.
+macro_rules! htri {
+    ($m:ident, $pc:ident, $left:ident, $e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(()) => return $crate::exec::special($m, $pc, $left, $crate::exec::TRAP),
+        }
+    };
+}
+pub(crate) use htri;
+
+/// Finish a handler whose instruction produced `r` (its next pc, or a sentinel): fall through
+/// to the next instruction of the block, or stop the chain.
+#[inline(always)]
+pub(crate) fn done<const REC: bool>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    pc: u64,
+    left: u64,
+    r: u64,
+) -> u64 {
+    if r == next(&a[k], pc) {
+        let left = left - 1;
+        if !REC && left != 0 {
+            let d = &a[k + 1];
+            return HANDLERS[d.op as usize](m, a, k + 1, r, left);
+        }
+        m.sched.budget = left;
+        return r;
+    }
+    special(m, pc, left, r)
+}
+
+/// Stop the chain at an instruction that did not simply fall through: account for the budget
+/// and, where the sentinel says so, the pc.
+#[inline(always)]
+pub(crate) fn special(m: &mut Machine, pc: u64, left: u64, r: u64) -> u64 {
+    match r {
+        // Did not retire.
+        TRAP | IRQ => {
+            m.hart.pc = pc;
+            m.sched.budget = left;
+        }
+        // A control transfer, or SERIALIZE, REFETCH, WFI (which set hart.pc): retired.
+        _ => m.sched.budget = left - 1,
+    }
+    r
+}
 
 #[inline(always)]
 fn sext32(v: u64) -> u64 {
@@ -110,11 +165,14 @@ impl Machine {
         self.raise(Exception::IllegalInstruction, bits as u64)
     }
 
-    /// Execute one decoded instruction at `pc` (outside the run loop's fast path).
+    /// Execute one decoded instruction at `pc` (outside the run loop), with the budget in
+    /// `sched.budget`.
     #[inline]
-    pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64, left: u64) -> u64 {
+    pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
         let t = if REC { &HANDLERS_REC } else { &HANDLERS };
-        t[d.op as usize](self, d, pc, left)
+        let block = [*d, Insn::NOT_DECODED];
+        let left = self.sched.budget.max(1);
+        t[d.op as usize](self, &block, 0, pc, left)
     }
 }
 
@@ -128,85 +186,121 @@ pub(crate) fn imm(d: &Insn) -> u64 {
     d.imm as i64 as u64
 }
 
-/// Register-register operations: `x[rd] = f(x[rs1], x[rs2])`.
-macro_rules! alu {
-    ($($name:ident => |$a:ident, $b:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-            let $a = m.rs1(d);
-            let $b = m.rs2(d);
-            m.wx::<REC>(d, $e);
-            next(d, pc)
+/// Define handlers: `name => |m, d, pc| result`, where the result is the next pc or a
+/// sentinel, and `d` is the instruction. `left` is in scope for `htri!`.
+macro_rules! handlers {
+    ($($name:ident => |$m:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
+        fn $name<const REC: bool>($m: &mut Machine, a: &[Insn], k: usize, $pc: u64, $left: u64) -> u64 {
+            let $d = &a[k];
+            let r = $e;
+            done::<REC>($m, a, k, $pc, $left, r)
         }
     )*};
+}
+
+/// Register-register operations: `x[rd] = f(x[rs1], x[rs2])`.
+macro_rules! alu {
+    ($($name:ident => |$a:ident, $b:ident| $e:expr;)*) => {
+        handlers! {$(
+            $name => |m, d, pc, _left| {
+                let $a = m.rs1(d);
+                let $b = m.rs2(d);
+                m.wx::<REC>(d, $e);
+                next(d, pc)
+            };
+        )*}
+    };
 }
 
 /// Register-immediate operations: `x[rd] = f(x[rs1], imm)`.
 macro_rules! alui {
-    ($($name:ident => |$a:ident, $i:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-            let $a = m.rs1(d);
-            let $i = imm(d);
-            m.wx::<REC>(d, $e);
-            next(d, pc)
-        }
-    )*};
+    ($($name:ident => |$a:ident, $i:ident| $e:expr;)*) => {
+        handlers! {$(
+            $name => |m, d, pc, _left| {
+                let $a = m.rs1(d);
+                let $i = imm(d);
+                m.wx::<REC>(d, $e);
+                next(d, pc)
+            };
+        )*}
+    };
 }
 
 macro_rules! branch {
-    ($($name:ident => |$a:ident, $b:ident| $c:expr;)*) => {$(
-        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-            let $a = m.rs1(d);
-            let $b = m.rs2(d);
-            if $c {
-                pc.wrapping_add(imm(d))
-            } else {
-                next(d, pc)
-            }
-        }
-    )*};
+    ($($name:ident => |$a:ident, $b:ident| $c:expr;)*) => {
+        handlers! {$(
+            $name => |m, d, pc, _left| {
+                let $a = m.rs1(d);
+                let $b = m.rs2(d);
+                if $c {
+                    pc.wrapping_add(imm(d))
+                } else {
+                    next(d, pc)
+                }
+            };
+        )*}
+    };
 }
 
 macro_rules! load {
-    ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-            let addr = m.rs1(d).wrapping_add(imm(d));
-            let $v = tri!(m.load::<REC>(addr, $size));
-            m.wx::<REC>(d, $e);
-            next(d, pc)
-        }
-    )*};
+    ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {
+        handlers! {$(
+            $name => |m, d, pc, left| {
+                let addr = m.rs1(d).wrapping_add(imm(d));
+                let $v = htri!(m, pc, left, m.load::<REC>(addr, $size));
+                m.wx::<REC>(d, $e);
+                next(d, pc)
+            };
+        )*}
+    };
 }
 
 macro_rules! store {
-    ($($name:ident => $size:expr;)*) => {$(
-        fn $name<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-            let addr = m.rs1(d).wrapping_add(imm(d));
-            let v = m.rs2(d);
-            tri!(m.store::<REC>(addr, $size, v));
-            m.after_store(next(d, pc))
-        }
-    )*};
+    ($($name:ident => $size:expr;)*) => {
+        handlers! {$(
+            $name => |m, d, pc, left| {
+                let addr = m.rs1(d).wrapping_add(imm(d));
+                let v = m.rs2(d);
+                htri!(m, pc, left, m.store::<REC>(addr, $size, v));
+                m.after_store(next(d, pc))
+            };
+        )*}
+    };
 }
 
-fn lui<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.wx::<REC>(d, imm(d));
-    next(d, pc)
-}
-
-fn auipc<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.wx::<REC>(d, pc.wrapping_add(imm(d)));
-    next(d, pc)
-}
-
-fn jal<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.wx::<REC>(d, next(d, pc));
-    pc.wrapping_add(imm(d))
-}
-
-fn jalr<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    let target = m.rs1(d).wrapping_add(imm(d)) & !1;
-    m.wx::<REC>(d, next(d, pc));
-    target
+handlers! {
+    lui => |m, d, pc, _left| {
+        m.wx::<REC>(d, imm(d));
+        next(d, pc)
+    };
+    auipc => |m, d, pc, _left| {
+        m.wx::<REC>(d, pc.wrapping_add(imm(d)));
+        next(d, pc)
+    };
+    jal => |m, d, pc, _left| {
+        m.wx::<REC>(d, next(d, pc));
+        pc.wrapping_add(imm(d))
+    };
+    jalr => |m, d, pc, _left| {
+        let target = m.rs1(d).wrapping_add(imm(d)) & !1;
+        m.wx::<REC>(d, next(d, pc));
+        target
+    };
+    fence => |_m, d, pc, _left| next(d, pc);
+    fence_i => |m, d, pc, _left| m.fence_i(next(d, pc));
+    ecall => |m, _d, _pc, _left| m.ecall();
+    ebreak => |m, _d, pc, _left| m.raise(Exception::Breakpoint, pc);
+    mret => |m, d, _pc, _left| m.mret::<REC>(d);
+    sret => |m, d, _pc, _left| m.sret::<REC>(d);
+    wfi => |m, d, pc, _left| m.wfi(d, next(d, pc));
+    sfence_vma => |m, d, pc, _left| m.sfence_vma(d, next(d, pc));
+    csr => |m, d, pc, left| {
+        // The counters read the budget to know how many instructions retired.
+        m.sched.budget = left;
+        m.exec_csr::<REC>(d, next(d, pc))
+    };
+    atomic => |m, d, pc, _left| m.exec_atomic::<REC>(d, next(d, pc));
+    illegal => |m, d, _pc, _left| m.illegal(d);
 }
 
 branch! {
@@ -286,53 +380,10 @@ alu! {
     };
 }
 
-fn fence<const REC: bool>(_: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    next(d, pc)
-}
-
-fn fence_i<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.fence_i(next(d, pc))
-}
-
-fn ecall<const REC: bool>(m: &mut Machine, _: &Insn, _: u64, _: u64) -> u64 {
-    m.ecall()
-}
-
-fn ebreak<const REC: bool>(m: &mut Machine, _: &Insn, pc: u64, _: u64) -> u64 {
-    m.raise(Exception::Breakpoint, pc)
-}
-
-fn mret<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
-    m.mret::<REC>(d)
-}
-
-fn sret<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
-    m.sret::<REC>(d)
-}
-
-fn wfi<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.wfi(d, next(d, pc))
-}
-
-fn sfence_vma<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.sfence_vma(d, next(d, pc))
-}
-
-fn csr<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, left: u64) -> u64 {
-    // The counters read the budget to know how many instructions retired.
+/// The block's end marker: execution goes on at `pc`, the instruction after the block.
+fn end_of_block<const REC: bool>(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left: u64) -> u64 {
+    m.hart.pc = pc;
     m.sched.budget = left;
-    m.exec_csr::<REC>(d, next(d, pc))
-}
-
-fn atomic<const REC: bool>(m: &mut Machine, d: &Insn, pc: u64, _: u64) -> u64 {
-    m.exec_atomic::<REC>(d, next(d, pc))
-}
-
-fn illegal<const REC: bool>(m: &mut Machine, d: &Insn, _: u64, _: u64) -> u64 {
-    m.illegal(d)
-}
-
-fn not_decoded<const REC: bool>(_: &mut Machine, _: &Insn, _: u64, _: u64) -> u64 {
     DECODE
 }
 
@@ -343,7 +394,7 @@ const fn table<const REC: bool>() -> [Handler; 256] {
         ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC>; )*};
     }
     set!(
-        NotDecoded => not_decoded, Illegal => illegal,
+        NotDecoded => end_of_block, Illegal => illegal,
         Lui => lui, Auipc => auipc, Jal => jal, Jalr => jalr,
         Beq => beq, Bne => bne, Blt => blt, Bge => bge, Bltu => bltu, Bgeu => bgeu,
         Lb => lb, Lh => lh, Lw => lw, Ld => ld, Lbu => lbu, Lhu => lhu, Lwu => lwu,
