@@ -5,7 +5,7 @@ use clap::Args;
 use iss::commitlog::CommitLog;
 use iss::{Config, Machine, Misaligned, NoSink, Stop};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -129,14 +129,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let stop = match &args.log_commits {
         None => m.run(&mut NoSink, args.max_insns),
         Some(path) => {
-            let out: Box<dyn Write> = if path.as_os_str() == "-" {
-                Box::new(BufWriter::with_capacity(1 << 20, std::io::stdout()))
+            // The log is written in large chunks by its own thread: no buffering needed here.
+            let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
+                Box::new(std::io::stdout())
             } else {
-                Box::new(BufWriter::with_capacity(
-                    1 << 20,
+                Box::new(
                     File::create(path)
                         .with_context(|| format!("cannot create {}", path.display()))?,
-                ))
+                )
             };
             let mut log = CommitLog::new(out);
             let stop = m.run(&mut log, args.max_insns);

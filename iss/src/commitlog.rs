@@ -20,19 +20,49 @@ use crate::csr::csr_name;
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
 use std::io::{self, Write};
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
+/// Two lower-case hex digits for every byte value.
+static HEX2: [[u8; 2]; 256] = {
+    const H: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [H[i >> 4], H[i & 15]];
+        i += 1;
+    }
+    t
+};
 
-#[inline(always)]
-fn put_hex(buf: &mut Vec<u8>, v: u64, digits: usize) {
-    buf.extend_from_slice(b"0x");
-    let start = buf.len();
-    buf.resize(start + digits, b'0');
-    let mut v = v;
-    for i in (0..digits).rev() {
-        buf[start + i] = HEX[(v & 0xf) as usize];
-        v >>= 4;
+/// A line being written at the end of a chunk buffer, which always has room for one.
+struct Line<'a> {
+    b: &'a mut [u8],
+    n: usize,
+}
+
+impl Line<'_> {
+    #[inline(always)]
+    fn put(&mut self, s: &[u8]) {
+        self.b[self.n..self.n + s.len()].copy_from_slice(s);
+        self.n += s.len();
+    }
+
+    /// `0x` and the low `digits` (2, 4, 8 or 16) hex digits of `v`.
+    #[inline(always)]
+    fn hex(&mut self, v: u64, digits: usize) {
+        let n = self.n;
+        let out = &mut self.b[n..n + 2 + digits];
+        out[0] = b'0';
+        out[1] = b'x';
+        let bytes = digits / 2;
+        for i in 0..bytes {
+            let byte = (v >> (8 * (bytes - 1 - i))) as u8;
+            out[2 + 2 * i..4 + 2 * i].copy_from_slice(&HEX2[byte as usize]);
+        }
+        self.n = n + 2 + digits;
     }
 }
+
+/// The longest line: the prefix, eight register writes and two memory accesses, with room.
+const MAX_LINE: usize = 1024;
 
 /// The key Spike's commit log uses for a register write.
 fn spike_key(r: Reg) -> u64 {
@@ -43,110 +73,159 @@ fn spike_key(r: Reg) -> u64 {
     }
 }
 
-/// Writes Spike's commit log.
-pub struct CommitLog<W: Write> {
-    out: W,
+/// Bytes handed to the writer thread at a time.
+const CHUNK: usize = 4 << 20;
+
+/// Writes Spike's commit log. Lines are formatted on the hart's thread straight into large
+/// buffers that a writer thread writes out, so the hart does not wait for the file system.
+pub struct CommitLog<W: Write + Send + 'static> {
+    /// The chunk being filled: always `CHUNK + MAX_LINE` long; `pos` bytes are lines.
     buf: Vec<u8>,
+    pos: usize,
     ordered: Vec<(u64, RegWrite)>,
-    error: Option<io::Error>,
+    /// CSR write prefixes (` c<num>_<name> `), built on first use.
+    csr_prefix: Vec<Option<Box<[u8]>>>,
+    full: Option<crossbeam_channel::Sender<Vec<u8>>>,
+    empty: crossbeam_channel::Receiver<Vec<u8>>,
+    writer: Option<std::thread::JoinHandle<io::Result<W>>>,
 }
 
-impl<W: Write> CommitLog<W> {
-    pub fn new(out: W) -> Self {
-        CommitLog {
-            out,
-            buf: Vec::with_capacity(1 << 16),
-            ordered: Vec::new(),
-            error: None,
-        }
-    }
-
-    /// Flush and return the writer, or the first I/O error met.
-    pub fn finish(mut self) -> io::Result<W> {
-        self.drain();
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        self.out.flush()?;
-        Ok(self.out)
-    }
-
-    fn drain(&mut self) {
-        if self.error.is_none() && !self.buf.is_empty() {
-            if let Err(e) = self.out.write_all(&self.buf) {
-                self.error = Some(e);
-            }
-        }
-        self.buf.clear();
-    }
-
-    /// Format one line (without writing it out).
-    pub fn format(&mut self, r: &Retired) {
-        let b = &mut self.buf;
-        b.extend_from_slice(b"core   0: ");
-        b.push(b'0' + r.prv as u8);
-        b.push(b' ');
-        put_hex(b, r.pc, 16);
-        b.extend_from_slice(b" (");
-        if r.insn.len == 2 {
-            put_hex(b, r.insn.bits as u64 & 0xffff, 4);
-        } else {
-            put_hex(b, r.insn.bits as u64, 8);
-        }
-        b.push(b')');
-        // Distinct registers, last value wins, in ascending key order.
-        self.ordered.clear();
-        for w in r.writes() {
-            let k = spike_key(w.reg);
-            match self.ordered.iter_mut().find(|(kk, _)| *kk == k) {
-                Some(e) => e.1.value = w.value,
-                None => self.ordered.push((k, *w)),
-            }
-        }
-        if self.ordered.len() > 1 {
-            self.ordered.sort_unstable_by_key(|(k, _)| *k);
-        }
-        for (_, w) in &self.ordered {
-            match w.reg {
-                Reg::X(0) => continue,
-                Reg::X(n) | Reg::F(n) => {
-                    b.push(b' ');
-                    b.push(if matches!(w.reg, Reg::X(_)) {
-                        b'x'
-                    } else {
-                        b'f'
-                    });
-                    if n < 10 {
-                        b.push(b'0' + n);
-                        b.push(b' ');
-                    } else {
-                        b.push(b'0' + n / 10);
-                        b.push(b'0' + n % 10);
+impl<W: Write + Send + 'static> CommitLog<W> {
+    pub fn new(mut out: W) -> Self {
+        let (full, to_write) = crossbeam_channel::bounded::<Vec<u8>>(2);
+        let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(4);
+        let writer = std::thread::Builder::new()
+            .name("commit-log".into())
+            .spawn(move || -> io::Result<W> {
+                let mut result = Ok(());
+                for b in to_write {
+                    // After an error keep draining, so the hart never blocks.
+                    if result.is_ok() {
+                        result = out.write_all(&b);
                     }
-                    b.push(b' ');
+                    let _ = give_back.try_send(b);
                 }
-                Reg::Csr(n) => {
-                    let name = csr_name(n).unwrap_or_else(|| "unknown".into());
-                    let _ = write!(b, " c{}_{} ", n, name);
+                result?;
+                out.flush()?;
+                Ok(out)
+            })
+            .expect("cannot start the commit-log writer thread");
+        CommitLog {
+            buf: vec![0; CHUNK + MAX_LINE],
+            pos: 0,
+            ordered: Vec::with_capacity(8),
+            csr_prefix: vec![None; 4096],
+            full: Some(full),
+            empty,
+            writer: Some(writer),
+        }
+    }
+
+    /// Write what is left, stop the writer thread and return the writer, or the first I/O
+    /// error met.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.hand_over();
+        drop(self.full.take());
+        match self.writer.take().map(|w| w.join()) {
+            Some(Ok(r)) => r,
+            Some(Err(_)) => Err(io::Error::other("the commit-log writer thread panicked")),
+            None => Err(io::Error::other("the commit log was already finished")),
+        }
+    }
+
+    fn hand_over(&mut self) {
+        if self.pos == 0 {
+            return;
+        }
+        let mut next = self.empty.try_recv().unwrap_or_default();
+        next.resize(CHUNK + MAX_LINE, 0);
+        let mut b = std::mem::replace(&mut self.buf, next);
+        b.truncate(self.pos);
+        self.pos = 0;
+        if let Some(f) = &self.full {
+            // The writer only goes away in `finish`.
+            let _ = f.send(b);
+        }
+    }
+
+    /// Format one line into the buffer.
+    pub fn format(&mut self, r: &Retired) {
+        let mut l = Line {
+            b: &mut self.buf[self.pos..],
+            n: 0,
+        };
+        l.put(b"core   0: ");
+        l.put(&[b'0' + r.prv as u8, b' ']);
+        l.hex(r.pc, 16);
+        l.put(b" (");
+        if r.insn.len == 2 {
+            l.hex(r.insn.bits as u64, 4);
+        } else {
+            l.hex(r.insn.bits as u64, 8);
+        }
+        l.put(b")");
+        let writes = r.writes();
+        if writes.len() == 1 {
+            put_write(&mut self.csr_prefix, &mut l, writes[0]);
+        } else if writes.len() > 1 {
+            // Distinct registers, last value wins, in ascending key order.
+            let ordered = &mut self.ordered;
+            ordered.clear();
+            for w in writes {
+                let k = spike_key(w.reg);
+                match ordered.iter_mut().find(|(kk, _)| *kk == k) {
+                    Some(e) => e.1.value = w.value,
+                    None => ordered.push((k, *w)),
                 }
             }
-            put_hex(b, w.value, 16);
+            ordered.sort_unstable_by_key(|(k, _)| *k);
+            for (_, w) in ordered.iter() {
+                put_write(&mut self.csr_prefix, &mut l, *w);
+            }
         }
         for m in r.mem().iter().filter(|m| m.kind == MemKind::Load) {
-            b.extend_from_slice(b" mem ");
-            put_hex(b, m.vaddr, 16);
+            l.put(b" mem ");
+            l.hex(m.vaddr, 16);
         }
         for m in r.mem().iter().filter(|m| m.kind == MemKind::Store) {
-            b.extend_from_slice(b" mem ");
-            put_hex(b, m.vaddr, 16);
-            b.push(b' ');
-            put_hex(b, m.value, 2 * m.size as usize);
+            l.put(b" mem ");
+            l.hex(m.vaddr, 16);
+            l.put(b" ");
+            l.hex(m.value, 2 * m.size as usize);
         }
-        b.push(b'\n');
+        l.put(b"\n");
+        self.pos += l.n;
     }
 }
 
-impl<W: Write> Sink for CommitLog<W> {
+#[inline(always)]
+fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite) {
+    match w.reg {
+        Reg::X(0) => return,
+        Reg::X(n) | Reg::F(n) => {
+            let c = if matches!(w.reg, Reg::X(_)) {
+                b'x'
+            } else {
+                b'f'
+            };
+            if n < 10 {
+                l.put(&[b' ', c, b'0' + n, b' ', b' ']);
+            } else {
+                l.put(&[b' ', c, b'0' + n / 10, b'0' + n % 10, b' ']);
+            }
+        }
+        Reg::Csr(n) => {
+            let p = csr_prefix[(n & 0xfff) as usize].get_or_insert_with(|| {
+                let name = csr_name(n).unwrap_or_else(|| "unknown".into());
+                format!(" c{n}_{name} ").into_bytes().into_boxed_slice()
+            });
+            l.put(p);
+        }
+    }
+    l.hex(w.value, 16);
+}
+
+impl<W: Write + Send + 'static> Sink for CommitLog<W> {
     const ENABLED: bool = true;
 
     #[inline]
@@ -155,10 +234,84 @@ impl<W: Write> Sink for CommitLog<W> {
             return;
         }
         self.format(r);
-        if self.buf.len() >= 1 << 16 {
-            self.drain();
+        if self.pos >= CHUNK {
+            self.hand_over();
         }
     }
 
     fn trap(&mut self, _: &TrapRecord) {}
+}
+
+impl<W: Write + Send + 'static> Drop for CommitLog<W> {
+    fn drop(&mut self) {
+        // Dropped without `finish` (an error path): still write what was logged.
+        self.hand_over();
+        drop(self.full.take());
+        if let Some(w) = self.writer.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+    use crate::record::{MemAccess, Retired};
+    use arch::Priv;
+
+    fn line(r: &Retired) -> String {
+        let mut log = CommitLog::new(Vec::new());
+        log.retire(r);
+        String::from_utf8(log.finish().unwrap()).unwrap()
+    }
+
+    fn rec(pc: u64, bits: u32) -> Retired {
+        let mut r = Retired::default();
+        r.reset(pc, decode(bits), Priv::M);
+        r
+    }
+
+    #[test]
+    fn spike_format() {
+        let mut r = rec(0x8000_0000, 0x0000_4197);
+        r.push_write(Reg::X(3), 0x8000_4000);
+        assert_eq!(
+            line(&r),
+            "core   0: 3 0x0000000080000000 (0x00004197) x3  0x0000000080004000\n"
+        );
+        // Compressed instruction, store entry as wide as the access.
+        let mut r = rec(0x8000_002c, 0xc084);
+        r.push_mem(MemAccess {
+            kind: MemKind::Store,
+            vaddr: 0x8000_2000,
+            paddr: 0x8000_2000,
+            size: 4,
+            value: 0x8000_2000,
+        });
+        assert_eq!(
+            line(&r),
+            "core   0: 3 0x000000008000002c (0xc084) mem 0x0000000080002000 0x80002000\n"
+        );
+        // Ascending key order: x1 < fflags < x2; mstatus last.
+        let mut r = rec(0x8000_004c, 0x0015_90f3);
+        r.push_write(Reg::Csr(0x300), 0x8000_000a_0000_6000);
+        r.push_write(Reg::Csr(1), 0x1f);
+        r.push_write(Reg::X(1), 0);
+        assert_eq!(
+            line(&r),
+            "core   0: 3 0x000000008000004c (0x001590f3) x1  0x0000000000000000 c1_fflags \
+             0x000000000000001f c768_mstatus 0x8000000a00006000\n"
+        );
+        // Writes to x0 are not logged; x10 has one space; trapping instructions print nothing.
+        let mut r = rec(0x8000_0010, 0x0004_a003);
+        r.push_write(Reg::X(0), 5);
+        r.push_write(Reg::X(10), 1);
+        assert_eq!(
+            line(&r),
+            "core   0: 3 0x0000000080000010 (0x0004a003) x10 0x0000000000000001\n"
+        );
+        r.exception = Some((arch::Cause::Exception(arch::Exception::LoadAccessFault), 0));
+        assert_eq!(line(&r), "");
+    }
 }
