@@ -1,5 +1,6 @@
 //! The `hartscope` command-line program.
 
+mod bench;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -17,12 +18,15 @@ struct Cli {
 enum Command {
     /// Run a bare-metal RV64 ELF program.
     Run(run::RunArgs),
+    /// Measure hartscope's speed against Spike's on the same program.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Bench(args) => bench::bench(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

