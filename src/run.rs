@@ -38,6 +38,10 @@ pub struct RunArgs {
     /// Write the memory between begin_signature and end_signature, one 32-bit word per line.
     #[arg(long, value_name = "FILE")]
     pub signature: Option<PathBuf>,
+    /// Bytes the UART's receiver delivers to the guest, in order (without it, reads of the
+    /// receive register find no data).
+    #[arg(long, value_name = "FILE")]
+    pub uart_input: Option<PathBuf>,
     /// Misaligned loads and stores: trap (raise the misaligned exception) or emulate.
     #[arg(long, value_enum, default_value_t = MisalignedArg::Trap)]
     pub misaligned: MisalignedArg,
@@ -124,6 +128,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut m = Machine::new(config);
     let prog = iss::elf::load_file(&mut m, &args.program)?;
     m.boot(prog.entry);
+    if let Some(path) = &args.uart_input {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("--uart-input: cannot read {}", path.display()))?;
+        m.bus.uart.input.extend(bytes);
+    }
 
     let start = Instant::now();
     let stop = match &args.log_commits {
