@@ -270,3 +270,114 @@ mod tests {
         assert_eq!(Priv::from_bits(2), None);
     }
 }
+
+/// The type of a retired instruction block's last instruction, as the ingress port reports it
+/// (E-Trace "Instruction Type" `itype` encoding; N-Trace table 2). Control Transfer Records
+/// use the same codes for their TYPE field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Itype {
+    /// None of the others.
+    None = 0,
+    Exception = 1,
+    Interrupt = 2,
+    /// Exception or interrupt return (MRET, SRET).
+    TrapReturn = 3,
+    NontakenBranch = 4,
+    TakenBranch = 5,
+    /// Any uninferable jump, in the 3-bit encoding.
+    UninferableJump = 6,
+    Reserved7 = 7,
+    UninferableCall = 8,
+    InferableCall = 9,
+    UninferableTailCall = 10,
+    InferableTailCall = 11,
+    CoroutineSwap = 12,
+    Return = 13,
+    OtherUninferableJump = 14,
+    OtherInferableJump = 15,
+}
+
+impl Itype {
+    /// The itype with a given code (0..=15).
+    pub fn from_code(v: u8) -> Option<Itype> {
+        use Itype::*;
+        Some(match v {
+            0 => None,
+            1 => Exception,
+            2 => Interrupt,
+            3 => TrapReturn,
+            4 => NontakenBranch,
+            5 => TakenBranch,
+            6 => UninferableJump,
+            7 => Reserved7,
+            8 => UninferableCall,
+            9 => InferableCall,
+            10 => UninferableTailCall,
+            11 => InferableTailCall,
+            12 => CoroutineSwap,
+            13 => Return,
+            14 => OtherUninferableJump,
+            15 => OtherInferableJump,
+            _ => return Option::None,
+        })
+    }
+
+    #[inline]
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The 3-bit itype for this 4-bit one: every uninferable jump becomes 6, every inferable
+    /// jump 0.
+    pub fn to_3bit(self) -> Itype {
+        use Itype::*;
+        match self {
+            UninferableCall | UninferableTailCall | CoroutineSwap | Return
+            | OtherUninferableJump => UninferableJump,
+            InferableCall | InferableTailCall | OtherInferableJump => None,
+            other => other,
+        }
+    }
+
+    /// Whether the target cannot be inferred from the program (it must be traced).
+    pub fn is_uninferable_jump(self) -> bool {
+        use Itype::*;
+        matches!(
+            self,
+            UninferableJump
+                | UninferableCall
+                | UninferableTailCall
+                | CoroutineSwap
+                | Return
+                | OtherUninferableJump
+        )
+    }
+
+    /// Whether this is a call (pushes a return address).
+    pub fn is_call(self) -> bool {
+        matches!(self, Itype::UninferableCall | Itype::InferableCall)
+    }
+
+    pub fn name(self) -> &'static str {
+        use Itype::*;
+        match self {
+            None => "none",
+            Exception => "exception",
+            Interrupt => "interrupt",
+            TrapReturn => "trap return",
+            NontakenBranch => "nontaken branch",
+            TakenBranch => "taken branch",
+            UninferableJump => "uninferable jump",
+            Reserved7 => "reserved",
+            UninferableCall => "uninferable call",
+            InferableCall => "inferable call",
+            UninferableTailCall => "uninferable tail-call",
+            InferableTailCall => "inferable tail-call",
+            CoroutineSwap => "co-routine swap",
+            Return => "return",
+            OtherUninferableJump => "other uninferable jump",
+            OtherInferableJump => "other inferable jump",
+        }
+    }
+}

@@ -8,6 +8,7 @@
 //! - [`record`]: retirement records and sinks; [`elf`]: the loader; [`htif`]: HTIF.
 
 pub mod bus;
+pub mod classify;
 pub mod commitlog;
 pub mod csr;
 mod dcache;
@@ -16,6 +17,7 @@ pub mod elf;
 mod exec;
 pub mod fp;
 pub mod htif;
+pub mod ingress;
 pub mod insn;
 pub mod machine;
 pub mod mmu;

@@ -63,6 +63,10 @@ pub struct Retired {
     pub n_mem: u8,
     /// For a store-conditional: whether it failed (wrote nothing).
     pub sc_failed: bool,
+    /// For a failed store-conditional: its address.
+    pub sc_addr: u64,
+    /// mtime when it executed.
+    pub time: u64,
 }
 
 impl Default for Retired {
@@ -87,6 +91,8 @@ impl Default for Retired {
             }; MAX_MEM],
             n_mem: 0,
             sc_failed: false,
+            sc_addr: 0,
+            time: 0,
         }
     }
 }
@@ -109,7 +115,8 @@ impl Retired {
     }
 
     #[inline]
-    pub(crate) fn reset(&mut self, pc: u64, insn: Insn, prv: Priv) {
+    pub(crate) fn reset(&mut self, pc: u64, insn: Insn, prv: Priv, time: u64) {
+        self.time = time;
         self.pc = pc;
         self.insn = insn;
         self.prv = prv;
@@ -138,6 +145,24 @@ impl Retired {
     }
 }
 
+/// A run of instructions that retired one after the other in straight-line order (each at the
+/// previous one's pc plus its length), reported to sinks that want control flow but not
+/// register values ([`Sink::RUNS`]). Only the last one can have transferred control.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    pub insns: &'a [Insn],
+    /// The pc of `insns[0]`.
+    pub pc: u64,
+    /// The pc after the last instruction: its target if it transferred control.
+    pub next_pc: u64,
+    /// The privilege the instructions ran in.
+    pub prv: Priv,
+    /// mtime while they ran.
+    pub time: u64,
+    /// satp while they ran.
+    pub satp: u64,
+}
+
 /// A trap taken: after an instruction raised an exception, or between instructions for an
 /// interrupt.
 #[derive(Clone, Debug)]
@@ -152,13 +177,28 @@ pub struct TrapRecord {
     pub handler: u64,
     /// The CSRs the trap wrote (xepc, xcause, xtval, mstatus), in order.
     pub writes: [RegWrite; 4],
+    /// The instruction that raised the exception, when it was fetched and decoded (not for
+    /// interrupts or fetch faults).
+    pub insn: Option<Insn>,
+    /// mtime when the trap was taken.
+    pub time: u64,
 }
 
-/// Receives the hart's records. `ENABLED = false` compiles recording out entirely.
+/// Receives what the hart does. Two levels of detail, chosen at compile time:
+///
+/// - `ENABLED`: a full [`Retired`] record per executed instruction (registers, CSRs, memory);
+///   the hart then executes one instruction at a time and fills records;
+/// - `RUNS` (with `ENABLED` false): a [`Run`] per straight-line run of retired instructions;
+///   the hart runs at full speed and only reports where control went.
+///
+/// Traps are reported in both. A sink with neither pays nothing.
 pub trait Sink {
     const ENABLED: bool;
-    /// An instruction executed (see [`Retired::retired`]).
+    const RUNS: bool = false;
+    /// An instruction executed (see [`Retired::retired`]). `ENABLED` sinks only.
     fn retire(&mut self, r: &Retired);
+    /// Instructions retired in straight-line order. `RUNS` sinks only.
+    fn run(&mut self, _r: &Run) {}
     /// A trap was taken (after the `retire` of the excepting instruction, or on its own for an
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
@@ -175,13 +215,20 @@ impl Sink for NoSink {
     fn trap(&mut self, _: &TrapRecord) {}
 }
 
-/// Forward to two sinks.
+/// Forward to two sinks. If either wants records, both get records (and a `RUNS` sink among
+/// them gets no runs: pair it only with another `RUNS` sink or with one that wants neither).
 impl<A: Sink, B: Sink> Sink for (A, B) {
     const ENABLED: bool = A::ENABLED || B::ENABLED;
+    const RUNS: bool = A::RUNS || B::RUNS;
     #[inline]
     fn retire(&mut self, r: &Retired) {
         self.0.retire(r);
         self.1.retire(r);
+    }
+    #[inline]
+    fn run(&mut self, r: &Run) {
+        self.0.run(r);
+        self.1.run(r);
     }
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {
@@ -192,9 +239,14 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
 
 impl<S: Sink + ?Sized> Sink for &mut S {
     const ENABLED: bool = S::ENABLED;
+    const RUNS: bool = S::RUNS;
     #[inline]
     fn retire(&mut self, r: &Retired) {
         (**self).retire(r)
+    }
+    #[inline]
+    fn run(&mut self, r: &Run) {
+        (**self).run(r)
     }
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {

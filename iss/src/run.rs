@@ -23,8 +23,8 @@ use crate::exec::{DECODE, HANDLERS, HANDLERS_REC, IRQ, REFETCH, SERIALIZE, TRAP,
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
-use crate::record::Sink;
-use arch::Cause;
+use crate::record::{Run, Sink};
+use arch::{Cause, Priv};
 
 /// Steps per quantum (Spike's INTERLEAVE).
 pub const QUANTUM: u64 = 5000;
@@ -120,7 +120,7 @@ impl Machine {
         loop {
             if let Some(irq) = self.pending_interrupt() {
                 let pc = self.hart.pc;
-                self.take_trap(Cause::Interrupt(irq), 0, pc, sink);
+                self.take_trap(Cause::Interrupt(irq), 0, pc, None, sink);
                 return self.note_trap(pc, Cause::Interrupt(irq), 0);
             }
             let left = match limit {
@@ -288,7 +288,11 @@ impl Machine {
         if !S::ENABLED {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
+            let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
             let npc = HANDLERS[arena[k].op as usize](self, arena, k, pc, left);
+            if S::RUNS {
+                self.report_run(sink, arena, k, pc, left, npc, prv, satp);
+            }
             if npc & 1 == 0 {
                 if self.sched.budget == 0 {
                     self.hart.pc = npc;
@@ -300,12 +304,18 @@ impl Machine {
                 return BlockEnd::Next(self.hart.pc);
             }
             let pc = self.hart.pc;
-            return BlockEnd::End(self.finish_unusual(&Insn::NOT_DECODED, pc, npc, sink));
+            let d = if npc == TRAP {
+                // The instruction that raised it, for the trap record.
+                arena[k + (left - self.sched.budget) as usize]
+            } else {
+                Insn::NOT_DECODED
+            };
+            return BlockEnd::End(self.finish_unusual(&d, pc, npc, sink));
         }
         // Traced: one instruction at a time, each handed to the sink.
         loop {
             let d = &arena[k];
-            self.rec.reset(pc, *d, self.hart.prv);
+            self.rec.reset(pc, *d, self.hart.prv, self.bus.clint.mtime);
             let left = self.sched.budget;
             let npc = HANDLERS_REC[d.op as usize](self, arena, k, pc, left);
             if npc & 1 == 0 {
@@ -327,6 +337,43 @@ impl Machine {
             }
             return BlockEnd::End(self.finish_unusual(d, pc, npc, sink));
         }
+    }
+
+    /// Tell a `RUNS` sink which instructions of the block retired in the chain that just
+    /// returned `npc`, having started at `arena[k]` at `pc` with budget `left`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn report_run<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        arena: &[Insn],
+        k: usize,
+        pc: u64,
+        left: u64,
+        npc: u64,
+        prv: Priv,
+        satp: u64,
+    ) {
+        let n = (left - self.sched.budget) as usize;
+        if n == 0 {
+            return;
+        }
+        let next_pc = match npc {
+            // A transfer, or the end of the budget after a sequential instruction.
+            npc if npc & 1 == 0 => npc,
+            // SERIALIZE, REFETCH, WFI, the block's end: hart.pc is the next instruction.
+            SERIALIZE | REFETCH | WFI | DECODE => self.hart.pc,
+            // TRAP, IRQ: the instruction at hart.pc did not retire; those before it did.
+            _ => self.hart.pc,
+        };
+        sink.run(&Run {
+            insns: &arena[k..k + n],
+            pc,
+            next_pc,
+            prv,
+            time: self.bus.clint.mtime,
+            satp,
+        });
     }
 
     /// The cases where a handler returned a sentinel other than the end of a block. `d` and
@@ -371,13 +418,14 @@ impl Machine {
         let (cause, tval) = self.exc;
         if S::ENABLED {
             if d.op == Op::NotDecoded {
-                self.rec.reset(pc, *d, self.hart.prv);
+                self.rec.reset(pc, *d, self.hart.prv, self.bus.clint.mtime);
             }
             self.rec.exception = Some((cause, tval));
             self.rec.next_pc = self.trap_target(cause);
             sink.retire(&self.rec);
         }
-        self.take_trap(cause, tval, pc, sink);
+        let insn = (d.op != Op::NotDecoded).then_some(*d);
+        self.take_trap(cause, tval, pc, insn, sink);
         match self.note_trap(pc, cause, tval) {
             Some(s) => ChunkEnd::Stop(s),
             None => ChunkEnd::EndQuantum,
@@ -389,7 +437,7 @@ impl Machine {
     pub fn step<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
         if let Some(irq) = self.pending_interrupt() {
             let pc = self.hart.pc;
-            self.take_trap(Cause::Interrupt(irq), 0, pc, sink);
+            self.take_trap(Cause::Interrupt(irq), 0, pc, None, sink);
             return StepOutcome::Interrupt(irq);
         }
         let pc = self.hart.pc;
@@ -405,7 +453,7 @@ impl Machine {
         self.sched.budget = 1;
         self.sched.budget_start = 1;
         if S::ENABLED {
-            self.rec.reset(pc, d, self.hart.prv);
+            self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
         }
         let npc = if S::ENABLED {
             self.exec::<true>(&d, pc)

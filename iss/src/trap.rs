@@ -10,6 +10,7 @@
 
 use crate::csr::*;
 use crate::exec::system::set_bit;
+use crate::insn::Insn;
 use crate::machine::Machine;
 use crate::record::{Reg, RegWrite, Sink, TrapRecord};
 use arch::{Cause, Interrupt, Priv};
@@ -61,7 +62,14 @@ impl Machine {
 
     /// Take a trap with the given cause, tval and epc: update the trap CSRs and mstatus, switch
     /// privilege and set the pc to the handler. Tells the sink.
-    pub(crate) fn take_trap<S: Sink>(&mut self, cause: Cause, tval: u64, epc: u64, sink: &mut S) {
+    pub(crate) fn take_trap<S: Sink>(
+        &mut self,
+        cause: Cause,
+        tval: u64,
+        epc: u64,
+        insn: Option<Insn>,
+        sink: &mut S,
+    ) {
         let from = self.hart.prv;
         let (to_s, handler) = self.trap_route(cause);
         let c = &mut self.hart.csr;
@@ -86,7 +94,7 @@ impl Machine {
         };
         self.set_priv(to);
         self.hart.pc = handler;
-        if S::ENABLED {
+        if S::ENABLED || S::RUNS {
             let c = &self.hart.csr;
             let (epc_csr, cause_csr, tval_csr) = if to_s {
                 (SEPC, SCAUSE, STVAL)
@@ -118,6 +126,8 @@ impl Machine {
                         value: c.mstatus_read(),
                     },
                 ],
+                insn,
+                time: self.bus.clint.mtime,
             };
             sink.trap(&t);
         }

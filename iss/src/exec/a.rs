@@ -63,6 +63,7 @@ impl Machine {
                     }
                 } else if REC {
                     self.rec.sc_failed = true;
+                    self.rec.sc_addr = va;
                 }
                 self.wx::<REC>(d, (!ok) as u64);
                 self.after_store(npc)

@@ -1,0 +1,5 @@
+//! N-Trace (Nexus-based trace) for hartscope: the message codec ([`msg`]), the encoder fed by
+//! the hart's ingress port, the decoder that turns a byte stream and the program image back
+//! into the executed pc flow, the dump, and writers of ingress beats for other tools.
+
+pub mod msg;

@@ -1,0 +1,900 @@
+//! N-Trace messages and their byte encoding (N-Trace 1.0.0-rc7 chapters 3, 6 and 7).
+//!
+//! Every message is a sequence of bytes, each with 6 MDO bits (bits 7:2) and 2 MSEO bits
+//! (bits 1:0): MSEO `00` for a byte inside a message, `01` for the last byte of a
+//! variable-length field, `11` for the last byte of the message; `0xFF` bytes between messages
+//! are idle. Fields are packed LSB first: a fixed-length field takes exactly its bits and may
+//! share bytes with its neighbours; a variable-length field starts in the bits left in the
+//! current byte (or a new byte), sends its value with high-order zeros suppressed (at least one
+//! bit) and ends on a byte boundary.
+//!
+//! The layouts of all messages are in one table, [`LAYOUTS`], as the reference code's
+//! `NexRvMsg.h` has them; [`Message`] is the typed form; [`encode`] and [`parse`] convert.
+
+use thiserror::Error;
+
+/// The TCODEs of the instruction trace messages.
+pub mod tcode {
+    pub const OWNERSHIP: u8 = 2;
+    pub const DIRECT_BRANCH: u8 = 3;
+    pub const INDIRECT_BRANCH: u8 = 4;
+    pub const ERROR: u8 = 8;
+    pub const PROG_TRACE_SYNC: u8 = 9;
+    pub const DIRECT_BRANCH_SYNC: u8 = 11;
+    pub const INDIRECT_BRANCH_SYNC: u8 = 12;
+    pub const RESOURCE_FULL: u8 = 27;
+    pub const INDIRECT_BRANCH_HIST: u8 = 28;
+    pub const INDIRECT_BRANCH_HIST_SYNC: u8 = 29;
+    pub const REPEAT_BRANCH: u8 = 30;
+    pub const PROG_TRACE_CORRELATION: u8 = 33;
+}
+
+/// The kind of a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Fixed length, this many bits.
+    Fixed(u8),
+    /// Variable length.
+    Var,
+    /// Variable-length address (F-ADDR, U-ADDR): subject to trTeInstExtendAddrMSB.
+    Addr,
+}
+
+/// A message layout: TCODE, name, and the fields after TCODE and SRC, in order. `TSTAMP`, when
+/// timestamps are on, follows them; fields whose presence depends on an earlier field
+/// (ResourceFull's HREPEAT, ProgTraceCorrelation's HIST) are marked in [`conditional`].
+pub struct Layout {
+    pub tcode: u8,
+    pub name: &'static str,
+    pub fields: &'static [(&'static str, Kind)],
+}
+
+use Kind::{Addr, Fixed, Var};
+
+/// Every message N-Trace defines for instruction trace.
+pub static LAYOUTS: [Layout; 12] = [
+    Layout {
+        tcode: tcode::OWNERSHIP,
+        name: "Ownership",
+        fields: &[("PROCESS", Var)],
+    },
+    Layout {
+        tcode: tcode::DIRECT_BRANCH,
+        name: "DirectBranch",
+        fields: &[("ICNT", Var)],
+    },
+    Layout {
+        tcode: tcode::INDIRECT_BRANCH,
+        name: "IndirectBranch",
+        fields: &[("BTYPE", Fixed(2)), ("ICNT", Var), ("UADDR", Addr)],
+    },
+    Layout {
+        tcode: tcode::ERROR,
+        name: "Error",
+        fields: &[("ETYPE", Fixed(4)), ("ECODE", Var)],
+    },
+    Layout {
+        tcode: tcode::PROG_TRACE_SYNC,
+        name: "ProgTraceSync",
+        fields: &[("SYNC", Fixed(4)), ("ICNT", Var), ("FADDR", Addr)],
+    },
+    Layout {
+        tcode: tcode::DIRECT_BRANCH_SYNC,
+        name: "DirectBranchSync",
+        fields: &[("SYNC", Fixed(4)), ("ICNT", Var), ("FADDR", Addr)],
+    },
+    Layout {
+        tcode: tcode::INDIRECT_BRANCH_SYNC,
+        name: "IndirectBranchSync",
+        fields: &[
+            ("SYNC", Fixed(4)),
+            ("BTYPE", Fixed(2)),
+            ("ICNT", Var),
+            ("FADDR", Addr),
+        ],
+    },
+    Layout {
+        tcode: tcode::RESOURCE_FULL,
+        name: "ResourceFull",
+        fields: &[("RCODE", Fixed(4)), ("RDATA", Var), ("HREPEAT", Var)],
+    },
+    Layout {
+        tcode: tcode::INDIRECT_BRANCH_HIST,
+        name: "IndirectBranchHist",
+        fields: &[
+            ("BTYPE", Fixed(2)),
+            ("ICNT", Var),
+            ("UADDR", Addr),
+            ("HIST", Var),
+        ],
+    },
+    Layout {
+        tcode: tcode::INDIRECT_BRANCH_HIST_SYNC,
+        name: "IndirectBranchHistSync",
+        fields: &[
+            ("SYNC", Fixed(4)),
+            ("BTYPE", Fixed(2)),
+            ("ICNT", Var),
+            ("FADDR", Addr),
+            ("HIST", Var),
+        ],
+    },
+    Layout {
+        tcode: tcode::REPEAT_BRANCH,
+        name: "RepeatBranch",
+        fields: &[("BCNT", Var)],
+    },
+    Layout {
+        tcode: tcode::PROG_TRACE_CORRELATION,
+        name: "ProgTraceCorrelation",
+        fields: &[
+            ("EVCODE", Fixed(4)),
+            ("CDF", Fixed(2)),
+            ("ICNT", Var),
+            ("HIST", Var),
+        ],
+    },
+];
+
+/// The layout of a TCODE.
+pub fn layout(tcode: u8) -> Option<&'static Layout> {
+    LAYOUTS.iter().find(|l| l.tcode == tcode)
+}
+
+/// Whether field `i` of a layout is present, given the values of the fields before it:
+/// ResourceFull's HREPEAT only with RCODE 2, ProgTraceCorrelation's HIST only with CDF 1.
+pub fn conditional(tcode: u8, i: usize, prev: &[u64]) -> bool {
+    match (tcode, i) {
+        (tcode::RESOURCE_FULL, 2) => prev[0] == 2,
+        (tcode::PROG_TRACE_CORRELATION, 3) => prev[1] == 1,
+        _ => true,
+    }
+}
+
+/// The fields of a message, typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    Ownership {
+        process: u64,
+    },
+    DirectBranch {
+        icnt: u64,
+    },
+    IndirectBranch {
+        btype: u8,
+        icnt: u64,
+        uaddr: u64,
+    },
+    Error {
+        etype: u8,
+        ecode: u64,
+    },
+    ProgTraceSync {
+        sync: u8,
+        icnt: u64,
+        faddr: u64,
+    },
+    DirectBranchSync {
+        sync: u8,
+        icnt: u64,
+        faddr: u64,
+    },
+    IndirectBranchSync {
+        sync: u8,
+        btype: u8,
+        icnt: u64,
+        faddr: u64,
+    },
+    ResourceFull {
+        rcode: u8,
+        rdata: u64,
+        /// Present with RCODE 2.
+        hrepeat: Option<u64>,
+    },
+    IndirectBranchHist {
+        btype: u8,
+        icnt: u64,
+        uaddr: u64,
+        hist: u64,
+    },
+    IndirectBranchHistSync {
+        sync: u8,
+        btype: u8,
+        icnt: u64,
+        faddr: u64,
+        hist: u64,
+    },
+    RepeatBranch {
+        bcnt: u64,
+    },
+    ProgTraceCorrelation {
+        evcode: u8,
+        cdf: u8,
+        icnt: u64,
+        /// Present with CDF 1.
+        hist: Option<u64>,
+    },
+    /// A vendor-defined or reserved TCODE: its MDO bits after TCODE (and SRC), undecoded,
+    /// as variable-length fields (the boundaries MSEO marks).
+    Other {
+        tcode: u8,
+        fields: Vec<u64>,
+    },
+}
+
+/// Address fields (F-ADDR, U-ADDR) hold the address shifted right by one (bit 0 of a RISC-V
+/// pc is always 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The SRC field (0 when the stream has none).
+    pub src: u16,
+    pub body: Body,
+    pub tstamp: Option<u64>,
+}
+
+impl Body {
+    pub fn tcode(&self) -> u8 {
+        use tcode::*;
+        match self {
+            Body::Ownership { .. } => OWNERSHIP,
+            Body::DirectBranch { .. } => DIRECT_BRANCH,
+            Body::IndirectBranch { .. } => INDIRECT_BRANCH,
+            Body::Error { .. } => ERROR,
+            Body::ProgTraceSync { .. } => PROG_TRACE_SYNC,
+            Body::DirectBranchSync { .. } => DIRECT_BRANCH_SYNC,
+            Body::IndirectBranchSync { .. } => INDIRECT_BRANCH_SYNC,
+            Body::ResourceFull { .. } => RESOURCE_FULL,
+            Body::IndirectBranchHist { .. } => INDIRECT_BRANCH_HIST,
+            Body::IndirectBranchHistSync { .. } => INDIRECT_BRANCH_HIST_SYNC,
+            Body::RepeatBranch { .. } => REPEAT_BRANCH,
+            Body::ProgTraceCorrelation { .. } => PROG_TRACE_CORRELATION,
+            Body::Other { tcode, .. } => *tcode,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        layout(self.tcode()).map_or("Unknown", |l| l.name)
+    }
+
+    /// The SYNC field, for synchronization messages.
+    pub fn sync(&self) -> Option<u8> {
+        match self {
+            Body::ProgTraceSync { sync, .. }
+            | Body::DirectBranchSync { sync, .. }
+            | Body::IndirectBranchSync { sync, .. }
+            | Body::IndirectBranchHistSync { sync, .. } => Some(*sync),
+            _ => None,
+        }
+    }
+
+    /// The field values in layout order (conditional fields only when present).
+    pub fn values(&self) -> Vec<u64> {
+        match self {
+            Body::Ownership { process } => vec![*process],
+            Body::DirectBranch { icnt } => vec![*icnt],
+            Body::IndirectBranch { btype, icnt, uaddr } => vec![*btype as u64, *icnt, *uaddr],
+            Body::Error { etype, ecode } => vec![*etype as u64, *ecode],
+            Body::ProgTraceSync { sync, icnt, faddr } => vec![*sync as u64, *icnt, *faddr],
+            Body::DirectBranchSync { sync, icnt, faddr } => vec![*sync as u64, *icnt, *faddr],
+            Body::IndirectBranchSync {
+                sync,
+                btype,
+                icnt,
+                faddr,
+            } => vec![*sync as u64, *btype as u64, *icnt, *faddr],
+            Body::ResourceFull {
+                rcode,
+                rdata,
+                hrepeat,
+            } => {
+                let mut v = vec![*rcode as u64, *rdata];
+                v.extend(hrepeat);
+                v
+            }
+            Body::IndirectBranchHist {
+                btype,
+                icnt,
+                uaddr,
+                hist,
+            } => vec![*btype as u64, *icnt, *uaddr, *hist],
+            Body::IndirectBranchHistSync {
+                sync,
+                btype,
+                icnt,
+                faddr,
+                hist,
+            } => vec![*sync as u64, *btype as u64, *icnt, *faddr, *hist],
+            Body::RepeatBranch { bcnt } => vec![*bcnt],
+            Body::ProgTraceCorrelation {
+                evcode,
+                cdf,
+                icnt,
+                hist,
+            } => {
+                let mut v = vec![*evcode as u64, *cdf as u64, *icnt];
+                v.extend(hist);
+                v
+            }
+            Body::Other { fields, .. } => fields.clone(),
+        }
+    }
+
+    /// Build a body from field values in layout order.
+    fn from_values(tcode: u8, v: &[u64]) -> Body {
+        use tcode::*;
+        let b = |i: usize| v[i] as u8;
+        match tcode {
+            OWNERSHIP => Body::Ownership { process: v[0] },
+            DIRECT_BRANCH => Body::DirectBranch { icnt: v[0] },
+            INDIRECT_BRANCH => Body::IndirectBranch {
+                btype: b(0),
+                icnt: v[1],
+                uaddr: v[2],
+            },
+            ERROR => Body::Error {
+                etype: b(0),
+                ecode: v[1],
+            },
+            PROG_TRACE_SYNC => Body::ProgTraceSync {
+                sync: b(0),
+                icnt: v[1],
+                faddr: v[2],
+            },
+            DIRECT_BRANCH_SYNC => Body::DirectBranchSync {
+                sync: b(0),
+                icnt: v[1],
+                faddr: v[2],
+            },
+            INDIRECT_BRANCH_SYNC => Body::IndirectBranchSync {
+                sync: b(0),
+                btype: b(1),
+                icnt: v[2],
+                faddr: v[3],
+            },
+            RESOURCE_FULL => Body::ResourceFull {
+                rcode: b(0),
+                rdata: v[1],
+                hrepeat: v.get(2).copied(),
+            },
+            INDIRECT_BRANCH_HIST => Body::IndirectBranchHist {
+                btype: b(0),
+                icnt: v[1],
+                uaddr: v[2],
+                hist: v[3],
+            },
+            INDIRECT_BRANCH_HIST_SYNC => Body::IndirectBranchHistSync {
+                sync: b(0),
+                btype: b(1),
+                icnt: v[2],
+                faddr: v[3],
+                hist: v[4],
+            },
+            REPEAT_BRANCH => Body::RepeatBranch { bcnt: v[0] },
+            PROG_TRACE_CORRELATION => Body::ProgTraceCorrelation {
+                evcode: b(0),
+                cdf: b(1),
+                icnt: v[2],
+                hist: v.get(3).copied(),
+            },
+            _ => Body::Other {
+                tcode,
+                fields: v.to_vec(),
+            },
+        }
+    }
+}
+
+/// What the byte format depends on besides the messages: the trace-control settings that
+/// add or shape fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Format {
+    /// Width of the SRC field (trTeSrcBits), 0 when there is none (or trTeInhibitSrc).
+    pub src_bits: u8,
+    /// trTsEnable: every message ends with TSTAMP.
+    pub timestamps: bool,
+    /// trTeInstExtendAddrMSB: the top MDO bit of an address field is extended to bit 63.
+    pub extend_addr_msb: bool,
+}
+
+/// Packs fields into MSEO/MDO bytes.
+struct Packer {
+    out: Vec<u8>,
+    /// MDO bits used in the last byte (6: full or closed).
+    used: u8,
+}
+
+impl Packer {
+    fn new(out: Vec<u8>) -> Packer {
+        Packer { out, used: 6 }
+    }
+
+    fn fixed(&mut self, mut bits: u8, mut v: u64) {
+        while bits > 0 {
+            if self.used == 6 {
+                self.out.push(0);
+                self.used = 0;
+            }
+            let k = bits.min(6 - self.used);
+            let chunk = (v & ((1 << k) - 1)) as u8;
+            *self.out.last_mut().unwrap_or(&mut 0) |= chunk << (2 + self.used);
+            self.used += k;
+            bits -= k;
+            v >>= k;
+        }
+    }
+
+    /// A variable-length field: `v`'s significant bits, at least one; `min_bytes` forces that
+    /// many whole bytes when starting on a byte boundary (address MSB extension).
+    fn var(&mut self, v: u64, min_bytes: usize) {
+        let mut v = v;
+        let mut wrote = false;
+        if self.used < 6 && self.used > 0 {
+            let k = 6 - self.used;
+            let chunk = (v & ((1 << k) - 1)) as u8;
+            if let Some(last) = self.out.last_mut() {
+                *last |= chunk << (2 + self.used);
+            }
+            v >>= k;
+            self.used = 6;
+            wrote = true;
+        }
+        let mut n = 0;
+        while v != 0 || (!wrote && n == 0) || n < min_bytes {
+            self.out.push(((v & 0x3f) as u8) << 2);
+            v >>= 6;
+            n += 1;
+        }
+        if let Some(last) = self.out.last_mut() {
+            *last |= 0b01;
+        }
+        self.used = 6;
+    }
+
+    fn end(mut self) -> Vec<u8> {
+        if let Some(last) = self.out.last_mut() {
+            *last |= 0b11;
+        }
+        self.out
+    }
+}
+
+/// The number of whole MDO bytes an address field needs, and whether that encoding (with
+/// MSB extension, if on) gives back exactly `v` (a 63-bit field value).
+fn addr_bytes(v: u64, extend: bool) -> usize {
+    let v = v & ((1 << 63) - 1);
+    for k in 1..=11usize {
+        let bits = 6 * k;
+        if bits >= 63 {
+            // Bits 63.. are zero: no extension can happen, and all bits fit.
+            return k;
+        }
+        let low = v & ((1u64 << bits) - 1);
+        let top_bit = (low >> (bits - 1)) & 1;
+        let high = v >> bits;
+        if extend {
+            let want_high = if top_bit == 1 {
+                (1u64 << (63 - bits)) - 1
+            } else {
+                0
+            };
+            if high == want_high {
+                return k;
+            }
+        } else if high == 0 {
+            // Without extension the top MDO bit does not matter.
+            return k;
+        }
+    }
+    11
+}
+
+/// Encode a message into bytes appended to `out`.
+pub fn encode(m: &Message, f: &Format, out: &mut Vec<u8>) {
+    let start = out.len();
+    let mut p = Packer::new(std::mem::take(out));
+    let tcode = m.body.tcode();
+    p.fixed(6, tcode as u64);
+    if f.src_bits > 0 {
+        p.fixed(f.src_bits, m.src as u64);
+    }
+    let values = m.body.values();
+    match layout(tcode) {
+        Some(l) => {
+            let mut vi = 0;
+            for (i, (_, kind)) in l.fields.iter().enumerate() {
+                if !conditional(tcode, i, &values) {
+                    continue;
+                }
+                let v = values[vi];
+                vi += 1;
+                match kind {
+                    Fixed(n) => p.fixed(*n, v),
+                    Var => p.var(v, 0),
+                    Addr => {
+                        let v = v & ((1 << 63) - 1);
+                        p.var(v, addr_bytes(v, f.extend_addr_msb))
+                    }
+                }
+            }
+        }
+        None => {
+            for v in values {
+                p.var(v, 0);
+            }
+        }
+    }
+    if f.timestamps {
+        if let Some(t) = m.tstamp {
+            p.var(t, 0);
+        }
+    }
+    *out = p.end();
+    debug_assert!(out.len() > start);
+}
+
+/// Encode one message into a new vector.
+pub fn to_bytes(m: &Message, f: &Format) -> Vec<u8> {
+    let mut v = Vec::new();
+    encode(m, f, &mut v);
+    v
+}
+
+/// Why a message could not be parsed.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    #[error("reserved MSEO value 10")]
+    ReservedMseo,
+    #[error("the message ends before its {field} field")]
+    Truncated { field: &'static str },
+    #[error("field {field} is longer than 64 bits")]
+    FieldTooLong { field: &'static str },
+    #[error("TCODE {0} is not an N-Trace instruction trace message")]
+    UnknownTcode(u8),
+    #[error("{0} extra variable-length field(s) after the message's last field")]
+    ExtraFields(usize),
+    #[error("field {field} ends where a fixed-length field continues")]
+    Misplaced { field: &'static str },
+    #[error("the message is empty")]
+    Empty,
+}
+
+/// Unpacks fields from one message's bytes.
+struct Unpacker<'a> {
+    b: &'a [u8],
+    /// Next byte, and next MDO bit in it.
+    i: usize,
+    bit: u8,
+}
+
+impl<'a> Unpacker<'a> {
+    fn mseo(&self, i: usize) -> u8 {
+        self.b[i] & 3
+    }
+
+    fn fixed(&mut self, n: u8, field: &'static str) -> Result<u64, ParseError> {
+        let mut v = 0u64;
+        let mut got = 0u8;
+        while got < n {
+            if self.i >= self.b.len() {
+                return Err(ParseError::Truncated { field });
+            }
+            let k = (n - got).min(6 - self.bit);
+            let mdo = (self.b[self.i] >> 2) as u64;
+            v |= ((mdo >> self.bit) & ((1 << k) - 1)) << got;
+            got += k;
+            self.bit += k;
+            if self.bit == 6 {
+                // A fixed field may not run past the end of a variable-length field's byte.
+                if self.mseo(self.i) != 0 && got < n {
+                    return Err(ParseError::Misplaced { field });
+                }
+                self.i += 1;
+                self.bit = 0;
+            }
+        }
+        Ok(v)
+    }
+
+    /// A variable-length field: the bits left in this byte and whole bytes up to the end of
+    /// the field (MSEO 01 or 11). Returns the value and the number of bits read.
+    fn var(&mut self, field: &'static str) -> Result<(u64, u32), ParseError> {
+        if self.i >= self.b.len() {
+            return Err(ParseError::Truncated { field });
+        }
+        let mut v = 0u64;
+        let mut nbits = 0u32;
+        loop {
+            let mdo = (self.b[self.i] >> 2) as u64;
+            let k = 6 - self.bit as u32;
+            let chunk = mdo >> self.bit;
+            if nbits >= 64 && chunk != 0
+                || nbits < 64 && nbits + k > 64 && chunk >> (64 - nbits) != 0
+            {
+                return Err(ParseError::FieldTooLong { field });
+            }
+            if nbits < 64 {
+                v |= chunk << nbits;
+            }
+            nbits += k;
+            let end = self.mseo(self.i) != 0;
+            self.i += 1;
+            self.bit = 0;
+            if end {
+                return Ok((v, nbits));
+            }
+            if self.i >= self.b.len() {
+                return Err(ParseError::Truncated { field });
+            }
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.i >= self.b.len()
+    }
+}
+
+/// Parse one message (its bytes from the first to the one with MSEO 11).
+pub fn parse(bytes: &[u8], f: &Format) -> Result<Message, ParseError> {
+    if bytes.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    if bytes.iter().any(|b| b & 3 == 2) {
+        return Err(ParseError::ReservedMseo);
+    }
+    let mut u = Unpacker {
+        b: bytes,
+        i: 0,
+        bit: 0,
+    };
+    let tcode = u.fixed(6, "TCODE")? as u8;
+    let src = if f.src_bits > 0 {
+        u.fixed(f.src_bits, "SRC")? as u16
+    } else {
+        0
+    };
+    let mut values = Vec::with_capacity(6);
+    match layout(tcode) {
+        Some(l) => {
+            for (i, (name, kind)) in l.fields.iter().enumerate() {
+                if !conditional(tcode, i, &values) {
+                    continue;
+                }
+                let v = match kind {
+                    Fixed(n) => u.fixed(*n, name)?,
+                    Var => u.var(name)?.0,
+                    Addr => {
+                        let (v, nbits) = u.var(name)?;
+                        extend_addr(v, nbits, f.extend_addr_msb)
+                    }
+                };
+                values.push(v);
+            }
+        }
+        None => {
+            // Unknown TCODE: keep its variable-length fields as they are.
+            while !u.at_end() {
+                values.push(u.var("DATA")?.0);
+            }
+            return Ok(Message {
+                src,
+                body: Body::from_values(tcode, &values),
+                tstamp: None,
+            });
+        }
+    }
+    let tstamp = if f.timestamps && !u.at_end() {
+        Some(u.var("TSTAMP")?.0)
+    } else {
+        None
+    };
+    if !u.at_end() {
+        let mut extra = 0;
+        while !u.at_end() {
+            u.var("extra")?;
+            extra += 1;
+        }
+        return Err(ParseError::ExtraFields(extra));
+    }
+    Ok(Message {
+        src,
+        body: Body::from_values(tcode, &values),
+        tstamp,
+    })
+}
+
+/// The 63-bit value of an address field read as `nbits` bits, with MSB extension if on.
+pub fn extend_addr(v: u64, nbits: u32, extend: bool) -> u64 {
+    let mask63 = (1u64 << 63) - 1;
+    if extend && nbits < 63 && (v >> (nbits - 1)) & 1 == 1 {
+        (v | (u64::MAX << nbits)) & mask63
+    } else {
+        v & mask63
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain() -> Format {
+        Format::default()
+    }
+
+    #[test]
+    fn spec_table_6_example() {
+        // IndirectBranchHist: BTYPE 0, ICNT 0x7D, UADDR 0x7, HIST 0xFFE (N-Trace table 6).
+        let m = Message {
+            src: 0,
+            body: Body::IndirectBranchHist {
+                btype: 0,
+                icnt: 0x7d,
+                uaddr: 0x7,
+                hist: 0xffe,
+            },
+            tstamp: None,
+        };
+        let b = to_bytes(&m, &plain());
+        assert_eq!(b, vec![0x70, 0xd0, 0x1d, 0x1d, 0xf8, 0xff]);
+        assert_eq!(parse(&b, &plain()), Ok(m));
+    }
+
+    #[test]
+    fn reference_dump_prog_trace_sync() {
+        // From the reference code's example dump: SYNC=1, ICNT=0 (2 bits), FADDR=0x10008291.
+        let b = [0x24, 0x05, 0x44, 0x28, 0x20, 0x00, 0x43];
+        let m = parse(&b, &plain()).unwrap();
+        assert_eq!(
+            m.body,
+            Body::ProgTraceSync {
+                sync: 1,
+                icnt: 0,
+                faddr: 0x1000_8291
+            }
+        );
+        assert_eq!(to_bytes(&m, &plain()), b);
+    }
+
+    #[test]
+    fn address_msb_extension_examples() {
+        // Spec 8.2.1: MDO 111111 x4, 011111, 111100 -> field 0xF_1FFF_FFFF, extended.
+        let b = [0xfc, 0xfc, 0xfc, 0xfc, 0x7c, 0xf1];
+        let mut u = Unpacker {
+            b: &b,
+            i: 0,
+            bit: 0,
+        };
+        let (v, n) = u.var("FADDR").unwrap();
+        assert_eq!(v, 0xf_1fff_ffff);
+        assert_eq!(extend_addr(v, n, true) << 1, 0xffff_fffe_3fff_fffe);
+        assert_eq!(extend_addr(v, n, false) << 1, 0x1e_3fff_fffe);
+        // Encoding picks the shortest form that extends back to the value.
+        assert_eq!(addr_bytes(0x7fff_ffff_1fff_ffff, true), 6);
+        assert_eq!(addr_bytes(0x7fff_ffff_1fff_ffff, false), 11);
+        // A top MDO bit of 1 that must not be extended needs an extra zero byte.
+        assert_eq!(addr_bytes(0x20, true), 2);
+        assert_eq!(addr_bytes(0x20, false), 1);
+    }
+
+    #[test]
+    fn round_trip_all_layouts_with_src_and_timestamps() {
+        let f = Format {
+            src_bits: 5,
+            timestamps: true,
+            extend_addr_msb: true,
+        };
+        let bodies = vec![
+            Body::Ownership { process: 0x3b2 },
+            Body::DirectBranch { icnt: 0 },
+            Body::IndirectBranch {
+                btype: 3,
+                icnt: 123,
+                uaddr: (0xffff_ffff_8000_31f4u64 >> 1),
+            },
+            Body::Error { etype: 0, ecode: 0 },
+            Body::ProgTraceSync {
+                sync: 3,
+                icnt: 0,
+                faddr: 0x4000_0000,
+            },
+            Body::DirectBranchSync {
+                sync: 2,
+                icnt: 77,
+                faddr: 0x4000_0010,
+            },
+            Body::IndirectBranchSync {
+                sync: 7,
+                btype: 2,
+                icnt: 1,
+                faddr: 1,
+            },
+            Body::ResourceFull {
+                rcode: 0,
+                rdata: 1 << 20,
+                hrepeat: None,
+            },
+            Body::ResourceFull {
+                rcode: 2,
+                rdata: 0x5555_5555,
+                hrepeat: Some(10),
+            },
+            Body::IndirectBranchHist {
+                btype: 0,
+                icnt: 9,
+                uaddr: 0,
+                hist: 1,
+            },
+            Body::IndirectBranchHistSync {
+                sync: 4,
+                btype: 0,
+                icnt: 8,
+                faddr: 0x88,
+                hist: 2,
+            },
+            Body::RepeatBranch { bcnt: 1000 },
+            Body::ProgTraceCorrelation {
+                evcode: 0,
+                cdf: 1,
+                icnt: 6,
+                hist: Some(1),
+            },
+            Body::ProgTraceCorrelation {
+                evcode: 4,
+                cdf: 0,
+                icnt: 0,
+                hist: None,
+            },
+        ];
+        for (i, body) in bodies.into_iter().enumerate() {
+            let m = Message {
+                src: (i % 32) as u16,
+                body,
+                tstamp: Some(i as u64 * 1000),
+            };
+            let b = to_bytes(&m, &f);
+            assert_eq!(b.last().unwrap() & 3, 3);
+            assert!(b[..b.len() - 1].iter().all(|x| x & 3 != 3));
+            assert_eq!(parse(&b, &f).as_ref(), Ok(&m), "{m:?} -> {b:02x?}");
+        }
+    }
+
+    #[test]
+    fn parse_errors() {
+        assert_eq!(parse(&[0x02], &plain()), Err(ParseError::ReservedMseo));
+        // IndirectBranch cut after ICNT.
+        let full = to_bytes(
+            &Message {
+                src: 0,
+                body: Body::IndirectBranch {
+                    btype: 0,
+                    icnt: 5,
+                    uaddr: 9,
+                },
+                tstamp: None,
+            },
+            &plain(),
+        );
+        let mut cut = full[..2].to_vec();
+        *cut.last_mut().unwrap() |= 3;
+        assert_eq!(
+            parse(&cut, &plain()),
+            Err(ParseError::Truncated { field: "UADDR" })
+        );
+        // A run of zero bytes as one enormous variable-length field.
+        let mut long = vec![0x0c]; // DirectBranch
+        long.extend([0xfc; 12]);
+        long.push(0xff);
+        assert_eq!(
+            parse(&long, &plain()),
+            Err(ParseError::FieldTooLong { field: "ICNT" })
+        );
+        // Unknown TCODEs are kept raw.
+        let m = parse(&[(60 << 2), 0x17], &plain()).unwrap();
+        assert_eq!(
+            m.body,
+            Body::Other {
+                tcode: 60,
+                fields: vec![5]
+            }
+        );
+    }
+}

@@ -1,0 +1,540 @@
+//! The E-Trace hart-to-encoder interface (the "ingress port"), which N-Trace shares:
+//! `../shared/specs/etrace-ingress-port.tex`, with N-Trace table 2 for `itype` and the errata
+//! (ecall, ebreak and c.ebreak retire and carry itype 1).
+//!
+//! [`IngressPort`] is a [`Sink`]: it turns what the hart retires into [`Beat`]s, either one per
+//! retired instruction (single retirement, `retires_p` = 1: `iretire` is 0 or 1) or one per
+//! block of contiguous instructions (multiple retirement: `iretire` counts half-words; a block
+//! ends at the first instruction with a non-zero itype, at any discontinuity, at a change of
+//! privilege, time or context, or at the configured size). Exceptions that do not retire their
+//! instruction and interrupts are reported on the block they follow when it ends with itype 0,
+//! else on a beat of their own with `iretire` 0 (`iaddr` the excepting instruction).
+//!
+//! Without data trace the port is a `RUNS` sink: the hart runs at full speed and reports runs
+//! of retired instructions. With data trace it needs the full records (addresses and values).
+//! Beats go out in batches to a [`BeatSink`].
+
+use crate::classify;
+use crate::csr::{Csrs, SATP};
+use crate::insn::{Insn, Op};
+use crate::record::{MemKind, Reg, Retired, Run, Sink, TrapRecord};
+use arch::{Cause, Exception, Itype, Priv};
+use serde::{Deserialize, Serialize};
+
+/// One beat of the instruction trace interface.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Beat {
+    /// Termination type of the block ([`Itype`] code).
+    pub itype: u8,
+    /// xcause, when itype is 1 or 2.
+    pub cause: u64,
+    /// xtval, when itype is 1.
+    pub tval: u64,
+    /// Privilege: 0 U, 1 S, 3 M, 4 D.
+    #[serde(rename = "priv")]
+    pub prv: u8,
+    /// Address of the first instruction retired (of the excepting one if `iretire` is 0 and
+    /// itype is 1).
+    pub iaddr: u64,
+    /// Single retirement: instructions retired (0 or 1). Multiple: half-words retired.
+    pub iretire: u32,
+    /// The last instruction is 2^ilastsize half-words long.
+    pub ilastsize: u8,
+    pub context: u64,
+    /// 0 unreported, 1 imprecise, 2 precise, 3 asynchronous discontinuity.
+    pub ctype: u8,
+    pub time: u64,
+    /// The uninferable jump ending the block is sequentially inferable.
+    pub sijump: bool,
+    /// Data accesses of this beat, following in the batch's data slice.
+    #[serde(skip)]
+    pub ndata: u8,
+}
+
+impl Beat {
+    /// Half-words retired, whatever the retirement mode (`single`: `iretire` counts
+    /// instructions).
+    #[inline]
+    pub fn halfwords(&self, single: bool) -> u64 {
+        if single {
+            (self.iretire as u64) << self.ilastsize
+        } else {
+            self.iretire as u64
+        }
+    }
+}
+
+/// One beat of the data trace interface (unified signalling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataBeat {
+    /// 0 load, 1 store, 4/5/6 CSR read-write/set/clear, 8..14 atomic swap, add, AND, OR, XOR,
+    /// max, min, 15 conditional store failure.
+    pub dtype: u8,
+    /// The data address (the CSR number for CSR accesses).
+    pub daddr: u64,
+    /// The access is 2^dsize bytes.
+    pub dsize: u8,
+    /// The data; for CSRs and atomics the store data in the low 64 bits and the load data (or
+    /// old CSR value) in the high 64 bits.
+    pub data: u128,
+}
+
+/// How instructions are grouped into beats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Retirement {
+    /// One beat per instruction (`retires_p` = 1).
+    Single,
+    /// Blocks of up to this many half-words (`retires_p` > 1).
+    Block { max_halfwords: u32 },
+}
+
+/// What the `context` signal carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ContextSource {
+    /// Nothing: context is always 0.
+    None,
+    /// satp.ASID, on bits 15:0 (the E-Trace recommendation).
+    Asid,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IngressConfig {
+    pub retirement: Retirement,
+    /// 3 or 4: with 3, every uninferable jump is itype 6 and inferable jumps are 0.
+    pub itype_width: u8,
+    /// trTeInstEnAllJumps: report direct jumps (jal) as taken branches (itype 5).
+    pub all_jumps: bool,
+    pub context: ContextSource,
+    /// The ctype reported on the first retirement after a context change (1, 2 or 3).
+    pub ctype: u8,
+    /// Whether the hart detects sequentially inferable jumps (drives `sijump`).
+    pub sijump: bool,
+    /// Emit the data trace interface too.
+    pub data: bool,
+}
+
+impl Default for IngressConfig {
+    fn default() -> Self {
+        IngressConfig {
+            retirement: Retirement::Block {
+                max_halfwords: 1 << 16,
+            },
+            itype_width: 4,
+            all_jumps: false,
+            context: ContextSource::Asid,
+            ctype: 2,
+            sijump: true,
+            data: false,
+        }
+    }
+}
+
+/// Receives beats in batches. Beat `i` owns the next `beats[i].ndata` entries of `data`.
+pub trait BeatSink {
+    fn beats(&mut self, beats: &[Beat], data: &[DataBeat]);
+    /// The run ended: flush.
+    fn finish(&mut self) -> std::io::Result<()>;
+}
+
+/// Beats per batch handed to the sink.
+const BATCH: usize = 4096;
+
+/// The ingress port. `DATA` selects data trace (and with it, full records from the hart).
+pub struct IngressPort<B: BeatSink, const DATA: bool> {
+    cfg: IngressConfig,
+    out: B,
+    batch: Vec<Beat>,
+    data: Vec<DataBeat>,
+    /// The beat being built: the open block, or (single retirement) the last instruction's
+    /// beat, held back so an interrupt can be reported on it.
+    open: Option<Beat>,
+    /// The register the instruction retired just before set to a constant (lui/auipc).
+    const_rd: Option<u8>,
+    context: u64,
+    /// A context change waiting for the next retirement.
+    ctype_pending: bool,
+    satp: u64,
+    single: bool,
+    max_hw: u32,
+    /// Beats emitted so far.
+    pub count: u64,
+}
+
+impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
+    pub fn new(cfg: IngressConfig, out: B, csr: &Csrs) -> Self {
+        let (single, max_hw) = match cfg.retirement {
+            Retirement::Single => (true, 2),
+            Retirement::Block { max_halfwords } => (false, max_halfwords.max(2)),
+        };
+        let mut p = IngressPort {
+            cfg,
+            out,
+            batch: Vec::with_capacity(BATCH),
+            data: Vec::new(),
+            open: None,
+            const_rd: None,
+            context: 0,
+            ctype_pending: false,
+            satp: csr.satp,
+            single,
+            max_hw,
+            count: 0,
+        };
+        p.context = p.context_of(csr.satp);
+        p
+    }
+
+    fn context_of(&self, satp: u64) -> u64 {
+        match self.cfg.context {
+            ContextSource::None => 0,
+            ContextSource::Asid => (satp >> 44) & 0xffff,
+        }
+    }
+
+    /// satp is (now) `satp`: a changed context is reported on the next retirement.
+    #[inline]
+    fn see_satp(&mut self, satp: u64) {
+        if satp != self.satp {
+            self.satp = satp;
+            let c = self.context_of(satp);
+            if c != self.context {
+                self.context = c;
+                self.ctype_pending = true;
+            }
+        }
+    }
+
+    /// Flush everything and hand the sink the rest; returns the sink.
+    pub fn finish(mut self) -> std::io::Result<B> {
+        self.close();
+        self.flush();
+        self.out.finish()?;
+        Ok(self.out)
+    }
+
+    #[inline]
+    fn emit(&mut self, b: Beat) {
+        self.batch.push(b);
+        self.count += 1;
+        if self.batch.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.batch.is_empty() {
+            self.out.beats(&self.batch, &self.data);
+            self.batch.clear();
+            self.data.clear();
+        }
+    }
+
+    #[inline]
+    fn close(&mut self) {
+        if let Some(b) = self.open.take() {
+            self.emit(b);
+        }
+    }
+
+    /// One retired instruction at `pc`, followed by `next_pc`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn retire_insn(
+        &mut self,
+        pc: u64,
+        d: &Insn,
+        next_pc: u64,
+        prv: Priv,
+        time: u64,
+        forced: Option<(Itype, u64, u64)>,
+        ndata: u8,
+    ) {
+        let len = d.len as u64;
+        let contiguous = next_pc == pc.wrapping_add(len);
+        let (mut it, cause, tval) = match forced {
+            Some(f) => f,
+            None => (classify::itype(d, !contiguous), 0, 0),
+        };
+        if self.cfg.all_jumps && d.op == Op::Jal {
+            it = Itype::TakenBranch;
+        }
+        if self.cfg.itype_width == 3 {
+            it = it.to_3bit();
+        }
+        let sijump = self.cfg.sijump
+            && it.is_uninferable_jump()
+            && d.op == Op::Jalr
+            && self.const_rd == Some(d.rs1);
+        self.const_rd = classify::sets_constant(d);
+        let ctype = if std::mem::take(&mut self.ctype_pending) {
+            self.cfg.ctype
+        } else {
+            0
+        };
+        let hw = (len / 2) as u32;
+        let ilastsize = (hw == 2) as u8;
+        let prv = prv as u8;
+        if self.single {
+            self.close();
+            self.open = Some(Beat {
+                itype: it.code(),
+                cause,
+                tval,
+                prv,
+                iaddr: pc,
+                iretire: 1,
+                ilastsize,
+                context: self.context,
+                ctype,
+                time,
+                sijump,
+                ndata,
+            });
+        } else {
+            if let Some(o) = &self.open {
+                if o.prv != prv
+                    || o.time != time
+                    || ctype != 0
+                    || o.iretire + hw > self.max_hw
+                    || ndata != 0 && o.ndata != 0
+                {
+                    self.close();
+                }
+            }
+            let b = self.open.get_or_insert(Beat {
+                itype: 0,
+                cause: 0,
+                tval: 0,
+                prv,
+                iaddr: pc,
+                iretire: 0,
+                ilastsize,
+                context: self.context,
+                ctype,
+                time,
+                sijump: false,
+                ndata: 0,
+            });
+            b.iretire += hw;
+            b.ilastsize = ilastsize;
+            b.itype = it.code();
+            b.cause = cause;
+            b.tval = tval;
+            b.sijump = sijump;
+            b.ndata += ndata;
+        }
+        if !self.single && (it != Itype::None || !contiguous || forced.is_some()) {
+            self.close();
+        }
+    }
+
+    /// A trap. Exceptions from ecall and ebreak retire their instruction (itype 1); other
+    /// exceptions and interrupts are reported on the open beat when it ends with itype 0, or
+    /// on a beat of their own with iretire 0.
+    fn see_trap(&mut self, t: &TrapRecord) {
+        let retires = matches!(
+            t.cause,
+            Cause::Exception(Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM)
+                | Cause::Exception(Exception::Breakpoint)
+        ) && t
+            .insn
+            .is_some_and(|d| matches!(d.op, Op::Ecall | Op::Ebreak));
+        if retires {
+            if let Some(d) = t.insn {
+                self.retire_insn(
+                    t.epc,
+                    &d,
+                    t.handler,
+                    t.from,
+                    t.time,
+                    Some((Itype::Exception, t.cause.xcause(), t.tval)),
+                    0,
+                );
+            }
+        } else {
+            let it = if t.cause.is_interrupt() {
+                Itype::Interrupt
+            } else {
+                Itype::Exception
+            };
+            // Single retirement reports a non-retiring exception on a beat of its own, with
+            // the excepting instruction's address; an interrupt goes on the last retirement.
+            let attach = it == Itype::Interrupt || !self.single;
+            match &mut self.open {
+                Some(o) if o.itype == 0 && attach => {
+                    o.itype = it.code();
+                    o.cause = t.cause.xcause();
+                    o.tval = t.tval;
+                    self.close();
+                }
+                _ => {
+                    self.close();
+                    let ctype = if std::mem::take(&mut self.ctype_pending) {
+                        self.cfg.ctype
+                    } else {
+                        0
+                    };
+                    self.emit(Beat {
+                        itype: it.code(),
+                        cause: t.cause.xcause(),
+                        tval: t.tval,
+                        prv: t.from as u8,
+                        iaddr: t.epc,
+                        iretire: 0,
+                        ilastsize: 0,
+                        context: self.context,
+                        ctype,
+                        time: t.time,
+                        sijump: false,
+                        ndata: 0,
+                    });
+                }
+            }
+        }
+        self.const_rd = None;
+    }
+
+    /// The data accesses of a retired instruction, appended to the data slice; returns how
+    /// many.
+    fn data_of(&mut self, r: &Retired) -> u8 {
+        let op = r.insn.op;
+        let mut n = 0u8;
+        let dsize = |s: u8| s.trailing_zeros() as u8;
+        if matches!(
+            op,
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
+        ) {
+            let csr = r.insn.csr();
+            let new = r
+                .writes()
+                .iter()
+                .find(|w| w.reg == Reg::Csr(csr))
+                .map(|w| w.value);
+            let old = r
+                .writes()
+                .iter()
+                .find(|w| w.reg == Reg::X(r.insn.rd))
+                .map(|w| w.value)
+                .unwrap_or(0);
+            let dtype = match op {
+                Op::Csrrw | Op::Csrrwi => 4,
+                Op::Csrrs | Op::Csrrsi => 5,
+                _ => 6,
+            };
+            self.data.push(DataBeat {
+                dtype,
+                daddr: csr as u64,
+                dsize: 3,
+                data: ((old as u128) << 64) | new.unwrap_or(old) as u128,
+            });
+            return 1;
+        }
+        let amo = match op {
+            Op::AmoswapW | Op::AmoswapD => Some(8),
+            Op::AmoaddW | Op::AmoaddD => Some(9),
+            Op::AmoandW | Op::AmoandD => Some(10),
+            Op::AmoorW | Op::AmoorD => Some(11),
+            Op::AmoxorW | Op::AmoxorD => Some(12),
+            Op::AmomaxW | Op::AmomaxD | Op::AmomaxuW | Op::AmomaxuD => Some(13),
+            Op::AmominW | Op::AmominD | Op::AmominuW | Op::AmominuD => Some(14),
+            _ => None,
+        };
+        if let Some(dtype) = amo {
+            let ld = r.mem().iter().find(|m| m.kind == MemKind::Load);
+            let st = r.mem().iter().find(|m| m.kind == MemKind::Store);
+            if let (Some(ld), Some(st)) = (ld, st) {
+                self.data.push(DataBeat {
+                    dtype,
+                    daddr: st.vaddr,
+                    dsize: dsize(st.size),
+                    data: ((ld.value as u128) << 64) | st.value as u128,
+                });
+                return 1;
+            }
+        }
+        if r.sc_failed {
+            self.data.push(DataBeat {
+                dtype: 15,
+                daddr: r.sc_addr,
+                dsize: if op == Op::ScW { 2 } else { 3 },
+                data: 0,
+            });
+            return 1;
+        }
+        for m in r.mem() {
+            self.data.push(DataBeat {
+                dtype: if m.kind == MemKind::Load { 0 } else { 1 },
+                daddr: m.vaddr,
+                dsize: dsize(m.size),
+                data: m.value as u128,
+            });
+            n += 1;
+        }
+        n
+    }
+}
+
+impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
+    const ENABLED: bool = DATA;
+    const RUNS: bool = !DATA;
+
+    fn retire(&mut self, r: &Retired) {
+        if r.exception.is_some() {
+            // Reported by `trap` (ecall/ebreak included: they retire there).
+            return;
+        }
+        let ndata = if self.cfg.data { self.data_of(r) } else { 0 };
+        self.retire_insn(r.pc, &r.insn, r.next_pc, r.prv, r.time, None, ndata);
+        if let Some(w) = r.writes().iter().find(|w| w.reg == Reg::Csr(SATP)) {
+            self.see_satp(w.value);
+        }
+    }
+
+    #[inline]
+    fn run(&mut self, r: &Run) {
+        self.see_satp(r.satp);
+        let mut pc = r.pc;
+        let last = r.insns.len() - 1;
+        if !self.single && self.open.is_none() && !self.cfg.all_jumps {
+            // Fast path for blocks: every instruction but the last falls through and has
+            // itype 0 (runs end at transfers); only the last needs classifying.
+            let mut hw = 0u64;
+            for d in &r.insns[..last] {
+                hw += d.len as u64;
+            }
+            if hw != 0 && hw / 2 + (r.insns[last].len as u64 / 2) <= self.max_hw as u64 {
+                let first = r.insns[0];
+                // Start the block with the first instruction (handles ctype and context),
+                // then add the middle ones wholesale.
+                self.retire_insn(pc, &first, pc + first.len as u64, r.prv, r.time, None, 0);
+                pc += first.len as u64;
+                let mid = hw - first.len as u64;
+                if mid != 0 {
+                    if let Some(o) = &mut self.open {
+                        o.iretire += (mid / 2) as u32;
+                        let lastmid = r.insns[last - 1];
+                        o.ilastsize = (lastmid.len == 4) as u8;
+                    }
+                    pc += mid;
+                    self.const_rd = classify::sets_constant(&r.insns[last - 1]);
+                }
+                let d = r.insns[last];
+                self.retire_insn(pc, &d, r.next_pc, r.prv, r.time, None, 0);
+                return;
+            }
+        }
+        for (i, d) in r.insns.iter().enumerate() {
+            let next = if i == last {
+                r.next_pc
+            } else {
+                pc + d.len as u64
+            };
+            self.retire_insn(pc, d, next, r.prv, r.time, None, 0);
+            pc = next;
+        }
+    }
+
+    fn trap(&mut self, t: &TrapRecord) {
+        self.see_trap(t);
+    }
+}
