@@ -12,7 +12,7 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum ElfError {
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Io {
         path: String,
         source: std::io::Error,

@@ -118,6 +118,11 @@ impl Machine {
             self.sched.waiting = false;
         }
         loop {
+            // A serializing instruction that used the quantum's last step ends it: Spike looks
+            // for interrupts only while steps remain.
+            if self.sched.quantum_left == 0 {
+                return None;
+            }
             if let Some(irq) = self.pending_interrupt() {
                 let pc = self.hart.pc;
                 self.take_trap(Cause::Interrupt(irq), 0, pc, None, sink);

