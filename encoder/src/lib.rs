@@ -2,4 +2,5 @@
 //! the hart's ingress port, the decoder that turns a byte stream and the program image back
 //! into the executed pc flow, the dump, and writers of ingress beats for other tools.
 
+pub mod encoder;
 pub mod msg;

@@ -132,8 +132,28 @@ impl Default for IngressConfig {
 /// Receives beats in batches. Beat `i` owns the next `beats[i].ndata` entries of `data`.
 pub trait BeatSink {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]);
-    /// The run ended: flush.
-    fn finish(&mut self) -> std::io::Result<()>;
+    /// The run ended with the hart about to execute `next_pc` in privilege `prv`: flush.
+    fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()>;
+}
+
+/// Several beat sinks fed the same beats.
+impl BeatSink for Vec<Box<dyn BeatSink + Send>> {
+    fn beats(&mut self, beats: &[Beat], data: &[DataBeat]) {
+        for s in self.iter_mut() {
+            s.beats(beats, data);
+        }
+    }
+
+    fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()> {
+        let mut first = Ok(());
+        for s in self.iter_mut() {
+            let r = s.finish(next_pc, prv);
+            if first.is_ok() {
+                first = r;
+            }
+        }
+        first
+    }
 }
 
 /// Beats per batch handed to the sink.
@@ -145,9 +165,10 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     out: B,
     batch: Vec<Beat>,
     data: Vec<DataBeat>,
-    /// The beat being built: the open block, or (single retirement) the last instruction's
-    /// beat, held back so an interrupt can be reported on it.
-    open: Option<Beat>,
+    /// The last beat of `batch` is still being built: the open block, or (single
+    /// retirement) the last instruction's beat, held back so an interrupt can be reported on
+    /// it. It is built in place.
+    open: bool,
     /// The register the instruction retired just before set to a constant (lui/auipc).
     const_rd: Option<u8>,
     context: u64,
@@ -156,6 +177,9 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     satp: u64,
     single: bool,
     max_hw: u32,
+    /// Where the hart goes next, and in which privilege (after the last event seen).
+    next_pc: u64,
+    next_prv: Priv,
     /// Beats emitted so far.
     pub count: u64,
 }
@@ -171,13 +195,15 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             out,
             batch: Vec::with_capacity(BATCH),
             data: Vec::new(),
-            open: None,
+            open: false,
             const_rd: None,
             context: 0,
             ctype_pending: false,
             satp: csr.satp,
             single,
             max_hw,
+            next_pc: 0,
+            next_prv: Priv::M,
             count: 0,
         };
         p.context = p.context_of(csr.satp);
@@ -204,16 +230,18 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
-    /// Flush everything and hand the sink the rest; returns the sink.
+    /// Flush everything and finish the sink; returns the sink.
     pub fn finish(mut self) -> std::io::Result<B> {
         self.close();
         self.flush();
-        self.out.finish()?;
+        self.out.finish(self.next_pc, self.next_prv as u8)?;
         Ok(self.out)
     }
 
+    /// Add a finished beat.
     #[inline]
     fn emit(&mut self, b: Beat) {
+        self.close();
         self.batch.push(b);
         self.count += 1;
         if self.batch.len() >= BATCH {
@@ -221,7 +249,26 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
+    /// Start building a beat (closing the open one).
+    #[inline]
+    fn open_beat(&mut self, b: Beat) {
+        self.close();
+        self.batch.push(b);
+        self.open = true;
+    }
+
+    /// The beat being built.
+    #[inline]
+    fn open_mut(&mut self) -> Option<&mut Beat> {
+        if self.open {
+            self.batch.last_mut()
+        } else {
+            None
+        }
+    }
+
     fn flush(&mut self) {
+        debug_assert!(!self.open);
         if !self.batch.is_empty() {
             self.out.beats(&self.batch, &self.data);
             self.batch.clear();
@@ -229,10 +276,15 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
+    /// Finish the beat being built.
     #[inline]
     fn close(&mut self) {
-        if let Some(b) = self.open.take() {
-            self.emit(b);
+        if self.open {
+            self.open = false;
+            self.count += 1;
+            if self.batch.len() >= BATCH {
+                self.flush();
+            }
         }
     }
 
@@ -250,6 +302,8 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         ndata: u8,
     ) {
         let len = d.len as u64;
+        self.next_pc = next_pc;
+        self.next_prv = prv;
         let contiguous = next_pc == pc.wrapping_add(len);
         let (mut it, cause, tval) = match forced {
             Some(f) => f,
@@ -275,8 +329,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let ilastsize = (hw == 2) as u8;
         let prv = prv as u8;
         if self.single {
-            self.close();
-            self.open = Some(Beat {
+            self.open_beat(Beat {
                 itype: it.code(),
                 cause,
                 tval,
@@ -291,37 +344,42 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 ndata,
             });
         } else {
-            if let Some(o) = &self.open {
+            let max_hw = self.max_hw;
+            if let Some(o) = self.open_mut() {
                 if o.prv != prv
                     || o.time != time
                     || ctype != 0
-                    || o.iretire + hw > self.max_hw
+                    || o.iretire + hw > max_hw
                     || ndata != 0 && o.ndata != 0
                 {
                     self.close();
                 }
             }
-            let b = self.open.get_or_insert(Beat {
-                itype: 0,
-                cause: 0,
-                tval: 0,
-                prv,
-                iaddr: pc,
-                iretire: 0,
-                ilastsize,
-                context: self.context,
-                ctype,
-                time,
-                sijump: false,
-                ndata: 0,
-            });
-            b.iretire += hw;
-            b.ilastsize = ilastsize;
-            b.itype = it.code();
-            b.cause = cause;
-            b.tval = tval;
-            b.sijump = sijump;
-            b.ndata += ndata;
+            if !self.open {
+                self.open_beat(Beat {
+                    itype: 0,
+                    cause: 0,
+                    tval: 0,
+                    prv,
+                    iaddr: pc,
+                    iretire: 0,
+                    ilastsize,
+                    context: self.context,
+                    ctype,
+                    time,
+                    sijump: false,
+                    ndata: 0,
+                });
+            }
+            if let Some(b) = self.open_mut() {
+                b.iretire += hw;
+                b.ilastsize = ilastsize;
+                b.itype = it.code();
+                b.cause = cause;
+                b.tval = tval;
+                b.sijump = sijump;
+                b.ndata += ndata;
+            }
         }
         if !self.single && (it != Itype::None || !contiguous || forced.is_some()) {
             self.close();
@@ -360,7 +418,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             // Single retirement reports a non-retiring exception on a beat of its own, with
             // the excepting instruction's address; an interrupt goes on the last retirement.
             let attach = it == Itype::Interrupt || !self.single;
-            match &mut self.open {
+            match self.open_mut() {
                 Some(o) if o.itype == 0 && attach => {
                     o.itype = it.code();
                     o.cause = t.cause.xcause();
@@ -392,6 +450,23 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             }
         }
         self.const_rd = None;
+        self.next_pc = t.handler;
+        self.next_prv = t.to;
+    }
+
+    /// A run, one instruction at a time.
+    fn run_each(&mut self, r: &Run) {
+        let mut pc = r.pc;
+        let last = r.insns.len() - 1;
+        for (i, d) in r.insns.iter().enumerate() {
+            let next = if i == last {
+                r.next_pc
+            } else {
+                pc + d.len as u64
+            };
+            self.retire_insn(pc, d, next, r.prv, r.time, None, 0);
+            pc = next;
+        }
     }
 
     /// The data accesses of a retired instruction, appended to the data slice; returns how
@@ -493,44 +568,78 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
     #[inline]
     fn run(&mut self, r: &Run) {
         self.see_satp(r.satp);
-        let mut pc = r.pc;
-        let last = r.insns.len() - 1;
-        if !self.single && self.open.is_none() && !self.cfg.all_jumps {
-            // Fast path for blocks: every instruction but the last falls through and has
-            // itype 0 (runs end at transfers); only the last needs classifying.
-            let mut hw = 0u64;
-            for d in &r.insns[..last] {
-                hw += d.len as u64;
-            }
-            if hw != 0 && hw / 2 + (r.insns[last].len as u64 / 2) <= self.max_hw as u64 {
-                let first = r.insns[0];
-                // Start the block with the first instruction (handles ctype and context),
-                // then add the middle ones wholesale.
-                self.retire_insn(pc, &first, pc + first.len as u64, r.prv, r.time, None, 0);
-                pc += first.len as u64;
-                let mid = hw - first.len as u64;
-                if mid != 0 {
-                    if let Some(o) = &mut self.open {
-                        o.iretire += (mid / 2) as u32;
-                        let lastmid = r.insns[last - 1];
-                        o.ilastsize = (lastmid.len == 4) as u8;
-                    }
-                    pc += mid;
-                    self.const_rd = classify::sets_constant(&r.insns[last - 1]);
-                }
-                let d = r.insns[last];
-                self.retire_insn(pc, &d, r.next_pc, r.prv, r.time, None, 0);
-                return;
+        if self.single || self.cfg.all_jumps || self.cfg.itype_width == 3 {
+            self.run_each(r);
+            return;
+        }
+        // Multiple retirement: the run is contiguous and only its last instruction can have
+        // a non-zero itype, so it extends the open block or makes one beat.
+        let n = r.insns.len();
+        let last = &r.insns[n - 1];
+        let bytes: u64 = r.insns.iter().map(|d| d.len as u64).sum();
+        let hw = (bytes / 2) as u32;
+        let open_hw = if self.open {
+            self.batch.last().map_or(0, |o| o.iretire)
+        } else {
+            0
+        };
+        if hw + open_hw > self.max_hw {
+            self.run_each(r);
+            return;
+        }
+        let contiguous = r.next_pc == r.pc.wrapping_add(bytes);
+        let it = classify::itype(last, !contiguous);
+        let prev_const = if n >= 2 {
+            classify::sets_constant(&r.insns[n - 2])
+        } else {
+            self.const_rd
+        };
+        let sijump = self.cfg.sijump
+            && it.is_uninferable_jump()
+            && last.op == Op::Jalr
+            && prev_const == Some(last.rs1);
+        self.const_rd = classify::sets_constant(last);
+        let ctype = if std::mem::take(&mut self.ctype_pending) {
+            self.cfg.ctype
+        } else {
+            0
+        };
+        let prv = r.prv as u8;
+        let ilastsize = (last.len == 4) as u8;
+        let time = r.time;
+        if let Some(o) = self.open_mut() {
+            if o.prv != prv || o.time != time || ctype != 0 || o.ndata != 0 {
+                self.close();
             }
         }
-        for (i, d) in r.insns.iter().enumerate() {
-            let next = if i == last {
-                r.next_pc
-            } else {
-                pc + d.len as u64
-            };
-            self.retire_insn(pc, d, next, r.prv, r.time, None, 0);
-            pc = next;
+        if !self.open {
+            self.open_beat(Beat {
+                itype: 0,
+                cause: 0,
+                tval: 0,
+                prv,
+                iaddr: r.pc,
+                iretire: 0,
+                ilastsize,
+                context: self.context,
+                ctype,
+                time: r.time,
+                sijump: false,
+                ndata: 0,
+            });
+        }
+        let b = match self.open_mut() {
+            Some(b) => b,
+            None => return,
+        };
+        b.iretire += hw;
+        b.ilastsize = ilastsize;
+        b.itype = it.code();
+        b.sijump = sijump;
+        self.next_pc = r.next_pc;
+        self.next_prv = r.prv;
+        if it != Itype::None || !contiguous {
+            self.close();
         }
     }
 

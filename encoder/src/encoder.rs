@@ -1,0 +1,1102 @@
+//! The N-Trace encoder: ingress beats in, MSEO/MDO bytes out (N-Trace chapters 7-10), with
+//! every choice the specification leaves open fixed as `docs/ntrace.md` describes.
+//!
+//! [`Encoder`] is the state machine; [`EncoderThread`] runs one on its own thread behind a
+//! bounded channel, fed with batches of beats by the hart's ingress port.
+//!
+//! The encoder works at beat granularity. An event that needs a target address (an
+//! uninferable jump, a trap, an xRET) becomes *pending* and is completed by the next beat,
+//! whose first instruction is the target. I-CNT counts half-words; the optional parts
+//! (implicit return, sequential jumps, repeated history, RepeatBranch, timestamps, Ownership,
+//! SRC, filters and triggers, periodic sync, the output FIFO) are each a few lines below,
+//! switched by [`EncoderConfig`], whose fields carry the trace-control names.
+
+use crate::msg::{self, Body, Format, Message};
+use arch::Itype;
+use iss::ingress::{Beat, BeatSink, DataBeat, Retirement};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::io::{self, Write};
+
+/// BTM: branch trace messaging.
+pub const BTM: u8 = 3;
+/// HTM: branch history messaging.
+pub const HTM: u8 = 6;
+
+/// SYNC codes (table 25).
+pub mod sync {
+    pub const EXTERNAL_TRIGGER: u8 = 0;
+    pub const PERIODIC: u8 = 2;
+    pub const EXIT_DEBUG: u8 = 3;
+    pub const ICNT_OVERFLOW: u8 = 4;
+    pub const TRACE_ENABLE: u8 = 5;
+    pub const FIFO_OVERRUN: u8 = 7;
+
+    /// Whether a sync message with this code resets the encoder (and decoder) state.
+    pub fn resets(code: u8) -> bool {
+        !matches!(code, 0 | 4 | 6)
+    }
+}
+
+/// An address range and privilege set that qualify instruction trace (trTeInstFilters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Filter {
+    /// Trace blocks whose first instruction is in `[start, end)`.
+    pub start: u64,
+    pub end: u64,
+    /// Bit n set: trace privilege n (0 U, 1 S, 3 M).
+    pub privs: u8,
+}
+
+impl Filter {
+    fn matches(&self, b: &Beat) -> bool {
+        b.iaddr >= self.start && b.iaddr < self.end && self.privs & (1 << b.prv) != 0
+    }
+}
+
+/// The encoder's configuration: the trace-control fields that concern it, named as the
+/// RISC-V Trace Control Interface and N-Trace name them, plus the model's own parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EncoderConfig {
+    /// 3: BTM, 6: HTM.
+    pub tr_te_inst_mode: u8,
+    /// Ownership messages.
+    pub tr_te_context: bool,
+    pub tr_te_inhibit_src: bool,
+    pub tr_te_src_id: u16,
+    /// Width of the SRC field, 0..=12.
+    pub tr_te_src_bits: u8,
+    /// 0 off, 1 count messages, 3 count I-CNT half-words (2, cycles, reads back as 3).
+    pub tr_te_inst_sync_mode: u8,
+    /// Periodic sync every 2^(tr_te_inst_sync_max + 4) units.
+    pub tr_te_inst_sync_max: u8,
+    /// The hart reports direct jumps as taken branches.
+    pub tr_te_inst_en_all_jumps: bool,
+    pub tr_te_inst_en_sequential_jump: bool,
+    /// 0 off, 1 counter, 2 partial-address stack, 3 full-address stack.
+    pub tr_te_inst_implicit_return_mode: u8,
+    /// Depth of the return-address stack (1..=32).
+    pub implicit_return_depth: u8,
+    /// Low address bits compared in implicit-return mode 2.
+    pub partial_bits: u8,
+    pub tr_te_inst_en_repeated_history: bool,
+    /// RepeatBranch messages (BTM).
+    pub tr_te_inst_en_repeat_branch: bool,
+    pub tr_te_inst_extend_addr_msb: bool,
+    /// TSTAMP fields (trTsEnable).
+    pub tr_ts_enable: bool,
+    /// Stall the hart rather than lose messages (trTeInstStallEna).
+    pub tr_te_inst_stall_ena: bool,
+    /// I-CNT counter width, including the overflow MSB (at most 22).
+    pub icnt_bits: u8,
+    /// HIST width, including the stop bit (at most 32).
+    pub hist_bits: u8,
+    /// trTeInstFilters: trace only what this matches.
+    pub filter: Option<Filter>,
+    /// trTeInstTrigEnable: trace-on and trace-off trigger addresses.
+    pub trace_on: Option<u64>,
+    pub trace_off: Option<u64>,
+    /// Output FIFO size in bytes (without stall).
+    pub fifo_bytes: u32,
+    /// FIFO drain rate: bytes per 1000 half-words retired.
+    pub drain_per_khw: u32,
+    /// How the hart retires (the ingress port's `retires_p`).
+    pub retirement: Retirement,
+}
+
+impl Default for EncoderConfig {
+    fn default() -> Self {
+        EncoderConfig {
+            tr_te_inst_mode: HTM,
+            tr_te_context: false,
+            tr_te_inhibit_src: false,
+            tr_te_src_id: 0,
+            tr_te_src_bits: 0,
+            tr_te_inst_sync_mode: 3,
+            tr_te_inst_sync_max: 15,
+            tr_te_inst_en_all_jumps: false,
+            tr_te_inst_en_sequential_jump: false,
+            tr_te_inst_implicit_return_mode: 0,
+            implicit_return_depth: 32,
+            partial_bits: 16,
+            tr_te_inst_en_repeated_history: false,
+            tr_te_inst_en_repeat_branch: false,
+            tr_te_inst_extend_addr_msb: false,
+            tr_ts_enable: false,
+            tr_te_inst_stall_ena: true,
+            icnt_bits: 22,
+            hist_bits: 32,
+            filter: None,
+            trace_on: None,
+            trace_off: None,
+            fifo_bytes: 4096,
+            drain_per_khw: 200,
+            retirement: Retirement::Block {
+                max_halfwords: 1 << 16,
+            },
+        }
+    }
+}
+
+/// A configuration the encoder cannot implement.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+impl EncoderConfig {
+    /// Check the configuration and apply the WARL rules (values out of range read back as the
+    /// nearest legal one; impossible combinations are errors).
+    pub fn legalize(&mut self) -> Result<(), ConfigError> {
+        if self.tr_te_inst_mode != BTM && self.tr_te_inst_mode != HTM {
+            return Err(ConfigError(format!(
+                "trTeInstMode {} is not implemented (3 BTM or 6 HTM)",
+                self.tr_te_inst_mode
+            )));
+        }
+        if self.tr_te_inst_sync_mode == 2 {
+            self.tr_te_inst_sync_mode = 3;
+        }
+        if self.tr_te_inst_sync_mode > 3 {
+            return Err(ConfigError(format!(
+                "trTeInstSyncMode {} is not 0..=3",
+                self.tr_te_inst_sync_mode
+            )));
+        }
+        self.tr_te_inst_sync_max = self.tr_te_inst_sync_max.min(15);
+        if self.tr_te_src_bits > 12 {
+            return Err(ConfigError("trTeSrcBits is at most 12".into()));
+        }
+        if self.tr_te_src_bits > 0 && self.tr_te_src_id as u32 >= 1 << self.tr_te_src_bits {
+            return Err(ConfigError(format!(
+                "trTeSrcID {} does not fit in {} bits",
+                self.tr_te_src_id, self.tr_te_src_bits
+            )));
+        }
+        if self.tr_te_inst_implicit_return_mode > 3 {
+            return Err(ConfigError("trTeInstImplicitReturnMode is 0..=3".into()));
+        }
+        if !(1..=32).contains(&self.implicit_return_depth) {
+            return Err(ConfigError(
+                "the implicit-return stack depth is 1..=32".into(),
+            ));
+        }
+        if !(1..=63).contains(&self.partial_bits) {
+            return Err(ConfigError("partial_bits is 1..=63".into()));
+        }
+        if !(4..=22).contains(&self.icnt_bits) {
+            return Err(ConfigError("icnt_bits is 4..=22".into()));
+        }
+        if !(3..=32).contains(&self.hist_bits) {
+            return Err(ConfigError("hist_bits is 3..=32".into()));
+        }
+        if self.tr_te_inst_en_repeat_branch && self.tr_te_inst_mode != BTM {
+            return Err(ConfigError(
+                "RepeatBranch (trTeInstEnRepeatBranch) is for BTM only".into(),
+            ));
+        }
+        if let Some(f) = &self.filter {
+            if f.end <= f.start {
+                return Err(ConfigError("the filter's address range is empty".into()));
+            }
+        }
+        if let Retirement::Block { max_halfwords } = &mut self.retirement {
+            // A block must fit well inside I-CNT, which is reported at beat boundaries.
+            *max_halfwords = (*max_halfwords).min(1 << (self.icnt_bits - 2)).max(2);
+        }
+        Ok(())
+    }
+
+    /// The byte format these settings give.
+    pub fn format(&self) -> Format {
+        Format {
+            src_bits: if self.tr_te_inhibit_src {
+                0
+            } else {
+                self.tr_te_src_bits
+            },
+            timestamps: self.tr_ts_enable,
+            extend_addr_msb: self.tr_te_inst_extend_addr_msb,
+        }
+    }
+
+    fn htm(&self) -> bool {
+        self.tr_te_inst_mode == HTM
+    }
+}
+
+/// What the encoder produced.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EncoderStats {
+    /// Messages by TCODE.
+    pub messages: std::collections::BTreeMap<u8, u64>,
+    pub bytes: u64,
+    /// Messages dropped because the output FIFO was full.
+    pub dropped: u64,
+    pub beats: u64,
+    pub halfwords: u64,
+}
+
+/// An event waiting for its target address (the next beat's first instruction).
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    /// An uninferable jump, xRET or trap: an indirect-branch message with this B-TYPE.
+    Indirect { btype: u8, time: u64 },
+    /// A return or co-routine swap under implicit return: reported only if the target is not
+    /// `predicted` (None: nothing was on the stack).
+    Return {
+        predicted: Option<u64>,
+        counted: bool,
+        time: u64,
+    },
+    /// A taken branch (BTM) that must go out as DirectBranchSync (a periodic sync is due).
+    DirectSync { time: u64 },
+}
+
+/// The N-Trace encoder.
+pub struct Encoder<W: Write> {
+    cfg: EncoderConfig,
+    fmt: Format,
+    out: W,
+    single: bool,
+    /// Bytes of encoded messages not yet written out.
+    buf: Vec<u8>,
+    started: bool,
+    tracing: bool,
+    icnt: u64,
+    hist: u64,
+    addr_ref: u64,
+    pending: Option<Pending>,
+    ts_last: u64,
+    sync_count: u64,
+    sync_due: bool,
+    /// Return-address stack (newest last), or its depth in counter mode.
+    stack: VecDeque<u64>,
+    count: u32,
+    /// A message carrying I-CNT, HIST or an address went out at this beat's boundary.
+    window_broken: bool,
+    /// RepeatBranch: the last repeatable message and how often it repeated since.
+    last_branch: Option<Body>,
+    bcnt: u64,
+    bcnt_time: u64,
+    /// Repeated history: the held chunk (with stop bit), its count and the time of the last.
+    rh_chunk: Option<u64>,
+    rh_count: u64,
+    rh_time: u64,
+    /// Ownership: what was reported last.
+    prv_reported: Option<u8>,
+    ctx: u64,
+    /// FIFO level in thousandths of a byte, and lost-trace state.
+    fifo_level: u64,
+    lost: bool,
+    lost_time: u64,
+    /// Trigger state.
+    trig_on: bool,
+    /// The last beat's time (for messages not tied to an event).
+    now: u64,
+    pub stats: EncoderStats,
+    error: Option<io::Error>,
+}
+
+const HREPEAT_MAX: u64 = (1 << 32) - 1;
+const BCNT_MAX: u64 = (1 << 32) - 1;
+
+impl<W: Write> Encoder<W> {
+    pub fn new(mut cfg: EncoderConfig, out: W) -> Result<Self, ConfigError> {
+        cfg.legalize()?;
+        let fmt = cfg.format();
+        let single = cfg.retirement == Retirement::Single;
+        let trig_on = cfg.trace_on.is_none();
+        Ok(Encoder {
+            fmt,
+            out,
+            single,
+            buf: Vec::with_capacity(1 << 16),
+            started: false,
+            tracing: false,
+            icnt: 0,
+            hist: 1,
+            addr_ref: 0,
+            pending: None,
+            ts_last: 0,
+            sync_count: 0,
+            sync_due: false,
+            stack: VecDeque::with_capacity(cfg.implicit_return_depth as usize),
+            count: 0,
+            window_broken: false,
+            last_branch: None,
+            bcnt: 0,
+            bcnt_time: 0,
+            rh_chunk: None,
+            rh_count: 0,
+            rh_time: 0,
+            prv_reported: None,
+            ctx: 0,
+            fifo_level: 0,
+            lost: false,
+            lost_time: 0,
+            trig_on,
+            now: 0,
+            stats: EncoderStats::default(),
+            error: None,
+            cfg,
+        })
+    }
+
+    pub fn config(&self) -> &EncoderConfig {
+        &self.cfg
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Output.
+
+    /// Emit a message: flush what must precede it, time-stamp, encode, and pass it through
+    /// the output FIFO.
+    fn emit(&mut self, body: Body, time: u64) {
+        let repeatable = self.cfg.tr_te_inst_en_repeat_branch
+            && matches!(
+                body,
+                Body::DirectBranch { .. } | Body::IndirectBranch { uaddr: 0, .. }
+            );
+        if repeatable && self.last_branch.as_ref() == Some(&body) && self.bcnt < BCNT_MAX {
+            self.bcnt += 1;
+            self.bcnt_time = time;
+            self.after_message(&body);
+            return;
+        }
+        self.flush_repeats();
+        self.flush_history();
+        self.last_branch = if repeatable { Some(body.clone()) } else { None };
+        self.send(body, time);
+    }
+
+    /// Encode and output one message (no repeat handling).
+    fn send(&mut self, body: Body, time: u64) {
+        let is_sync = body.sync().is_some();
+        let tstamp = self.cfg.tr_ts_enable.then(|| {
+            let t = if is_sync {
+                time
+            } else {
+                time.wrapping_sub(self.ts_last)
+            };
+            self.ts_last = time;
+            t
+        });
+        let m = Message {
+            src: self.cfg.tr_te_src_id,
+            body,
+            tstamp,
+        };
+        let start = self.buf.len();
+        msg::encode(&m, &self.fmt, &mut self.buf);
+        let len = (self.buf.len() - start) as u64;
+        if !self.cfg.tr_te_inst_stall_ena {
+            let cap = self.cfg.fifo_bytes as u64 * 1000;
+            if self.lost || self.fifo_level + len * 1000 > cap {
+                self.buf.truncate(start);
+                if !self.lost {
+                    self.lost = true;
+                    self.lost_time = time;
+                }
+                self.stats.dropped += 1;
+                self.after_message(&m.body);
+                return;
+            }
+            self.fifo_level += len * 1000;
+        }
+        *self.stats.messages.entry(m.body.tcode()).or_default() += 1;
+        self.stats.bytes += len;
+        self.after_message(&m.body);
+        if self.buf.len() >= 1 << 16 {
+            self.write_out();
+        }
+    }
+
+    /// Book-keeping after a message went out (or was dropped, or counted as a repeat).
+    fn after_message(&mut self, body: &Body) {
+        if self.cfg.tr_te_inst_sync_mode == 1 {
+            self.sync_count += 1;
+            if self.sync_count >= self.sync_period() {
+                self.sync_due = true;
+            }
+        }
+        if !matches!(body, Body::Ownership { .. } | Body::Error { .. }) {
+            self.window_broken = true;
+        }
+    }
+
+    fn write_out(&mut self) {
+        if self.error.is_none() && !self.buf.is_empty() {
+            if let Err(e) = self.out.write_all(&self.buf) {
+                self.error = Some(e);
+            }
+        }
+        self.buf.clear();
+    }
+
+    fn flush_repeats(&mut self) {
+        if self.bcnt > 0 {
+            let n = std::mem::take(&mut self.bcnt);
+            let t = self.bcnt_time;
+            self.send(Body::RepeatBranch { bcnt: n }, t);
+        }
+    }
+
+    /// Send the held repeated-history chunk.
+    fn flush_history(&mut self) {
+        if let Some(chunk) = self.rh_chunk.take() {
+            let n = std::mem::take(&mut self.rh_count);
+            let t = self.rh_time;
+            let body = if n == 1 {
+                Body::ResourceFull {
+                    rcode: 1,
+                    rdata: chunk,
+                    hrepeat: None,
+                }
+            } else {
+                Body::ResourceFull {
+                    rcode: 2,
+                    rdata: chunk,
+                    hrepeat: Some(n),
+                }
+            };
+            self.send(body, t);
+        }
+    }
+
+    fn sync_period(&self) -> u64 {
+        1 << (self.cfg.tr_te_inst_sync_max as u32 + 4)
+    }
+
+    // ------------------------------------------------------------------------------------
+    // State.
+
+    /// A sync message went out with this code and F-ADDR.
+    fn synced(&mut self, code: u8, faddr: u64) {
+        self.icnt = 0;
+        self.hist = 1;
+        self.addr_ref = faddr;
+        self.sync_count = 0;
+        self.sync_due = false;
+        if sync::resets(code) {
+            self.stack.clear();
+            self.count = 0;
+            self.last_branch = None;
+        }
+    }
+
+    /// Send a sync message (flushing held history first, as for any message) and Ownership
+    /// after it.
+    fn sync_message(&mut self, body: Body, code: u8, faddr: u64, prv: u8, time: u64) {
+        self.emit(body, time);
+        self.synced(code, faddr);
+        if self.cfg.tr_te_context {
+            self.ownership(2, prv, time);
+        }
+    }
+
+    fn ownership(&mut self, format: u64, prv: u8, time: u64) {
+        let prv2 = (prv & 3) as u64;
+        let process = if format == 2 {
+            (self.ctx << 5) | (prv2 << 2) | 2
+        } else {
+            (prv2 << 2) | format
+        };
+        self.prv_reported = Some(prv);
+        self.emit(Body::Ownership { process }, time);
+    }
+
+    /// In HTM, flush a non-empty HIST as ResourceFull RCODE 1 (before a message without HIST).
+    fn flush_hist_field(&mut self, time: u64) {
+        if self.cfg.htm() && self.hist != 1 {
+            let h = std::mem::replace(&mut self.hist, 1);
+            self.emit(
+                Body::ResourceFull {
+                    rcode: 1,
+                    rdata: h,
+                    hrepeat: None,
+                },
+                time,
+            );
+        }
+    }
+
+    /// Add a HIST bit.
+    fn push_hist(&mut self, bit: u64, time: u64) {
+        let w = self.cfg.hist_bits as u32;
+        if self.hist >> (w - 1) != 0 {
+            let full = std::mem::replace(&mut self.hist, 1);
+            self.hist_full(full, time);
+        }
+        self.hist = (self.hist << 1) | bit;
+    }
+
+    /// The HIST register is full: send it, or (repeated history) hold it as a chunk.
+    fn hist_full(&mut self, h: u64, time: u64) {
+        if !self.cfg.tr_te_inst_en_repeated_history {
+            self.emit(
+                Body::ResourceFull {
+                    rcode: 1,
+                    rdata: h,
+                    hrepeat: None,
+                },
+                time,
+            );
+            return;
+        }
+        let n = 63 - h.leading_zeros(); // payload bits
+        let payload = h & ((1 << n) - 1);
+        // Bits oldest first: bit i of the sequence is payload bit n-1-i.
+        let bit = |i: u32| (payload >> (n - 1 - i)) & 1;
+        let period = (1..=n / 2)
+            .find(|&p| (0..n - p).all(|i| bit(i) == bit(i + p)))
+            .unwrap_or(n);
+        let take = (n / period) * period;
+        let carry_bits = n - take;
+        let chunk = (1u64 << take) | (payload >> carry_bits);
+        let carry = payload & ((1u64 << carry_bits) - 1);
+        self.hist = (1u64 << carry_bits) | carry;
+        if self.rh_chunk == Some(chunk) && self.rh_count < HREPEAT_MAX {
+            self.rh_count += 1;
+            self.rh_time = time;
+        } else {
+            self.flush_repeats();
+            self.flush_history();
+            self.rh_chunk = Some(chunk);
+            self.rh_count = 1;
+            self.rh_time = time;
+            self.window_broken = true;
+        }
+    }
+
+    fn push_return(&mut self, addr: u64) {
+        if self.cfg.tr_te_inst_implicit_return_mode == 0 {
+            return;
+        }
+        let depth = self.cfg.implicit_return_depth as usize;
+        if self.cfg.tr_te_inst_implicit_return_mode == 1 {
+            self.count = (self.count + 1).min(depth as u32);
+        }
+        if self.stack.len() == depth {
+            self.stack.pop_front();
+        }
+        self.stack.push_back(addr);
+    }
+
+    /// Pop for a return: the predicted address (None: nothing to predict with) and whether
+    /// the counter (mode 1) had an entry.
+    fn pop_return(&mut self) -> (Option<u64>, bool) {
+        let counted = self.count > 0;
+        if counted {
+            self.count -= 1;
+        }
+        (self.stack.pop_back(), counted)
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Beats.
+
+    /// Process one beat.
+    pub fn beat(&mut self, b: &Beat) {
+        let hw = b.halfwords(self.single);
+        self.stats.beats += 1;
+        self.stats.halfwords += hw;
+        self.now = b.time;
+        self.window_broken = false;
+        if !self.cfg.tr_te_inst_stall_ena {
+            self.fifo_level = self
+                .fifo_level
+                .saturating_sub(self.cfg.drain_per_khw as u64 * hw);
+        }
+
+        // The pending event's target is this beat's first instruction.
+        if let Some(p) = self.pending.take() {
+            if self.tracing {
+                self.complete(p, b.iaddr, b.prv);
+            }
+        }
+
+        // Lost trace: recover as soon as there is room for Error and a sync.
+        if self.lost && self.fifo_level + 64 * 1000 <= self.cfg.fifo_bytes as u64 * 1000 {
+            self.lost = false;
+            let t = self.lost_time;
+            self.rh_chunk = None;
+            self.bcnt = 0;
+            self.last_branch = None;
+            self.send(
+                Body::Error {
+                    etype: 0,
+                    ecode: 0b100,
+                },
+                t,
+            );
+            if self.tracing {
+                let faddr = b.iaddr;
+                self.sync_message(
+                    Body::ProgTraceSync {
+                        sync: sync::FIFO_OVERRUN,
+                        icnt: 0,
+                        faddr: faddr >> 1,
+                    },
+                    sync::FIFO_OVERRUN,
+                    faddr,
+                    b.prv,
+                    b.time,
+                );
+            }
+        }
+
+        // Trace on or off.
+        if let Some(on) = self.cfg.trace_on {
+            if !self.trig_on && contains(b, hw, on) {
+                self.trig_on = true;
+            }
+        }
+        let want = self.trig_on && self.cfg.filter.is_none_or(|f| f.matches(b));
+        if !self.started {
+            self.started = true;
+            self.ctx = b.context;
+            if want {
+                self.start(b, sync::EXIT_DEBUG);
+            } else {
+                self.tracing = false;
+                self.correlation(4, b.time);
+            }
+        } else if self.tracing && !want {
+            self.stop(4, b.time);
+        } else if !self.tracing && want {
+            self.ctx = b.context;
+            self.start(b, sync::TRACE_ENABLE);
+        }
+        if !self.tracing {
+            return;
+        }
+
+        // Context changes.
+        if b.ctype != 0 && b.context != self.ctx {
+            self.ctx = b.context;
+            if self.cfg.tr_te_context {
+                if b.ctype >= 2 {
+                    self.flush_hist_field(b.time);
+                    let icnt = std::mem::take(&mut self.icnt);
+                    self.emit(
+                        Body::ProgTraceSync {
+                            sync: sync::EXTERNAL_TRIGGER,
+                            icnt,
+                            faddr: b.iaddr >> 1,
+                        },
+                        b.time,
+                    );
+                    self.synced(sync::EXTERNAL_TRIGGER, b.iaddr);
+                }
+                self.ownership(2, b.prv, b.time);
+            }
+        }
+        if self.cfg.tr_te_context && self.prv_reported != Some(b.prv) {
+            self.ownership(0, b.prv, b.time);
+        }
+
+        // Periodic sync at a beat boundary with nothing pending.
+        if self.sync_due {
+            self.flush_hist_field(b.time);
+            let icnt = self.icnt;
+            self.sync_message(
+                Body::ProgTraceSync {
+                    sync: sync::PERIODIC,
+                    icnt,
+                    faddr: b.iaddr >> 1,
+                },
+                sync::PERIODIC,
+                b.iaddr,
+                b.prv,
+                b.time,
+            );
+        }
+
+        // I-CNT overflow: report before adding this beat.
+        let limit = 1u64 << (self.cfg.icnt_bits - 1);
+        if self.icnt + hw >= limit {
+            if self.cfg.htm() && self.hist != 1 {
+                let (icnt, hist) = (self.icnt, self.hist);
+                self.emit(
+                    Body::IndirectBranchHistSync {
+                        sync: sync::ICNT_OVERFLOW,
+                        btype: 0,
+                        icnt,
+                        faddr: b.iaddr >> 1,
+                        hist,
+                    },
+                    b.time,
+                );
+                self.synced(sync::ICNT_OVERFLOW, b.iaddr);
+            } else {
+                let icnt = std::mem::take(&mut self.icnt);
+                self.emit(
+                    Body::ResourceFull {
+                        rcode: 0,
+                        rdata: icnt,
+                        hrepeat: None,
+                    },
+                    b.time,
+                );
+            }
+        }
+        self.icnt += hw;
+        if self.cfg.tr_te_inst_sync_mode == 3 {
+            self.sync_count += hw;
+            if self.sync_count >= self.sync_period() {
+                self.sync_due = true;
+            }
+        }
+
+        self.end_of_block(b, hw);
+
+        if let Some(off) = self.cfg.trace_off {
+            if contains(b, hw, off) {
+                self.trig_on = false;
+                self.pending = None;
+                self.stop(4, b.time);
+            }
+        }
+    }
+
+    /// What the block's last instruction does.
+    fn end_of_block(&mut self, b: &Beat, hw: u64) {
+        let it = Itype::from_code(b.itype).unwrap_or(Itype::None);
+        let last_hw = 1u64 << b.ilastsize;
+        // The address after the last instruction: where a call returns.
+        let after = b.iaddr.wrapping_add(2 * hw);
+        // A sequentially inferable jump, with the window unbroken: the decoder infers it.
+        let seq = self.cfg.tr_te_inst_en_sequential_jump
+            && b.sijump
+            && !(self.window_broken && hw == last_hw);
+        let t = b.time;
+        match it {
+            Itype::None | Itype::Reserved7 => {}
+            Itype::Exception if hw == 0 || b.iretire > 0 => {
+                self.pending = Some(Pending::Indirect { btype: 2, time: t });
+            }
+            Itype::Exception => {}
+            Itype::Interrupt => {
+                self.pending = Some(Pending::Indirect { btype: 3, time: t });
+            }
+            Itype::TrapReturn => {
+                self.pending = Some(Pending::Indirect { btype: 0, time: t });
+            }
+            Itype::NontakenBranch => {
+                if self.cfg.htm() {
+                    self.push_hist(0, t);
+                }
+            }
+            Itype::TakenBranch => {
+                if self.cfg.htm() {
+                    self.push_hist(1, t);
+                } else if self.sync_due {
+                    self.pending = Some(Pending::DirectSync { time: t });
+                } else {
+                    let icnt = std::mem::take(&mut self.icnt);
+                    self.emit(Body::DirectBranch { icnt }, t);
+                }
+            }
+            Itype::InferableCall => self.push_return(after),
+            Itype::UninferableCall => {
+                self.push_return(after);
+                if !seq {
+                    self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                }
+            }
+            Itype::Return | Itype::CoroutineSwap => {
+                if self.cfg.tr_te_inst_implicit_return_mode == 0 {
+                    if !seq {
+                        self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                    }
+                } else {
+                    let (predicted, counted) = self.pop_return();
+                    if it == Itype::CoroutineSwap {
+                        self.push_return(after);
+                    }
+                    self.pending = Some(Pending::Return {
+                        predicted,
+                        counted,
+                        time: t,
+                    });
+                }
+            }
+            Itype::UninferableJump | Itype::OtherUninferableJump | Itype::UninferableTailCall => {
+                if !seq {
+                    self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                }
+            }
+            Itype::InferableTailCall | Itype::OtherInferableJump => {}
+        }
+        let _ = last_hw;
+    }
+
+    /// Complete a pending event with its target.
+    fn complete(&mut self, p: Pending, target: u64, prv: u8) {
+        let (btype, time) = match p {
+            Pending::Indirect { btype, time } => (btype, time),
+            Pending::Return {
+                predicted,
+                counted,
+                time,
+            } => {
+                let implicit = match self.cfg.tr_te_inst_implicit_return_mode {
+                    1 => counted,
+                    2 => {
+                        let m = (1u64 << self.cfg.partial_bits) - 1;
+                        predicted.is_some_and(|a| a & m == target & m)
+                    }
+                    _ => predicted == Some(target),
+                };
+                if implicit {
+                    self.owner_after_target(prv, time);
+                    return;
+                }
+                (0, time)
+            }
+            Pending::DirectSync { time } => {
+                let icnt = self.icnt;
+                self.sync_message(
+                    Body::DirectBranchSync {
+                        sync: sync::PERIODIC,
+                        icnt,
+                        faddr: target >> 1,
+                    },
+                    sync::PERIODIC,
+                    target,
+                    prv,
+                    time,
+                );
+                return;
+            }
+        };
+        let icnt = self.icnt;
+        let hist = self.hist;
+        if self.sync_due {
+            let body = if self.cfg.htm() {
+                Body::IndirectBranchHistSync {
+                    sync: sync::PERIODIC,
+                    btype,
+                    icnt,
+                    faddr: target >> 1,
+                    hist,
+                }
+            } else {
+                Body::IndirectBranchSync {
+                    sync: sync::PERIODIC,
+                    btype,
+                    icnt,
+                    faddr: target >> 1,
+                }
+            };
+            self.sync_message(body, sync::PERIODIC, target, prv, time);
+            return;
+        }
+        let uaddr = (target ^ self.addr_ref) >> 1;
+        let body = if self.cfg.htm() && hist != 1 {
+            Body::IndirectBranchHist {
+                btype,
+                icnt,
+                uaddr,
+                hist,
+            }
+        } else {
+            Body::IndirectBranch { btype, icnt, uaddr }
+        };
+        self.emit(body, time);
+        self.icnt = 0;
+        self.hist = 1;
+        self.addr_ref = target;
+        self.owner_after_target(prv, time);
+    }
+
+    fn owner_after_target(&mut self, prv: u8, time: u64) {
+        if self.cfg.tr_te_context && self.prv_reported != Some(prv) {
+            self.ownership(0, prv, time);
+        }
+    }
+
+    /// Start tracing at this beat.
+    fn start(&mut self, b: &Beat, code: u8) {
+        self.tracing = true;
+        self.pending = None;
+        self.sync_message(
+            Body::ProgTraceSync {
+                sync: code,
+                icnt: 0,
+                faddr: b.iaddr >> 1,
+            },
+            code,
+            b.iaddr,
+            b.prv,
+            b.time,
+        );
+    }
+
+    /// ProgTraceCorrelation with the I-CNT (and HIST in HTM) so far.
+    fn correlation(&mut self, evcode: u8, time: u64) {
+        let icnt = std::mem::take(&mut self.icnt);
+        let hist = std::mem::replace(&mut self.hist, 1);
+        let body = if self.cfg.htm() {
+            Body::ProgTraceCorrelation {
+                evcode,
+                cdf: 1,
+                icnt,
+                hist: Some(hist),
+            }
+        } else {
+            Body::ProgTraceCorrelation {
+                evcode,
+                cdf: 0,
+                icnt,
+                hist: None,
+            }
+        };
+        self.emit(body, time);
+    }
+
+    /// Stop tracing (trace disabled, or the end).
+    fn stop(&mut self, evcode: u8, time: u64) {
+        if self.tracing {
+            self.correlation(evcode, time);
+        }
+        self.tracing = false;
+        self.pending = None;
+    }
+
+    /// The run ended with the hart about to execute `next_pc`: complete what is pending,
+    /// send ProgTraceCorrelation EVCODE 0 and flush. Returns the writer.
+    pub fn finish(mut self, next_pc: u64, prv: u8) -> io::Result<(W, EncoderStats)> {
+        let t = self.now;
+        if let Some(p) = self.pending.take() {
+            if self.tracing {
+                self.complete(p, next_pc, prv);
+            }
+        }
+        if !self.started {
+            // Nothing retired at all.
+            self.started = true;
+            self.tracing = false;
+        }
+        if self.tracing {
+            self.stop(0, t);
+        } else {
+            // Hart stops with trace disabled (table 26): I-CNT 0.
+            self.icnt = 0;
+            self.hist = 1;
+            self.correlation(0, t);
+        }
+        self.flush_repeats();
+        self.flush_history();
+        self.write_out();
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()?;
+        Ok((self.out, self.stats))
+    }
+}
+
+/// Whether `addr` is among the instructions of beat `b` (its first one for a beat that
+/// retires nothing).
+fn contains(b: &Beat, hw: u64, addr: u64) -> bool {
+    if hw == 0 {
+        addr == b.iaddr
+    } else {
+        addr >= b.iaddr && addr < b.iaddr + 2 * hw
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// The encoder on its own thread.
+
+enum ToEncoder {
+    Beats(Vec<Beat>),
+    End { next_pc: u64, prv: u8 },
+}
+
+/// Runs an [`Encoder`] on its own thread, fed through a bounded channel. The hart's ingress
+/// port hands it batches of beats; when the channel is full the hart waits (the simulation
+/// stays deterministic: loss is modelled inside the encoder, never by the host).
+pub struct EncoderThread<W: Write + Send + 'static> {
+    tx: Option<crossbeam_channel::Sender<ToEncoder>>,
+    recycle: crossbeam_channel::Receiver<Vec<Beat>>,
+    handle: Option<std::thread::JoinHandle<io::Result<(W, EncoderStats)>>>,
+    result: Option<io::Result<(W, EncoderStats)>>,
+}
+
+impl<W: Write + Send + 'static> EncoderThread<W> {
+    pub fn new(cfg: EncoderConfig, out: W) -> Result<Self, ConfigError> {
+        let enc = Encoder::new(cfg, out)?;
+        let (tx, rx) = crossbeam_channel::bounded::<ToEncoder>(8);
+        let (give_back, recycle) = crossbeam_channel::bounded::<Vec<Beat>>(8);
+        let handle = std::thread::Builder::new()
+            .name("ntrace-encoder".into())
+            .spawn(move || {
+                let mut enc = enc;
+                for m in rx {
+                    match m {
+                        ToEncoder::Beats(mut v) => {
+                            for b in &v {
+                                enc.beat(b);
+                            }
+                            v.clear();
+                            let _ = give_back.try_send(v);
+                        }
+                        ToEncoder::End { next_pc, prv } => return enc.finish(next_pc, prv),
+                    }
+                }
+                Err(io::Error::other(
+                    "the encoder's input ended without an end of run",
+                ))
+            })
+            .map_err(|e| ConfigError(format!("cannot start the encoder thread: {e}")))?;
+        Ok(EncoderThread {
+            tx: Some(tx),
+            recycle,
+            handle: Some(handle),
+            result: None,
+        })
+    }
+
+    /// The writer and statistics, after [`BeatSink::finish`].
+    pub fn into_result(mut self) -> io::Result<(W, EncoderStats)> {
+        self.join();
+        self.result
+            .take()
+            .unwrap_or_else(|| Err(io::Error::other("the encoder was not finished")))
+    }
+
+    fn join(&mut self) {
+        drop(self.tx.take());
+        if let Some(h) = self.handle.take() {
+            self.result = Some(
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("the encoder thread panicked"))),
+            );
+        }
+    }
+}
+
+impl<W: Write + Send + 'static> BeatSink for EncoderThread<W> {
+    fn beats(&mut self, beats: &[Beat], _data: &[DataBeat]) {
+        let mut v = self.recycle.try_recv().unwrap_or_default();
+        v.extend_from_slice(beats);
+        if let Some(tx) = &self.tx {
+            // The thread only ends after `finish`.
+            let _ = tx.send(ToEncoder::Beats(v));
+        }
+    }
+
+    fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(ToEncoder::End { next_pc, prv });
+        }
+        self.join();
+        match &self.result {
+            Some(Err(e)) => Err(io::Error::new(e.kind(), e.to_string())),
+            _ => Ok(()),
+        }
+    }
+}
