@@ -2,6 +2,7 @@
 
 mod bench;
 mod run;
+mod trace;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -17,7 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a bare-metal RV64 ELF program.
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// Measure hartscope's speed against Spike's on the same program.
     Bench(bench::BenchArgs),
 }
@@ -25,7 +26,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::Bench(args) => bench::bench(args).map(|()| ExitCode::SUCCESS),
     };
     match result {

@@ -1,12 +1,15 @@
 //! `hartscope run`: load an ELF, run it, report.
 
+use crate::trace::{Outputs, TraceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use encoder::encoder::{EncoderStats, EncoderThread};
 use iss::commitlog::CommitLog;
+use iss::ingress::{IngressPort, Retirement};
 use iss::{Config, Machine, Misaligned, NoSink, Stop};
 use std::fs::File;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -48,6 +51,8 @@ pub struct RunArgs {
     /// No summary line on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub trace: crate::trace::TraceArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -134,9 +139,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         m.bus.uart.input.extend(bytes);
     }
 
-    let start = Instant::now();
-    let stop = match &args.log_commits {
-        None => m.run(&mut NoSink, args.max_insns),
+    let log = match &args.log_commits {
+        None => None,
         Some(path) => {
             // The log is written in large chunks by its own thread: no buffering needed here.
             let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
@@ -147,13 +151,23 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                         .with_context(|| format!("cannot create {}", path.display()))?,
                 )
             };
-            let mut log = CommitLog::new(out);
-            let stop = m.run(&mut log, args.max_insns);
-            log.finish()
-                .with_context(|| format!("writing the commit log to {}", path.display()))?;
-            stop
+            Some(CommitLog::new(out))
         }
     };
+    let trace = if args.trace.wanted() {
+        Some(start_trace(&args.trace, &m)?)
+    } else {
+        None
+    };
+
+    let start = Instant::now();
+    let (stop, stats) = run_sinks(
+        &mut m,
+        log,
+        trace,
+        args.max_insns,
+        args.log_commits.as_deref(),
+    )?;
     let secs = start.elapsed().as_secs_f64();
 
     if let Some(path) = &args.signature {
@@ -161,6 +175,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
 
     let retired = m.retired();
+    if let Some(stats) = &stats {
+        if args.trace.stats {
+            print_stats(stats, retired);
+        }
+    }
     if !args.quiet {
         eprintln!(
             "hartscope: {} instructions in {:.3} s ({:.1} MIPS)",
@@ -226,4 +245,125 @@ fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Res
         out.push_str(&format!("{:08x}\n", u32::from_le_bytes(b)));
     }
     std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The ingress port with its outputs, untraced (runs) or with data trace (records).
+enum Port {
+    Runs(IngressPort<Outputs, false>),
+    Records(IngressPort<Outputs, true>),
+}
+
+fn start_trace(t: &TraceArgs, m: &Machine) -> Result<Port> {
+    let enc = t.encoder_config()?;
+    let icfg = t.ingress_config(&enc)?;
+    let encoder = match &t.ntrace {
+        Some(path) => {
+            let f =
+                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let cfg_path = sidecar(path);
+            std::fs::write(&cfg_path, serde_json::to_string_pretty(&enc)?)
+                .with_context(|| format!("cannot write {}", cfg_path.display()))?;
+            Some(EncoderThread::new(
+                enc.clone(),
+                BufWriter::with_capacity(1 << 20, f),
+            )?)
+        }
+        None => None,
+    };
+    let writer = match &t.ingress {
+        Some(path) => Some(
+            encoder::writers::open_writer(path, icfg.retirement == Retirement::Single)
+                .with_context(|| format!("--ingress {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let out = Outputs {
+        encoder,
+        writer,
+        stats: None,
+    };
+    Ok(if icfg.data {
+        Port::Records(IngressPort::new(icfg, out, &m.hart.csr))
+    } else {
+        Port::Runs(IngressPort::new(icfg, out, &m.hart.csr))
+    })
+}
+
+/// Where `ntrace decode` finds the encoder's settings for a trace file.
+pub fn sidecar(trace: &Path) -> PathBuf {
+    let mut s = trace.as_os_str().to_owned();
+    s.push(".json");
+    PathBuf::from(s)
+}
+
+type LogSink = CommitLog<Box<dyn Write + Send>>;
+
+/// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
+/// encoder's statistics.
+fn run_sinks(
+    m: &mut Machine,
+    log: Option<LogSink>,
+    trace: Option<Port>,
+    limit: Option<u64>,
+    log_path: Option<&Path>,
+) -> Result<(Stop, Option<EncoderStats>)> {
+    let finish_log = |l: LogSink| -> Result<()> {
+        l.finish().with_context(|| {
+            format!(
+                "writing the commit log to {}",
+                log_path.map_or("-".into(), |p| p.display().to_string())
+            )
+        })?;
+        Ok(())
+    };
+    let finish_port = |p: Port| -> Result<Option<EncoderStats>> {
+        let out = match p {
+            Port::Runs(p) => p.finish(),
+            Port::Records(p) => p.finish(),
+        }
+        .context("writing the trace")?;
+        Ok(out.stats)
+    };
+    Ok(match (log, trace) {
+        (None, None) => (m.run(&mut NoSink, limit), None),
+        (Some(mut l), None) => {
+            let stop = m.run(&mut l, limit);
+            finish_log(l)?;
+            (stop, None)
+        }
+        (None, Some(Port::Runs(mut p))) => {
+            let stop = m.run(&mut p, limit);
+            (stop, finish_port(Port::Runs(p))?)
+        }
+        (None, Some(Port::Records(mut p))) => {
+            let stop = m.run(&mut p, limit);
+            (stop, finish_port(Port::Records(p))?)
+        }
+        (Some(mut l), Some(Port::Runs(mut p))) => {
+            let stop = m.run(&mut (&mut l, &mut p), limit);
+            finish_log(l)?;
+            (stop, finish_port(Port::Runs(p))?)
+        }
+        (Some(mut l), Some(Port::Records(mut p))) => {
+            let stop = m.run(&mut (&mut l, &mut p), limit);
+            finish_log(l)?;
+            (stop, finish_port(Port::Records(p))?)
+        }
+    })
+}
+
+fn print_stats(s: &EncoderStats, retired: u64) {
+    eprintln!(
+        "N-Trace: {} messages, {} bytes, {:.3} bits per instruction",
+        s.messages.values().sum::<u64>(),
+        s.bytes,
+        s.bytes as f64 * 8.0 / retired.max(1) as f64
+    );
+    for (tcode, n) in &s.messages {
+        let name = encoder::msg::layout(*tcode).map_or("?", |l| l.name);
+        eprintln!("  {name:<24} (TCODE {tcode:>2}) {n:>12}");
+    }
+    if s.dropped > 0 {
+        eprintln!("  dropped (FIFO full)               {:>12}", s.dropped);
+    }
 }

@@ -4,3 +4,4 @@
 
 pub mod encoder;
 pub mod msg;
+pub mod writers;

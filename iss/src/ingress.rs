@@ -6,7 +6,8 @@
 //! retired instruction (single retirement, `retires_p` = 1: `iretire` is 0 or 1) or one per
 //! block of contiguous instructions (multiple retirement: `iretire` counts half-words; a block
 //! ends at the first instruction with a non-zero itype, at any discontinuity, at a change of
-//! privilege, time or context, or at the configured size). Exceptions that do not retire their
+//! privilege, time or context, at the configured size, and with data trace at every data
+//! access, which so belongs to the block's last instruction). Exceptions that do not retire their
 //! instruction and interrupts are reported on the block they follow when it ends with itype 0,
 //! else on a beat of their own with `iretire` 0 (`iaddr` the excepting instruction).
 //!
@@ -346,12 +347,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         } else {
             let max_hw = self.max_hw;
             if let Some(o) = self.open_mut() {
-                if o.prv != prv
-                    || o.time != time
-                    || ctype != 0
-                    || o.iretire + hw > max_hw
-                    || ndata != 0 && o.ndata != 0
-                {
+                if o.prv != prv || o.time != time || ctype != 0 || o.iretire + hw > max_hw {
                     self.close();
                 }
             }
@@ -381,7 +377,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 b.ndata += ndata;
             }
         }
-        if !self.single && (it != Itype::None || !contiguous || forced.is_some()) {
+        // A block also ends at a data access, so each data beat belongs to the last
+        // instruction of its block.
+        if !self.single && (it != Itype::None || !contiguous || forced.is_some() || ndata != 0) {
             self.close();
         }
     }

@@ -23,6 +23,7 @@ pub mod machine;
 pub mod mmu;
 pub mod record;
 pub mod run;
+pub mod state;
 mod trap;
 
 pub use arch::{Cause, Exception, Interrupt, Priv};

@@ -286,6 +286,12 @@ impl Machine {
         Ok(())
     }
 
+    /// Write a CSR as a CSR instruction would (WARL rules and side effects, no access checks,
+    /// nothing recorded). False for a CSR that does not exist.
+    pub(crate) fn csr_set(&mut self, csr: u16, v: u64, d: &Insn) -> bool {
+        self.csr_write::<false>(csr, v, d).is_ok()
+    }
+
     /// Spike logs mvip (0x309) on every mip/sip write, from mip before the write (SSIP, STIP)
     /// and after it (SEIP).
     fn record_mvip<const REC: bool>(&mut self, old_mip: u64) {
