@@ -6,7 +6,7 @@ use clap::Args;
 use encoder::encoder::{EncoderStats, EncoderThread};
 use iss::commitlog::CommitLog;
 use iss::ingress::{IngressPort, Retirement};
-use iss::{Config, Machine, Misaligned, NoSink, Stop};
+use iss::{Config, Machine, Misaligned, NoSink, Sink, Stop};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -248,7 +248,7 @@ fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Res
 }
 
 /// The ingress port with its outputs, untraced (runs) or with data trace (records).
-enum Port {
+pub enum Port {
     Runs(IngressPort<Outputs, false>),
     Records(IngressPort<Outputs, true>),
 }
@@ -298,6 +298,41 @@ pub fn sidecar(trace: &Path) -> PathBuf {
 
 type LogSink = CommitLog<Box<dyn Write + Send>>;
 
+/// The consumers of full retirement records present in a run (each optional), as one sink.
+/// Used whenever any of them is asked for; the ingress port alone runs on the cheaper
+/// straight-line runs instead.
+pub struct Recorders {
+    pub log: Option<LogSink>,
+    pub port: Option<Port>,
+}
+
+impl Sink for Recorders {
+    const ENABLED: bool = true;
+
+    #[inline]
+    fn retire(&mut self, r: &iss::Retired) {
+        if let Some(l) = &mut self.log {
+            l.retire(r);
+        }
+        match &mut self.port {
+            Some(Port::Runs(p)) => p.retire(r),
+            Some(Port::Records(p)) => p.retire(r),
+            None => {}
+        }
+    }
+
+    fn trap(&mut self, t: &iss::TrapRecord) {
+        if let Some(l) = &mut self.log {
+            l.trap(t);
+        }
+        match &mut self.port {
+            Some(Port::Runs(p)) => p.trap(t),
+            Some(Port::Records(p)) => p.trap(t),
+            None => {}
+        }
+    }
+}
+
 /// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
 /// encoder's statistics.
 fn run_sinks(
@@ -307,15 +342,6 @@ fn run_sinks(
     limit: Option<u64>,
     log_path: Option<&Path>,
 ) -> Result<(Stop, Option<EncoderStats>)> {
-    let finish_log = |l: LogSink| -> Result<()> {
-        l.finish().with_context(|| {
-            format!(
-                "writing the commit log to {}",
-                log_path.map_or("-".into(), |p| p.display().to_string())
-            )
-        })?;
-        Ok(())
-    };
     let finish_port = |p: Port| -> Result<Option<EncoderStats>> {
         let out = match p {
             Port::Runs(p) => p.finish(),
@@ -324,32 +350,30 @@ fn run_sinks(
         .context("writing the trace")?;
         Ok(out.stats)
     };
-    Ok(match (log, trace) {
-        (None, None) => (m.run(&mut NoSink, limit), None),
-        (Some(mut l), None) => {
-            let stop = m.run(&mut l, limit);
-            finish_log(l)?;
-            (stop, None)
-        }
+    match (log, trace) {
+        (None, None) => Ok((m.run(&mut NoSink, limit), None)),
         (None, Some(Port::Runs(mut p))) => {
             let stop = m.run(&mut p, limit);
-            (stop, finish_port(Port::Runs(p))?)
+            Ok((stop, finish_port(Port::Runs(p))?))
         }
-        (None, Some(Port::Records(mut p))) => {
-            let stop = m.run(&mut p, limit);
-            (stop, finish_port(Port::Records(p))?)
+        (log, port) => {
+            let mut r = Recorders { log, port };
+            let stop = m.run(&mut r, limit);
+            if let Some(l) = r.log {
+                l.finish().with_context(|| {
+                    format!(
+                        "writing the commit log to {}",
+                        log_path.map_or("-".into(), |p| p.display().to_string())
+                    )
+                })?;
+            }
+            let stats = match r.port {
+                Some(p) => finish_port(p)?,
+                None => None,
+            };
+            Ok((stop, stats))
         }
-        (Some(mut l), Some(Port::Runs(mut p))) => {
-            let stop = m.run(&mut (&mut l, &mut p), limit);
-            finish_log(l)?;
-            (stop, finish_port(Port::Runs(p))?)
-        }
-        (Some(mut l), Some(Port::Records(mut p))) => {
-            let stop = m.run(&mut (&mut l, &mut p), limit);
-            finish_log(l)?;
-            (stop, finish_port(Port::Records(p))?)
-        }
-    })
+    }
 }
 
 fn print_stats(s: &EncoderStats, retired: u64) {
