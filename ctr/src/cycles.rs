@@ -68,19 +68,23 @@ impl CycleCounter {
         }
     }
 
-    /// Account for the interval up to `now`, which was qualified or not.
+    /// Account for the interval up to `now`, which was qualified or not. A `now` behind the
+    /// mark (a caller passing a stale clock) counts as no time passing rather than as a huge
+    /// interval.
     #[inline]
     pub fn settle(&mut self, now: u64, qualified: bool) {
-        if qualified {
-            self.count = self.count.saturating_add(now.wrapping_sub(self.mark));
+        if now > self.mark {
+            if qualified {
+                self.count = self.count.saturating_add(now - self.mark);
+            }
+            self.mark = now;
         }
-        self.mark = now;
     }
 
     /// Reset to zero with CCV = 0 for the next record (control write, CLR, SCTRCLR).
     pub fn reset(&mut self, now: u64) {
         self.count = 0;
-        self.mark = now;
+        self.mark = self.mark.max(now);
         self.invalid = true;
     }
 

@@ -206,3 +206,15 @@ fn written_cc_is_decoded() {
     );
     assert_eq!(e.cycles, Some(12288));
 }
+
+/// The clock must be monotonic; a stale `now` (behind an earlier event) counts as no time
+/// passing instead of a wrapped, huge interval.
+#[test]
+fn stale_clock_is_harmless() {
+    let mut c = new(Layout::Draft014);
+    set_ctl_at(&mut c, d014::M, 1000);
+    c.transfer(1, 2, Itype::TakenBranch, M, false, 1010);
+    set_status_at(&mut c, 1, 0); // a CSR access passing a stale 0
+    c.transfer(1, 2, Itype::TakenBranch, M, false, 1100);
+    assert_eq!(cc(&c, 0), (true, 90));
+}
