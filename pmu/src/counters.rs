@@ -18,6 +18,9 @@
 //! overflow with OF clear are *armed* with that need; [`Pmu::check_overflow`] compares each
 //! armed counter's growth against it, sets OF and reports that LCOFIP must be raised. A
 //! counter with OF set wraps silently, as the spec says. Writes never overflow a counter.
+//! Reads are exact whenever the totals are: an overflow not yet seen by check_overflow
+//! already shows in mhpmevent.OF and scountovf, and a rebase first records the overflows
+//! that happened before it (reported by the next check_overflow).
 
 use crate::class::{prv_index, Class, NCLASS, NPRV};
 use crate::config::{ConfigError, PmuConfig};
@@ -109,6 +112,9 @@ pub struct Pmu {
     mcountinhibit: u32,
     armed: [Armed; 29],
     narmed: usize,
+    /// An overflow was detected outside check_overflow (before a rebase): report it at the
+    /// next check_overflow.
+    lcofi_latched: bool,
     live: u64,
     max_fetch_stall: u64,
     max_data_stall: u64,
@@ -133,6 +139,7 @@ impl Pmu {
             mcountinhibit: 0,
             armed: [Armed::default(); 29],
             narmed: 0,
+            lcofi_latched: false,
             live: 0,
             max_fetch_stall,
             max_data_stall,
@@ -204,31 +211,45 @@ impl Pmu {
         self.live
     }
 
-    /// Whether some counter can overflow (call [`Pmu::check_overflow`] after each run then).
+    /// Whether some counter can overflow, or an overflow awaits reporting: call
+    /// [`Pmu::check_overflow`] after each run then.
     #[inline]
     pub fn armed(&self) -> bool {
-        self.narmed != 0
+        self.narmed != 0 || self.lcofi_latched
     }
 
     /// Set OF on every armed counter that has overflowed since its rebase. True when at least
-    /// one did: the hart must set mip.LCOFIP (interrupt 13).
+    /// one did (here or in a write since the last check): the hart must set mip.LCOFIP
+    /// (interrupt 13).
     #[inline]
     pub fn check_overflow(&mut self) -> bool {
-        let mut raised = false;
+        let found = self.narmed != 0 && self.detect();
+        found || std::mem::take(&mut self.lcofi_latched)
+    }
+
+    /// Set OF on every armed counter past its need and disarm it; true if any.
+    fn detect(&mut self) -> bool {
+        let mut found = false;
         let mut k = 0;
         while k < self.narmed {
             let a = self.armed[k];
-            let c = &self.ctr[a.idx as usize];
-            if c.growth(&self.totals) >= a.need {
+            if self.ctr[a.idx as usize].growth(&self.totals) >= a.need {
                 self.mhpmevent[a.idx as usize] |= MHPMEVENT_OF;
                 self.narmed -= 1;
                 self.armed[k] = self.armed[self.narmed];
-                raised = true;
+                found = true;
             } else {
                 k += 1;
             }
         }
-        raised
+        found
+    }
+
+    /// Whether armed counter `i` has overflowed but check_overflow has not seen it yet.
+    fn overflowed_unseen(&self, i: usize) -> bool {
+        self.armed[..self.narmed]
+            .iter()
+            .any(|a| a.idx as usize == i && self.ctr[i].growth(&self.totals) >= a.need)
     }
 
     /// How many more instructions can retire before some armed counter might overflow
@@ -273,6 +294,7 @@ impl Pmu {
     /// Write counter `i` (ignored for a counter that does not exist).
     pub fn write_counter(&mut self, i: usize, v: u64) {
         if self.implemented(i) {
+            self.lcofi_latched |= self.detect();
             let c = &mut self.ctr[i];
             c.base = v & c.mask;
             c.snap = c.sum(&self.totals);
@@ -283,7 +305,12 @@ impl Pmu {
     /// mhpmevent `i` (3..=31; 0 for one that does not exist).
     pub fn mhpmevent(&self, i: usize) -> u64 {
         if i >= HPM_FIRST && self.implemented(i) {
-            self.mhpmevent[i]
+            let of = if self.overflowed_unseen(i) {
+                MHPMEVENT_OF
+            } else {
+                0
+            };
+            self.mhpmevent[i] | of
         } else {
             0
         }
@@ -312,7 +339,7 @@ impl Pmu {
     pub fn scountovf(&self) -> u32 {
         let mut v = 0u32;
         for i in HPM_FIRST..32 {
-            if self.mhpmevent[i] & MHPMEVENT_OF != 0 {
+            if self.mhpmevent(i) & MHPMEVENT_OF != 0 {
                 v |= 1 << i;
             }
         }
@@ -349,6 +376,8 @@ impl Pmu {
     /// Change configuration with `f`, keeping the value of every counter in `which` (a bit
     /// mask) continuous across the change.
     pub(crate) fn reconfigure(&mut self, which: u32, f: impl FnOnce(&mut Pmu)) {
+        // Overflows up to now happened under the old configuration.
+        self.lcofi_latched |= self.detect();
         let mut values = [0u64; 32];
         for (i, v) in values.iter_mut().enumerate() {
             if which & (1 << i) != 0 {

@@ -42,7 +42,7 @@ pub const SELECTOR_MASK: u64 = (1 << 56) - 1;
 pub const MHPMEVENT_FLAGS: u64 = MHPMEVENT_OF | MHPMEVENT_MINH | MHPMEVENT_SINH | MHPMEVENT_UINH;
 
 /// The inhibit bit of a privilege index (U 0, S 1, M 2).
-pub(crate) const INH_BY_PRV: [u64; 3] = [MHPMEVENT_UINH, MHPMEVENT_SINH, MHPMEVENT_MINH];
+pub const INH_BY_PRV: [u64; 3] = [MHPMEVENT_UINH, MHPMEVENT_SINH, MHPMEVENT_MINH];
 
 /// Selector type field values.
 pub const TYPE_GENERAL: u64 = 0;
