@@ -1,6 +1,7 @@
 //! The `hartscope` command-line program.
 
 mod bench;
+mod ntrace_cmd;
 mod run;
 mod trace;
 
@@ -21,6 +22,9 @@ enum Command {
     Run(Box<run::RunArgs>),
     /// Measure hartscope's speed against Spike's on the same program.
     Bench(bench::BenchArgs),
+    /// Read N-Trace byte streams: dump their messages, decode the pc flow.
+    #[command(subcommand)]
+    Ntrace(ntrace_cmd::NtraceCommand),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(*args),
         Command::Bench(args) => bench::bench(args).map(|()| ExitCode::SUCCESS),
+        Command::Ntrace(cmd) => ntrace_cmd::run(cmd),
     };
     match result {
         Ok(code) => code,

@@ -29,6 +29,15 @@ impl Priv {
         }
     }
 
+    /// Decode the E-Trace encoding (0 U, 1 S, 3 M, 4 D).
+    #[inline]
+    pub fn from_u8(v: u8) -> Option<Priv> {
+        match v {
+            4 => Some(Priv::Debug),
+            v => Priv::from_bits(v as u64),
+        }
+    }
+
     /// The encoding (0 U, 1 S, 3 M, 4 D).
     #[inline]
     pub fn bits(self) -> u64 {

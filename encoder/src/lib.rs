@@ -2,6 +2,9 @@
 //! the hart's ingress port, the decoder that turns a byte stream and the program image back
 //! into the executed pc flow, the dump, and writers of ingress beats for other tools.
 
+pub mod decoder;
+pub mod dump;
 pub mod encoder;
+pub mod image;
 pub mod msg;
 pub mod writers;

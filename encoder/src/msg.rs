@@ -512,7 +512,14 @@ pub fn encode(m: &Message, f: &Format, out: &mut Vec<u8>) {
                     Var => p.var(v, 0),
                     Addr => {
                         let v = v & ((1 << 63) - 1);
-                        p.var(v, addr_bytes(v, f.extend_addr_msb))
+                        let k = addr_bytes(v, f.extend_addr_msb);
+                        // With MSB extension the bits above the chosen bytes are implied.
+                        let v = if 6 * k < 63 {
+                            v & ((1 << (6 * k)) - 1)
+                        } else {
+                            v
+                        };
+                        p.var(v, k)
                     }
                 }
             }

@@ -180,6 +180,27 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
             ph.p_flags & program_header::PF_X != 0,
         ));
     }
+    collect_symbols(&elf, &mut prog);
+    m.htif.tohost = prog.symbol("tohost");
+    m.htif.fromhost = prog.symbol("fromhost");
+    Ok(prog)
+}
+
+/// The symbols and entry point of an ELF, without loading it (for tools that read traces).
+pub fn parse_symbols(bytes: &[u8], path: &str) -> Result<Program, ElfError> {
+    let elf = Elf::parse(bytes).map_err(|e| ElfError::NotElf {
+        path: path.to_string(),
+        reason: e.to_string(),
+    })?;
+    let mut prog = Program {
+        entry: elf.entry,
+        ..Default::default()
+    };
+    collect_symbols(&elf, &mut prog);
+    Ok(prog)
+}
+
+fn collect_symbols(elf: &Elf, prog: &mut Program) {
     for s in elf.syms.iter() {
         if s.st_name == 0 || s.st_shndx == 0 {
             continue;
@@ -201,9 +222,6 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
             is_func: t == sym::STT_FUNC,
         });
     }
-    m.htif.tohost = prog.symbol("tohost");
-    m.htif.fromhost = prog.symbol("fromhost");
-    Ok(prog)
 }
 
 /// Read and load an ELF file.

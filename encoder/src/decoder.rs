@@ -1,0 +1,3205 @@
+//! The N-Trace decoder: a byte stream and the program image back into the executed pc flow
+//! (N-Trace 1.0.0-rc7 chapter 11, with the rules of `docs/ntrace.md`).
+//!
+//! [`Decoder::feed`] takes the stream in chunks of any size. The [`Framer`] cuts it into
+//! messages by their MSEO bits (idle `0xFF` bytes between messages are skipped; MSEO `10` is
+//! reserved), keeping at most one partial message of at most [`MAX_MESSAGE`] bytes. Each message
+//! is parsed with [`msg::parse`], filtered by SRC, checked against the configuration, and
+//! applied: its HIST and I-CNT are walked through the image from the current pc (every
+//! instruction walked goes to [`FlowSink::pc`]), then its address, if any, gives the next pc.
+//! Everything else goes to [`FlowSink::event`].
+//!
+//! # Walking
+//!
+//! I-CNT counts half-words since the last message that carried I-CNT. HIST bits are consumed
+//! MSB first (the bit after the stop bit is the first branch; 1 = taken). In HTM a
+//! ResourceFull with HIST (RCODE 1 and 2) is walked up to and including the branch of its last
+//! bit, and the half-words walked then count towards the next I-CNT. In BTM a walked
+//! conditional branch is not taken, except the last instruction of a DirectBranch. Direct jumps
+//! are followed (with `trTeInstEnAllJumps` they are reported like taken branches instead). An
+//! uninferable jump (jalr, mret, sret) can only be passed when its target can be inferred:
+//! a sequential jump (the `lui`/`c.lui`/`auipc` that sets its rs1 walked just before it, with
+//! no message in between) or an unreported return (the implicit-return stack). Otherwise it
+//! must be the last instruction of a message that gives its target: B-TYPE 0 with U-ADDR or
+//! F-ADDR, or a sync message's F-ADDR. ecall and ebreak retire and are counted, and must be
+//! the last instruction before their exception message.
+//!
+//! # Errors
+//!
+//! Nothing panics on any input. Every problem (a framing or parse error, a message the
+//! configuration does not allow, a walk that does not fit the image) is reported as
+//! [`Event::Error`] with the byte offset of the message, after which the decoder waits for
+//! the next synchronization message. An Error message in the stream (lost trace) is reported
+//! as [`Event::Lost`] and also waits for a sync (normally SYNC 7).
+//!
+//! A decoder starts (or restarts) at a sync message that resets the encoder (any SYNC but 0, 4
+//! and 6); with implicit return off, the non-resetting ones (0, 4, 6) also do, since then the
+//! encoder keeps no state across them that the decoder would need.
+
+use crate::image::{FetchError, Image};
+use crate::msg::{self, Body, Format, Message};
+use arch::{Itype, Priv};
+use iss::classify;
+use iss::insn::{Insn, Op};
+use serde::{Deserialize, Serialize};
+
+/// The longest message the framer accepts (the longest N-Trace message is 38 bytes).
+pub const MAX_MESSAGE: usize = 128;
+
+/// The largest I-CNT (22 bits, N-Trace table 10): also bounds the half-words a HIST may walk
+/// before an I-CNT report.
+pub const MAX_ICNT: u64 = (1 << 22) - 1;
+
+/// The largest repeat count (HREPEAT, B-CNT) accepted.
+pub const MAX_REPEAT: u64 = (1 << 32) - 1;
+
+/// BTM: Branch Trace Messaging (`trTeInstMode` 3).
+pub const MODE_BTM: u8 = 3;
+/// HTM: History Trace Messaging (`trTeInstMode` 6).
+pub const MODE_HTM: u8 = 6;
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Format", deny_unknown_fields)]
+struct FormatDef {
+    #[serde(default)]
+    src_bits: u8,
+    #[serde(default)]
+    timestamps: bool,
+    #[serde(default)]
+    extend_addr_msb: bool,
+}
+
+/// What the decoder must know of the encoder's trace-control settings (names as in the spec).
+/// Missing fields, when read from a file, take the [`Default`] values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DecoderConfig {
+    /// `trTeInstMode`: 3 (BTM) or 6 (HTM).
+    pub tr_te_inst_mode: u8,
+    /// The byte format: `trTeSrcBits` (0 when none or `trTeInhibitSrc`), `trTsEnable`,
+    /// `trTeInstExtendAddrMSB`.
+    #[serde(with = "FormatDef")]
+    pub format: Format,
+    /// `trTeInstImplicitReturnMode`: 0 off, 1 counter, 2 partial addresses, 3 full addresses.
+    pub implicit_return_mode: u8,
+    /// Depth of the encoder's return stack (1..=32).
+    pub implicit_return_depth: u8,
+    /// Mode 2: how many low address bits the encoder compares (1..=64).
+    pub partial_bits: u8,
+    /// `trTeInstEnSequentialJump`.
+    pub sequential_jump: bool,
+    /// `trTeInstEnAllJumps`: direct jumps are reported as taken branches.
+    pub all_jumps: bool,
+    /// `trTeInstEnRepeatBranch` (BTM): RepeatBranch messages may come.
+    pub repeat_branch: bool,
+    /// `trTeInstEnRepeatedHistory` (HTM): ResourceFull RCODE 2 may come.
+    pub repeated_history: bool,
+    /// With SRC bits: the source to follow (others are ignored). `None`: the stream must
+    /// have a single source, and a message with another SRC than the first is an error.
+    pub src_filter: Option<u16>,
+}
+
+impl Default for DecoderConfig {
+    fn default() -> Self {
+        DecoderConfig {
+            tr_te_inst_mode: MODE_HTM,
+            format: Format::default(),
+            implicit_return_mode: 0,
+            implicit_return_depth: 32,
+            partial_bits: 16,
+            sequential_jump: false,
+            all_jumps: false,
+            repeat_branch: false,
+            repeated_history: false,
+            src_filter: None,
+        }
+    }
+}
+
+impl DecoderConfig {
+    /// Checks the settings' ranges.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.tr_te_inst_mode != MODE_BTM && self.tr_te_inst_mode != MODE_HTM {
+            return Err(format!(
+                "tr_te_inst_mode {} is neither 3 (BTM) nor 6 (HTM)",
+                self.tr_te_inst_mode
+            ));
+        }
+        if self.implicit_return_mode > 3 {
+            return Err(format!(
+                "implicit_return_mode {} is not 0..=3",
+                self.implicit_return_mode
+            ));
+        }
+        if !(1..=32).contains(&self.implicit_return_depth) {
+            return Err(format!(
+                "implicit_return_depth {} is not 1..=32",
+                self.implicit_return_depth
+            ));
+        }
+        if !(1..=64).contains(&self.partial_bits) {
+            return Err(format!("partial_bits {} is not 1..=64", self.partial_bits));
+        }
+        if self.format.src_bits > 12 {
+            return Err(format!("src_bits {} is more than 12", self.format.src_bits));
+        }
+        if let Some(s) = self.src_filter {
+            if self.format.src_bits == 0 || u32::from(s) >> self.format.src_bits != 0 {
+                return Err(format!(
+                    "src_filter {s} does not fit in {} SRC bits",
+                    self.format.src_bits
+                ));
+            }
+        }
+        if self.repeat_branch && self.tr_te_inst_mode != MODE_BTM {
+            return Err("repeat_branch is a BTM option".into());
+        }
+        if self.repeated_history && self.tr_te_inst_mode != MODE_HTM {
+            return Err("repeated_history is an HTM option".into());
+        }
+        Ok(())
+    }
+
+    fn htm(&self) -> bool {
+        self.tr_te_inst_mode == MODE_HTM
+    }
+}
+
+/// Exception or interrupt (B-TYPE 2 or 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrapKind {
+    Exception,
+    Interrupt,
+}
+
+/// What the decoder reports besides the pc flow. `offset` is the byte offset of the message
+/// (its first byte) in the stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A synchronization message: `pc` is its F-ADDR (the next instruction), `time` its
+    /// absolute timestamp.
+    Sync {
+        offset: u64,
+        sync: u8,
+        pc: u64,
+        time: Option<u64>,
+    },
+    /// An exception or interrupt after the instructions reported so far.
+    Trap {
+        offset: u64,
+        kind: TrapKind,
+        handler: u64,
+    },
+    /// An Ownership message: the privilege (and, with FORMAT 2, the context) from now on.
+    Ownership {
+        offset: u64,
+        format: u8,
+        prv: Priv,
+        v: bool,
+        context: Option<u64>,
+    },
+    /// The time of a message that carried TSTAMP (reconstructed: absolute).
+    Timestamp { offset: u64, time: u64 },
+    /// ProgTraceCorrelation: trace stops (EVCODE 0: debug mode / end of run, 4: trace
+    /// disabled) after the instructions reported so far.
+    TraceOff { offset: u64, evcode: u8 },
+    /// An Error message: trace was lost here; decoding resumes at the next sync.
+    Lost { offset: u64, etype: u8, ecode: u64 },
+    /// A decoding error; decoding resumes at the next sync message.
+    Error { offset: u64, message: String },
+}
+
+/// Where the decoder's output goes.
+pub trait FlowSink {
+    /// One reconstructed retired instruction (ecall/ebreak included, as the ingress port
+    /// counts them).
+    fn pc(&mut self, pc: u64);
+    fn event(&mut self, e: &Event);
+}
+
+/// One item of the output, for collecting it in a `Vec<Flow>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Pc(u64),
+    Event(Event),
+}
+
+impl FlowSink for Vec<Flow> {
+    fn pc(&mut self, pc: u64) {
+        self.push(Flow::Pc(pc));
+    }
+    fn event(&mut self, e: &Event) {
+        self.push(Flow::Event(e.clone()));
+    }
+}
+
+/// Counters of a decoder's work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Bytes fed.
+    pub bytes: u64,
+    /// Messages framed (including ignored and malformed ones).
+    pub messages: u64,
+    /// Instructions reported through [`FlowSink::pc`].
+    pub instructions: u64,
+    /// [`Event::Error`]s reported.
+    pub errors: u64,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Framing
+// ---------------------------------------------------------------------------------------------
+
+/// What the framer produces.
+pub(crate) enum Frame<'a> {
+    /// A whole message: its bytes from the first to the one with MSEO 11.
+    Message { offset: u64, bytes: &'a [u8] },
+    /// Bytes that are not a message.
+    Error { offset: u64, message: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FState {
+    /// Between messages.
+    Idle,
+    /// Inside a message (its first bytes are in `buf`).
+    Message,
+    /// Skipping a broken message up to its last byte (MSEO 11).
+    Discard,
+}
+
+/// Cuts a byte stream, fed in chunks, into messages.
+pub(crate) struct Framer {
+    buf: Vec<u8>,
+    /// Offset of the first byte of the message in `buf`.
+    start: u64,
+    /// Offset of the next byte.
+    pos: u64,
+    state: FState,
+}
+
+impl Framer {
+    pub(crate) fn new() -> Framer {
+        Framer {
+            buf: Vec::with_capacity(MAX_MESSAGE),
+            start: 0,
+            pos: 0,
+            state: FState::Idle,
+        }
+    }
+
+    pub(crate) fn pos(&self) -> u64 {
+        self.pos
+    }
+
+    /// Frames `chunk`, calling `f` for each message or error, in stream order.
+    pub(crate) fn push(&mut self, chunk: &[u8], mut f: impl FnMut(Frame<'_>)) {
+        let base = self.pos;
+        let n = chunk.len();
+        let mut i = 0;
+        while i < n {
+            match self.state {
+                FState::Idle => {
+                    let b = chunk[i];
+                    if b == 0xff {
+                        i += 1;
+                        continue;
+                    }
+                    let offset = base + i as u64;
+                    match b & 3 {
+                        0 => {
+                            self.state = FState::Message;
+                            self.start = offset;
+                            self.buf.clear();
+                        }
+                        2 => {
+                            f(Frame::Error {
+                                offset,
+                                message: format!("byte {b:#04x} has the reserved MSEO 10"),
+                            });
+                            self.state = FState::Discard;
+                            i += 1;
+                            continue;
+                        }
+                        1 => {
+                            f(Frame::Error {
+                                offset,
+                                message: format!(
+                                    "byte {b:#04x} ends a field (MSEO 01) where a message must \
+                                     start (MSEO 00)"
+                                ),
+                            });
+                            self.state = FState::Discard;
+                            i += 1;
+                            continue;
+                        }
+                        _ => {
+                            f(Frame::Error {
+                                offset,
+                                message: format!(
+                                    "byte {b:#04x} (MSEO 11) between messages is neither idle \
+                                     (0xff) nor the start of a message (MSEO 00)"
+                                ),
+                            });
+                            i += 1;
+                            continue;
+                        }
+                    }
+                }
+                FState::Discard => {
+                    while i < n && chunk[i] & 3 != 3 {
+                        i += 1;
+                    }
+                    if i < n {
+                        i += 1;
+                        self.state = FState::Idle;
+                    }
+                    continue;
+                }
+                FState::Message => {}
+            }
+            // Inside a message: look for its last byte.
+            let from = i;
+            let mut end = None;
+            while i < n {
+                let m = chunk[i] & 3;
+                if m == 3 {
+                    end = Some(i);
+                    break;
+                }
+                if m == 2 {
+                    break;
+                }
+                i += 1;
+            }
+            let have = self.buf.len() + (i - from) + end.map_or(0, |_| 1);
+            if have > MAX_MESSAGE {
+                f(Frame::Error {
+                    offset: self.start,
+                    message: format!("message longer than {MAX_MESSAGE} bytes"),
+                });
+                self.buf.clear();
+                // Resume after its end, if it is in this chunk.
+                match end {
+                    Some(e) => {
+                        i = e + 1;
+                        self.state = FState::Idle;
+                    }
+                    None => self.state = FState::Discard,
+                }
+                continue;
+            }
+            match end {
+                Some(e) => {
+                    let offset = self.start;
+                    if self.buf.is_empty() {
+                        f(Frame::Message {
+                            offset,
+                            bytes: &chunk[from..=e],
+                        });
+                    } else {
+                        self.buf.extend_from_slice(&chunk[from..=e]);
+                        f(Frame::Message {
+                            offset,
+                            bytes: &self.buf,
+                        });
+                        self.buf.clear();
+                    }
+                    self.state = FState::Idle;
+                    i = e + 1;
+                }
+                None if i < n => {
+                    // MSEO 10 inside the message.
+                    f(Frame::Error {
+                        offset: self.start,
+                        message: format!(
+                            "byte {:#04x} at offset {} inside the message has the reserved MSEO 10",
+                            chunk[i],
+                            base + i as u64
+                        ),
+                    });
+                    self.buf.clear();
+                    self.state = FState::Discard;
+                    i += 1;
+                }
+                None => self.buf.extend_from_slice(&chunk[from..]),
+            }
+        }
+        self.pos += n as u64;
+    }
+
+    /// The end of the stream: a partial message is an error.
+    pub(crate) fn finish(&mut self, mut f: impl FnMut(Frame<'_>)) {
+        if self.state == FState::Message {
+            f(Frame::Error {
+                offset: self.start,
+                message: format!(
+                    "the stream ends inside a message ({} bytes, no byte with MSEO 11)",
+                    self.buf.len()
+                ),
+            });
+        }
+        self.buf.clear();
+        self.state = FState::Idle;
+    }
+}
+
+/// The SRC field of a message's bytes, if it has that many bits.
+pub(crate) fn peek_src(bytes: &[u8], src_bits: u8) -> Option<u16> {
+    let mut v = 0u32;
+    let mut got = 0u8;
+    let mut i = 1;
+    while got < src_bits {
+        let mdo = (*bytes.get(i)? >> 2) as u32;
+        let k = (src_bits - got).min(6);
+        v |= (mdo & ((1 << k) - 1)) << got;
+        got += k;
+        i += 1;
+    }
+    Some(v as u16)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding state
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Waiting for a sync message.
+    Unsynced,
+    /// Following the flow.
+    On,
+    /// After ProgTraceCorrelation: waiting for the sync that turns trace on again.
+    Off,
+}
+
+/// The implicit-return stack: a ring of return addresses, the oldest dropped when full.
+#[derive(Clone, Debug)]
+struct Stack {
+    buf: [u64; 32],
+    start: usize,
+    len: usize,
+    depth: usize,
+}
+
+impl Stack {
+    fn new(depth: usize) -> Stack {
+        Stack {
+            buf: [0; 32],
+            start: 0,
+            len: 0,
+            depth,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, a: u64) {
+        if self.len == self.depth {
+            self.start = (self.start + 1) & 31;
+            self.len -= 1;
+        }
+        self.buf[(self.start + self.len) & 31] = a;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u64> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.buf[(self.start + self.len) & 31])
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// The last message RepeatBranch may repeat (BTM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Repeatable {
+    Direct { icnt: u64 },
+    Indirect { btype: u8, icnt: u64, uaddr: u64 },
+}
+
+/// How a walk ends: what the message says about its last instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// Only a count (ResourceFull RCODE 0, ProgTraceCorrelation).
+    Count,
+    /// DirectBranch: the last instruction is a taken branch.
+    Taken,
+    /// B-TYPE 0 with this target: the last instruction is the reported uninferable jump.
+    Jump(u64),
+    /// B-TYPE 2 or 3: a trap follows the last instruction.
+    Trap { interrupt: bool },
+    /// A sync message's F-ADDR: the next pc, whatever the last instruction was.
+    Sync(u64),
+    /// HIST only (ResourceFull RCODE 1, 2): up to the branch of the last bit.
+    Hist,
+}
+
+/// What a walk found out.
+#[derive(Clone, Copy, Debug, Default)]
+struct Walked {
+    /// The last instruction was an uninferable jump whose target the message gave.
+    jump_resolved: bool,
+    /// The last instruction was the taken branch of a DirectBranch.
+    taken: bool,
+    /// The last instruction was an uninferable jump whose target was inferred.
+    inferred_last: bool,
+}
+
+/// How an instruction affects the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Plain,
+    Branch,
+    Jal,
+    Jalr,
+    XRet,
+    Env,
+    Lui,
+    Auipc,
+    Illegal,
+}
+
+#[inline(always)]
+fn class(op: Op) -> Class {
+    match op {
+        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => Class::Branch,
+        Op::Jal => Class::Jal,
+        Op::Jalr => Class::Jalr,
+        Op::Mret | Op::Sret => Class::XRet,
+        Op::Ecall | Op::Ebreak => Class::Env,
+        Op::Lui => Class::Lui,
+        Op::Auipc => Class::Auipc,
+        Op::Illegal | Op::NotDecoded => Class::Illegal,
+        _ => Class::Plain,
+    }
+}
+
+#[inline]
+fn is_link(r: u8) -> bool {
+    r == 1 || r == 5
+}
+
+fn fetch_error(e: FetchError, in_walk: &str) -> String {
+    format!("{in_walk}: {e}")
+}
+
+/// Everything but the framer.
+struct Core {
+    cfg: DecoderConfig,
+    image: Image,
+    state: State,
+    pc: u64,
+    /// The address reference for U-ADDR.
+    addr_ref: u64,
+    time: Option<u64>,
+    /// Half-words walked (by HIST) since the last message carrying I-CNT.
+    hw_since_icnt: u64,
+    stack: Stack,
+    /// Sequential-jump window: the pc right after the last `lui`/`auipc` walked, its rd and
+    /// the value it set. `seq_pc` is `u64::MAX` (never a pc) when closed.
+    seq_pc: u64,
+    seq_rd: u8,
+    seq_val: u64,
+    repeat: Option<Repeatable>,
+    /// The SRC of the stream when no filter is set (the first seen).
+    src_seen: Option<u16>,
+    /// The segment the walk is in.
+    seg: usize,
+    walk_limit: u64,
+    stats: Stats,
+}
+
+type R<T> = Result<T, String>;
+
+impl Core {
+    fn reset_flow_state(&mut self) {
+        self.stack.clear();
+        self.hw_since_icnt = 0;
+        self.seq_pc = u64::MAX;
+        self.repeat = None;
+    }
+
+    fn error<S: FlowSink>(&mut self, offset: u64, message: String, out: &mut S) {
+        self.stats.errors += 1;
+        out.event(&Event::Error { offset, message });
+        self.state = State::Unsynced;
+        self.repeat = None;
+        self.time = None;
+    }
+
+    fn message<S: FlowSink>(&mut self, bytes: &[u8], offset: u64, out: &mut S) {
+        self.stats.messages += 1;
+        let f = self.cfg.format;
+        if f.src_bits > 0 {
+            if let Some(src) = peek_src(bytes, f.src_bits) {
+                match self.cfg.src_filter {
+                    Some(want) if want != src => return,
+                    Some(_) => {}
+                    None => match self.src_seen {
+                        None => self.src_seen = Some(src),
+                        Some(s) if s != src => {
+                            let tcode = bytes[0] >> 2;
+                            return self.error(
+                                offset,
+                                format!(
+                                    "unexpected SRC {src} (TCODE {tcode}) in a stream of SRC {s} \
+                                     (set src_filter to demultiplex)"
+                                ),
+                                out,
+                            );
+                        }
+                        Some(_) => {}
+                    },
+                }
+            }
+        }
+        let m = match msg::parse(bytes, &f) {
+            Ok(m) => m,
+            Err(e) => {
+                let tcode = bytes[0] >> 2;
+                let name = msg::layout(tcode).map_or("unknown TCODE", |l| l.name);
+                let hint = match e {
+                    msg::ParseError::ExtraFields(1) if !f.timestamps => {
+                        " (a TSTAMP? timestamps are off in the format)"
+                    }
+                    _ => "",
+                };
+                return self.error(offset, format!("{name} (TCODE {tcode}): {e}{hint}"), out);
+            }
+        };
+        if let Err(e) = self.apply(&m, offset, out) {
+            self.error(offset, format!("{}: {e}", m.body.name()), out);
+        }
+    }
+
+    /// Checks that do not depend on the decoding state.
+    fn check(&self, m: &Message) -> R<()> {
+        let htm = self.cfg.htm();
+        let mode = if htm { "HTM" } else { "BTM" };
+        if let Body::Other { tcode, .. } = m.body {
+            return Err(format!(
+                "TCODE {tcode} is not an N-Trace instruction trace message"
+            ));
+        }
+        if self.cfg.format.timestamps && m.tstamp.is_none() {
+            return Err("no TSTAMP, but timestamps are on".into());
+        }
+        let btype = match m.body {
+            Body::IndirectBranch { btype, .. }
+            | Body::IndirectBranchSync { btype, .. }
+            | Body::IndirectBranchHist { btype, .. }
+            | Body::IndirectBranchHistSync { btype, .. } => Some(btype),
+            _ => None,
+        };
+        if btype == Some(1) {
+            return Err(
+                "B-TYPE 1: this encoder reports exceptions as 2 and interrupts as 3".into(),
+            );
+        }
+        match &m.body {
+            Body::DirectBranch { .. } | Body::DirectBranchSync { .. } if htm => {
+                Err(format!("a BTM message in {mode}"))
+            }
+            Body::IndirectBranchHist { .. } | Body::IndirectBranchHistSync { .. } if !htm => {
+                Err(format!("an HTM message in {mode}"))
+            }
+            Body::RepeatBranch { .. } if !self.cfg.repeat_branch => Err(format!(
+                "RepeatBranch, but trTeInstEnRepeatBranch is off ({mode})"
+            )),
+            Body::ResourceFull { rcode, .. } if *rcode > 2 => {
+                Err(format!("RCODE {rcode} is reserved"))
+            }
+            Body::ResourceFull { rcode: 1 | 2, .. } if !htm => {
+                Err(format!("a HIST overflow in {mode}"))
+            }
+            Body::ResourceFull { rcode: 2, .. } if !self.cfg.repeated_history => {
+                Err("RCODE 2, but trTeInstEnRepeatedHistory is off".into())
+            }
+            Body::ProgTraceCorrelation { evcode, cdf, .. } => {
+                if *evcode != 0 && *evcode != 4 {
+                    Err(format!("EVCODE {evcode} is not used (0 end, 4 trace off)"))
+                } else if *cdf != htm as u8 {
+                    Err(format!("CDF {cdf} in {mode} (must be {})", htm as u8))
+                } else {
+                    Ok(())
+                }
+            }
+            Body::IndirectBranchHistSync { sync: 4, btype, .. } if *btype != 0 => {
+                Err(format!("SYNC 4 (I-CNT overflow) with B-TYPE {btype}"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn apply<S: FlowSink>(&mut self, m: &Message, offset: u64, out: &mut S) -> R<()> {
+        self.check(m)?;
+        if let Some(sync) = m.body.sync() {
+            return self.sync(m, sync, offset, out);
+        }
+        match m.body {
+            Body::Error { etype, ecode } => {
+                self.time_rel(m, offset, out);
+                self.state = State::Unsynced;
+                self.repeat = None;
+                out.event(&Event::Lost {
+                    offset,
+                    etype,
+                    ecode,
+                });
+                return Ok(());
+            }
+            Body::ProgTraceCorrelation { evcode, .. } if self.state == State::Unsynced => {
+                out.event(&Event::TraceOff { offset, evcode });
+                return Ok(());
+            }
+            _ => {}
+        }
+        match self.state {
+            State::Unsynced => return Ok(()),
+            State::Off if !matches!(m.body, Body::Ownership { .. }) => {
+                return Err("a message while trace is off (a sync message must come first)".into())
+            }
+            _ => {}
+        }
+        let repeat = self.repeat.take();
+        match m.body {
+            Body::Ownership { process } => {
+                let format = (process & 3) as u8;
+                let prv_bits = (process >> 2) & 3;
+                let v = (process >> 4) & 1 == 1;
+                let context = process >> 5;
+                let prv = Priv::from_bits(prv_bits)
+                    .ok_or_else(|| format!("PROCESS {process:#x}: PRV 2 is reserved"))?;
+                if v {
+                    return Err(format!(
+                        "PROCESS {process:#x}: V is 1, but this hart has no H"
+                    ));
+                }
+                let context = match format {
+                    0 if context != 0 => {
+                        return Err(format!("PROCESS {process:#x}: FORMAT 0 with a context"))
+                    }
+                    0 => None,
+                    2 => Some(context),
+                    _ => {
+                        return Err(format!(
+                            "PROCESS {process:#x}: FORMAT {format} is not used (0 privilege, \
+                             2 scontext)"
+                        ))
+                    }
+                };
+                self.time_rel(m, offset, out);
+                out.event(&Event::Ownership {
+                    offset,
+                    format,
+                    prv,
+                    v,
+                    context,
+                });
+            }
+            Body::DirectBranch { icnt } => {
+                let r = Repeatable::Direct { icnt };
+                self.repeatable(r, out)?;
+                self.repeat = Some(r);
+                self.time_rel(m, offset, out);
+            }
+            Body::IndirectBranch { btype, icnt, uaddr } => {
+                let r = Repeatable::Indirect { btype, icnt, uaddr };
+                let trap = self.repeatable(r, out)?;
+                self.repeat = (!self.cfg.htm()).then_some(r);
+                self.time_rel(m, offset, out);
+                self.trap_event(trap, offset, out);
+            }
+            Body::IndirectBranchHist {
+                btype,
+                icnt,
+                uaddr,
+                hist,
+            } => {
+                let target = self.addr_ref ^ (uaddr << 1);
+                let end = if btype == 0 {
+                    End::Jump(target)
+                } else {
+                    End::Trap {
+                        interrupt: btype == 3,
+                    }
+                };
+                self.walk_msg(icnt, hist, end, out)?;
+                self.set_target(target);
+                self.time_rel(m, offset, out);
+                self.trap_event(btype, offset, out);
+            }
+            Body::ResourceFull {
+                rcode,
+                rdata,
+                hrepeat,
+            } => match rcode {
+                0 => {
+                    self.walk_msg(rdata, 1, End::Count, out)?;
+                    self.time_rel(m, offset, out);
+                }
+                _ => {
+                    let n = match hrepeat {
+                        None => 1,
+                        Some(n) if (2..=MAX_REPEAT).contains(&n) => n,
+                        Some(n) => return Err(format!("HREPEAT {n} is not 2..=2^32-1")),
+                    };
+                    if !(2..=u32::MAX as u64).contains(&rdata) {
+                        return Err(format!(
+                            "HIST {rdata:#x} has no branch bit or is longer than 32 bits"
+                        ));
+                    }
+                    for _ in 0..n {
+                        self.walk_hist(rdata, out)?;
+                    }
+                    self.time_rel(m, offset, out);
+                }
+            },
+            Body::RepeatBranch { bcnt } => {
+                let Some(r) = repeat else {
+                    return Err(
+                        "RepeatBranch does not follow a DirectBranch or IndirectBranch".into(),
+                    );
+                };
+                if let Repeatable::Indirect { uaddr, .. } = r {
+                    if uaddr != 0 {
+                        return Err(format!(
+                            "RepeatBranch after an IndirectBranch with U-ADDR {uaddr:#x} (only \
+                             U-ADDR 0 repeats)"
+                        ));
+                    }
+                }
+                if !(1..=MAX_REPEAT).contains(&bcnt) {
+                    return Err(format!("B-CNT {bcnt} is not 1..=2^32-1"));
+                }
+                for _ in 0..bcnt {
+                    let trap = self.repeatable(r, out)?;
+                    self.trap_event(trap, offset, out);
+                }
+                self.repeat = Some(r);
+                self.time_rel(m, offset, out);
+            }
+            Body::ProgTraceCorrelation {
+                evcode, icnt, hist, ..
+            } => {
+                self.walk_msg(icnt, hist.unwrap_or(1), End::Count, out)?;
+                self.state = State::Off;
+                self.time_rel(m, offset, out);
+                out.event(&Event::TraceOff { offset, evcode });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// DirectBranch or IndirectBranch, as first sent or repeated. Returns the B-TYPE.
+    fn repeatable<S: FlowSink>(&mut self, r: Repeatable, out: &mut S) -> R<u8> {
+        match r {
+            Repeatable::Direct { icnt } => {
+                self.walk_msg(icnt, 1, End::Taken, out)?;
+                Ok(0)
+            }
+            Repeatable::Indirect { btype, icnt, uaddr } => {
+                let target = self.addr_ref ^ (uaddr << 1);
+                let end = if btype == 0 {
+                    End::Jump(target)
+                } else {
+                    End::Trap {
+                        interrupt: btype == 3,
+                    }
+                };
+                self.walk_msg(icnt, 1, end, out)?;
+                self.set_target(target);
+                Ok(btype)
+            }
+        }
+    }
+
+    fn set_target(&mut self, target: u64) {
+        self.pc = target;
+        self.addr_ref = target;
+    }
+
+    fn trap_event<S: FlowSink>(&mut self, btype: u8, offset: u64, out: &mut S) {
+        if btype >= 2 {
+            out.event(&Event::Trap {
+                offset,
+                kind: if btype == 3 {
+                    TrapKind::Interrupt
+                } else {
+                    TrapKind::Exception
+                },
+                handler: self.pc,
+            });
+        }
+    }
+
+    /// A relative timestamp.
+    fn time_rel<S: FlowSink>(&mut self, m: &Message, offset: u64, out: &mut S) {
+        if let (Some(t), Some(d)) = (self.time, m.tstamp) {
+            let time = t.wrapping_add(d);
+            self.time = Some(time);
+            out.event(&Event::Timestamp { offset, time });
+        }
+    }
+
+    fn sync<S: FlowSink>(&mut self, m: &Message, sync: u8, offset: u64, out: &mut S) -> R<()> {
+        let (btype, icnt, faddr, hist) = match m.body {
+            Body::ProgTraceSync { icnt, faddr, .. } => (None, icnt, faddr, 1),
+            Body::DirectBranchSync { icnt, faddr, .. } => (None, icnt, faddr, 1),
+            Body::IndirectBranchSync {
+                btype, icnt, faddr, ..
+            } => (Some(btype), icnt, faddr, 1),
+            Body::IndirectBranchHistSync {
+                btype,
+                icnt,
+                faddr,
+                hist,
+                ..
+            } => (Some(btype), icnt, faddr, hist),
+            _ => return Ok(()),
+        };
+        let target = faddr << 1;
+        let resets = !matches!(sync, 0 | 4 | 6);
+        match self.state {
+            State::On => {
+                let end = match (&m.body, btype) {
+                    (Body::ProgTraceSync { .. }, _) => End::Sync(target),
+                    (Body::DirectBranchSync { .. }, _) => End::Taken,
+                    (Body::IndirectBranchHistSync { .. }, _) if sync == 4 => End::Sync(target),
+                    (_, Some(0)) => End::Jump(target),
+                    (_, b) => End::Trap {
+                        interrupt: b == Some(3),
+                    },
+                };
+                let w = self.walk_msg(icnt, hist, end, out)?;
+                let continues = matches!(sync, 0 | 2 | 4 | 6);
+                let check = match end {
+                    End::Taken => true,
+                    End::Sync(_) => continues && !w.jump_resolved,
+                    _ => false,
+                };
+                if check
+                    && self.pc != target
+                    && !(self.cfg.implicit_return_mode == 2 && w.inferred_last)
+                {
+                    return Err(format!(
+                        "F-ADDR {target:#x}, but the flow continues at {:#x}",
+                        self.pc
+                    ));
+                }
+            }
+            State::Off if !resets => {
+                return Err(format!("SYNC {sync} (not a restart) while trace is off"))
+            }
+            State::Off => {}
+            State::Unsynced if !resets && self.cfg.implicit_return_mode != 0 => {
+                // The encoder's return stack is unknown here: wait for a resetting sync.
+                return Ok(());
+            }
+            State::Unsynced => {}
+        }
+        self.set_target(target);
+        self.hw_since_icnt = 0;
+        self.seq_pc = u64::MAX;
+        self.repeat = None;
+        if resets {
+            self.reset_flow_state();
+        }
+        self.state = State::On;
+        if let Some(t) = m.tstamp {
+            self.time = Some(t);
+            out.event(&Event::Timestamp { offset, time: t });
+        } else {
+            self.time = None;
+        }
+        if let Some(b) = btype {
+            if !(m.body.tcode() == msg::tcode::INDIRECT_BRANCH_HIST_SYNC && sync == 4) {
+                self.trap_event(b, offset, out);
+            }
+        }
+        out.event(&Event::Sync {
+            offset,
+            sync,
+            pc: target,
+            time: m.tstamp,
+        });
+        Ok(())
+    }
+
+    /// Walks a message's I-CNT (the half-words since the last I-CNT report, some of them
+    /// maybe walked already by HIST) and HIST.
+    fn walk_msg<S: FlowSink>(&mut self, icnt: u64, hist: u64, end: End, out: &mut S) -> R<Walked> {
+        if icnt > MAX_ICNT {
+            return Err(format!("I-CNT {icnt:#x} is longer than 22 bits"));
+        }
+        if hist == 0 || hist > u32::MAX as u64 {
+            return Err(format!(
+                "HIST {hist:#x} has no stop bit or is longer than 32 bits"
+            ));
+        }
+        let Some(remaining) = icnt.checked_sub(self.hw_since_icnt) else {
+            return Err(format!(
+                "I-CNT {icnt} is less than the {} half-words HIST walked already",
+                self.hw_since_icnt
+            ));
+        };
+        self.hw_since_icnt = 0;
+        self.seq_pc = u64::MAX;
+        if remaining > self.walk_limit {
+            return Err(format!(
+                "I-CNT {remaining} is more than the walk limit {}",
+                self.walk_limit
+            ));
+        }
+        self.walk::<S, false>(remaining, hist, end, out)
+    }
+
+    /// Walks a ResourceFull's HIST.
+    fn walk_hist<S: FlowSink>(&mut self, hist: u64, out: &mut S) -> R<()> {
+        self.seq_pc = u64::MAX;
+        let limit = (MAX_ICNT - self.hw_since_icnt.min(MAX_ICNT)).min(self.walk_limit);
+        self.walk::<S, true>(limit, hist, End::Hist, out)?;
+        Ok(())
+    }
+
+    /// The walk. Without `HIST_ONLY`, walks exactly `limit` half-words; with it, up to the
+    /// branch of the last HIST bit (and at most `limit` half-words, adding them to
+    /// `hw_since_icnt`).
+    #[inline(always)]
+    fn walk<S: FlowSink, const HIST_ONLY: bool>(
+        &mut self,
+        limit: u64,
+        hist: u64,
+        end: End,
+        out: &mut S,
+    ) -> R<Walked> {
+        let htm = self.cfg.htm();
+        let irm = self.cfg.implicit_return_mode;
+        let all_jumps = self.cfg.all_jumps;
+        let seq_on = self.cfg.sequential_jump;
+        let nbits = 63 - hist.leading_zeros();
+        let mut bit: u64 = if nbits == 0 { 0 } else { 1 << (nbits - 1) };
+        let mut pc = self.pc;
+        let mut walked = 0u64;
+        let mut count = 0u64;
+        let mut w = Walked::default();
+        let image = &mut self.image;
+        let mut si = self.seg;
+        // The current segment: its base and decoded slots. A pc outside it, or a slot not
+        // decoded yet, takes the slow path.
+        let (mut base, mut slots): (u64, &mut [Insn]) = match image.segs.get_mut(si) {
+            Some(s) => (s.base, s.slots()),
+            None => (0, &mut []),
+        };
+        let what = if HIST_ONLY { "HIST walk" } else { "I-CNT walk" };
+        let result: R<()> = loop {
+            if HIST_ONLY {
+                if bit == 0 {
+                    break Ok(());
+                }
+                if walked >= limit {
+                    break Err(format!(
+                        "HIST walk: {walked} half-words from {:#x} without finding the branches \
+                         of all HIST bits",
+                        self.pc
+                    ));
+                }
+            } else if walked == limit {
+                break Ok(());
+            }
+            // pc is always even: every target is.
+            let idx = (pc.wrapping_sub(base) >> 1) as usize;
+            if !matches!(slots.get(idx), Some(d) if d.op != Op::NotDecoded) {
+                match image.fetch_slow(pc) {
+                    Ok((i, _)) => {
+                        si = i;
+                        let s = &mut image.segs[i];
+                        base = s.base;
+                        slots = s.slots();
+                    }
+                    Err(e) => break Err(fetch_error(e, what)),
+                }
+            }
+            let idx = (pc.wrapping_sub(base) >> 1) as usize;
+            let Some(insn) = slots.get(idx) else {
+                break Err(fetch_error(FetchError::Outside(pc), what));
+            };
+            let len = insn.len as u64;
+            walked += len >> 1;
+            if !HIST_ONLY && walked > limit {
+                break Err(format!(
+                    "I-CNT ends in the middle of the 32-bit instruction at {pc:#x}"
+                ));
+            }
+            let last = !HIST_ONLY && walked == limit;
+            count += 1;
+            out.pc(pc);
+            let next = pc.wrapping_add(len);
+            match class(insn.op) {
+                Class::Plain => pc = next,
+                Class::Branch => {
+                    let taken = if htm {
+                        if bit == 0 {
+                            break Err(format!(
+                                "the conditional branch at {pc:#x} has no HIST bit left"
+                            ));
+                        }
+                        let t = hist & bit != 0;
+                        bit >>= 1;
+                        t
+                    } else if last && end == End::Taken {
+                        w.taken = true;
+                        true
+                    } else {
+                        false
+                    };
+                    pc = if taken {
+                        pc.wrapping_add(insn.imm as i64 as u64)
+                    } else {
+                        next
+                    };
+                }
+                Class::Jal => {
+                    if all_jumps {
+                        if htm {
+                            if bit == 0 {
+                                break Err(format!(
+                                    "the direct jump at {pc:#x} has no HIST bit left \
+                                     (trTeInstEnAllJumps)"
+                                ));
+                            }
+                            if hist & bit == 0 {
+                                break Err(format!(
+                                    "HIST says the direct jump at {pc:#x} was not taken"
+                                ));
+                            }
+                            bit >>= 1;
+                        } else if last && end == End::Taken {
+                            w.taken = true;
+                        } else {
+                            break Err(format!(
+                                "the direct jump at {pc:#x} is not the end of a DirectBranch \
+                                 (trTeInstEnAllJumps)"
+                            ));
+                        }
+                    } else if irm != 0 && is_link(insn.rd) {
+                        self.stack.push(next);
+                    }
+                    pc = pc.wrapping_add(insn.imm as i64 as u64);
+                }
+                Class::Jalr => {
+                    let it = classify::itype(insn, true);
+                    let popped = if irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap) {
+                        self.stack.pop()
+                    } else {
+                        None
+                    };
+                    if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
+                        self.stack.push(next);
+                    }
+                    // Under implicit return, returns and swaps follow the stack whatever
+                    // sijump says (as the encoder does).
+                    let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
+                    let seq = seq_on && !ret_like && self.seq_pc == pc && self.seq_rd == insn.rs1;
+                    self.seq_pc = u64::MAX;
+                    let target = if seq {
+                        if last && matches!(end, End::Jump(_)) {
+                            break Err(format!(
+                                "the sequentially inferable jump at {pc:#x} is reported"
+                            ));
+                        }
+                        w.inferred_last = last;
+                        self.seq_val.wrapping_add(insn.imm as i64 as u64) & !1
+                    } else if let Some(p) = popped {
+                        match end {
+                            End::Jump(t) if last => {
+                                // The message reports this return: it did not match.
+                                let agree = match irm {
+                                    1 => true,
+                                    2 => {
+                                        let bits = self.cfg.partial_bits as u32;
+                                        let mask = u64::MAX >> (64 - bits);
+                                        (p ^ t) & mask == 0
+                                    }
+                                    _ => p == t,
+                                };
+                                if agree {
+                                    break Err(format!(
+                                        "the return at {pc:#x} to {t:#x} is reported, but the \
+                                         return stack predicts it ({p:#x})"
+                                    ));
+                                }
+                                w.jump_resolved = true;
+                                t
+                            }
+                            _ => {
+                                w.inferred_last = last;
+                                p
+                            }
+                        }
+                    } else if last {
+                        match end {
+                            End::Jump(t) | End::Sync(t) => {
+                                w.jump_resolved = true;
+                                t
+                            }
+                            End::Trap { .. } => {
+                                break Err(format!(
+                                    "the uninferable jump at {pc:#x} before the trap was not \
+                                     reported"
+                                ))
+                            }
+                            _ => {
+                                break Err(format!(
+                                    "the message ends at the uninferable jump at {pc:#x} but \
+                                     gives no target"
+                                ))
+                            }
+                        }
+                    } else if ret_like {
+                        break Err(format!(
+                            "the return at {pc:#x} is not reported, but the return stack is \
+                             empty"
+                        ));
+                    } else {
+                        break Err(format!(
+                            "the {what} reaches the uninferable jump at {pc:#x} before its end"
+                        ));
+                    };
+                    pc = target;
+                }
+                Class::XRet => {
+                    if !last {
+                        break Err(format!(
+                            "the {what} reaches the trap return at {pc:#x} before its end"
+                        ));
+                    }
+                    match end {
+                        End::Jump(t) | End::Sync(t) => {
+                            w.jump_resolved = true;
+                            pc = t;
+                        }
+                        _ => {
+                            break Err(format!(
+                                "the message ends at the trap return at {pc:#x} but does not \
+                                 report it"
+                            ))
+                        }
+                    }
+                }
+                Class::Env => {
+                    let ok = last
+                        && matches!(
+                            end,
+                            End::Trap { interrupt: false } | End::Sync(_) | End::Count
+                        );
+                    if !ok {
+                        break Err(format!(
+                            "the {} at {pc:#x} is not followed by its exception message",
+                            if insn.op == Op::Ecall {
+                                "ecall"
+                            } else {
+                                "ebreak"
+                            }
+                        ));
+                    }
+                    pc = next;
+                }
+                Class::Lui | Class::Auipc => {
+                    if seq_on && insn.rd != 0 {
+                        let imm = insn.imm as i64 as u64;
+                        self.seq_pc = next;
+                        self.seq_rd = insn.rd;
+                        self.seq_val = if insn.op == Op::Lui {
+                            imm
+                        } else {
+                            pc.wrapping_add(imm)
+                        };
+                    }
+                    pc = next;
+                }
+                Class::Illegal => {
+                    break Err(format!(
+                        "the instruction {:#x} at {pc:#x} is illegal: it cannot have retired",
+                        insn.bits
+                    ));
+                }
+            }
+        };
+        self.pc = pc;
+        self.seg = si;
+        self.stats.instructions += count;
+        if HIST_ONLY {
+            self.hw_since_icnt += walked;
+        }
+        result?;
+        if !HIST_ONLY {
+            if bit != 0 {
+                return Err(format!(
+                    "{} HIST bit(s) left over after the I-CNT walk",
+                    64 - bit.leading_zeros()
+                ));
+            }
+            match end {
+                End::Taken if !w.taken => {
+                    return Err(format!(
+                        "the last instruction (before {pc:#x}) is not a taken branch"
+                    ))
+                }
+                End::Jump(_) if !w.jump_resolved => {
+                    return Err(format!(
+                        "B-TYPE 0, but the walk does not end at an uninferable jump (next pc \
+                         {pc:#x})"
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(w)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The decoder
+// ---------------------------------------------------------------------------------------------
+
+/// The streaming N-Trace decoder.
+pub struct Decoder {
+    framer: Framer,
+    core: Core,
+}
+
+impl Decoder {
+    /// A decoder of streams made with `cfg`, reading code from `image`.
+    pub fn new(cfg: DecoderConfig, image: Image) -> Result<Decoder, String> {
+        cfg.validate()?;
+        let depth = cfg.implicit_return_depth as usize;
+        Ok(Decoder {
+            framer: Framer::new(),
+            core: Core {
+                cfg,
+                image,
+                state: State::Unsynced,
+                pc: 0,
+                addr_ref: 0,
+                time: None,
+                hw_since_icnt: 0,
+                stack: Stack::new(depth),
+                seq_pc: u64::MAX,
+                seq_rd: 0,
+                seq_val: 0,
+                repeat: None,
+                src_seen: None,
+                seg: 0,
+                walk_limit: u64::MAX,
+                stats: Stats::default(),
+            },
+        })
+    }
+
+    /// Limits the half-words one walk (one message, or one repetition) may cover; more is an
+    /// error. For decoding untrusted streams in bounded time (a corrupt RepeatBranch can ask
+    /// for 2^32 repetitions of a 2^22 half-word block).
+    pub fn set_walk_limit(&mut self, halfwords: u64) {
+        self.core.walk_limit = halfwords;
+    }
+
+    /// Decodes the next bytes of the stream.
+    pub fn feed<S: FlowSink>(&mut self, chunk: &[u8], out: &mut S) {
+        let core = &mut self.core;
+        self.framer.push(chunk, |fr| match fr {
+            Frame::Message { offset, bytes } => core.message(bytes, offset, out),
+            Frame::Error { offset, message } => core.error(offset, message, out),
+        });
+        self.core.stats.bytes = self.framer.pos();
+    }
+
+    /// The end of the stream (a partial message is reported).
+    pub fn finish<S: FlowSink>(&mut self, out: &mut S) {
+        let core = &mut self.core;
+        self.framer.finish(|fr| {
+            if let Frame::Error { offset, message } = fr {
+                core.error(offset, message, out)
+            }
+        });
+    }
+
+    /// Decodes a whole stream.
+    pub fn decode_all<S: FlowSink>(&mut self, bytes: &[u8], out: &mut S) {
+        self.feed(bytes, out);
+        self.finish(out);
+    }
+
+    pub fn config(&self) -> &DecoderConfig {
+        &self.core.cfg
+    }
+
+    pub fn image(&self) -> &Image {
+        &self.core.image
+    }
+
+    pub fn image_mut(&mut self) -> &mut Image {
+        &mut self.core.image
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.core.stats
+    }
+
+    /// The next pc, when following the flow.
+    pub fn pc(&self) -> Option<u64> {
+        (self.core.state == State::On).then_some(self.core.pc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::{to_bytes, Body as B};
+    use proptest::prelude::*;
+    use rstest::rstest;
+
+    // --- A tiny assembler -------------------------------------------------------------------
+
+    fn i_type(op: u32, f3: u32, rd: u32, rs1: u32, imm: i32) -> u32 {
+        ((imm as u32 & 0xfff) << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+    }
+    fn addi(rd: u32, rs1: u32, imm: i32) -> u32 {
+        i_type(0x13, 0, rd, rs1, imm)
+    }
+    fn jalr(rd: u32, rs1: u32, imm: i32) -> u32 {
+        i_type(0x67, 0, rd, rs1, imm)
+    }
+    fn branch(f3: u32, rs1: u32, rs2: u32, off: i32) -> u32 {
+        let o = off as u32;
+        ((o >> 12 & 1) << 31)
+            | ((o >> 5 & 0x3f) << 25)
+            | (rs2 << 20)
+            | (rs1 << 15)
+            | (f3 << 12)
+            | ((o >> 1 & 0xf) << 8)
+            | ((o >> 11 & 1) << 7)
+            | 0x63
+    }
+    fn bne(rs1: u32, rs2: u32, off: i32) -> u32 {
+        branch(1, rs1, rs2, off)
+    }
+    fn beq(rs1: u32, rs2: u32, off: i32) -> u32 {
+        branch(0, rs1, rs2, off)
+    }
+    fn jal(rd: u32, off: i32) -> u32 {
+        let o = off as u32;
+        ((o >> 20 & 1) << 31)
+            | ((o >> 1 & 0x3ff) << 21)
+            | ((o >> 11 & 1) << 20)
+            | ((o >> 12 & 0xff) << 12)
+            | (rd << 7)
+            | 0x6f
+    }
+    fn lui(rd: u32, imm20: u32) -> u32 {
+        (imm20 << 12) | (rd << 7) | 0x37
+    }
+    fn auipc(rd: u32, imm20: u32) -> u32 {
+        (imm20 << 12) | (rd << 7) | 0x17
+    }
+    /// c.j
+    fn cj(off: i32) -> u16 {
+        let o = off as u32;
+        let imm = ((o >> 11 & 1) << 10)
+            | ((o >> 4 & 1) << 9)
+            | ((o >> 8 & 3) << 7)
+            | ((o >> 10 & 1) << 6)
+            | ((o >> 6 & 1) << 5)
+            | ((o >> 7 & 1) << 4)
+            | ((o >> 1 & 7) << 1)
+            | (o >> 5 & 1);
+        (0b101 << 13 | imm << 2 | 1) as u16
+    }
+    const ECALL: u32 = 0x0000_0073;
+    const MRET: u32 = 0x3020_0073;
+    const RET: u32 = 0x0000_8067;
+    const C_NOP: u16 = 0x0001;
+    const C_RET: u16 = 0x8082;
+    const C_EBREAK: u16 = 0x9002;
+    const RA: u32 = 1;
+    const T0: u32 = 5;
+    const T1: u32 = 6;
+    const A0: u32 = 10;
+    const A1: u32 = 11;
+
+    /// Code at consecutive addresses.
+    struct Asm {
+        base: u64,
+        b: Vec<u8>,
+    }
+    impl Asm {
+        fn new(base: u64) -> Asm {
+            Asm {
+                base,
+                b: Vec::new(),
+            }
+        }
+        fn pc(&self) -> u64 {
+            self.base + self.b.len() as u64
+        }
+        fn w(&mut self, x: u32) -> &mut Self {
+            self.b.extend(x.to_le_bytes());
+            self
+        }
+        fn h(&mut self, x: u16) -> &mut Self {
+            self.b.extend(x.to_le_bytes());
+            self
+        }
+        /// Pads with c.nop up to `addr`.
+        fn at(&mut self, addr: u64) -> &mut Self {
+            assert!(addr >= self.pc());
+            while self.pc() < addr {
+                self.h(C_NOP);
+            }
+            self
+        }
+        fn image(&self) -> Image {
+            let mut i = Image::new();
+            i.add_raw(self.base, self.b.clone()).unwrap();
+            i
+        }
+    }
+
+    #[test]
+    fn assembler_matches_the_hart_decoder() {
+        use iss::decode::decode;
+        let d = decode(addi(A0, A0, -1));
+        assert_eq!((d.op, d.rd, d.rs1, d.imm), (Op::Addi, 10, 10, -1));
+        let d = decode(bne(A0, 0, -6));
+        assert_eq!((d.op, d.rs1, d.imm), (Op::Bne, 10, -6));
+        let d = decode(beq(A0, A1, 4094));
+        assert_eq!((d.op, d.rs2, d.imm), (Op::Beq, 11, 4094));
+        let d = decode(jal(RA, 0x12));
+        assert_eq!((d.op, d.rd, d.imm), (Op::Jal, 1, 0x12));
+        let d = decode(jal(0, -0x100000));
+        assert_eq!(d.imm, -0x100000);
+        let d = decode(jalr(0, T1, 0x20));
+        assert_eq!((d.op, d.rd, d.rs1, d.imm), (Op::Jalr, 0, 6, 0x20));
+        assert_eq!(decode(lui(T1, 2)).imm, 0x2000);
+        assert_eq!(decode(auipc(T1, 1)).op, Op::Auipc);
+        for off in [-2048, -6, 2, 4, 0x18, 2046] {
+            let d = decode(cj(off) as u32);
+            assert_eq!((d.op, d.len, d.imm), (Op::Jal, 2, off), "c.j {off}");
+        }
+        assert_eq!(decode(RET).op, Op::Jalr);
+        assert_eq!(decode(MRET).op, Op::Mret);
+        assert_eq!(decode(ECALL).op, Op::Ecall);
+        assert_eq!(decode(C_EBREAK as u32).op, Op::Ebreak);
+        assert_eq!(decode(C_RET as u32).rs1, 1);
+    }
+
+    // --- Streams ----------------------------------------------------------------------------
+
+    const BASE: u64 = 0x8000_0000;
+
+    fn btm() -> DecoderConfig {
+        DecoderConfig {
+            tr_te_inst_mode: MODE_BTM,
+            ..Default::default()
+        }
+    }
+    fn htm() -> DecoderConfig {
+        DecoderConfig::default()
+    }
+
+    /// Messages to bytes (no SRC, no timestamps unless the format says; `tstamp` for all).
+    fn stream_fmt(bodies: &[B], f: &Format, tstamps: &[u64]) -> Vec<u8> {
+        let mut v = Vec::new();
+        for (i, b) in bodies.iter().enumerate() {
+            let m = Message {
+                src: 0,
+                body: b.clone(),
+                tstamp: tstamps.get(i).copied(),
+            };
+            v.extend(to_bytes(&m, f));
+        }
+        v
+    }
+    fn stream(bodies: &[B]) -> Vec<u8> {
+        stream_fmt(bodies, &Format::default(), &[])
+    }
+    /// Offsets of each message in `stream(bodies)`.
+    fn offsets(bodies: &[B], f: &Format) -> Vec<u64> {
+        let mut o = Vec::new();
+        let mut at = 0;
+        for b in bodies {
+            o.push(at);
+            at += to_bytes(
+                &Message {
+                    src: 0,
+                    body: b.clone(),
+                    tstamp: None,
+                },
+                f,
+            )
+            .len() as u64;
+        }
+        o
+    }
+
+    fn run_cfg(cfg: DecoderConfig, img: Image, bytes: &[u8]) -> Vec<Flow> {
+        let mut d = Decoder::new(cfg, img).unwrap();
+        let mut out = Vec::new();
+        d.decode_all(bytes, &mut out);
+        out
+    }
+    fn pcs(f: &[Flow]) -> Vec<u64> {
+        f.iter()
+            .filter_map(|x| match x {
+                Flow::Pc(p) => Some(*p),
+                _ => None,
+            })
+            .collect()
+    }
+    fn events(f: &[Flow]) -> Vec<Event> {
+        f.iter()
+            .filter_map(|x| match x {
+                Flow::Event(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+    fn errors(f: &[Flow]) -> Vec<(u64, String)> {
+        events(f)
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Error { offset, message } => Some((offset, message)),
+                _ => None,
+            })
+            .collect()
+    }
+    fn no_errors(f: &[Flow]) {
+        assert_eq!(errors(f), vec![], "{f:x?}");
+    }
+    fn sync(sync: u8, pc: u64) -> B {
+        B::ProgTraceSync {
+            sync,
+            icnt: 0,
+            faddr: pc >> 1,
+        }
+    }
+    /// U-ADDR for `target`, updating the reference.
+    fn ua(r: &mut u64, target: u64) -> u64 {
+        let u = (*r ^ target) >> 1;
+        *r = target;
+        u
+    }
+
+    /// The program most tests use, at BASE:
+    ///
+    /// ```text
+    /// 00: addi a0, x0, 3
+    /// 04: addi a0, a0, -1     <- loop
+    /// 08: c.nop
+    /// 0a: bne a0, x0, 04
+    /// 0e: jal ra, f (20)
+    /// 12: c.nop
+    /// 14: ecall               -> handler 28
+    /// 18: c.j 00
+    /// 1a..20: c.nop
+    /// 20: f: addi a1, a1, 1
+    /// 24: ret
+    /// 28: handler: mret       -> 18
+    /// ```
+    fn prog() -> Asm {
+        prog_at(BASE)
+    }
+    fn prog_at(base: u64) -> Asm {
+        let mut a = Asm::new(base);
+        a.w(addi(A0, 0, 3))
+            .w(addi(A0, A0, -1))
+            .h(C_NOP)
+            .w(bne(A0, 0, -6))
+            .w(jal(RA, 0x12))
+            .h(C_NOP)
+            .w(ECALL)
+            .h(cj(-0x18))
+            .at(base + 0x20)
+            .w(addi(A1, A1, 1))
+            .w(RET)
+            .w(MRET);
+        a
+    }
+
+    /// The pc flow of `prog` from 00: three loop iterations, the call, the ecall, the mret,
+    /// the c.j back, and the first addi again.
+    fn prog_flow() -> Vec<u64> {
+        prog_flow_at(BASE)
+    }
+    fn prog_flow_at(base: u64) -> Vec<u64> {
+        [
+            0x00, 0x04, 0x08, 0x0a, 0x04, 0x08, 0x0a, 0x04, 0x08, 0x0a, 0x0e, 0x20, 0x24, 0x12,
+            0x14, 0x28, 0x18, 0x00,
+        ]
+        .iter()
+        .map(|x| base + x)
+        .collect()
+    }
+
+    fn prog_btm() -> Vec<B> {
+        let mut r = BASE;
+        vec![
+            sync(3, BASE),
+            B::DirectBranch { icnt: 7 },
+            B::DirectBranch { icnt: 5 },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 11,
+                uaddr: ua(&mut r, BASE + 0x12),
+            },
+            B::IndirectBranch {
+                btype: 2,
+                icnt: 3,
+                uaddr: ua(&mut r, BASE + 0x28),
+            },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 2,
+                uaddr: ua(&mut r, BASE + 0x18),
+            },
+            B::ProgTraceCorrelation {
+                evcode: 0,
+                cdf: 0,
+                icnt: 3,
+                hist: None,
+            },
+        ]
+    }
+
+    fn prog_htm() -> Vec<B> {
+        prog_htm_at(BASE)
+    }
+    fn prog_htm_at(base: u64) -> Vec<B> {
+        let mut r = base;
+        vec![
+            sync(3, base),
+            B::IndirectBranchHist {
+                btype: 0,
+                icnt: 23,
+                uaddr: ua(&mut r, base + 0x12),
+                hist: 0b1110,
+            },
+            B::IndirectBranch {
+                btype: 2,
+                icnt: 3,
+                uaddr: ua(&mut r, base + 0x28),
+            },
+            B::IndirectBranchHist {
+                btype: 0,
+                icnt: 2,
+                uaddr: ua(&mut r, base + 0x18),
+                hist: 1,
+            },
+            B::ProgTraceCorrelation {
+                evcode: 0,
+                cdf: 1,
+                icnt: 3,
+                hist: Some(1),
+            },
+        ]
+    }
+
+    fn prog_events(bodies: &[B]) -> Vec<Event> {
+        let o = offsets(bodies, &Format::default());
+        let trap = bodies
+            .iter()
+            .position(|b| matches!(b, B::IndirectBranch { btype: 2, .. }))
+            .unwrap();
+        vec![
+            Event::Sync {
+                offset: 0,
+                sync: 3,
+                pc: BASE,
+                time: None,
+            },
+            Event::Trap {
+                offset: o[trap],
+                kind: TrapKind::Exception,
+                handler: BASE + 0x28,
+            },
+            Event::TraceOff {
+                offset: *o.last().unwrap(),
+                evcode: 0,
+            },
+        ]
+    }
+
+    #[rstest]
+    #[case::btm(btm(), prog_btm())]
+    #[case::htm(htm(), prog_htm())]
+    fn basic_flow(#[case] cfg: DecoderConfig, #[case] bodies: Vec<B>) {
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        assert_eq!(events(&f), prog_events(&bodies));
+        // Every instruction comes before the event that follows it: the trap after the ecall.
+        let trap = f
+            .iter()
+            .position(|x| matches!(x, Flow::Event(Event::Trap { .. })))
+            .unwrap();
+        assert_eq!(f[trap - 1], Flow::Pc(BASE + 0x14));
+    }
+
+    #[rstest]
+    fn chunked_and_idle_input_gives_the_same_flow(
+        #[values(1, 2, 3, 7, 1000)] chunk: usize,
+        #[values(0, 1, 5)] idles: usize,
+    ) {
+        let bodies = prog_htm();
+        let mut bytes = vec![0xff; idles];
+        for b in &bodies {
+            bytes.extend(stream(std::slice::from_ref(b)));
+            bytes.extend(std::iter::repeat_n(0xff, idles));
+        }
+        let mut d = Decoder::new(htm(), prog().image()).unwrap();
+        let mut out = Vec::new();
+        for c in bytes.chunks(chunk) {
+            d.feed(c, &mut out);
+        }
+        d.finish(&mut out);
+        no_errors(&out);
+        assert_eq!(pcs(&out), prog_flow());
+        // Offsets count the idle bytes.
+        let sync_at = idles as u64;
+        assert!(matches!(events(&out)[0], Event::Sync { offset, .. } if offset == sync_at));
+        assert_eq!(d.stats().instructions, prog_flow().len() as u64);
+        assert_eq!(d.stats().messages, bodies.len() as u64);
+        assert_eq!(d.stats().bytes, bytes.len() as u64);
+    }
+
+    /// ProgTraceCorrelation EVCODE 0 for a mode.
+    fn end(cfg: &DecoderConfig, icnt: u64) -> B {
+        B::ProgTraceCorrelation {
+            evcode: 0,
+            cdf: cfg.htm() as u8,
+            icnt,
+            hist: cfg.htm().then_some(1),
+        }
+    }
+    fn at(offs: &[u64]) -> Vec<u64> {
+        offs.iter().map(|o| BASE + o).collect()
+    }
+    fn with<F: FnOnce(&mut DecoderConfig)>(mut c: DecoderConfig, f: F) -> DecoderConfig {
+        f(&mut c);
+        c
+    }
+    fn trace_offs(f: &[Flow]) -> usize {
+        events(f)
+            .iter()
+            .filter(|e| matches!(e, Event::TraceOff { .. }))
+            .count()
+    }
+    /// Asserts exactly one error, at `offset`, whose message contains `what`.
+    fn one_error(f: &[Flow], offset: u64, what: &str) {
+        let e = errors(f);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, offset, "{e:?}");
+        assert!(
+            e[0].1.contains(what),
+            "{:?} does not contain {what:?}",
+            e[0].1
+        );
+    }
+
+    // --- Implicit return ---------------------------------------------------------------------
+
+    /// 00: jal ra, f(10); 04..10: c.nop; 10: f: addi a1,a1,1 (or addi ra,ra,0x3c); 14: ret;
+    /// 40: c.nop
+    fn call_prog(bump_ra: bool) -> Asm {
+        let mut a = Asm::new(BASE);
+        a.w(jal(RA, 0x10))
+            .at(BASE + 0x10)
+            .w(if bump_ra {
+                addi(RA, RA, 0x3c)
+            } else {
+                addi(A1, A1, 1)
+            })
+            .w(RET)
+            .at(BASE + 0x44);
+        a
+    }
+
+    #[rstest]
+    #[case::off(0, true)]
+    #[case::counter(1, false)]
+    #[case::partial(2, false)]
+    #[case::full(3, false)]
+    fn unreported_return(#[case] mode: u8, #[case] fails: bool) {
+        let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+        let bodies = [sync(3, BASE), end(&cfg, 7)];
+        let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
+        if fails {
+            one_error(
+                &f,
+                offsets(&bodies, &Format::default())[1],
+                "uninferable jump at 0x80000014",
+            );
+        } else {
+            no_errors(&f);
+            assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x14, 0x04]));
+        }
+    }
+
+    #[rstest]
+    #[case::full(3, 16, None)]
+    #[case::partial16(2, 16, None)]
+    #[case::partial2(2, 2, Some("predicts it"))]
+    #[case::counter(1, 16, Some("predicts it"))]
+    #[case::off(0, 16, None)]
+    fn reported_mismatching_return(
+        #[case] mode: u8,
+        #[case] partial: u8,
+        #[case] err: Option<&str>,
+    ) {
+        let cfg = with(htm(), |c| {
+            c.implicit_return_mode = mode;
+            c.partial_bits = partial;
+        });
+        let mut r = BASE;
+        let bodies = [
+            sync(3, BASE),
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 6,
+                uaddr: ua(&mut r, BASE + 0x40),
+            },
+            end(&cfg, 1),
+        ];
+        let f = run_cfg(cfg, call_prog(true).image(), &stream(&bodies));
+        match err {
+            None => {
+                no_errors(&f);
+                assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x14, 0x40]));
+            }
+            Some(e) => one_error(&f, offsets(&bodies, &Format::default())[1], e),
+        }
+    }
+
+    #[test]
+    fn reported_return_that_matches_is_an_error_in_mode_3() {
+        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let mut r = BASE;
+        let bodies = [
+            sync(3, BASE),
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 6,
+                uaddr: ua(&mut r, BASE + 0x04),
+            },
+        ];
+        let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
+        one_error(&f, offsets(&bodies, &Format::default())[1], "predicts it");
+    }
+
+    /// 00: jal ra, 20; 04: c.nop; 20: jal t0, 60; 24: ret; 60: jr t0 (a return through t0).
+    fn nested_prog() -> Asm {
+        let mut a = Asm::new(BASE);
+        a.w(jal(RA, 0x20))
+            .at(BASE + 0x20)
+            .w(jal(T0, 0x40))
+            .w(RET)
+            .at(BASE + 0x60)
+            .w(jalr(0, T0, 0));
+        a
+    }
+
+    /// Depth 1: the call at 20 drops the entry of the call at 00, so the return at 24 finds
+    /// the stack empty and is reported. With depth 2 the same stream is wrong.
+    #[rstest]
+    #[case::full_depth1(3, 1, false)]
+    #[case::counter_depth1(1, 1, false)]
+    #[case::full_depth2(3, 2, true)]
+    #[case::counter_depth2(1, 2, true)]
+    fn stack_overflow_drops_the_oldest(#[case] mode: u8, #[case] depth: u8, #[case] fails: bool) {
+        let cfg = with(btm(), |c| {
+            c.implicit_return_mode = mode;
+            c.implicit_return_depth = depth;
+        });
+        let mut r = BASE;
+        let bodies = [
+            sync(3, BASE),
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 8,
+                uaddr: ua(&mut r, BASE + 0x04),
+            },
+            end(&cfg, 1),
+        ];
+        let f = run_cfg(cfg, nested_prog().image(), &stream(&bodies));
+        if fails {
+            one_error(&f, offsets(&bodies, &Format::default())[1], "predicts it");
+        } else {
+            no_errors(&f);
+            assert_eq!(pcs(&f), at(&[0x00, 0x20, 0x60, 0x24, 0x04]));
+        }
+    }
+
+    #[test]
+    fn coroutine_swap_pops_then_pushes() {
+        // 00: jal t0, 10 (push 04); 04: c.nop; 06: c.jr ra; 10: jalr ra, t0 (swap: to 04,
+        // push 14); 14: c.nop.
+        let mut a = Asm::new(BASE);
+        a.w(jal(T0, 0x10))
+            .h(C_NOP)
+            .h(C_RET)
+            .at(BASE + 0x10)
+            .w(jalr(RA, T0, 0))
+            .h(C_NOP);
+        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let bodies = [sync(3, BASE), end(&cfg, 7)];
+        let f = run_cfg(cfg, a.image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x04, 0x06, 0x14]));
+    }
+
+    #[test]
+    fn reset_sync_empties_the_stack() {
+        // The call pushes 04; SYNC 2 at f empties the stack; the return must then be reported.
+        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let bodies = [
+            sync(3, BASE),
+            B::ProgTraceSync {
+                sync: 2,
+                icnt: 2,
+                faddr: (BASE + 0x10) >> 1,
+            },
+            end(&cfg, 5),
+        ];
+        let f = run_cfg(cfg.clone(), call_prog(false).image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[2],
+            "return stack is empty",
+        );
+        // SYNC 0 does not reset it.
+        let bodies = [
+            sync(3, BASE),
+            B::ProgTraceSync {
+                sync: 0,
+                icnt: 2,
+                faddr: (BASE + 0x10) >> 1,
+            },
+            end(&cfg, 5),
+        ];
+        let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x14, 0x04]));
+    }
+
+    // --- Sequential jumps --------------------------------------------------------------------
+
+    /// 1000: lui t1, 2 (or c.lui); jalr x0, 4(t1) -> 2004: auipc t1, 0; jalr x0, 0x10(t1)
+    /// -> 2014: c.nop.
+    fn seq_image(c_lui: bool) -> Image {
+        let mut a = Asm::new(0x1000);
+        if c_lui {
+            a.h(0x6309); // c.lui t1, 2
+        } else {
+            a.w(lui(T1, 2));
+        }
+        a.w(jalr(0, T1, 4));
+        let mut b = Asm::new(0x2000);
+        b.at(0x2004)
+            .w(auipc(T1, 0))
+            .w(jalr(0, T1, 0x10))
+            .at(0x2014)
+            .h(C_NOP);
+        let mut img = a.image();
+        img.add_raw(0x2000, b.b.clone()).unwrap();
+        img
+    }
+
+    #[rstest]
+    #[case::lui(false, true, None)]
+    #[case::c_lui(true, true, None)]
+    #[case::off(false, false, Some("uninferable jump at 0x1004"))]
+    fn sequential_jump(#[case] c_lui: bool, #[case] on: bool, #[case] err: Option<&str>) {
+        let cfg = with(btm(), |c| c.sequential_jump = on);
+        let first = if c_lui { 1 } else { 2 };
+        let bodies = [sync(3, 0x1000), end(&cfg, first + 2 + 2 + 2 + 1)];
+        let f = run_cfg(cfg, seq_image(c_lui), &stream(&bodies));
+        match err {
+            None => {
+                no_errors(&f);
+                assert_eq!(
+                    pcs(&f),
+                    vec![0x1000, 0x1000 + first * 2, 0x2004, 0x2008, 0x2014]
+                );
+            }
+            Some(e) => one_error(&f, offsets(&bodies, &Format::default())[1], e),
+        }
+    }
+
+    #[test]
+    fn sequential_jump_window_broken_by_a_message() {
+        let cfg = with(btm(), |c| c.sequential_jump = true);
+        let mut r = 0x1000;
+        let bodies = [
+            sync(3, 0x1000),
+            B::ResourceFull {
+                rcode: 0,
+                rdata: 2,
+                hrepeat: None,
+            },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 2,
+                uaddr: ua(&mut r, 0x2004),
+            },
+            end(&cfg, 5),
+        ];
+        let f = run_cfg(cfg.clone(), seq_image(false), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), vec![0x1000, 0x1004, 0x2004, 0x2008, 0x2014]);
+        // Reporting a jump the decoder can infer is an error.
+        let mut r = 0x1000;
+        let bodies = [
+            sync(3, 0x1000),
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 4,
+                uaddr: ua(&mut r, 0x2004),
+            },
+        ];
+        let f = run_cfg(cfg, seq_image(false), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "sequentially inferable jump at 0x1004 is reported",
+        );
+    }
+
+    #[test]
+    fn sequential_jump_does_not_apply_to_returns_under_implicit_return() {
+        // 1000: auipc t0, 0; 1004: jr 0x10(t0) (rs1 = t0, a link register: a return).
+        let mut a = Asm::new(0x1000);
+        a.w(auipc(T0, 0)).w(jalr(0, T0, 0x10)).at(0x1010).h(C_NOP);
+        let seq = with(btm(), |c| c.sequential_jump = true);
+        let both = with(seq.clone(), |c| c.implicit_return_mode = 3);
+        let unreported = [sync(3, 0x1000), end(&btm(), 5)];
+        let f = run_cfg(seq.clone(), a.image(), &stream(&unreported));
+        no_errors(&f);
+        assert_eq!(pcs(&f), vec![0x1000, 0x1004, 0x1010]);
+        let f = run_cfg(both.clone(), a.image(), &stream(&unreported));
+        one_error(
+            &f,
+            offsets(&unreported, &Format::default())[1],
+            "the return at 0x1004 is not reported",
+        );
+        let mut r = 0x1000;
+        let reported = [
+            sync(3, 0x1000),
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 4,
+                uaddr: ua(&mut r, 0x1010),
+            },
+            end(&btm(), 1),
+        ];
+        let f = run_cfg(both, a.image(), &stream(&reported));
+        no_errors(&f);
+        assert_eq!(pcs(&f), vec![0x1000, 0x1004, 0x1010]);
+    }
+
+    // --- RepeatBranch ------------------------------------------------------------------------
+
+    /// 00: addi a0, x0, 4; 04: addi a0, a0, -1; 08: bne a0, x0, 04; 0c: c.nop
+    fn loop_prog() -> Asm {
+        let mut a = Asm::new(BASE);
+        a.w(addi(A0, 0, 4))
+            .w(addi(A0, A0, -1))
+            .w(bne(A0, 0, -4))
+            .h(C_NOP)
+            // 0e: c.nop; 10: handler loop: c.nop; 12: ecall (to 10).
+            .h(C_NOP)
+            .h(C_NOP)
+            .w(ECALL)
+            .h(C_NOP);
+        a
+    }
+
+    fn repeat_cfg() -> DecoderConfig {
+        with(btm(), |c| c.repeat_branch = true)
+    }
+
+    #[test]
+    fn repeat_branch_repeats_a_direct_branch() {
+        let bodies = [
+            sync(3, BASE),
+            B::DirectBranch { icnt: 6 },
+            B::DirectBranch { icnt: 4 },
+            B::RepeatBranch { bcnt: 1 },
+            end(&btm(), 5),
+        ];
+        let f = run_cfg(repeat_cfg(), loop_prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(
+            pcs(&f),
+            at(&[0x00, 0x04, 0x08, 0x04, 0x08, 0x04, 0x08, 0x04, 0x08, 0x0c])
+        );
+        // Not enabled, or in HTM: a configuration mismatch.
+        let f = run_cfg(btm(), loop_prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[3],
+            "trTeInstEnRepeatBranch is off",
+        );
+    }
+
+    #[test]
+    fn repeat_branch_repeats_an_indirect_branch_with_zero_uaddr() {
+        let h = BASE + 0x10;
+        let bodies = [
+            sync(3, h),
+            B::IndirectBranch {
+                btype: 2,
+                icnt: 3,
+                uaddr: 0,
+            },
+            B::RepeatBranch { bcnt: 2 },
+            end(&btm(), 1),
+        ];
+        let f = run_cfg(repeat_cfg(), loop_prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), [h, h + 2, h, h + 2, h, h + 2, h].to_vec());
+        let o = offsets(&bodies, &Format::default());
+        let traps: Vec<u64> = events(&f)
+            .iter()
+            .filter_map(|e| match e {
+                Event::Trap {
+                    offset, handler, ..
+                } if *handler == h => Some(*offset),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(traps, vec![o[1], o[2], o[2]]);
+    }
+
+    #[rstest]
+    #[case::first(vec![sync(3, BASE), B::RepeatBranch { bcnt: 1 }], 1, "does not follow")]
+    #[case::zero(vec![sync(3, BASE), B::DirectBranch { icnt: 6 }, B::RepeatBranch { bcnt: 0 }], 2, "B-CNT 0")]
+    #[case::after_other(vec![sync(3, BASE), B::DirectBranch { icnt: 6 }, B::Ownership { process: 0xe }, B::RepeatBranch { bcnt: 1 }], 3, "does not follow")]
+    #[case::nonzero_uaddr(vec![sync(3, BASE + 0x10), B::IndirectBranch { btype: 2, icnt: 3, uaddr: 1 }, B::RepeatBranch { bcnt: 1 }], 1, "")]
+    fn repeat_branch_errors(#[case] bodies: Vec<B>, #[case] at_msg: usize, #[case] what: &str) {
+        let f = run_cfg(repeat_cfg(), loop_prog().image(), &stream(&bodies));
+        let o = offsets(&bodies, &Format::default());
+        if what.is_empty() {
+            // U-ADDR 1 sends the handler elsewhere: the error is the repeat (or the target).
+            assert!(!errors(&f).is_empty());
+        } else {
+            one_error(&f, o[at_msg], what);
+        }
+    }
+
+    #[test]
+    fn repeat_branch_after_nonzero_uaddr_is_an_error() {
+        // An IndirectBranch (the ret of prog) with U-ADDR 9, then RepeatBranch.
+        let mut bodies = prog_btm();
+        bodies.truncate(4);
+        bodies.push(B::RepeatBranch { bcnt: 1 });
+        let f = run_cfg(repeat_cfg(), prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[4],
+            "only U-ADDR 0 repeats",
+        );
+    }
+
+    // --- ResourceFull ------------------------------------------------------------------------
+
+    fn rf(rcode: u8, rdata: u64, hrepeat: Option<u64>) -> B {
+        B::ResourceFull {
+            rcode,
+            rdata,
+            hrepeat,
+        }
+    }
+
+    /// prog_htm with the first HIST bits sent ahead in ResourceFull messages.
+    fn htm_with_rf(pre: Vec<B>, icnt: u64, hist: u64) -> Vec<B> {
+        let mut b = prog_htm();
+        if let B::IndirectBranchHist {
+            icnt: i, hist: h, ..
+        } = &mut b[1]
+        {
+            *i = icnt;
+            *h = hist;
+        }
+        for (k, m) in pre.into_iter().enumerate() {
+            b.insert(1 + k, m);
+        }
+        b
+    }
+
+    #[rstest]
+    #[case::rcode1(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 23, 0b10))]
+    #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(1, 0b11, None), rf(1, 0b11, None)], 23, 0b10))]
+    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10))]
+    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2)), rf(1, 0b10, None)], 23, 1))]
+    #[case::rcode0_btm(btm(), {
+        let mut b = prog_btm();
+        b[1] = B::DirectBranch { icnt: 3 };
+        b.insert(1, rf(0, 4, None));
+        b
+    })]
+    fn resource_full(#[case] cfg: DecoderConfig, #[case] bodies: Vec<B>) {
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+    }
+
+    #[rstest]
+    #[case::rcode2_off(htm(), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
+    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
+    #[case::rcode1_btm(btm(), vec![sync(3, BASE), rf(1, 0b11, None)], 1, "HIST overflow in BTM")]
+    #[case::rcode3(htm(), vec![sync(3, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
+    #[case::empty_hist(htm(), vec![sync(3, BASE), rf(1, 1, None)], 1, "no branch bit")]
+    #[case::icnt_less(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 10, 0b10), 2, "less than the 12 half-words")]
+    #[case::hist_reaches_jump(htm(), vec![sync(3, BASE), rf(1, 0b1000, None)], 1, "HIST walk reaches the uninferable jump at 0x80000024")]
+    #[case::icnt_mid_insn(btm(), vec![sync(3, BASE), rf(0, 3, None)], 1, "middle of the 32-bit instruction at 0x80000004")]
+    fn resource_full_errors(
+        #[case] cfg: DecoderConfig,
+        #[case] bodies: Vec<B>,
+        #[case] at_msg: usize,
+        #[case] what: &str,
+    ) {
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        one_error(&f, offsets(&bodies, &Format::default())[at_msg], what);
+    }
+
+    // --- Addresses, SRC, timestamps -----------------------------------------------------------
+
+    #[test]
+    fn address_msb_extension() {
+        let va = 0xffff_ffff_8000_0000u64;
+        let mut img = prog().image();
+        img.alias(va, BASE, 0x2c).unwrap();
+        let bodies = prog_htm_at(va);
+        let ext = Format {
+            extend_addr_msb: true,
+            ..Format::default()
+        };
+        let short = stream_fmt(&bodies, &ext, &[]);
+        let long = stream(&bodies);
+        assert_eq!(short.len() + 5, long.len());
+        let cfg = with(htm(), |c| c.format = ext);
+        let f = run_cfg(cfg.clone(), img.clone(), &short);
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow_at(va));
+        // The long form decodes the same without extension, and the short one does not.
+        let f = run_cfg(htm(), img.clone(), &long);
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow_at(va));
+        let f = run_cfg(htm(), img, &short);
+        assert!(
+            errors(&f)[0].1.contains("outside the program image"),
+            "{f:?}"
+        );
+    }
+
+    #[rstest]
+    #[case::follow_1(Some(1), None)]
+    #[case::follow_2(Some(2), None)]
+    #[case::single_source(None, Some("unexpected SRC 2"))]
+    fn src_demultiplexing(#[case] filter: Option<u16>, #[case] err: Option<&str>) {
+        let f2 = Format {
+            src_bits: 2,
+            ..Format::default()
+        };
+        let other = BASE + 0x100;
+        let one = prog_htm();
+        let two = [
+            sync(3, other),
+            B::ProgTraceCorrelation {
+                evcode: 0,
+                cdf: 1,
+                icnt: 4,
+                hist: Some(1),
+            },
+        ];
+        let mut bytes = Vec::new();
+        let mut offs2 = Vec::new();
+        let push = |bytes: &mut Vec<u8>, src: u16, b: &B| {
+            let m = Message {
+                src,
+                body: b.clone(),
+                tstamp: None,
+            };
+            bytes.extend(to_bytes(&m, &f2));
+        };
+        push(&mut bytes, 1, &one[0]);
+        offs2.push(bytes.len() as u64);
+        push(&mut bytes, 2, &two[0]);
+        push(&mut bytes, 1, &one[1]);
+        push(&mut bytes, 2, &two[1]);
+        for b in &one[2..] {
+            push(&mut bytes, 1, b);
+        }
+        let mut a = prog();
+        a.at(other).h(C_NOP).h(C_NOP).h(C_NOP).h(C_NOP);
+        let cfg = with(htm(), |c| {
+            c.format = f2;
+            c.src_filter = filter;
+        });
+        let f = run_cfg(cfg, a.image(), &bytes);
+        match (filter, err) {
+            (Some(1), _) => {
+                no_errors(&f);
+                assert_eq!(pcs(&f), prog_flow());
+            }
+            (Some(_), _) => {
+                no_errors(&f);
+                assert_eq!(pcs(&f), vec![other, other + 2, other + 4, other + 6]);
+            }
+            (None, Some(e)) => {
+                assert!(errors(&f)[0].1.contains(e), "{f:?}");
+                assert_eq!(errors(&f)[0].0, offs2[0]);
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn timestamps_absolute_at_sync_relative_otherwise() {
+        let ts = Format {
+            timestamps: true,
+            ..Format::default()
+        };
+        let bodies = prog_htm();
+        let bytes = stream_fmt(&bodies, &ts, &[1000, 5, 7, 3, 10]);
+        let cfg = with(htm(), |c| c.format = ts);
+        let f = run_cfg(cfg.clone(), prog().image(), &bytes);
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        let times: Vec<u64> = events(&f)
+            .iter()
+            .filter_map(|e| match e {
+                Event::Timestamp { time, .. } => Some(*time),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(times, vec![1000, 1005, 1012, 1015, 1025]);
+        assert!(matches!(
+            events(&f)[1],
+            Event::Sync {
+                time: Some(1000),
+                ..
+            }
+        ));
+        // A message without TSTAMP.
+        let mut bytes = stream_fmt(&bodies[..2], &ts, &[1000, 5]);
+        let at2 = bytes.len() as u64;
+        bytes.extend(stream(&bodies[2..3]));
+        let f = run_cfg(cfg, prog().image(), &bytes);
+        one_error(&f, at2, "no TSTAMP");
+        // TSTAMP when the format has none.
+        let bytes = stream_fmt(&bodies, &ts, &[1000, 5, 7, 3, 10]);
+        let f = run_cfg(htm(), prog().image(), &bytes);
+        assert_eq!(errors(&f)[0].0, 0);
+        assert!(errors(&f)[0].1.contains("timestamps are off"), "{f:?}");
+    }
+
+    // --- Lost trace, trace on/off, ownership ----------------------------------------------------
+
+    #[test]
+    fn error_message_then_sync_7() {
+        let bodies = [
+            sync(3, BASE),
+            B::DirectBranch { icnt: 7 },
+            B::Error { etype: 0, ecode: 4 },
+            B::DirectBranch { icnt: 99 },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 1,
+                uaddr: 77,
+            },
+            sync(7, BASE + 4),
+            end(&btm(), 5),
+        ];
+        let o = offsets(&bodies, &Format::default());
+        let f = run_cfg(btm(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), at(&[0x00, 0x04, 0x08, 0x0a, 0x04, 0x08, 0x0a]));
+        assert_eq!(
+            events(&f),
+            vec![
+                Event::Sync {
+                    offset: 0,
+                    sync: 3,
+                    pc: BASE,
+                    time: None
+                },
+                Event::Lost {
+                    offset: o[2],
+                    etype: 0,
+                    ecode: 4
+                },
+                Event::Sync {
+                    offset: o[5],
+                    sync: 7,
+                    pc: BASE + 4,
+                    time: None
+                },
+                Event::TraceOff {
+                    offset: o[6],
+                    evcode: 0
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn trace_starts_disabled_then_sync_5() {
+        let mut bodies = vec![
+            B::ProgTraceCorrelation {
+                evcode: 4,
+                cdf: 1,
+                icnt: 0,
+                hist: Some(1),
+            },
+            sync(5, BASE),
+        ];
+        bodies.extend(prog_htm().into_iter().skip(1));
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        let ev = events(&f);
+        assert_eq!(
+            ev[0],
+            Event::TraceOff {
+                offset: 0,
+                evcode: 4
+            }
+        );
+        assert!(matches!(ev[1], Event::Sync { sync: 5, .. }));
+    }
+
+    #[test]
+    fn trace_off_mid_stream_then_sync_5() {
+        let mut r = BASE + 0x12;
+        let off = B::ProgTraceCorrelation {
+            evcode: 4,
+            cdf: 1,
+            icnt: 2,
+            hist: Some(1),
+        };
+        let bodies = [
+            sync(3, BASE),
+            off.clone(),
+            sync(5, BASE + 0x12),
+            B::IndirectBranch {
+                btype: 2,
+                icnt: 3,
+                uaddr: ua(&mut r, BASE + 0x28),
+            },
+            B::IndirectBranchHist {
+                btype: 0,
+                icnt: 2,
+                uaddr: ua(&mut r, BASE + 0x18),
+                hist: 1,
+            },
+            end(&htm(), 3),
+        ];
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), at(&[0x00, 0x12, 0x14, 0x28, 0x18, 0x00]));
+        assert_eq!(trace_offs(&f), 2);
+        // Anything but a sync while trace is off is an error.
+        let bodies = [sync(3, BASE), off, bodies[3].clone()];
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[2],
+            "while trace is off",
+        );
+    }
+
+    #[rstest]
+    #[case::m_with_context((0x1d << 5) | (3 << 2) | 2, Ok((2, Priv::M, Some(0x1d))))]
+    #[case::u_privilege(0, Ok((0, Priv::U, None)))]
+    #[case::s_privilege(1 << 2, Ok((0, Priv::S, None)))]
+    #[case::format_1(1, Err("FORMAT 1"))]
+    #[case::format_3(3 | (3 << 2), Err("FORMAT 3"))]
+    #[case::prv_2(2 << 2, Err("PRV 2"))]
+    #[case::v_set((1 << 4) | 2, Err("V is 1"))]
+    #[case::format_0_context(1 << 5, Err("FORMAT 0 with a context"))]
+    fn ownership(#[case] process: u64, #[case] want: Result<(u8, Priv, Option<u64>), &str>) {
+        let bodies = [sync(3, BASE), B::Ownership { process }, end(&htm(), 2)];
+        let o = offsets(&bodies, &Format::default());
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies));
+        match want {
+            Ok((format, prv, context)) => {
+                no_errors(&f);
+                assert_eq!(
+                    events(&f)[1],
+                    Event::Ownership {
+                        offset: o[1],
+                        format,
+                        prv,
+                        v: false,
+                        context
+                    }
+                );
+            }
+            Err(e) => one_error(&f, o[1], e),
+        }
+    }
+
+    // --- Sync forms ----------------------------------------------------------------------------
+
+    #[test]
+    fn periodic_sync_forms() {
+        // BTM: DirectBranchSync for the first taken branch.
+        let mut r = BASE + 4;
+        let bodies = [
+            sync(3, BASE),
+            B::DirectBranchSync {
+                sync: 2,
+                icnt: 7,
+                faddr: (BASE + 4) >> 1,
+            },
+            B::DirectBranch { icnt: 5 },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 11,
+                uaddr: ua(&mut r, BASE + 0x12),
+            },
+            B::IndirectBranch {
+                btype: 2,
+                icnt: 3,
+                uaddr: ua(&mut r, BASE + 0x28),
+            },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 2,
+                uaddr: ua(&mut r, BASE + 0x18),
+            },
+            end(&btm(), 3),
+        ];
+        let f = run_cfg(btm(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        // HTM: IndirectBranchSync for the ecall, IndirectBranchHistSync SYNC 4 for an I-CNT
+        // overflow after the first taken branch, ProgTraceSync SYNC 0 as a marker (its F-ADDR
+        // is the new address reference).
+        let mut r = BASE + 8;
+        let bodies = [
+            sync(3, BASE),
+            B::IndirectBranchHistSync {
+                sync: 4,
+                btype: 0,
+                icnt: 7,
+                faddr: (BASE + 4) >> 1,
+                hist: 0b11,
+            },
+            B::ProgTraceSync {
+                sync: 0,
+                icnt: 2,
+                faddr: (BASE + 8) >> 1,
+            },
+            B::IndirectBranchHist {
+                btype: 0,
+                icnt: 14,
+                uaddr: ua(&mut r, BASE + 0x12),
+                hist: 0b110,
+            },
+            B::IndirectBranchSync {
+                sync: 2,
+                btype: 2,
+                icnt: 3,
+                faddr: (BASE + 0x28) >> 1,
+            },
+            B::IndirectBranchHist {
+                btype: 0,
+                icnt: 2,
+                uaddr: ((BASE + 0x28) ^ (BASE + 0x18)) >> 1,
+                hist: 1,
+            },
+            end(&htm(), 3),
+        ];
+        let o = offsets(&bodies, &Format::default());
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        let syncs: Vec<(u8, u64)> = events(&f)
+            .iter()
+            .filter_map(|e| match e {
+                Event::Sync { sync, offset, .. } => Some((*sync, *offset)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(syncs, vec![(3, 0), (4, o[1]), (0, o[2]), (2, o[4])]);
+        // A trap event comes with the IndirectBranchSync, before its Sync event.
+        let ev = events(&f);
+        let k = ev
+            .iter()
+            .position(|e| matches!(e, Event::Sync { sync: 2, .. }))
+            .unwrap();
+        assert!(matches!(ev[k - 1], Event::Trap { offset, .. } if offset == o[4]));
+    }
+
+    #[rstest]
+    #[case::prog_trace_sync_2(B::ProgTraceSync { sync: 2, icnt: 2, faddr: (BASE + 0x40) >> 1 })]
+    #[case::sync_4(B::IndirectBranchHistSync { sync: 4, btype: 0, icnt: 7, faddr: (BASE + 0x0e) >> 1, hist: 0b11 })]
+    fn sync_faddr_must_continue_the_flow(#[case] b: B) {
+        let bodies = [sync(3, BASE), b];
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "but the flow continues at",
+        );
+    }
+
+    /// prog's messages in HTM with implicit return: the ret is not reported.
+    fn prog_htm_ir() -> Vec<B> {
+        let mut r = BASE;
+        vec![
+            sync(3, BASE),
+            B::IndirectBranchHist {
+                btype: 2,
+                icnt: 26,
+                uaddr: ua(&mut r, BASE + 0x28),
+                hist: 0b1110,
+            },
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 2,
+                uaddr: ua(&mut r, BASE + 0x18),
+            },
+            end(&htm(), 3),
+        ]
+    }
+
+    #[rstest]
+    #[case::counter(1)]
+    #[case::partial(2)]
+    #[case::full(3)]
+    fn implicit_return_in_a_longer_flow(#[case] mode: u8) {
+        let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+        let f = run_cfg(cfg, prog().image(), &stream(&prog_htm_ir()));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        // Without implicit return the same stream is wrong.
+        let f = run_cfg(htm(), prog().image(), &stream(&prog_htm_ir()));
+        one_error(&f, 8, "uninferable jump at 0x80000024 before its end");
+    }
+
+    #[test]
+    fn unreported_return_with_an_empty_stack() {
+        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let bodies = [sync(3, BASE + 0x20), end(&htm(), 5)];
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "the return at 0x80000024 is not reported, but the return stack is empty",
+        );
+    }
+
+    #[test]
+    fn decoding_starts_at_the_first_usable_sync() {
+        // Messages before the first sync are skipped; with implicit return, a non-resetting
+        // sync (4) is not a starting point either.
+        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let mut bodies = vec![
+            B::IndirectBranch {
+                btype: 0,
+                icnt: 9,
+                uaddr: 3,
+            },
+            B::IndirectBranchHistSync {
+                sync: 4,
+                btype: 0,
+                icnt: 7,
+                faddr: (BASE + 0x40) >> 1,
+                hist: 0b11,
+            },
+            sync(2, BASE),
+        ];
+        bodies.extend(prog_htm_ir().into_iter().skip(1));
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        assert!(matches!(events(&f)[0], Event::Sync { sync: 2, .. }));
+        // Without implicit return, SYNC 4 is a starting point.
+        let f = run_cfg(htm(), prog().image(), &stream(&bodies[..2]));
+        no_errors(&f);
+        assert!(matches!(events(&f)[0], Event::Sync { sync: 4, pc, .. } if pc == BASE + 0x40));
+    }
+
+    // --- trTeInstEnAllJumps ---------------------------------------------------------------------
+
+    /// 00: c.nop; 02: jal x0, 10; 10: c.nop
+    fn jump_prog() -> Image {
+        let mut a = Asm::new(BASE);
+        a.h(C_NOP).w(jal(0, 0x0e)).at(BASE + 0x10).h(C_NOP);
+        a.image()
+    }
+
+    #[rstest]
+    #[case::btm_on(with(btm(), |c| c.all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
+    #[case::btm_off(btm(), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], Some((1, "not a taken branch")))]
+    #[case::btm_unreported(with(btm(), |c| c.all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
+    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
+    #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
+    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
+    fn all_jumps(
+        #[case] cfg: DecoderConfig,
+        #[case] msgs: Vec<B>,
+        #[case] err: Option<(usize, &str)>,
+    ) {
+        let mut bodies = vec![sync(3, BASE)];
+        bodies.extend(msgs);
+        let f = run_cfg(cfg, jump_prog(), &stream(&bodies));
+        match err {
+            None => {
+                no_errors(&f);
+                assert_eq!(pcs(&f), at(&[0x00, 0x02, 0x10]));
+            }
+            Some((k, e)) => one_error(&f, offsets(&bodies, &Format::default())[k], e),
+        }
+    }
+
+    // --- Corrupt input ------------------------------------------------------------------------
+
+    /// A valid sync to resume at, and the message after it.
+    fn resume(cfg: &DecoderConfig) -> Vec<u8> {
+        stream(&[sync(2, BASE), end(cfg, 2)])
+    }
+
+    fn bad_after_sync(msg: &[u8]) -> (Vec<u8>, u64) {
+        let mut v = stream(&[sync(3, BASE)]);
+        let at = v.len() as u64;
+        v.extend_from_slice(msg);
+        (v, at)
+    }
+
+    fn ibh(icnt: u64, hist: u64) -> B {
+        B::IndirectBranchHist {
+            btype: 0,
+            icnt,
+            uaddr: 9,
+            hist,
+        }
+    }
+
+    #[rstest]
+    #[case::unknown_tcode(htm(), bad_after_sync(&[60 << 2, 0x07]), "TCODE 60 is not")]
+    #[case::reserved_mseo(htm(), bad_after_sync(&[0x70, 0x02, 0x03]), "reserved MSEO 10")]
+    #[case::stray_mseo_01(htm(), bad_after_sync(&[0x01, 0xff]), "MSEO 01")]
+    #[case::stray_mseo_11(htm(), bad_after_sync(&[0x07]), "neither idle")]
+    #[case::too_long(htm(), bad_after_sync(&[&[0x0c][..], &[0u8; 200], &[0x03]].concat()), "longer than 128 bytes")]
+    #[case::field_too_long(htm(), bad_after_sync(&[&[0x0c][..], &[0xfc; 12], &[0xff]].concat()), "longer than 64 bits")]
+    #[case::truncated_field(htm(), bad_after_sync(&[0x70, 0x03]), "ends before its")]
+    #[case::icnt_mid_instruction(htm(), bad_after_sync(&stream(&[ibh(3, 1)])), "middle of the 32-bit instruction at 0x80000004")]
+    #[case::icnt_22_bits(htm(), bad_after_sync(&stream(&[ibh(1 << 22, 1)])), "longer than 22 bits")]
+    #[case::hist_33_bits(htm(), bad_after_sync(&stream(&[ibh(23, 1 << 32)])), "longer than 32 bits")]
+    #[case::hist_left_over(htm(), bad_after_sync(&stream(&[ibh(23, 0b11100)])), "1 HIST bit(s) left over")]
+    #[case::no_hist_bit(htm(), bad_after_sync(&stream(&[ibh(23, 0b111)])), "has no HIST bit left")]
+    #[case::jump_before_end(htm(), bad_after_sync(&stream(&[ibh(25, 0b1110)])), "reaches the uninferable jump at 0x80000024 before its end")]
+    #[case::not_at_jump(htm(), bad_after_sync(&stream(&[ibh(2, 1)])), "does not end at an uninferable jump")]
+    #[case::btm_in_htm(htm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 7 }])), "a BTM message in HTM")]
+    #[case::htm_in_btm(btm(), bad_after_sync(&stream(&[ibh(23, 0b1110)])), "an HTM message in BTM")]
+    #[case::cdf_btm(btm(), bad_after_sync(&stream(&[end(&htm(), 2)])), "CDF 1 in BTM")]
+    #[case::cdf_htm(htm(), bad_after_sync(&stream(&[end(&btm(), 2)])), "CDF 0 in HTM")]
+    #[case::evcode_1(htm(), bad_after_sync(&stream(&[B::ProgTraceCorrelation { evcode: 1, cdf: 1, icnt: 0, hist: Some(1) }])), "EVCODE 1")]
+    #[case::btype_1(htm(), bad_after_sync(&stream(&[B::IndirectBranch { btype: 1, icnt: 2, uaddr: 0 }])), "B-TYPE 1")]
+    #[case::not_taken_branch(btm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 2 }])), "not a taken branch")]
+    #[case::outside_image(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), rf(0, 40, None)])), "")]
+    #[case::ecall_not_last(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), end(&htm(), 4)])), "")]
+    fn corrupt_input(
+        #[case] cfg: DecoderConfig,
+        #[case] input: (Vec<u8>, u64),
+        #[case] what: &str,
+    ) {
+        let (mut bytes, at) = input;
+        if what.is_empty() {
+            // Cases whose error is in the second message after the sync.
+            let f = run_cfg(cfg, prog().image(), &bytes);
+            assert_eq!(errors(&f).len(), 1, "{f:x?}");
+            assert!(errors(&f)[0].0 > at);
+            return;
+        }
+        let n = bytes.len();
+        bytes.extend(resume(&cfg));
+        let f = run_cfg(cfg.clone(), prog().image(), &bytes);
+        one_error(&f, at, what);
+        // Decoding resumes at the next sync.
+        let ev = events(&f);
+        assert!(
+            matches!(ev[ev.len() - 2], Event::Sync { sync: 2, offset, .. } if offset == n as u64),
+            "{ev:?}"
+        );
+        assert_eq!(pcs(&f).last(), Some(&BASE));
+    }
+
+    #[test]
+    fn error_kinds_in_the_second_message() {
+        let img = || {
+            let mut a = prog();
+            a.h(0); // 2c: an illegal instruction
+            a.image()
+        };
+        let cases: Vec<(Vec<B>, &str)> = vec![
+            (vec![sync(3, BASE + 0x2e)], ""),
+            (
+                vec![sync(3, BASE + 0x2c), end(&htm(), 1)],
+                "the instruction 0x0 at 0x8000002c is illegal",
+            ),
+            (
+                vec![sync(3, BASE + 0x2e), end(&htm(), 1)],
+                "address 0x8000002e is outside the program image",
+            ),
+            (
+                vec![sync(3, BASE + 0x12), end(&htm(), 4)],
+                "the ecall at 0x80000014 is not followed by its exception message",
+            ),
+            (
+                vec![
+                    sync(3, BASE + 0x20),
+                    B::IndirectBranch {
+                        btype: 3,
+                        icnt: 4,
+                        uaddr: 1,
+                    },
+                ],
+                "the uninferable jump at 0x80000024 before the trap was not reported",
+            ),
+            (
+                vec![
+                    sync(3, BASE + 0x20),
+                    B::IndirectBranch {
+                        btype: 0,
+                        icnt: 6,
+                        uaddr: 1,
+                    },
+                ],
+                "reaches the uninferable jump at 0x80000024",
+            ),
+        ];
+        for (bodies, what) in cases {
+            let f = run_cfg(htm(), img(), &stream(&bodies));
+            if what.is_empty() {
+                no_errors(&f);
+                continue;
+            }
+            one_error(&f, offsets(&bodies, &Format::default())[1], what);
+        }
+        // A stream that ends inside a message.
+        let mut bytes = stream(&[sync(3, BASE)]);
+        let at = bytes.len() as u64;
+        bytes.extend(&stream(&[ibh(23, 0b1110)])[..3]);
+        let f = run_cfg(htm(), img(), &bytes);
+        one_error(&f, at, "the stream ends inside a message");
+    }
+
+    #[test]
+    fn config_from_json_and_validation() {
+        let c: DecoderConfig = serde_json::from_str(
+            r#"{"tr_te_inst_mode": 3, "format": {"src_bits": 4, "timestamps": true},
+                "implicit_return_mode": 3, "src_filter": 2}"#,
+        )
+        .unwrap();
+        assert_eq!(c.tr_te_inst_mode, 3);
+        assert_eq!(
+            c.format,
+            Format {
+                src_bits: 4,
+                timestamps: true,
+                extend_addr_msb: false
+            }
+        );
+        assert_eq!(c.implicit_return_depth, 32);
+        assert_eq!(c.src_filter, Some(2));
+        c.validate().unwrap();
+        let back: DecoderConfig =
+            serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back, c);
+        assert!(serde_json::from_str::<DecoderConfig>(r#"{"mode": 3}"#).is_err());
+        for bad in [
+            with(htm(), |c| c.tr_te_inst_mode = 4),
+            with(htm(), |c| c.implicit_return_mode = 4),
+            with(htm(), |c| c.implicit_return_depth = 0),
+            with(htm(), |c| c.implicit_return_depth = 33),
+            with(htm(), |c| c.partial_bits = 0),
+            with(htm(), |c| c.src_filter = Some(1)),
+            with(htm(), |c| c.repeat_branch = true),
+            with(btm(), |c| c.repeated_history = true),
+        ] {
+            assert!(Decoder::new(bad.clone(), Image::new()).is_err(), "{bad:?}");
+        }
+    }
+
+    // --- Robustness -----------------------------------------------------------------------------
+
+    fn configs() -> Vec<DecoderConfig> {
+        vec![
+            btm(),
+            with(btm(), |c| {
+                c.repeat_branch = true;
+                c.implicit_return_mode = 3;
+                c.sequential_jump = true;
+            }),
+            htm(),
+            with(htm(), |c| {
+                c.repeated_history = true;
+                c.implicit_return_mode = 1;
+                c.all_jumps = true;
+                c.format.timestamps = true;
+            }),
+            with(htm(), |c| {
+                c.format.src_bits = 3;
+                c.format.extend_addr_msb = true;
+            }),
+        ]
+    }
+
+    fn decode_untrusted(cfg: DecoderConfig, bytes: &[u8], chunk: usize) -> Stats {
+        let mut d = Decoder::new(cfg, prog().image()).unwrap();
+        d.set_walk_limit(1 << 12);
+        let mut out = Vec::new();
+        for c in bytes.chunks(chunk.max(1)) {
+            d.feed(c, &mut out);
+        }
+        d.finish(&mut out);
+        for e in events(&out) {
+            if let Event::Error { offset, .. } = e {
+                assert!(offset < bytes.len() as u64);
+            }
+        }
+        d.stats()
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(
+            bytes in proptest::collection::vec(any::<u8>(), 0..600),
+            cfg in 0usize..5,
+            chunk in 1usize..40,
+        ) {
+            let st = decode_untrusted(configs()[cfg].clone(), &bytes, chunk);
+            prop_assert_eq!(st.bytes, bytes.len() as u64);
+        }
+
+        #[test]
+        fn mutated_streams_never_panic(
+            which in 0usize..4,
+            edits in proptest::collection::vec((any::<u16>(), any::<u8>(), 0u8..4), 1..6),
+            cfg in 0usize..5,
+            chunk in 1usize..40,
+        ) {
+            let mut bytes = match which {
+                0 => stream(&prog_btm()),
+                1 => stream(&prog_htm()),
+                2 => stream(&htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10)),
+                _ => stream(&[
+                    sync(3, BASE),
+                    B::DirectBranch { icnt: 7 },
+                    B::RepeatBranch { bcnt: 3 },
+                    B::Ownership { process: 0x3ae },
+                ]),
+            };
+            for (pos, val, kind) in edits {
+                let n = bytes.len();
+                let p = pos as usize % (n + 1);
+                match kind {
+                    0 if p < n => bytes[p] = val,
+                    1 if p < n => bytes[p] ^= 1 << (val % 8),
+                    2 => bytes.insert(p, val),
+                    _ if p < n => { bytes.remove(p); }
+                    _ => {}
+                }
+            }
+            decode_untrusted(configs()[cfg].clone(), &bytes, chunk);
+        }
+    }
+
+    /// `cargo test --release -p encoder -- --ignored --nocapture decode_speed`
+    #[test]
+    #[ignore]
+    fn decode_speed() {
+        struct Count(u64, u64);
+        impl FlowSink for Count {
+            #[inline]
+            fn pc(&mut self, pc: u64) {
+                self.0 += 1;
+                self.1 ^= pc;
+            }
+            fn event(&mut self, _: &Event) {}
+        }
+        // A loop of 12 instructions (16 half-words) ending in a taken branch, called from an
+        // outer loop; HTM with HIST overflows every 31 branches and an I-CNT report every 64
+        // ResourceFull messages, as a long-running loop gives.
+        let mut a = Asm::new(BASE);
+        a.w(addi(A0, A0, 1));
+        for _ in 0..4 {
+            a.h(0x0505).w(addi(A1, A1, 1));
+        }
+        a.h(C_NOP).h(C_NOP).w(bne(A0, 0, -(4 + 4 * 6 + 4)));
+        let per_iter = 2 + 4 * 3 + 2 + 2;
+        let mut msgs = vec![sync(3, BASE)];
+        let mut bytes = Vec::new();
+        let rounds = 20_000u64;
+        for _ in 0..rounds {
+            for _ in 0..64 {
+                msgs.push(rf(1, 0xffff_ffff, None));
+            }
+            msgs.push(rf(0, 64 * 31 * per_iter, None));
+            bytes.extend(stream(&msgs));
+            msgs.clear();
+        }
+        let measure = |name: &str, cfg: DecoderConfig, img: Image, bytes: &[u8]| {
+            let mut d = Decoder::new(cfg, img).unwrap();
+            let mut c = Count(0, 0);
+            let t = std::time::Instant::now();
+            d.decode_all(bytes, &mut c);
+            let s = t.elapsed().as_secs_f64();
+            assert_eq!(d.stats().errors, 0);
+            println!(
+                "{name}: {} instructions, {} messages, {} bytes in {:.3} s: {:.1} M \
+                 instructions/s ({:x})",
+                c.0,
+                d.stats().messages,
+                bytes.len(),
+                s,
+                c.0 as f64 / s / 1e6,
+                c.1
+            );
+        };
+        measure("HTM loop", htm(), a.image(), &bytes);
+        // BTM, message-dense: every 9 instructions a DirectBranch; a call and an implicit
+        // return in each iteration (00: addi; 04: jal ra, 40; 08: c.nop; 0a: bne a0, x0, 00;
+        // 40: addi; 44: c.addi x3; 4a: ret).
+        let mut a = Asm::new(BASE);
+        a.w(addi(A0, A0, 1))
+            .w(jal(RA, 0x3c))
+            .h(C_NOP)
+            .w(bne(A0, 0, -0xa))
+            .at(BASE + 0x40)
+            .w(addi(A1, A1, 1))
+            .h(0x0505)
+            .h(0x0505)
+            .h(0x0505)
+            .w(RET);
+        let cfg = with(btm(), |c| c.implicit_return_mode = 3);
+        let mut bytes = stream(&[sync(3, BASE)]);
+        let one = stream(&[B::DirectBranch { icnt: 14 }]);
+        for _ in 0..10_000_000 {
+            bytes.extend_from_slice(&one);
+        }
+        measure("BTM calls", cfg, a.image(), &bytes);
+    }
+}

@@ -1,0 +1,398 @@
+//! The program image the N-Trace decoder reads code from.
+//!
+//! An [`Image`] is a set of non-overlapping segments, each a run of bytes at an address with a
+//! parallel vector of lazily decoded instructions, one slot per half-word (slot `i` decodes the
+//! instruction starting at `base + 2 * i`). Fetching is an array index once the segment is
+//! known; the decoder keeps the segment it is walking in and only searches when the pc leaves
+//! it. A slot costs 16 bytes, so an image costs eight times its code in decoded slots.
+//!
+//! Segments come from an ELF file ([`Image::from_elf`]: every `PT_LOAD` segment at its physical
+//! address and also at its virtual address when that differs), from raw binaries
+//! ([`Image::add_raw`]), or as aliases of other addresses ([`Image::alias`]: code that runs at a
+//! virtual address, found at the physical one).
+
+use goblin::elf::{header, program_header, Elf};
+use iss::decode::{decode, insn_len};
+use iss::insn::{Insn, Op};
+use thiserror::Error;
+
+/// Why an image could not be built.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ImageError {
+    #[error("{path}: not an ELF file: {reason}")]
+    NotElf { path: String, reason: String },
+    #[error("{path}: not a 64-bit little-endian RISC-V ELF file")]
+    NotRiscv64 { path: String },
+    #[error(
+        "{path}: segment {index}: file range {offset:#x}+{size:#x} is past the end of the file"
+    )]
+    Truncated {
+        path: String,
+        index: usize,
+        offset: u64,
+        size: u64,
+    },
+    #[error("{what} at {addr:#x}..{end:#x} overlaps the image's {other:#x}..{other_end:#x}")]
+    Overlap {
+        what: String,
+        addr: u64,
+        end: u64,
+        other: u64,
+        other_end: u64,
+    },
+    #[error("alias {va:#x}+{len:#x}: the target {target:#x}..{end:#x} is not inside one segment of the image")]
+    AliasTarget {
+        va: u64,
+        target: u64,
+        end: u64,
+        len: u64,
+    },
+    #[error("{what} at {addr:#x}: odd address (instructions are on half-word boundaries)")]
+    Odd { what: String, addr: u64 },
+    #[error("{what} at {addr:#x} with {len:#x} bytes wraps around the address space")]
+    Wraps { what: String, addr: u64, len: u64 },
+}
+
+/// Why an instruction could not be fetched.
+#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
+pub enum FetchError {
+    #[error("address {0:#x} is outside the program image")]
+    Outside(u64),
+    #[error("the 32-bit instruction at {0:#x} runs past the end of its segment")]
+    Straddles(u64),
+    #[error("odd address {0:#x}")]
+    Odd(u64),
+}
+
+/// One contiguous run of code.
+#[derive(Clone, Debug)]
+pub(crate) struct Segment {
+    pub(crate) base: u64,
+    bytes: Vec<u8>,
+    /// One slot per half-word; [`Op::NotDecoded`] until first fetched.
+    insns: Vec<Insn>,
+}
+
+impl Segment {
+    fn new(base: u64, bytes: Vec<u8>) -> Segment {
+        let n = bytes.len() / 2;
+        Segment {
+            base,
+            bytes,
+            insns: vec![Insn::NOT_DECODED; n],
+        }
+    }
+
+    /// Bytes covered by half-word slots.
+    #[inline]
+    pub(crate) fn len(&self) -> u64 {
+        (self.insns.len() as u64) * 2
+    }
+
+    fn end(&self) -> u64 {
+        self.base + self.len()
+    }
+
+    /// The decoded-instruction slots (one per half-word).
+    #[inline]
+    pub(crate) fn slots(&mut self) -> &mut [Insn] {
+        &mut self.insns
+    }
+
+    /// The instruction at slot `i` (which must exist), decoding it on first use.
+    #[inline]
+    fn insn(&mut self, i: usize) -> Result<Insn, FetchError> {
+        let d = self.insns[i];
+        if d.op != Op::NotDecoded {
+            return Ok(d);
+        }
+        self.decode_slot(i)
+    }
+
+    #[cold]
+    fn decode_slot(&mut self, i: usize) -> Result<Insn, FetchError> {
+        let lo = u16::from_le_bytes([self.bytes[2 * i], self.bytes[2 * i + 1]]);
+        let d = if insn_len(lo) == 2 {
+            decode(lo as u32)
+        } else {
+            if i + 1 >= self.insns.len() {
+                return Err(FetchError::Straddles(self.base + 2 * i as u64));
+            }
+            let hi = u16::from_le_bytes([self.bytes[2 * i + 2], self.bytes[2 * i + 3]]);
+            decode(lo as u32 | (hi as u32) << 16)
+        };
+        // `decode` never returns the cache's empty marker; keep it that way for the cache.
+        debug_assert_ne!(d.op, Op::NotDecoded);
+        self.insns[i] = d;
+        Ok(d)
+    }
+}
+
+/// The program image: code bytes at addresses, and their decoded instructions.
+#[derive(Clone, Debug, Default)]
+pub struct Image {
+    pub(crate) segs: Vec<Segment>,
+}
+
+impl Image {
+    /// An empty image.
+    pub fn new() -> Image {
+        Image::default()
+    }
+
+    /// The image of an RV64 ELF executable: each `PT_LOAD` segment's file bytes at its
+    /// physical address (`p_paddr`) and, when the virtual address (`p_vaddr`) differs, a copy
+    /// there too. `path` is only used in error messages.
+    pub fn from_elf(bytes: &[u8], path: &str) -> Result<Image, ImageError> {
+        let p = || path.to_string();
+        let elf = Elf::parse(bytes).map_err(|e| ImageError::NotElf {
+            path: p(),
+            reason: e.to_string(),
+        })?;
+        if !elf.is_64 || !elf.little_endian || elf.header.e_machine != header::EM_RISCV {
+            return Err(ImageError::NotRiscv64 { path: p() });
+        }
+        let mut img = Image::new();
+        for (index, ph) in elf.program_headers.iter().enumerate() {
+            if ph.p_type != program_header::PT_LOAD || ph.p_filesz == 0 {
+                continue;
+            }
+            let end = ph.p_offset.checked_add(ph.p_filesz);
+            if end.is_none_or(|e| e > bytes.len() as u64) {
+                return Err(ImageError::Truncated {
+                    path: p(),
+                    index,
+                    offset: ph.p_offset,
+                    size: ph.p_filesz,
+                });
+            }
+            let data = &bytes[ph.p_offset as usize..(ph.p_offset + ph.p_filesz) as usize];
+            img.add(
+                format!("{path}: segment {index}"),
+                ph.p_paddr,
+                data.to_vec(),
+            )?;
+            if ph.p_vaddr != ph.p_paddr {
+                img.add(
+                    format!("{path}: segment {index} (virtual)"),
+                    ph.p_vaddr,
+                    data.to_vec(),
+                )?;
+            }
+        }
+        Ok(img)
+    }
+
+    /// Adds raw code bytes at `addr` (a flat binary, or memory read from the target).
+    pub fn add_raw(&mut self, addr: u64, bytes: Vec<u8>) -> Result<(), ImageError> {
+        self.add(format!("raw bytes at {addr:#x}"), addr, bytes)
+    }
+
+    /// Makes the `len` bytes at `target` (which must lie in one segment) also appear at `va`,
+    /// for code that is executed at a virtual address.
+    pub fn alias(&mut self, va: u64, target: u64, len: u64) -> Result<(), ImageError> {
+        let bad = || ImageError::AliasTarget {
+            va,
+            target,
+            end: target.wrapping_add(len),
+            len,
+        };
+        let s = self
+            .segs
+            .iter()
+            .find(|s| target >= s.base && target < s.end())
+            .ok_or_else(bad)?;
+        let off = target - s.base;
+        if len > s.len() - off {
+            return Err(bad());
+        }
+        let bytes = s.bytes[off as usize..(off + len) as usize].to_vec();
+        self.add(format!("alias of {target:#x}"), va, bytes)
+    }
+
+    fn add(&mut self, what: String, addr: u64, bytes: Vec<u8>) -> Result<(), ImageError> {
+        if addr & 1 != 0 {
+            return Err(ImageError::Odd { what, addr });
+        }
+        let len = bytes.len() as u64 & !1;
+        if len == 0 {
+            return Ok(());
+        }
+        let Some(end) = addr.checked_add(len) else {
+            return Err(ImageError::Wraps { what, addr, len });
+        };
+        if let Some(o) = self.segs.iter().find(|s| addr < s.end() && s.base < end) {
+            return Err(ImageError::Overlap {
+                what,
+                addr,
+                end,
+                other: o.base,
+                other_end: o.end(),
+            });
+        }
+        let at = self.segs.partition_point(|s| s.base < addr);
+        self.segs.insert(at, Segment::new(addr, bytes));
+        Ok(())
+    }
+
+    /// The index of the segment holding `addr`.
+    #[inline]
+    pub(crate) fn find(&self, addr: u64) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.base <= addr);
+        let i = i.checked_sub(1)?;
+        (addr - self.segs[i].base < self.segs[i].len()).then_some(i)
+    }
+
+    /// The instruction at `pc`.
+    pub fn fetch(&mut self, pc: u64) -> Result<Insn, FetchError> {
+        if pc & 1 != 0 {
+            return Err(FetchError::Odd(pc));
+        }
+        let i = self.find(pc).ok_or(FetchError::Outside(pc))?;
+        let s = &mut self.segs[i];
+        s.insn(((pc - s.base) / 2) as usize)
+    }
+
+    /// The decoder's slow path: the segment holding `pc` and its (decoded) instruction.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn fetch_slow(&mut self, pc: u64) -> Result<(usize, Insn), FetchError> {
+        if pc & 1 != 0 {
+            return Err(FetchError::Odd(pc));
+        }
+        let i = self.find(pc).ok_or(FetchError::Outside(pc))?;
+        let s = &mut self.segs[i];
+        let d = s.insn(((pc - s.base) / 2) as usize)?;
+        Ok((i, d))
+    }
+
+    /// Whether `addr` is inside the image.
+    pub fn contains(&self, addr: u64) -> bool {
+        self.find(addr).is_some()
+    }
+
+    /// The segments, as (address, length in bytes).
+    pub fn segments(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.segs.iter().map(|s| (s.base, s.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(ws: &[u32]) -> Vec<u8> {
+        ws.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn fetch_decodes_lazily_and_mixes_sizes() {
+        let mut img = Image::new();
+        // addi a0,a0,1 ; c.addi a0,1 ; c.nop ; jal x0,-8
+        let mut b = words(&[0x00150513]);
+        b.extend([0x05, 0x05, 0x01, 0x00]);
+        b.extend(words(&[0xff9ff06f]));
+        img.add_raw(0x1000, b).unwrap();
+        assert_eq!(img.fetch(0x1000).unwrap().op, Op::Addi);
+        assert_eq!(img.fetch(0x1000).unwrap().len, 4);
+        assert_eq!(img.fetch(0x1004).unwrap().len, 2);
+        assert_eq!(img.fetch(0x1008).unwrap().op, Op::Jal);
+        assert_eq!(img.fetch(0x1008).unwrap().imm, -8);
+        assert_eq!(img.fetch(0x100c), Err(FetchError::Outside(0x100c)));
+        assert_eq!(img.fetch(0xffe), Err(FetchError::Outside(0xffe)));
+        assert_eq!(img.fetch(0x1001), Err(FetchError::Odd(0x1001)));
+        assert!(img.contains(0x100b));
+        assert!(!img.contains(0x100c));
+    }
+
+    #[test]
+    fn straddling_instruction_is_an_error() {
+        let mut img = Image::new();
+        // c.nop, then the first half of addi.
+        img.add_raw(0x2000, vec![0x01, 0x00, 0x13, 0x05]).unwrap();
+        // A following segment does not make it fetchable.
+        img.add_raw(0x2004, vec![0x15, 0x00]).unwrap();
+        assert_eq!(img.fetch(0x2002), Err(FetchError::Straddles(0x2002)));
+        assert_eq!(img.fetch(0x2000).unwrap().len, 2);
+    }
+
+    #[test]
+    fn overlaps_aliases_and_odd_addresses() {
+        let mut img = Image::new();
+        img.add_raw(0x8000_0000, words(&[0x00150513, 0x00008067]))
+            .unwrap();
+        assert!(matches!(
+            img.add_raw(0x8000_0004, vec![0; 4]),
+            Err(ImageError::Overlap { .. })
+        ));
+        assert!(matches!(
+            img.add_raw(0x1001, vec![0; 4]),
+            Err(ImageError::Odd { .. })
+        ));
+        img.alias(0xffff_ffff_c000_0000, 0x8000_0004, 4).unwrap();
+        assert_eq!(img.fetch(0xffff_ffff_c000_0000).unwrap().op, Op::Jalr);
+        assert_eq!(
+            img.fetch(0xffff_ffff_c000_0004),
+            Err(FetchError::Outside(0xffff_ffff_c000_0004))
+        );
+        assert!(matches!(
+            img.alias(0x1000, 0x8000_0004, 8),
+            Err(ImageError::AliasTarget { .. })
+        ));
+        assert!(matches!(
+            img.alias(0x1000, 0x9000_0000, 2),
+            Err(ImageError::AliasTarget { .. })
+        ));
+        let segs: Vec<_> = img.segments().collect();
+        assert_eq!(segs, vec![(0x8000_0000, 8), (0xffff_ffff_c000_0000, 4)]);
+    }
+
+    /// A minimal ELF64 RISC-V executable with one PT_LOAD segment whose physical and virtual
+    /// addresses differ.
+    fn tiny_elf(paddr: u64, vaddr: u64, code: &[u8]) -> Vec<u8> {
+        let mut e = vec![0u8; 64 + 56];
+        e[..4].copy_from_slice(b"\x7fELF");
+        e[4] = 2; // ELFCLASS64
+        e[5] = 1; // little-endian
+        e[6] = 1; // version
+        e[16..18].copy_from_slice(&2u16.to_le_bytes()); // ET_EXEC
+        e[18..20].copy_from_slice(&243u16.to_le_bytes()); // EM_RISCV
+        e[20..24].copy_from_slice(&1u32.to_le_bytes());
+        e[24..32].copy_from_slice(&vaddr.to_le_bytes()); // entry
+        e[32..40].copy_from_slice(&64u64.to_le_bytes()); // phoff
+        e[52..54].copy_from_slice(&64u16.to_le_bytes()); // ehsize
+        e[54..56].copy_from_slice(&56u16.to_le_bytes()); // phentsize
+        e[56..58].copy_from_slice(&1u16.to_le_bytes()); // phnum
+        let ph = 64;
+        e[ph..ph + 4].copy_from_slice(&1u32.to_le_bytes()); // PT_LOAD
+        e[ph + 4..ph + 8].copy_from_slice(&5u32.to_le_bytes()); // R X
+        e[ph + 8..ph + 16].copy_from_slice(&120u64.to_le_bytes()); // offset
+        e[ph + 16..ph + 24].copy_from_slice(&vaddr.to_le_bytes());
+        e[ph + 24..ph + 32].copy_from_slice(&paddr.to_le_bytes());
+        e[ph + 32..ph + 40].copy_from_slice(&(code.len() as u64).to_le_bytes());
+        e[ph + 40..ph + 48].copy_from_slice(&(code.len() as u64).to_le_bytes());
+        e[ph + 48..ph + 56].copy_from_slice(&4u64.to_le_bytes());
+        e.extend_from_slice(code);
+        e
+    }
+
+    #[test]
+    fn elf_segments_at_physical_and_virtual_addresses() {
+        let elf = tiny_elf(0x8000_0000, 0xffff_ffff_8000_0000, &words(&[0x00008067]));
+        let mut img = Image::from_elf(&elf, "tiny.elf").unwrap();
+        assert_eq!(img.fetch(0x8000_0000).unwrap().op, Op::Jalr);
+        assert_eq!(img.fetch(0xffff_ffff_8000_0000).unwrap().op, Op::Jalr);
+        let same = tiny_elf(0x8000_0000, 0x8000_0000, &words(&[0x00008067]));
+        assert_eq!(Image::from_elf(&same, "x").unwrap().segments().count(), 1);
+        assert!(matches!(
+            Image::from_elf(b"not an elf", "junk.bin"),
+            Err(ImageError::NotElf { .. })
+        ));
+        let mut cut = elf.clone();
+        cut.truncate(122);
+        assert!(matches!(
+            Image::from_elf(&cut, "cut.elf"),
+            Err(ImageError::Truncated { .. })
+        ));
+    }
+}

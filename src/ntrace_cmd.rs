@@ -1,0 +1,339 @@
+//! `hartscope ntrace dump` and `hartscope ntrace decode`.
+
+use crate::trace::{load_config, parse_addr};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink, TrapKind};
+use encoder::encoder::EncoderConfig;
+use encoder::image::Image;
+use encoder::msg::Format;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Subcommand, Debug)]
+pub enum NtraceCommand {
+    /// Print every message of an N-Trace byte stream with its fields, one per line.
+    Dump(DumpArgs),
+    /// Reconstruct the executed pc flow from an N-Trace byte stream and the program.
+    Decode(DecodeArgs),
+}
+
+/// The trace's byte format and decoder settings: from `--config`, else the settings
+/// `hartscope run --ntrace FILE` saved as FILE.json, else the defaults with the flags.
+#[derive(Args, Debug)]
+pub struct FormatArgs {
+    /// The encoder's settings (JSON or TOML, as `hartscope run --ntrace` writes them).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Width of the SRC field (trTeSrcBits) when there is no settings file.
+    #[arg(long, value_name = "N")]
+    pub src_bits: Option<u8>,
+    /// Messages carry TSTAMP (trTsEnable) when there is no settings file.
+    #[arg(long)]
+    pub timestamps: bool,
+    /// Address fields are MSB-extended (trTeInstExtendAddrMSB) when there is no settings file.
+    #[arg(long)]
+    pub extend_addr_msb: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DumpArgs {
+    /// The N-Trace byte stream.
+    pub input: PathBuf,
+    /// Print every byte with its MSEO/MDO bits and the fields it ends, as the reference dump
+    /// tool does.
+    #[arg(long)]
+    pub raw: bool,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct DecodeArgs {
+    /// The N-Trace byte stream.
+    pub input: PathBuf,
+    /// The program the trace was captured from.
+    #[arg(long, value_name = "FILE")]
+    pub elf: Option<PathBuf>,
+    /// A raw binary image at an address (repeatable): ADDR:FILE.
+    #[arg(long, value_name = "ADDR:FILE")]
+    pub raw: Vec<String>,
+    /// Code executed at a virtual address found in the image elsewhere (repeatable):
+    /// VADDR:ADDR:LEN.
+    #[arg(long, value_name = "VADDR:ADDR:LEN")]
+    pub alias: Vec<String>,
+    /// Write the pc flow (one hex pc per line) to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub pcs: Option<PathBuf>,
+    /// Symbolised output with disassembly and the events (traps, syncs, ...).
+    #[arg(long)]
+    pub disasm: bool,
+    /// Follow only the messages of this trace source (SRC).
+    #[arg(long, value_name = "ID")]
+    pub src: Option<u16>,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+/// The encoder settings for a trace: explicit file, sidecar, or none.
+fn settings(input: &Path, f: &FormatArgs) -> Result<Option<EncoderConfig>> {
+    if let Some(p) = &f.config {
+        return Ok(Some(load_config(p)?));
+    }
+    let side = crate::run::sidecar(input);
+    if side.is_file() {
+        return Ok(Some(load_config(&side)?));
+    }
+    Ok(None)
+}
+
+fn format_of(input: &Path, f: &FormatArgs) -> Result<Format> {
+    Ok(match settings(input, f)? {
+        Some(c) => c.format(),
+        None => Format {
+            src_bits: f.src_bits.unwrap_or(0),
+            timestamps: f.timestamps,
+            extend_addr_msb: f.extend_addr_msb,
+        },
+    })
+}
+
+/// The decoder's settings matching an encoder's.
+pub fn decoder_config(e: &EncoderConfig) -> DecoderConfig {
+    DecoderConfig {
+        tr_te_inst_mode: e.tr_te_inst_mode,
+        format: e.format(),
+        implicit_return_mode: e.tr_te_inst_implicit_return_mode,
+        implicit_return_depth: e.implicit_return_depth,
+        partial_bits: e.partial_bits,
+        sequential_jump: e.tr_te_inst_en_sequential_jump,
+        all_jumps: e.tr_te_inst_en_all_jumps,
+        repeat_branch: e.tr_te_inst_en_repeat_branch,
+        repeated_history: e.tr_te_inst_en_repeated_history,
+        src_filter: None,
+    }
+}
+
+pub fn run(cmd: NtraceCommand) -> Result<ExitCode> {
+    match cmd {
+        NtraceCommand::Dump(a) => dump(a),
+        NtraceCommand::Decode(a) => decode(a),
+    }
+}
+
+fn read(p: &Path) -> Result<Vec<u8>> {
+    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
+}
+
+fn dump(a: DumpArgs) -> Result<ExitCode> {
+    let f = format_of(&a.input, &a.format)?;
+    let bytes = read(&a.input)?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let stats = if a.raw {
+        encoder::dump::dump_raw(&bytes, &f, &mut out)
+    } else {
+        encoder::dump::dump(&bytes, &f, &mut out)
+    };
+    // A closed pipe (e.g. `| head`) is not an error worth reporting.
+    match stats {
+        Ok(s) => {
+            let _ = out.flush();
+            Ok(if s.errors > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("writing the dump"),
+    }
+}
+
+/// The pc flow as hex lines, or symbolised with disassembly and events.
+struct Printer<'a, W: Write> {
+    out: W,
+    disasm: bool,
+    elf_bytes: Option<&'a [u8]>,
+    symbols: Option<iss::elf::Program>,
+    segments: Vec<(u64, u64, u64)>,
+    errors: u64,
+    line: String,
+}
+
+impl<W: Write> Printer<'_, W> {
+    /// The raw instruction bits at `pc`, read from the ELF's loaded segments.
+    fn bits(&self, pc: u64) -> Option<u64> {
+        let bytes = self.elf_bytes?;
+        for &(addr, off, len) in &self.segments {
+            if pc >= addr && pc + 2 <= addr + len {
+                let o = (off + pc - addr) as usize;
+                let lo = u16::from_le_bytes([*bytes.get(o)?, *bytes.get(o + 1)?]) as u64;
+                if lo & 3 != 3 {
+                    return Some(lo);
+                }
+                let hi = u16::from_le_bytes([*bytes.get(o + 2)?, *bytes.get(o + 3)?]) as u64;
+                return Some(lo | hi << 16);
+            }
+        }
+        None
+    }
+}
+
+impl<W: Write> FlowSink for Printer<'_, W> {
+    fn pc(&mut self, pc: u64) {
+        use std::fmt::Write as _;
+        self.line.clear();
+        if self.disasm {
+            let sym = self
+                .symbols
+                .as_ref()
+                .and_then(|p| p.symbolize(pc))
+                .unwrap_or_default();
+            let ins = self
+                .bits(pc)
+                .map(|b| disc_v::decode(disc_v::Isa::Rv64, pc, b).to_string())
+                .unwrap_or_else(|| "?".into());
+            let _ = writeln!(self.line, "{pc:016x}  {sym:<28} {ins}");
+        } else {
+            let _ = writeln!(self.line, "{pc:x}");
+        }
+        let _ = self.out.write_all(self.line.as_bytes());
+    }
+
+    fn event(&mut self, e: &Event) {
+        if let Event::Error { offset, message } = e {
+            self.errors += 1;
+            eprintln!("hartscope: ntrace decode: byte {offset:#x}: {message}");
+        }
+        if !self.disasm {
+            return;
+        }
+        let text = match e {
+            Event::Sync { sync, pc, .. } => format!("-- sync (SYNC {sync}) at {pc:#x}"),
+            Event::Trap { kind, handler, .. } => format!(
+                "-- {} -> {handler:#x}",
+                match kind {
+                    TrapKind::Exception => "exception",
+                    TrapKind::Interrupt => "interrupt",
+                }
+            ),
+            Event::Ownership { prv, context, .. } => match context {
+                Some(c) => format!("-- privilege {prv}, context {c:#x}"),
+                None => format!("-- privilege {prv}"),
+            },
+            Event::Timestamp { time, .. } => format!("-- time {time}"),
+            Event::TraceOff { evcode, .. } => format!("-- trace off (EVCODE {evcode})"),
+            Event::Lost { offset, .. } => {
+                format!("-- trace lost (Error message at byte {offset:#x})")
+            }
+            Event::Error { offset, message } => format!("-- error at byte {offset:#x}: {message}"),
+        };
+        let _ = writeln!(self.out, "{text}");
+    }
+}
+
+fn decode(a: DecodeArgs) -> Result<ExitCode> {
+    let mut cfg = match settings(&a.input, &a.format)? {
+        Some(e) => decoder_config(&e),
+        None => DecoderConfig {
+            format: format_of(&a.input, &a.format)?,
+            ..DecoderConfig::default()
+        },
+    };
+    cfg.src_filter = a.src;
+    let mut image = Image::new();
+    let mut elf_bytes = None;
+    let mut symbols = None;
+    let mut segments = Vec::new();
+    if let Some(p) = &a.elf {
+        let b = read(p)?;
+        let shown = p.display().to_string();
+        image = Image::from_elf(&b, &shown).map_err(|e| anyhow::anyhow!("{e}"))?;
+        symbols = iss::elf::parse_symbols(&b, &shown).ok();
+        if let Ok(elf) = goblin_segments(&b) {
+            segments = elf;
+        }
+        elf_bytes = Some(b);
+    }
+    for r in &a.raw {
+        let (addr, file) = r
+            .split_once(':')
+            .with_context(|| format!("--raw {r}: expected ADDR:FILE"))?;
+        image
+            .add_raw(parse_addr(addr)?, read(Path::new(file))?)
+            .map_err(|e| anyhow::anyhow!("--raw {r}: {e}"))?;
+    }
+    for al in &a.alias {
+        let parts: Vec<&str> = al.split(':').collect();
+        if parts.len() != 3 {
+            bail!("--alias {al}: expected VADDR:ADDR:LEN");
+        }
+        image
+            .alias(
+                parse_addr(parts[0])?,
+                parse_addr(parts[1])?,
+                parse_addr(parts[2])?,
+            )
+            .map_err(|e| anyhow::anyhow!("--alias {al}: {e}"))?;
+    }
+    if a.elf.is_none() && a.raw.is_empty() {
+        bail!("ntrace decode needs the program: --elf FILE (or --raw ADDR:FILE)");
+    }
+    let out: Box<dyn Write> = match &a.pcs {
+        Some(p) => Box::new(
+            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut printer = Printer {
+        out: BufWriter::with_capacity(1 << 20, out),
+        disasm: a.disasm,
+        elf_bytes: elf_bytes.as_deref(),
+        symbols,
+        segments,
+        errors: 0,
+        line: String::new(),
+    };
+    let mut dec = Decoder::new(cfg, image).map_err(|e| anyhow::anyhow!("ntrace decode: {e}"))?;
+    let mut f = std::fs::File::open(&a.input)
+        .with_context(|| format!("cannot read {}", a.input.display()))?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f
+            .read(&mut buf)
+            .with_context(|| format!("reading {}", a.input.display()))?;
+        if n == 0 {
+            break;
+        }
+        dec.feed(&buf[..n], &mut printer);
+    }
+    dec.finish(&mut printer);
+    if let Err(e) = printer.out.flush() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(e).context("writing the pc flow");
+        }
+    }
+    Ok(if printer.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// (address, file offset, file size) of the ELF's loadable segments, for disassembly.
+fn goblin_segments(b: &[u8]) -> Result<Vec<(u64, u64, u64)>> {
+    let elf = goblin::elf::Elf::parse(b)?;
+    Ok(elf
+        .program_headers
+        .iter()
+        .filter(|ph| ph.p_type == goblin::elf::program_header::PT_LOAD)
+        .flat_map(|ph| {
+            let mut v = vec![(ph.p_paddr, ph.p_offset, ph.p_filesz)];
+            if ph.p_vaddr != ph.p_paddr {
+                v.push((ph.p_vaddr, ph.p_offset, ph.p_filesz));
+            }
+            v
+        })
+        .collect())
+}
