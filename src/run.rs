@@ -1,11 +1,12 @@
 //! `hartscope run`: load an ELF, run it, report.
 
+use crate::trace::{EncoderOut, PortThread};
 use crate::trace::{Outputs, TraceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use encoder::encoder::{EncoderStats, EncoderThread};
+use encoder::encoder::{Encoder, EncoderStats, EncoderThread};
 use iss::commitlog::CommitLog;
-use iss::ingress::{IngressPort, Retirement};
+use iss::ingress::{Capture, IngressPort, Retirement};
 use iss::{Config, Machine, Misaligned, NoSink, Sink, Stop};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -155,7 +156,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         }
     };
     let trace = if args.trace.wanted() {
-        Some(start_trace(&args.trace, &m)?)
+        Some(start_trace(&args.trace, &m, log.is_some())?)
     } else {
         None
     };
@@ -247,15 +248,31 @@ fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Res
     std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// The ingress port with its outputs, untraced (runs) or with data trace (records).
+/// The ingress port with its outputs: on a thread of its own fed with the runs the hart
+/// records (the fast way), in line on the hart's thread (when full records are produced anyway,
+/// for the commit log), or in line with data trace (which needs full records).
 pub enum Port {
-    Runs(IngressPort<Outputs, false>),
+    Threaded(Capture<PortThread>),
+    Inline(IngressPort<Outputs, false>),
     Records(IngressPort<Outputs, true>),
 }
 
-fn start_trace(t: &TraceArgs, m: &Machine) -> Result<Port> {
+impl Port {
+    fn finish(self) -> std::io::Result<Outputs> {
+        match self {
+            Port::Threaded(c) => c.finish().finish(),
+            Port::Inline(p) => p.finish(),
+            Port::Records(p) => p.finish(),
+        }
+    }
+}
+
+/// Start the ingress port and its outputs. `records`: the hart produces full records for
+/// another consumer anyway.
+fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
     let enc = t.encoder_config()?;
     let icfg = t.ingress_config(&enc)?;
+    let threaded = !icfg.data && !records;
     let encoder = match &t.ntrace {
         Some(path) => {
             let f =
@@ -263,10 +280,12 @@ fn start_trace(t: &TraceArgs, m: &Machine) -> Result<Port> {
             let cfg_path = sidecar(path);
             std::fs::write(&cfg_path, serde_json::to_string_pretty(&enc)?)
                 .with_context(|| format!("cannot write {}", cfg_path.display()))?;
-            Some(EncoderThread::new(
-                enc.clone(),
-                BufWriter::with_capacity(1 << 20, f),
-            )?)
+            let out = BufWriter::with_capacity(1 << 20, f);
+            Some(if threaded {
+                EncoderOut::Inline(Box::new(Encoder::new(enc.clone(), out)?))
+            } else {
+                EncoderOut::Thread(EncoderThread::new(enc.clone(), out)?)
+            })
         }
         None => None,
     };
@@ -284,8 +303,16 @@ fn start_trace(t: &TraceArgs, m: &Machine) -> Result<Port> {
     };
     Ok(if icfg.data {
         Port::Records(IngressPort::new(icfg, out, &m.hart.csr))
+    } else if threaded {
+        let cap = Capture::new(
+            &icfg,
+            PortThread::spawn(IngressPort::new(icfg.clone(), out, &m.hart.csr))
+                .context("cannot start the ingress port's thread")?,
+            &m.hart.csr,
+        );
+        Port::Threaded(cap)
     } else {
-        Port::Runs(IngressPort::new(icfg, out, &m.hart.csr))
+        Port::Inline(IngressPort::new(icfg, out, &m.hart.csr))
     })
 }
 
@@ -315,8 +342,9 @@ impl Sink for Recorders {
             l.retire(r);
         }
         match &mut self.port {
-            Some(Port::Runs(p)) => p.retire(r),
+            Some(Port::Inline(p)) => p.retire(r),
             Some(Port::Records(p)) => p.retire(r),
+            Some(Port::Threaded(_)) => unreachable!("a port on its own thread takes runs"),
             None => {}
         }
     }
@@ -326,8 +354,9 @@ impl Sink for Recorders {
             l.trap(t);
         }
         match &mut self.port {
-            Some(Port::Runs(p)) => p.trap(t),
+            Some(Port::Inline(p)) => p.trap(t),
             Some(Port::Records(p)) => p.trap(t),
+            Some(Port::Threaded(p)) => p.trap(t),
             None => {}
         }
     }
@@ -343,18 +372,17 @@ fn run_sinks(
     log_path: Option<&Path>,
 ) -> Result<(Stop, Option<EncoderStats>)> {
     let finish_port = |p: Port| -> Result<Option<EncoderStats>> {
-        let out = match p {
-            Port::Runs(p) => p.finish(),
-            Port::Records(p) => p.finish(),
-        }
-        .context("writing the trace")?;
-        Ok(out.stats)
+        Ok(p.finish().context("writing the trace")?.stats)
     };
     match (log, trace) {
         (None, None) => Ok((m.run(&mut NoSink, limit), None)),
-        (None, Some(Port::Runs(mut p))) => {
+        (None, Some(Port::Threaded(mut p))) => {
             let stop = m.run(&mut p, limit);
-            Ok((stop, finish_port(Port::Runs(p))?))
+            Ok((stop, finish_port(Port::Threaded(p))?))
+        }
+        (None, Some(Port::Inline(mut p))) => {
+            let stop = m.run(&mut p, limit);
+            Ok((stop, finish_port(Port::Inline(p))?))
         }
         (log, port) => {
             let mut r = Recorders { log, port };
@@ -382,6 +410,11 @@ fn print_stats(s: &EncoderStats, retired: u64) {
         s.messages.values().sum::<u64>(),
         s.bytes,
         s.bytes as f64 * 8.0 / retired.max(1) as f64
+    );
+    eprintln!(
+        "  from {} ingress beats ({:.2} instructions per beat)",
+        s.beats,
+        retired as f64 / s.beats.max(1) as f64
     );
     for (tcode, n) in &s.messages {
         let name = encoder::msg::layout(*tcode).map_or("?", |l| l.name);

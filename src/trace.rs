@@ -3,10 +3,13 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use encoder::encoder::{EncoderConfig, EncoderStats, EncoderThread, Filter, BTM, HTM};
-use iss::ingress::{Beat, BeatSink, ContextSource, DataBeat, IngressConfig, Retirement};
+use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, EncoderThread, Filter, BTM, HTM};
+use iss::ingress::{
+    Beat, BeatSink, ContextSource, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch,
+    Retirement, EVENT_BATCH,
+};
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Default)]
@@ -304,31 +307,51 @@ pub fn load_config(p: &Path) -> Result<EncoderConfig> {
     Ok(c)
 }
 
+/// The encoder: in line with the ingress port (when the port has a thread of its own), or on
+/// a thread of its own (when the port runs on the hart's thread).
+pub enum EncoderOut {
+    Inline(Box<Encoder<BufWriter<File>>>),
+    Thread(EncoderThread<BufWriter<File>>),
+}
+
 /// Where the ingress port's beats go: the encoder, a file writer, or both.
 pub struct Outputs {
-    pub encoder: Option<EncoderThread<BufWriter<File>>>,
+    pub encoder: Option<EncoderOut>,
     pub writer: Option<Box<dyn BeatSink + Send>>,
     pub stats: Option<EncoderStats>,
 }
 
 impl BeatSink for Outputs {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]) {
-        if let Some(e) = &mut self.encoder {
-            e.beats(beats, data);
+        match &mut self.encoder {
+            Some(EncoderOut::Inline(e)) => {
+                for b in beats {
+                    e.beat(b);
+                }
+            }
+            Some(EncoderOut::Thread(e)) => e.beats(beats, data),
+            None => {}
         }
         if let Some(w) = &mut self.writer {
             w.beats(beats, data);
         }
     }
 
-    fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()> {
+    fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
         let mut first = Ok(());
         if let Some(w) = &mut self.writer {
             first = w.finish(next_pc, prv);
         }
-        if let Some(mut e) = self.encoder.take() {
-            let r = e.finish(next_pc, prv);
-            match e.into_result() {
+        let result = match self.encoder.take() {
+            Some(EncoderOut::Inline(e)) => Some((Ok(()), (*e).finish(next_pc, prv))),
+            Some(EncoderOut::Thread(mut e)) => {
+                let r = e.finish(next_pc, prv);
+                Some((r, e.into_result()))
+            }
+            None => None,
+        };
+        if let Some((r, out)) = result {
+            match out {
                 Ok((_, stats)) => self.stats = Some(stats),
                 Err(err) if first.is_ok() => first = Err(err),
                 Err(_) => {}
@@ -338,5 +361,72 @@ impl BeatSink for Outputs {
             }
         }
         first
+    }
+}
+
+enum ToPort {
+    Batch(PortBatch),
+    End,
+}
+
+/// The ingress port and what it feeds, on a thread of their own, fed with the events the
+/// hart's [`iss::ingress::Capture`] records (bounded channel: the hart waits when it is full).
+pub struct PortThread {
+    tx: Option<crossbeam_channel::Sender<ToPort>>,
+    recycle: crossbeam_channel::Receiver<PortBatch>,
+    handle: Option<std::thread::JoinHandle<io::Result<Outputs>>>,
+}
+
+impl PortThread {
+    pub fn spawn(mut port: IngressPort<Outputs, false>) -> io::Result<Self> {
+        let (tx, rx) = crossbeam_channel::bounded::<ToPort>(4);
+        let (give_back, recycle) = crossbeam_channel::bounded::<PortBatch>(4);
+        let handle = std::thread::Builder::new()
+            .name("ingress-port".into())
+            .spawn(move || {
+                for m in rx {
+                    match m {
+                        ToPort::Batch(mut b) => {
+                            port.replay(&b);
+                            b.clear();
+                            let _ = give_back.try_send(b);
+                        }
+                        ToPort::End => return port.finish(),
+                    }
+                }
+                Err(io::Error::other("the trace ended without an end of run"))
+            })?;
+        Ok(PortThread {
+            tx: Some(tx),
+            recycle,
+            handle: Some(handle),
+        })
+    }
+
+    /// End the run: the port flushes and finishes its outputs, which are returned.
+    pub fn finish(mut self) -> io::Result<Outputs> {
+        if let Some(tx) = self.tx.take() {
+            let _ = tx.send(ToPort::End);
+        }
+        match self.handle.take() {
+            Some(h) => h
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the ingress port's thread panicked"))),
+            None => Err(io::Error::other("the ingress port's thread is gone")),
+        }
+    }
+}
+
+impl EventSink for PortThread {
+    fn events(&mut self, batch: &mut PortBatch) {
+        let fresh = self.recycle.try_recv().unwrap_or_else(|_| PortBatch {
+            events: Vec::with_capacity(EVENT_BATCH),
+            traps: Vec::new(),
+        });
+        let full = std::mem::replace(batch, fresh);
+        if let Some(tx) = &self.tx {
+            // The thread only ends after `End` (or a panic, reported by `finish`).
+            let _ = tx.send(ToPort::Batch(full));
+        }
     }
 }

@@ -197,7 +197,7 @@ impl DecodeCache {
         if arena.len() == start {
             return 0;
         }
-        arena.push(Insn::NOT_DECODED);
+        arena.push(Insn::block_end(2 * (s - slot) as u32));
         self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
         start as u32
     }

@@ -181,6 +181,8 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     /// Where the hart goes next, and in which privilege (after the last event seen).
     next_pc: u64,
     next_prv: Priv,
+    /// mtime of the run being reported.
+    time: u64,
     /// Beats emitted so far.
     pub count: u64,
 }
@@ -205,6 +207,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             max_hw,
             next_pc: 0,
             next_prv: Priv::M,
+            time: 0,
             count: 0,
         };
         p.context = p.context_of(csr.satp);
@@ -467,6 +470,122 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
+    /// A run of contiguous instructions under multiple retirement, given by its first pc,
+    /// the pc after it, its length in bytes, its last instruction, and what the instruction
+    /// before the last set to a constant ([`PREV_UNKNOWN`] for a one-instruction run). Only
+    /// the last instruction can have a non-zero itype, so the run extends the open block or
+    /// makes one beat.
+    #[inline]
+    fn run_summary(
+        &mut self,
+        pc: u64,
+        next_pc: u64,
+        last: &Insn,
+        bytes: u32,
+        prev_const: u8,
+        prv: Priv,
+    ) {
+        if self.single || self.max_hw < 2048 {
+            self.retire_insn(pc, last, next_pc, prv, self.time, None, 0);
+            return;
+        }
+        let hw = bytes / 2;
+        let open_hw = if self.open {
+            self.batch.last().map_or(0, |o| o.iretire)
+        } else {
+            0
+        };
+        if hw + open_hw > self.max_hw {
+            // Without per-instruction splitting the maximum is at least a page, and a run
+            // never leaves its page: the run fits in a beat of its own.
+            self.close();
+        }
+        let contiguous = next_pc == pc.wrapping_add(bytes as u64);
+        let mut it = classify::itype(last, !contiguous);
+        if self.cfg.all_jumps && last.op == Op::Jal {
+            it = Itype::TakenBranch;
+        }
+        if self.cfg.itype_width == 3 {
+            it = it.to_3bit();
+        }
+        let prev_const = match prev_const {
+            PREV_UNKNOWN => self.const_rd,
+            0 => None,
+            r => Some(r),
+        };
+        let sijump = self.cfg.sijump
+            && it.is_uninferable_jump()
+            && last.op == Op::Jalr
+            && prev_const == Some(last.rs1);
+        self.const_rd = classify::sets_constant(last);
+        let ctype = if std::mem::take(&mut self.ctype_pending) {
+            self.cfg.ctype
+        } else {
+            0
+        };
+        let prv_code = prv as u8;
+        let ilastsize = (last.len == 4) as u8;
+        let time = self.time;
+        if let Some(o) = self.open_mut() {
+            if o.prv != prv_code || o.time != time || ctype != 0 || o.ndata != 0 {
+                self.close();
+            }
+        }
+        if !self.open {
+            self.open_beat(Beat {
+                itype: 0,
+                cause: 0,
+                tval: 0,
+                prv: prv_code,
+                iaddr: pc,
+                iretire: 0,
+                ilastsize,
+                context: self.context,
+                ctype,
+                time,
+                sijump: false,
+                ndata: 0,
+            });
+        }
+        let b = match self.open_mut() {
+            Some(b) => b,
+            None => return,
+        };
+        b.iretire += hw;
+        b.ilastsize = ilastsize;
+        b.itype = it.code();
+        b.sijump = sijump;
+        self.next_pc = next_pc;
+        self.next_prv = prv;
+        if it != Itype::None || !contiguous {
+            self.close();
+        }
+    }
+
+    /// Replay what a [`Capture`] recorded on the hart's thread.
+    pub fn replay(&mut self, b: &PortBatch) {
+        let mut traps = b.traps.iter();
+        for ev in &b.events {
+            match ev.kind() {
+                PortEvent::RUN => self.run_summary(
+                    ev.pc(),
+                    ev.next_pc(),
+                    &ev.last(),
+                    ev.bytes(),
+                    ev.prev_const(),
+                    ev.prv(),
+                ),
+                PortEvent::TRAP => {
+                    if let Some(t) = traps.next() {
+                        self.see_trap(t);
+                    }
+                }
+                PortEvent::TIME => self.time = ev.pc(),
+                _ => self.see_satp(ev.pc()),
+            }
+        }
+    }
+
     /// The data accesses of a retired instruction, appended to the data slice; returns how
     /// many.
     fn data_of(&mut self, r: &Retired) -> u8 {
@@ -566,82 +685,255 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
     #[inline]
     fn run(&mut self, r: &Run) {
         self.see_satp(r.satp);
-        if self.single || self.cfg.all_jumps || self.cfg.itype_width == 3 {
-            self.run_each(r);
-            return;
-        }
-        // Multiple retirement: the run is contiguous and only its last instruction can have
-        // a non-zero itype, so it extends the open block or makes one beat.
+        self.time = r.time;
         let n = r.insns.len();
-        let last = &r.insns[n - 1];
-        let bytes: u64 = r.insns.iter().map(|d| d.len as u64).sum();
-        let hw = (bytes / 2) as u32;
-        let open_hw = if self.open {
-            self.batch.last().map_or(0, |o| o.iretire)
-        } else {
-            0
-        };
-        if hw + open_hw > self.max_hw {
+        if self.single || self.max_hw < 2048 {
             self.run_each(r);
             return;
         }
-        let contiguous = r.next_pc == r.pc.wrapping_add(bytes);
-        let it = classify::itype(last, !contiguous);
         let prev_const = if n >= 2 {
-            classify::sets_constant(&r.insns[n - 2])
+            classify::sets_constant(&r.insns[n - 2]).unwrap_or(0)
         } else {
-            self.const_rd
+            PREV_UNKNOWN
         };
-        let sijump = self.cfg.sijump
-            && it.is_uninferable_jump()
-            && last.op == Op::Jalr
-            && prev_const == Some(last.rs1);
-        self.const_rd = classify::sets_constant(last);
-        let ctype = if std::mem::take(&mut self.ctype_pending) {
-            self.cfg.ctype
-        } else {
-            0
-        };
-        let prv = r.prv as u8;
-        let ilastsize = (last.len == 4) as u8;
-        let time = r.time;
-        if let Some(o) = self.open_mut() {
-            if o.prv != prv || o.time != time || ctype != 0 || o.ndata != 0 {
-                self.close();
-            }
-        }
-        if !self.open {
-            self.open_beat(Beat {
-                itype: 0,
-                cause: 0,
-                tval: 0,
-                prv,
-                iaddr: r.pc,
-                iretire: 0,
-                ilastsize,
-                context: self.context,
-                ctype,
-                time: r.time,
-                sijump: false,
-                ndata: 0,
-            });
-        }
-        let b = match self.open_mut() {
-            Some(b) => b,
-            None => return,
-        };
-        b.iretire += hw;
-        b.ilastsize = ilastsize;
-        b.itype = it.code();
-        b.sijump = sijump;
-        self.next_pc = r.next_pc;
-        self.next_prv = r.prv;
-        if it != Itype::None || !contiguous {
-            self.close();
-        }
+        self.run_summary(r.pc, r.next_pc, &r.insns[n - 1], r.bytes, prev_const, r.prv);
     }
 
     fn trap(&mut self, t: &TrapRecord) {
         self.see_trap(t);
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// The port on another thread.
+//
+// Building beats costs the hart's thread as much as executing the instructions. With
+// [`Capture`] the hart's thread only records each run in a few words ([`PortEvent`]) and hands
+// batches of them to an [`EventSink`], which runs the [`IngressPort`] (and whatever it feeds)
+// elsewhere through [`IngressPort::replay`]. The beats are the same as with the port in line.
+
+/// `prev_const` of a one-instruction run: the port's own record of the instruction before
+/// applies.
+pub const PREV_UNKNOWN: u8 = 0xff;
+
+/// Whether the port needs every instruction of a run, not only its summary: with single
+/// retirement, and with blocks smaller than a page (a run can then fill more than a beat).
+pub fn per_insn(cfg: &IngressConfig) -> bool {
+    match cfg.retirement {
+        Retirement::Single => true,
+        Retirement::Block { max_halfwords } => max_halfwords < 2048,
+    }
+}
+
+/// What the hart reports to a port that runs elsewhere, packed in four words (the hart writes
+/// one per run, so its size and the number of stores are the cost):
+///
+/// - word 0: [`PortEvent::RUN`]: the first instruction's pc; `TIME`, `SATP`: the new value;
+/// - word 1: `RUN`: the pc after the last instruction;
+/// - word 2: the kind (bits 7:0); `RUN`: the length in bytes (bits 31:16), the last
+///   instruction's operation (39:32), rd (47:40), rs1 (55:48), length (63:56);
+/// - word 3: `RUN`: the register the instruction before the last set to a constant (bits 7:0:
+///   0 none, [`PREV_UNKNOWN`] when the run has one instruction), the privilege (15:8).
+#[derive(Clone, Copy, Debug)]
+pub struct PortEvent([u64; 4]);
+
+impl PortEvent {
+    /// Straight-line instructions.
+    pub const RUN: u8 = 0;
+    /// The batch's next trap record.
+    pub const TRAP: u8 = 1;
+    /// mtime changed.
+    pub const TIME: u8 = 2;
+    /// satp changed.
+    pub const SATP: u8 = 3;
+
+    #[inline(always)]
+    fn value(kind: u8, v: u64) -> PortEvent {
+        PortEvent([v, 0, kind as u64, 0])
+    }
+
+    #[inline(always)]
+    fn run(pc: u64, next_pc: u64, bytes: u32, last: &Insn, prev_const: u8, prv: Priv) -> Self {
+        let w2 = (PortEvent::RUN as u64)
+            | (bytes as u64) << 16
+            | (last.op as u64) << 32
+            | (last.rd as u64) << 40
+            | (last.rs1 as u64) << 48
+            | (last.len as u64) << 56;
+        PortEvent([pc, next_pc, w2, prev_const as u64 | (prv as u64) << 8])
+    }
+
+    #[inline]
+    pub fn kind(&self) -> u8 {
+        self.0[2] as u8
+    }
+
+    #[inline]
+    pub fn pc(&self) -> u64 {
+        self.0[0]
+    }
+
+    #[inline]
+    pub fn next_pc(&self) -> u64 {
+        self.0[1]
+    }
+
+    #[inline]
+    pub fn bytes(&self) -> u32 {
+        (self.0[2] >> 16) as u16 as u32
+    }
+
+    #[inline]
+    pub fn prev_const(&self) -> u8 {
+        self.0[3] as u8
+    }
+
+    #[inline]
+    pub fn prv(&self) -> Priv {
+        Priv::from_u8((self.0[3] >> 8) as u8).unwrap_or(Priv::M)
+    }
+
+    /// The last instruction, as much of it as the port needs.
+    pub fn last(&self) -> Insn {
+        let w = self.0[2];
+        Insn {
+            op: Op::from_u8((w >> 32) as u8).unwrap_or(Op::NotDecoded),
+            rd: (w >> 40) as u8,
+            rs1: (w >> 48) as u8,
+            len: (w >> 56) as u8,
+            ..Insn::NOT_DECODED
+        }
+    }
+}
+
+/// Events in the order the hart produced them, and the trap records they refer to.
+#[derive(Default)]
+pub struct PortBatch {
+    pub events: Vec<PortEvent>,
+    pub traps: Vec<TrapRecord>,
+}
+
+impl PortBatch {
+    pub fn clear(&mut self) {
+        self.events.clear();
+        self.traps.clear();
+    }
+}
+
+/// Events per batch.
+pub const EVENT_BATCH: usize = 8192;
+
+/// Takes full batches from a [`Capture`]: it must leave `batch` empty (swapping in an empty
+/// one is the cheap way).
+pub trait EventSink {
+    fn events(&mut self, batch: &mut PortBatch);
+}
+
+/// The hart's side of a port on another thread: a `RUNS` sink that records events.
+pub struct Capture<E: EventSink> {
+    out: E,
+    batch: PortBatch,
+    time: u64,
+    satp: u64,
+    per_insn: bool,
+}
+
+impl<E: EventSink> Capture<E> {
+    /// Capture for a port configured with `cfg`, on a hart whose CSRs are `csr` now.
+    pub fn new(cfg: &IngressConfig, out: E, csr: &Csrs) -> Self {
+        Capture {
+            out,
+            batch: PortBatch {
+                events: Vec::with_capacity(EVENT_BATCH),
+                traps: Vec::new(),
+            },
+            time: u64::MAX,
+            satp: csr.satp,
+            per_insn: per_insn(cfg),
+        }
+    }
+
+    /// Hand over what is left; returns the event sink.
+    pub fn finish(mut self) -> E {
+        if !self.batch.events.is_empty() {
+            self.out.events(&mut self.batch);
+        }
+        self.out
+    }
+
+    #[inline]
+    fn push(&mut self, e: PortEvent) {
+        self.batch.events.push(e);
+    }
+
+    #[inline]
+    fn check_full(&mut self) {
+        if self.batch.events.len() >= EVENT_BATCH {
+            self.out.events(&mut self.batch);
+        }
+    }
+}
+
+impl<E: EventSink> Sink for Capture<E> {
+    const ENABLED: bool = false;
+    const RUNS: bool = true;
+
+    fn retire(&mut self, _: &Retired) {}
+
+    #[inline(always)]
+    fn run(&mut self, r: &Run) {
+        if r.time != self.time {
+            self.time = r.time;
+            self.push(PortEvent::value(PortEvent::TIME, r.time));
+        }
+        if r.satp != self.satp {
+            self.satp = r.satp;
+            self.push(PortEvent::value(PortEvent::SATP, r.satp));
+        }
+        let n = r.insns.len();
+        if self.per_insn {
+            let mut pc = r.pc;
+            for (i, d) in r.insns.iter().enumerate() {
+                let next_pc = if i + 1 == n {
+                    r.next_pc
+                } else {
+                    pc.wrapping_add(d.len as u64)
+                };
+                self.push(PortEvent::run(
+                    pc,
+                    next_pc,
+                    d.len as u32,
+                    d,
+                    PREV_UNKNOWN,
+                    r.prv,
+                ));
+                pc = next_pc;
+            }
+        } else {
+            let bytes = r.bytes;
+            let last = &r.insns[n - 1];
+            // Only a jalr looks at the instruction before it (sijump).
+            let prev_const = if n < 2 {
+                PREV_UNKNOWN
+            } else if last.op == Op::Jalr {
+                classify::sets_constant(&r.insns[n - 2]).unwrap_or(0)
+            } else {
+                0
+            };
+            self.push(PortEvent::run(
+                r.pc, r.next_pc, bytes, last, prev_const, r.prv,
+            ));
+        }
+        self.check_full();
+    }
+
+    fn trap(&mut self, t: &TrapRecord) {
+        if t.time != self.time {
+            self.time = t.time;
+            self.push(PortEvent::value(PortEvent::TIME, t.time));
+        }
+        self.batch.traps.push(t.clone());
+        self.push(PortEvent::value(PortEvent::TRAP, 0));
+        self.check_full();
     }
 }

@@ -218,6 +218,23 @@ pub struct Insn {
     pub bits: u32,
 }
 
+impl Op {
+    /// The last operation: discriminants run from 0 (`NotDecoded`) to this one.
+    pub const LAST: Op = Op::SfenceVma;
+
+    /// The operation with discriminant `v`, if there is one.
+    #[inline]
+    pub fn from_u8(v: u8) -> Option<Op> {
+        if v <= Op::LAST as u8 {
+            // SAFETY: `Op` is `repr(u8)` with implicit discriminants, so every value from 0 to
+            // `LAST` is a variant.
+            Some(unsafe { core::mem::transmute::<u8, Op>(v) })
+        } else {
+            None
+        }
+    }
+}
+
 const _: () = assert!(core::mem::size_of::<Insn>() == 16);
 
 impl Insn {
@@ -234,6 +251,14 @@ impl Insn {
         imm: 0,
         bits: 0,
     };
+
+    /// The marker after a block's last instruction: not decoded (running it goes back to the
+    /// cache), with the block's length in bytes in `imm`.
+    pub const fn block_end(bytes: u32) -> Insn {
+        let mut d = Insn::NOT_DECODED;
+        d.imm = bytes as i32;
+        d
+    }
 
     /// An illegal instruction of the given bits and length.
     pub const fn illegal(bits: u32, len: u8) -> Insn {

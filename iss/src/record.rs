@@ -155,6 +155,8 @@ pub struct Run<'a> {
     pub pc: u64,
     /// The pc after the last instruction: its target if it transferred control.
     pub next_pc: u64,
+    /// The instructions' length in bytes.
+    pub bytes: u32,
     /// The privilege the instructions ran in.
     pub prv: Priv,
     /// mtime while they ran.

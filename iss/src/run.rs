@@ -371,10 +371,19 @@ impl Machine {
             // TRAP, IRQ: the instruction at hart.pc did not retire; those before it did.
             _ => self.hart.pc,
         };
+        // A run that reached the end of its block (the usual case) has the block's length,
+        // which the block's end marker carries; summing would mispredict the loop's exit.
+        let end = &arena[k + n];
+        let bytes = if end.op == Op::NotDecoded && end.imm != 0 {
+            end.imm as u32
+        } else {
+            arena[k..k + n].iter().map(|d| d.len as u32).sum()
+        };
         sink.run(&Run {
             insns: &arena[k..k + n],
             pc,
             next_pc,
+            bytes,
             prv,
             time: self.bus.clint.mtime,
             satp,
