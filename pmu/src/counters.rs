@@ -115,6 +115,9 @@ pub struct Pmu {
     /// An overflow was detected outside check_overflow (before a rebase): report it at the
     /// next check_overflow.
     lcofi_latched: bool,
+    /// Instructions that may retire before the next overflow check is due (see
+    /// [`Pmu::after_run`]); 0 forces a check.
+    countdown: u64,
     live: u64,
     max_fetch_stall: u64,
     max_data_stall: u64,
@@ -140,6 +143,7 @@ impl Pmu {
             armed: [Armed::default(); 29],
             narmed: 0,
             lcofi_latched: false,
+            countdown: u64::MAX,
             live: 0,
             max_fetch_stall,
             max_data_stall,
@@ -209,6 +213,47 @@ impl Pmu {
     #[inline]
     pub fn live_classes(&self) -> u64 {
         self.live
+    }
+
+    /// The overflow check for the hart's hot path: call after every retired run of `n`
+    /// instructions (its totals already bumped; `n` may be 0, after a trap). True when
+    /// LCOFIP must be raised. It costs a compare and a subtraction until an overflow is
+    /// possible: between checks it counts down [`Pmu::overflow_horizon`], so an overflow is
+    /// reported at the end of the run in which it happened, exactly as if
+    /// [`Pmu::check_overflow`] ran after every run.
+    ///
+    /// The count down assumes each instruction reports at most one fetch run of its own
+    /// bytes, one data access and one branch, and bumps at most one instruction class;
+    /// traps are reported with [`Pmu::trap_taken`].
+    #[inline]
+    pub fn after_run(&mut self, n: u64) -> bool {
+        if n < self.countdown {
+            self.countdown -= n;
+            return false;
+        }
+        self.overflow_due()
+    }
+
+    #[cold]
+    fn overflow_due(&mut self) -> bool {
+        let raised = self.check_overflow();
+        self.countdown = self.overflow_horizon();
+        raised
+    }
+
+    /// A trap was taken from privilege `prv` (an interrupt, or an exception, ecall
+    /// included). Forces the next [`Pmu::after_run`] to check for overflow.
+    #[inline]
+    pub fn trap_taken(&mut self, prv: Priv, interrupt: bool) {
+        let c = if interrupt {
+            Class::Interrupts
+        } else {
+            Class::Exceptions
+        };
+        self.count(prv, c, 1);
+        if self.narmed != 0 {
+            self.countdown = 0;
+        }
     }
 
     /// Whether some counter can overflow, or an overflow awaits reporting: call
@@ -444,6 +489,11 @@ impl Pmu {
             };
             self.narmed += 1;
         }
+        self.countdown = if self.lcofi_latched {
+            0
+        } else {
+            self.overflow_horizon()
+        };
     }
 
     /// Counters back to reset and every total to zero; the models forget everything; the SBI

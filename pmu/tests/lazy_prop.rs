@@ -218,3 +218,84 @@ proptest! {
         }
     }
 }
+
+/// One instruction of a run: its fetch, one data access or branch or class, maybe a trap.
+#[derive(Clone, Debug)]
+struct Insn {
+    prv: u8,
+    addr: u64,
+    what: u8,
+    translated: bool,
+}
+
+fn insn() -> impl Strategy<Value = Insn> {
+    (0u8..3, any::<u64>(), 0u8..8, any::<bool>()).prop_map(|(prv, addr, what, translated)| Insn {
+        prv,
+        addr,
+        what,
+        translated,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// after_run's count down reports every overflow in the same run as checking after
+    /// every run does, with several sampling counters on different events.
+    #[test]
+    fn after_run_matches_checking_every_run(
+        width in prop_oneof![Just(6u8), Just(10u8)],
+        models in any::<bool>(),
+        events in proptest::collection::vec(
+            (prop_oneof![Just(0x1u64), Just(0x2u64), Just(0x2000du64), Just(0x2000au64), Just(0x20001u64), Just(0x9u64), Just(0x10000u64), Just(0x10029u64)], any::<u64>(), 0u64..8),
+            1..6),
+        runs in proptest::collection::vec(proptest::collection::vec(insn(), 0..12), 1..80),
+    ) {
+        let mut cfg = PmuConfig { hpm_counters: 6, hpm_width: width, ..PmuConfig::default() };
+        if models {
+            cfg = cfg.with_all_models();
+        }
+        let mut p = Pmu::new(cfg).unwrap();
+        for (k, &(sel, start, inh)) in events.iter().enumerate() {
+            p.write_mhpmevent(HPM_FIRST + k, sel | (inh << 60));
+            p.write_counter(HPM_FIRST + k, start);
+        }
+        let mut oracle = p.clone();
+        for run in runs {
+            let mut n = 0;
+            let mut trap = None;
+            for i in &run {
+                let (pv, asid) = (prv(i.prv), i.translated.then_some(3u16));
+                for q in [&mut p, &mut oracle] {
+                    let pc = i.addr & 0xffff_fffe;
+                    q.fetch(pv, pc, pc, 4 - (pc & 2), asid);
+                    match i.what {
+                        0 => q.data_access(pv, i.addr, i.addr, pmu::AccessKind::Read, 8, asid),
+                        1 => q.data_access(pv, i.addr, i.addr, pmu::AccessKind::Write, 4, asid),
+                        2 => {
+                            let it = if i.addr & 1 != 0 { arch::Itype::TakenBranch } else { arch::Itype::NontakenBranch };
+                            q.branch(pv, pc, 4, i.addr, it);
+                            q.count(pv, Class::of_itype(it).unwrap(), 1);
+                        }
+                        3 => q.count(pv, Class::Loads, 1),
+                        _ => {}
+                    }
+                }
+                if i.what == 7 {
+                    // An exception ends the run; the instruction does not retire.
+                    trap = Some(pv);
+                    break;
+                }
+                p.retire(pv, 1);
+                oracle.retire(pv, 1);
+                n += 1;
+            }
+            if let Some(pv) = trap {
+                p.trap_taken(pv, false);
+                oracle.trap_taken(pv, false);
+            }
+            prop_assert_eq!(p.after_run(n), oracle.check_overflow());
+            prop_assert_eq!(p.scountovf(), oracle.scountovf());
+        }
+    }
+}
