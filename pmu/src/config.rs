@@ -233,6 +233,9 @@ pub struct PmuConfig {
     pub penalties: Penalties,
     /// SBI calls kept one by one for the report (the rest are only counted).
     pub sbi_log_limit: usize,
+    /// Whether the SBI offers snapshot memory (`snapshot_set_shmem`); false answers
+    /// NOT_SUPPORTED, as OpenSBI does.
+    pub sbi_snapshot: bool,
 }
 
 impl Default for PmuConfig {
@@ -246,6 +249,7 @@ impl Default for PmuConfig {
             bp: None,
             penalties: Penalties::default(),
             sbi_log_limit: 4096,
+            sbi_snapshot: true,
         }
     }
 }

@@ -215,8 +215,9 @@ impl Pmu {
         self.live
     }
 
-    /// The overflow check for the hart's hot path: call after every retired run of `n`
-    /// instructions (its totals already bumped; `n` may be 0, after a trap). True when
+    /// The overflow check for the hart's hot path: call after every retired run, `n` being
+    /// the instructions retired since the previous call (their totals already bumped; `n`
+    /// may be 0, after a trap). True when
     /// LCOFIP must be raised. It costs a compare and a subtraction until an overflow is
     /// possible: between checks it counts down [`Pmu::overflow_horizon`], so an overflow is
     /// reported at the end of the run in which it happened, exactly as if

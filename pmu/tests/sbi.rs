@@ -561,6 +561,32 @@ fn snapshot_set_shmem(#[case] lo: u64, #[case] hi: u64, #[case] flags: u64, #[ca
 }
 
 #[test]
+fn snapshot_can_be_turned_off_as_in_opensbi() {
+    let (mut p, mut h) = boot(PmuConfig {
+        sbi_snapshot: false,
+        ..cfg()
+    });
+    let r = call(&mut p, &mut h, fid::SNAPSHOT_SET_SHMEM, &[RAM, 0, 0]);
+    assert_eq!(r, err(NotSupported));
+    assert_eq!(
+        call(
+            &mut p,
+            &mut h,
+            fid::COUNTER_CONFIG_MATCHING,
+            &[0, HPM, 0, 0x2, 0]
+        ),
+        ok(3)
+    );
+    let r = call(
+        &mut p,
+        &mut h,
+        fid::COUNTER_STOP,
+        &[3, 1, STOP_FLAG_TAKE_SNAPSHOT],
+    );
+    assert_eq!(r, err(NoShmem));
+}
+
+#[test]
 fn snapshot_values_and_overflow_bitmap_are_relative_to_the_base() {
     let (mut p, mut h) = boot(cfg());
     let shmem = RAM + 0x2000;

@@ -1,5 +1,8 @@
 //! FID 7, `sbi_pmu_snapshot_set_shmem`.
 //!
+//! With `PmuConfig::sbi_snapshot` false: NOT_SUPPORTED, as OpenSBI (then INIT_SNAPSHOT and
+//! TAKE_SNAPSHOT give NO_SHMEM).
+//!
 //! Checks in order: `flags` not zero → INVALID_PARAM; both addresses all ones → snapshot
 //! memory disabled, SUCCESS; `shmem_phys_lo` not 4 KiB aligned → INVALID_PARAM;
 //! `shmem_phys_hi` not zero (beyond RV64's physical addresses) or the page not readable and
@@ -21,6 +24,9 @@ impl Pmu {
         flags: u64,
         host: &mut dyn SbiPmuHost,
     ) -> Result<u64, SbiError> {
+        if !self.cfg.sbi_snapshot {
+            return Err(SbiError::NotSupported);
+        }
         if flags != 0 {
             return Err(SbiError::InvalidParam);
         }
