@@ -758,6 +758,17 @@ impl Core {
                 out.event(&Event::TraceOff { offset, evcode });
                 return Ok(());
             }
+            // Table 26, "hart stops with trace disabled": EVCODE 0 with nothing executed.
+            Body::ProgTraceCorrelation {
+                evcode,
+                icnt: 0,
+                hist,
+                ..
+            } if self.state == State::Off && hist.is_none_or(|h| h == 1) => {
+                self.time_rel(m, offset, out);
+                out.event(&Event::TraceOff { offset, evcode });
+                return Ok(());
+            }
             _ => {}
         }
         match self.state {

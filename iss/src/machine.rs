@@ -115,6 +115,8 @@ pub struct Machine {
     /// Instructions retired since reset.
     pub(crate) retired: u64,
     pub(crate) sched: crate::run::Scheduler,
+    /// The virtual and physical page instructions are being fetched from (traced runs).
+    pub(crate) fetch_page: (u64, u64),
     pub htif: crate::htif::Htif,
 }
 
@@ -132,6 +134,7 @@ impl Machine {
             exc: (Cause::Exception(arch::Exception::IllegalInstruction), 0),
             retired: 0,
             sched: crate::run::Scheduler::default(),
+            fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),
         };
         m.tlb.set_pmp(&m.hart.csr);

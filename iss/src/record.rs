@@ -67,6 +67,8 @@ pub struct Retired {
     pub sc_addr: u64,
     /// mtime when it executed.
     pub time: u64,
+    /// The physical address it was fetched from (None when the fetch itself faulted).
+    pub fetch_pa: Option<u64>,
 }
 
 impl Default for Retired {
@@ -93,6 +95,7 @@ impl Default for Retired {
             sc_failed: false,
             sc_addr: 0,
             time: 0,
+            fetch_pa: None,
         }
     }
 }
@@ -124,6 +127,7 @@ impl Retired {
         self.n_writes = 0;
         self.n_mem = 0;
         self.sc_failed = false;
+        self.fetch_pa = None;
     }
 
     #[inline]

@@ -222,6 +222,9 @@ impl Machine {
                 Ok(off) => off,
                 Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
             };
+            if S::ENABLED {
+                self.fetch_page = (pc & !(PAGE_SIZE - 1), RAM_BASE + (off & !(PAGE_SIZE - 1)));
+            }
             if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
                 // A page PMP allows only in part is never in the fetch TLB: fetch and check
                 // every instruction on its own. So is an instruction that crosses pages.
@@ -321,6 +324,7 @@ impl Machine {
         loop {
             let d = &arena[k];
             self.rec.reset(pc, *d, self.hart.prv, self.bus.clint.mtime);
+            self.rec.fetch_pa = Some(self.fetch_page.1.wrapping_add(pc - self.fetch_page.0));
             let left = self.sched.budget;
             let npc = HANDLERS_REC[d.op as usize](self, arena, k, pc, left);
             if npc & 1 == 0 {
@@ -468,6 +472,7 @@ impl Machine {
         self.sched.budget_start = 1;
         if S::ENABLED {
             self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
+            self.rec.fetch_pa = self.fetch_ram_off(pc).ok().map(|off| RAM_BASE + off);
         }
         let npc = if S::ENABLED {
             self.exec::<true>(&d, pc)
