@@ -56,6 +56,20 @@ pub fn itype(d: &Insn, taken: bool) -> Itype {
     }
 }
 
+/// The transfer type Control Transfer Records give a retired transfer (Smctr `ctrdata.TYPE`,
+/// the E-Trace itype codes): [`itype`], except that jumps which link nothing (rd = x0: `j`,
+/// `c.j`, `jr`, `c.jr` through a register other than x1/x5) are the E-Trace tail-calls, direct
+/// (11) and indirect (10), which CTR's DIRJMPINH / INDJMPINH filter; N-Trace table 2 folds
+/// them into the other jumps (15, 14).
+#[inline]
+pub fn ctr_type(d: &Insn, taken: bool) -> Itype {
+    match itype(d, taken) {
+        Itype::OtherInferableJump if d.rd == 0 => Itype::InferableTailCall,
+        Itype::OtherUninferableJump if d.rd == 0 => Itype::UninferableTailCall,
+        it => it,
+    }
+}
+
 /// Whether an operation can transfer control anywhere but its sequential successor, and so
 /// ends a run of straight-line instructions (traps aside).
 #[inline]
@@ -128,6 +142,21 @@ mod tests {
         let d = decode(bits);
         assert_eq!(itype(&d, taken), want, "{bits:#x}");
         assert_eq!(is_transfer(d.op), want != Itype::None, "{bits:#x}");
+    }
+
+    // CTR's TYPE: the same, with the jumps that link nothing as tail-calls (E-Trace).
+    #[rstest]
+    #[case::j(0x0080006f, Itype::InferableTailCall)] // j 8
+    #[case::c_j(0xa011, Itype::InferableTailCall)] // c.j 4
+    #[case::jal_a0(0x0080056f, Itype::OtherInferableJump)] // jal a0, 8
+    #[case::jr_a0(0x00050067, Itype::UninferableTailCall)] // jr a0
+    #[case::c_jr_a0(0x8502, Itype::UninferableTailCall)] // c.jr a0
+    #[case::jalr_a1_a0(0x000505e7, Itype::OtherUninferableJump)] // jalr a1, 0(a0)
+    #[case::ret(0x00008067, Itype::Return)] // ret
+    #[case::call(0x008000ef, Itype::InferableCall)] // jal ra, 8
+    #[case::swap(0x000280e7, Itype::CoroutineSwap)] // jalr ra, 0(t0)
+    fn ctr_types(#[case] bits: u32, #[case] want: Itype) {
+        assert_eq!(ctr_type(&decode(bits), true), want, "{bits:#x}");
     }
 
     #[test]

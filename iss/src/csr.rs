@@ -57,6 +57,35 @@ pub const MCYCLE: u16 = 0xb00;
 pub const MINSTRET: u16 = 0xb02;
 pub const MHPMCOUNTER3: u16 = 0xb03;
 pub const MHPMCOUNTER31: u16 = 0xb1f;
+// Sscofpmf.
+pub const SCOUNTOVF: u16 = 0xda0;
+// Smstateen (present with CTR).
+pub const SSTATEEN0: u16 = 0x10c;
+pub const SSTATEEN3: u16 = 0x10f;
+pub const MSTATEEN0: u16 = 0x30c;
+pub const MSTATEEN3: u16 = 0x30f;
+// Smcsrind / Sscsrind (present with CTR).
+pub const SISELECT: u16 = 0x150;
+pub const SIREG: u16 = 0x151;
+pub const SIREG2: u16 = 0x152;
+pub const SIREG3: u16 = 0x153;
+pub const SIREG4: u16 = 0x155;
+pub const SIREG5: u16 = 0x156;
+pub const SIREG6: u16 = 0x157;
+pub const MISELECT: u16 = 0x350;
+pub const MIREG: u16 = 0x351;
+pub const MIREG2: u16 = 0x352;
+pub const MIREG3: u16 = 0x353;
+pub const MIREG4: u16 = 0x355;
+pub const MIREG5: u16 = 0x356;
+pub const MIREG6: u16 = 0x357;
+
+/// mstateen0.SE0: S-mode may access sstateen0.
+pub const MSTATEEN0_SE0: u64 = 1 << 63;
+/// mstateen0.CSRIND: S-mode may access siselect and sireg*.
+pub const MSTATEEN0_CSRIND: u64 = 1 << 60;
+/// The values miselect and siselect can hold (WARL).
+pub const ISELECT_MASK: u64 = 0xfff;
 
 // mstatus fields.
 pub const MSTATUS_SIE: u64 = 1 << 1;
@@ -127,6 +156,15 @@ pub const MIP_MTIP: u64 = 1 << 7;
 pub const MIP_SEIP: u64 = 1 << 9;
 pub const MIP_MEIP: u64 = 1 << 11;
 pub const MIP_LCOFIP: u64 = 1 << 13;
+
+/// The indirect register number (1..=6) of an `*ireg*` CSR at `offset` from `*ireg`.
+pub fn ireg_number(offset: u16) -> Option<u8> {
+    match offset {
+        0..=2 => Some(offset as u8 + 1),
+        4..=6 => Some(offset as u8),
+        _ => None,
+    }
+}
 
 /// Interrupts S-mode can own (delegable through mideleg).
 pub const S_INTERRUPTS: u64 = MIP_SSIP | MIP_STIP | MIP_SEIP;
@@ -213,7 +251,6 @@ pub struct Csrs {
     pub satp: u64,
     pub mcounteren: u32,
     pub scounteren: u32,
-    pub mcountinhibit: u32,
     pub menvcfg: u64,
     pub senvcfg: u64,
     pub mhartid: u64,
@@ -221,7 +258,11 @@ pub struct Csrs {
     pub frm: u8,
     pub pmpcfg: [u8; PMP_ENTRIES],
     pub pmpaddr: [u64; PMP_ENTRIES],
-    pub mhpmevent: [u64; HPM_COUNTERS],
+    /// mcountinhibit bits of counters that do not exist, kept as written (as Spike does).
+    pub mcountinhibit_rest: u32,
+    pub mstateen0: u64,
+    pub miselect: u64,
+    pub siselect: u64,
 }
 
 impl Default for Csrs {
@@ -246,7 +287,6 @@ impl Default for Csrs {
             satp: 0,
             mcounteren: 0,
             scounteren: 0,
-            mcountinhibit: 0,
             menvcfg: 0,
             senvcfg: 0,
             mhartid: 0,
@@ -254,7 +294,10 @@ impl Default for Csrs {
             frm: 0,
             pmpcfg: PMP_RESET_CFG,
             pmpaddr: PMP_RESET_ADDR,
-            mhpmevent: [0; HPM_COUNTERS],
+            mcountinhibit_rest: 0,
+            mstateen0: 0,
+            miselect: 0,
+            siselect: 0,
         }
     }
 }
@@ -338,6 +381,29 @@ pub fn csr_name(csr: u16) -> Option<std::borrow::Cow<'static, str>> {
         MCYCLE => Borrowed("mcycle"),
         MINSTRET => Borrowed("minstret"),
         MHPMCOUNTER3..=MHPMCOUNTER31 => Owned(format!("mhpmcounter{}", csr - MCYCLE)),
+        SCOUNTOVF => Borrowed("scountovf"),
+        SSTATEEN0..=SSTATEEN3 => Owned(format!("sstateen{}", csr - SSTATEEN0)),
+        MSTATEEN0..=MSTATEEN3 => Owned(format!("mstateen{}", csr - MSTATEEN0)),
+        SISELECT => Borrowed("siselect"),
+        SIREG => Borrowed("sireg"),
+        SIREG2..=SIREG3 | SIREG4..=SIREG6 => Owned(format!(
+            "sireg{}",
+            csr - SIREG + if csr >= SIREG4 { 0 } else { 1 }
+        )),
+        MISELECT => Borrowed("miselect"),
+        MIREG => Borrowed("mireg"),
+        MIREG2..=MIREG3 | MIREG4..=MIREG6 => Owned(format!(
+            "mireg{}",
+            csr - MIREG + if csr >= MIREG4 { 0 } else { 1 }
+        )),
+        0x14e => Borrowed("sctrctl"),
+        0x14f => Borrowed("sctrstatus"),
+        0x15f => Borrowed("sctrdepth"),
+        0x34e => Borrowed("mctrctl"),
+        0x181 => Borrowed("sctrcontrol"),
+        0x183 => Borrowed("sctrstatus"),
+        0x381 => Borrowed("mctrcontrol"),
+        0x383 => Borrowed("mctrstatus"),
         _ => return None,
     })
 }

@@ -67,6 +67,14 @@ pub fn ends_block(op: Op) -> bool {
     )
 }
 
+/// Whether an operation starts a block of its own: a CSR instruction, so that everything
+/// before it has been accounted for when it reads a counter (see `events.rs`).
+#[inline]
+pub fn starts_block(op: Op) -> bool {
+    use Op::*;
+    matches!(op, Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci)
+}
+
 pub(crate) struct DecodeCache {
     /// Physical page address -> page number (index into the per-page tables).
     map: HashMap<u64, usize>,
@@ -184,6 +192,9 @@ impl DecodeCache {
                 break; // crosses into the next page
             };
             let d = decode(bits);
+            if starts_block(d.op) && arena.len() > start {
+                break;
+            }
             for c in s..s + len {
                 let i = p * SLOTS_PER_PAGE + c;
                 self.covered[i / 64] |= 1 << (i % 64);
@@ -197,7 +208,9 @@ impl DecodeCache {
         if arena.len() == start {
             return 0;
         }
-        arena.push(Insn::block_end(2 * (s - slot) as u32));
+        let mut end = Insn::block_end(2 * (s - slot) as u32);
+        crate::events::set_marker_counts(&mut end, &arena[start..]);
+        arena.push(end);
         self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
         start as u32
     }

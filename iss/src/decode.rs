@@ -292,6 +292,7 @@ pub fn decode32(bits: u32) -> Insn {
                         0x1020_0073 => insn(Op::Sret, 0, 0, 0, 0, bits, 4),
                         0x3020_0073 => insn(Op::Mret, 0, 0, 0, 0, bits, 4),
                         0x1050_0073 => insn(Op::Wfi, 0, 0, 0, 0, bits, 4),
+                        0x1040_0073 => insn(Op::Sctrclr, 0, 0, 0, 0, bits, 4),
                         _ if f7 == 0x09 && rd == 0 => insn(Op::SfenceVma, 0, rs1, rs2, 0, bits, 4),
                         _ => ill,
                     }
@@ -836,6 +837,7 @@ mod tests {
     #[case::mret(0x30200073, Mret, 0, 0, 0, 0, 0, 0)] // mret
     #[case::sret(0x10200073, Sret, 0, 0, 0, 0, 0, 0)] // sret
     #[case::wfi(0x10500073, Wfi, 0, 0, 0, 0, 0, 0)] // wfi
+    #[case::sctrclr(0x10400073, Sctrclr, 0, 0, 0, 0, 0, 0)] // sctrclr (Smctr 1.0)
     #[case::sfence_vma(0x12b50073, SfenceVma, 0, 10, 11, 0, 0, 0)] // sfence.vma a0, a1
     #[case::sfence_vma_all(0x12000073, SfenceVma, 0, 0, 0, 0, 0, 0)] // sfence.vma zero, zero
     fn decodes_32bit(

@@ -190,6 +190,8 @@ pub enum Op {
     Sret,
     Wfi,
     SfenceVma,
+    /// Smctr 1.0: clear the control transfer records (illegal without CTR 1.0).
+    Sctrclr,
 }
 
 /// A decoded instruction.
@@ -220,7 +222,7 @@ pub struct Insn {
 
 impl Op {
     /// The last operation: discriminants run from 0 (`NotDecoded`) to this one.
-    pub const LAST: Op = Op::SfenceVma;
+    pub const LAST: Op = Op::Sctrclr;
 
     /// The operation with discriminant `v`, if there is one.
     #[inline]

@@ -14,6 +14,7 @@ pub mod csr;
 mod dcache;
 pub mod decode;
 pub mod elf;
+mod events;
 mod exec;
 pub mod fp;
 pub mod htif;

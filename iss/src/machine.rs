@@ -18,6 +18,15 @@ pub enum Misaligned {
     Emulate,
 }
 
+/// A machine configuration that cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("PMU: {0}")]
+    Pmu(pmu::ConfigError),
+    #[error("CTR: {0}")]
+    Ctr(ctr::ConfigError),
+}
+
 /// Options fixed when the machine is built.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -25,6 +34,14 @@ pub struct Config {
     pub misaligned: Misaligned,
     /// Whether the SiFive test finisher is on the bus.
     pub finisher: bool,
+    /// Sscofpmf: mhpmevent's OF and mode-inhibit bits, scountovf, the local counter overflow
+    /// interrupt (LCOFI, 13).
+    pub sscofpmf: bool,
+    /// The counters and the event models. Spike's default hart has no hpm counters (they
+    /// read zero), and neither does the default here.
+    pub pmu: pmu::PmuConfig,
+    /// Control Transfer Records (Smctr/Ssctr, with Smcsrind and Smstateen), when present.
+    pub ctr: Option<ctr::CtrConfig>,
 }
 
 impl Default for Config {
@@ -33,39 +50,12 @@ impl Default for Config {
             ram_size: DEFAULT_RAM_SIZE,
             misaligned: Misaligned::Trap,
             finisher: true,
-        }
-    }
-}
-
-/// A lazily kept counter: its value is `base + (now - at)` while counting.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Counter {
-    base: u64,
-    at: u64,
-    inhibited: bool,
-}
-
-impl Counter {
-    #[inline]
-    pub fn value(&self, now: u64) -> u64 {
-        if self.inhibited {
-            self.base
-        } else {
-            self.base.wrapping_add(now.wrapping_sub(self.at))
-        }
-    }
-
-    /// Set the value as of `now`.
-    pub fn set(&mut self, v: u64, now: u64) {
-        self.base = v;
-        self.at = now;
-    }
-
-    pub fn inhibit(&mut self, inhibited: bool, now: u64) {
-        if inhibited != self.inhibited {
-            self.base = self.value(now);
-            self.at = now;
-            self.inhibited = inhibited;
+            sscofpmf: false,
+            pmu: pmu::PmuConfig {
+                hpm_counters: 0,
+                ..pmu::PmuConfig::default()
+            },
+            ctr: None,
         }
     }
 }
@@ -82,8 +72,10 @@ pub struct HartState {
     pub csr: Csrs,
     /// Physical address of the LR reservation.
     pub reservation: Option<u64>,
-    pub minstret: Counter,
-    pub mcycle: Counter,
+    /// The counters (mcycle, minstret, the hpm counters) and their events.
+    pub pmu: pmu::Pmu,
+    /// Control Transfer Records, when the hart has them.
+    pub ctr: Option<ctr::Ctr>,
 }
 
 impl Default for HartState {
@@ -95,8 +87,8 @@ impl Default for HartState {
             prv: Priv::M,
             csr: Csrs::default(),
             reservation: None,
-            minstret: Counter::default(),
-            mcycle: Counter::default(),
+            pmu: pmu::Pmu::new(Config::default().pmu).expect("the default PMU configuration"),
+            ctr: None,
         }
     }
 }
@@ -115,17 +107,42 @@ pub struct Machine {
     /// Instructions retired since reset.
     pub(crate) retired: u64,
     pub(crate) sched: crate::run::Scheduler,
+    /// Per-run accounting is needed: the PMU counts instruction classes or runs its models,
+    /// or CTR records (see `events.rs`).
+    pub(crate) hooks: bool,
+    /// The PMU's models are on (memory accesses take the slow path, which reports them).
+    pub(crate) models: bool,
+    /// `now()` when the PMU's instruction totals were last brought up to date.
+    pub(crate) pmu_synced: u64,
     /// The virtual and physical page instructions are being fetched from (traced runs).
     pub(crate) fetch_page: (u64, u64),
     pub htif: crate::htif::Htif,
 }
 
 impl Machine {
+    /// A machine at reset. Panics on a PMU or CTR configuration that does not validate
+    /// ([`Machine::try_new`] reports it instead).
     pub fn new(config: Config) -> Machine {
+        match Machine::try_new(config) {
+            Ok(m) => m,
+            Err(e) => panic!("invalid machine configuration: {e}"),
+        }
+    }
+
+    /// A machine at reset, or why its configuration is not valid.
+    pub fn try_new(config: Config) -> Result<Machine, ConfigError> {
         let mut bus = Bus::new(config.ram_size);
         bus.finisher = config.finisher;
+        let hart = HartState {
+            pmu: pmu::Pmu::new(config.pmu.clone()).map_err(ConfigError::Pmu)?,
+            ctr: match &config.ctr {
+                Some(c) => Some(ctr::Ctr::new(*c).map_err(ConfigError::Ctr)?),
+                None => None,
+            },
+            ..HartState::default()
+        };
         let mut m = Machine {
-            hart: HartState::default(),
+            hart,
             bus,
             config,
             tlb: Tlb::new(),
@@ -134,12 +151,16 @@ impl Machine {
             exc: (Cause::Exception(arch::Exception::IllegalInstruction), 0),
             retired: 0,
             sched: crate::run::Scheduler::default(),
+            hooks: false,
+            models: false,
+            pmu_synced: 0,
             fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),
         };
         m.tlb.set_pmp(&m.hart.csr);
         m.clint_changed();
-        m
+        m.update_hooks();
+        Ok(m)
     }
 
     /// Instructions retired since reset.
@@ -180,8 +201,9 @@ impl Machine {
         self.hart.x[5] = entry;
         self.hart.x[10] = self.hart.csr.mhartid;
         self.hart.x[11] = DTB_ADDR;
-        self.hart.minstret.set(BOOT_STEPS, 0);
-        self.hart.mcycle.set(BOOT_STEPS, 0);
+        self.pmu_sync();
+        self.hart.pmu.write_counter(pmu::MCYCLE_IDX, BOOT_STEPS);
+        self.hart.pmu.write_counter(pmu::MINSTRET_IDX, BOOT_STEPS);
         self.sched.boot_steps = BOOT_STEPS;
         self.clint_changed();
         self.flush_tlb();

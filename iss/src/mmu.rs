@@ -18,6 +18,7 @@ use crate::csr::*;
 use crate::machine::{Machine, Misaligned};
 use crate::record::{MemAccess, MemKind};
 use arch::{Cause, Exception, Priv};
+use pmu::AccessKind;
 
 pub const TLB_ENTRIES: usize = 256;
 const GEN_SHIFT: u32 = 52;
@@ -335,7 +336,9 @@ impl Machine {
             return Err(());
         }
         let page = pa & !(PAGE_SIZE - 1);
-        if let Some(off) = self.bus.ram.offset(page, PAGE_SIZE) {
+        // With the PMU's models on, data accesses stay on this path (which reports them).
+        let cache = access == Access::Fetch || !self.models;
+        if let (Some(off), true) = (self.bus.ram.offset(page, PAGE_SIZE), cache) {
             if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
                 let code = match access {
                     Access::Store => self.dcache.page_of(page).map_or(0, |p| p as u64 + 1),
@@ -369,6 +372,7 @@ impl Machine {
     #[inline(never)]
     fn load_slow<const REC: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
         if va & (size as u64 - 1) != 0 {
+            self.misaligned_event();
             if self.config.misaligned == Misaligned::Trap {
                 self.mem_fault(Exception::LoadAddressMisaligned, va);
                 return Err(());
@@ -386,11 +390,17 @@ impl Machine {
             if REC {
                 self.record_mem(MemKind::Load, va, pa0, size, v);
             }
+            if self.models {
+                self.data_event(va, pa0, AccessKind::Read, size);
+            }
             return Ok(v);
         }
         self.tlb.misses[1] += 1;
         let pa = self.resolve(va, size, Access::Load)?;
         let v = self.phys_load(pa, size, va)?;
+        if self.models {
+            self.data_event(va, pa, AccessKind::Read, size);
+        }
         if REC {
             self.record_mem(MemKind::Load, va, pa, size, v);
         }
@@ -439,6 +449,7 @@ impl Machine {
             val & ((1u64 << (8 * size as u32)) - 1)
         };
         if va & (size as u64 - 1) != 0 {
+            self.misaligned_event();
             if self.config.misaligned == Misaligned::Trap {
                 self.mem_fault(Exception::StoreAddressMisaligned, va);
                 return Err(());
@@ -454,11 +465,17 @@ impl Machine {
             if REC {
                 self.record_mem(MemKind::Store, va, pas[0], size, val);
             }
+            if self.models {
+                self.data_event(va, pas[0], AccessKind::Write, size);
+            }
             return Ok(());
         }
         self.tlb.misses[2] += 1;
         let pa = self.resolve(va, size, Access::Store)?;
         self.phys_store(pa, size, val, va)?;
+        if self.models {
+            self.data_event(va, pa, AccessKind::Write, size);
+        }
         if REC {
             self.record_mem(MemKind::Store, va, pa, size, val);
         }
@@ -492,8 +509,15 @@ impl Machine {
     /// exception for LR as a load, for SC/AMOs as a store/AMO), translation and PMP as a store
     /// (an AMO needs write permission; LR only read). Returns the physical address; the access
     /// must be to RAM (atomics to devices raise an access fault).
-    pub(crate) fn atomic_addr(&mut self, va: u64, size: u8, access: Access) -> Result<u64, ()> {
+    pub(crate) fn atomic_addr(
+        &mut self,
+        va: u64,
+        size: u8,
+        access: Access,
+        kind: AccessKind,
+    ) -> Result<u64, ()> {
         if va & (size as u64 - 1) != 0 {
+            self.misaligned_event();
             let e = if access == Access::Load {
                 Exception::LoadAddressMisaligned
             } else {
@@ -506,6 +530,9 @@ impl Machine {
         if self.bus.ram.offset(pa, size as u64).is_none() {
             self.mem_fault(access.access_fault(), va);
             return Err(());
+        }
+        if self.models {
+            self.data_event(va, pa, kind, size);
         }
         Ok(pa)
     }

@@ -133,6 +133,8 @@ impl Machine {
                 Some(l) => self.sched.quantum_left.min(l - self.retired),
                 None => self.sched.quantum_left,
             };
+            // Stop where a counter may overflow, to raise LCOFI at that instruction.
+            let left = left.min(self.pmu_horizon());
             self.sched.budget = left;
             self.sched.budget_start = left;
             let end = self.run_chunk(sink);
@@ -141,6 +143,11 @@ impl Machine {
             self.sched.quantum_left -= done;
             self.sched.budget = 0;
             self.sched.budget_start = 0;
+            self.pmu_sync();
+            if !self.hooks {
+                // (With hooks every run already looked.)
+                self.pmu_after(done);
+            }
             if self.sched.stop_requested {
                 self.sched.stop_requested = false;
                 return Some(match self.bus.exit.take() {
@@ -158,8 +165,10 @@ impl Machine {
                     if self.sched.quantum_left == 0 {
                         return None;
                     }
-                    // The instruction limit.
-                    return Some(Stop::InstructionLimit);
+                    if limit.is_some_and(|l| self.retired >= l) {
+                        return Some(Stop::InstructionLimit);
+                    }
+                    // The PMU's overflow horizon: go on (an LCOFI is taken first).
                 }
             }
         }
@@ -222,9 +231,7 @@ impl Machine {
                 Ok(off) => off,
                 Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
             };
-            if S::ENABLED {
-                self.fetch_page = (pc & !(PAGE_SIZE - 1), RAM_BASE + (off & !(PAGE_SIZE - 1)));
-            }
+            self.fetch_page = (pc & !(PAGE_SIZE - 1), RAM_BASE + (off & !(PAGE_SIZE - 1)));
             if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
                 // A page PMP allows only in part is never in the fetch TLB: fetch and check
                 // every instruction on its own. So is an instruction that crosses pages.
@@ -298,17 +305,34 @@ impl Machine {
             let left = self.sched.budget;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
             let npc = HANDLERS[arena[k].op as usize](self, arena, k, pc, left);
-            if S::RUNS {
-                self.report_run(sink, arena, k, pc, left, npc, prv, satp);
+            let mut lcofi = false;
+            if S::RUNS || self.hooks {
+                let n = (left - self.sched.budget) as usize;
+                if n != 0 {
+                    let bytes = run_bytes(arena, k, n);
+                    if self.hooks {
+                        lcofi = self.account_run(arena, k, n, pc, bytes, npc, prv, true);
+                    }
+                    if S::RUNS {
+                        self.report_run(sink, arena, k, pc, n, bytes, npc, prv, satp);
+                    }
+                }
             }
             if npc & 1 == 0 {
                 if self.sched.budget == 0 {
                     self.hart.pc = npc;
                     return BlockEnd::End(ChunkEnd::Budget);
                 }
+                if lcofi {
+                    self.hart.pc = npc;
+                    return BlockEnd::End(ChunkEnd::Serialize);
+                }
                 return BlockEnd::Next(npc);
             }
             if npc == DECODE {
+                if lcofi {
+                    return BlockEnd::End(ChunkEnd::Serialize);
+                }
                 return BlockEnd::Next(self.hart.pc);
             }
             let pc = self.hart.pc;
@@ -318,7 +342,8 @@ impl Machine {
             } else {
                 Insn::NOT_DECODED
             };
-            return BlockEnd::End(self.finish_unusual(&d, pc, npc, sink));
+            let e = self.finish_unusual(&d, pc, npc, sink);
+            return BlockEnd::End(after_lcofi(e, lcofi));
         }
         // Traced: one instruction at a time, each handed to the sink.
         loop {
@@ -326,13 +351,21 @@ impl Machine {
             self.rec.reset(pc, *d, self.hart.prv, self.bus.clint.mtime);
             self.rec.fetch_pa = Some(self.fetch_page.1.wrapping_add(pc - self.fetch_page.0));
             let left = self.sched.budget;
+            let prv = self.rec.prv;
             let npc = HANDLERS_REC[d.op as usize](self, arena, k, pc, left);
+            let lcofi = self.hooks
+                && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
+                && self.account_run(arena, k, 1, pc, d.len as u64, npc, prv, false);
             if npc & 1 == 0 {
                 self.rec.next_pc = npc;
                 sink.retire(&self.rec);
                 if self.sched.budget == 0 {
                     self.hart.pc = npc;
                     return BlockEnd::End(ChunkEnd::Budget);
+                }
+                if lcofi {
+                    self.hart.pc = npc;
+                    return BlockEnd::End(ChunkEnd::Serialize);
                 }
                 if npc == pc.wrapping_add(d.len as u64) {
                     pc = npc;
@@ -344,12 +377,13 @@ impl Machine {
             if npc == DECODE {
                 return BlockEnd::Next(pc);
             }
-            return BlockEnd::End(self.finish_unusual(d, pc, npc, sink));
+            let e = self.finish_unusual(d, pc, npc, sink);
+            return BlockEnd::End(after_lcofi(e, lcofi));
         }
     }
 
-    /// Tell a `RUNS` sink which instructions of the block retired in the chain that just
-    /// returned `npc`, having started at `arena[k]` at `pc` with budget `left`.
+    /// Tell a `RUNS` sink that the `n` instructions of the block from `arena[k]`, at `pc`,
+    /// `bytes` long, retired in the chain that just returned `npc`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn report_run<S: Sink>(
@@ -358,36 +392,24 @@ impl Machine {
         arena: &[Insn],
         k: usize,
         pc: u64,
-        left: u64,
+        n: usize,
+        bytes: u64,
         npc: u64,
         prv: Priv,
         satp: u64,
     ) {
-        let n = (left - self.sched.budget) as usize;
-        if n == 0 {
-            return;
-        }
         let next_pc = match npc {
             // A transfer, or the end of the budget after a sequential instruction.
             npc if npc & 1 == 0 => npc,
             // SERIALIZE, REFETCH, WFI, the block's end: hart.pc is the next instruction.
-            SERIALIZE | REFETCH | WFI | DECODE => self.hart.pc,
             // TRAP, IRQ: the instruction at hart.pc did not retire; those before it did.
             _ => self.hart.pc,
-        };
-        // A run that reached the end of its block (the usual case) has the block's length,
-        // which the block's end marker carries; summing would mispredict the loop's exit.
-        let end = &arena[k + n];
-        let bytes = if end.op == Op::NotDecoded && end.imm != 0 {
-            end.imm as u32
-        } else {
-            arena[k..k + n].iter().map(|d| d.len as u32).sum()
         };
         sink.run(&Run {
             insns: &arena[k..k + n],
             pc,
             next_pc,
-            bytes,
+            bytes: bytes as u32,
             prv,
             time: self.bus.clint.mtime,
             satp,
@@ -470,9 +492,14 @@ impl Machine {
         };
         self.sched.budget = 1;
         self.sched.budget_start = 1;
-        if S::ENABLED {
-            self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
-            self.rec.fetch_pa = self.fetch_ram_off(pc).ok().map(|off| RAM_BASE + off);
+        let prv = self.hart.prv;
+        if S::ENABLED || self.hooks {
+            let pa = self.fetch_ram_off(pc).ok().map(|off| RAM_BASE + off);
+            self.fetch_page = (pc & !(PAGE_SIZE - 1), pa.unwrap_or(0) & !(PAGE_SIZE - 1));
+            if S::ENABLED {
+                self.rec.reset(pc, d, prv, self.bus.clint.mtime);
+                self.rec.fetch_pa = pa;
+            }
         }
         let npc = if S::ENABLED {
             self.exec::<true>(&d, pc)
@@ -490,6 +517,13 @@ impl Machine {
             self.hart.pc = npc;
         } else if npc == WFI {
             self.sched.waiting = true;
+        }
+        if self.hooks {
+            let block = [d, Insn::NOT_DECODED];
+            self.account_run(&block, 0, 1, pc, d.len as u64, npc, prv, false);
+        } else {
+            self.pmu_sync();
+            self.pmu_after(1);
         }
         if S::ENABLED {
             self.rec.next_pc = self.hart.pc;
@@ -513,6 +547,29 @@ impl Machine {
     /// The exception recorded for a failed fetch or execution.
     pub fn last_exception(&self) -> (Cause, u64) {
         self.exc
+    }
+}
+
+/// A run that raised LCOFI must let the run loop take it: a refetch becomes a serialize.
+#[inline(always)]
+fn after_lcofi(e: ChunkEnd, lcofi: bool) -> ChunkEnd {
+    match e {
+        ChunkEnd::Refetch if lcofi => ChunkEnd::Serialize,
+        e => e,
+    }
+}
+
+/// The length in bytes of the `n` instructions of a block from `arena[k]` (a chain starts at
+/// its block's first instruction). A run that reached the end of its block (the usual case)
+/// has the block's length, which the block's end marker carries; summing would mispredict the
+/// loop's exit.
+#[inline(always)]
+fn run_bytes(arena: &[Insn], k: usize, n: usize) -> u64 {
+    let end = &arena[k + n];
+    if end.op == Op::NotDecoded && end.imm != 0 {
+        end.imm as u64
+    } else {
+        arena[k..k + n].iter().map(|d| d.len as u64).sum()
     }
 }
 

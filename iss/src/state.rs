@@ -105,14 +105,20 @@ impl Machine {
                 self.hart.csr.mip = v & (S_INTERRUPTS | M_INTERRUPTS | MIP_LCOFIP);
                 true
             }
-            Some(RegAddr::Csr(MCYCLE | CYCLE)) => {
-                let now = self.now();
-                self.hart.mcycle.set(v, now);
-                true
-            }
-            Some(RegAddr::Csr(MINSTRET | INSTRET)) => {
-                let now = self.now();
-                self.hart.minstret.set(v, now);
+            Some(RegAddr::Csr(
+                c @ (MCYCLE
+                | CYCLE
+                | MINSTRET
+                | INSTRET
+                | MHPMCOUNTER3..=MHPMCOUNTER31
+                | HPMCOUNTER3..=HPMCOUNTER31),
+            )) => {
+                self.pmu_sync();
+                let i = (c & 0x1f) as usize;
+                if !self.hart.pmu.implemented(i) {
+                    return false;
+                }
+                self.hart.pmu.write_counter(i, v);
                 true
             }
             Some(RegAddr::Csr(TIME)) => {

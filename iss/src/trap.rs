@@ -92,6 +92,7 @@ impl Machine {
             c.mstatus = s & !MSTATUS_MIE;
             Priv::M
         };
+        self.trap_events(cause, epc, handler, from, to);
         self.set_priv(to);
         self.hart.pc = handler;
         if S::ENABLED || S::RUNS {

@@ -335,7 +335,7 @@ fn fields(op: Op) -> u8 {
     use Op::*;
     match op {
         NotDecoded | Illegal => 0,
-        Fence | FenceI | Ecall | Ebreak | Mret | Sret | Wfi => 0,
+        Fence | FenceI | Ecall | Ebreak | Mret | Sret | Wfi | Sctrclr => 0,
         Lui | Auipc | Jal => RD | IMM,
         Jalr | Lb | Lh | Lw | Ld | Lbu | Lhu | Lwu | Flw | Fld => RD | RS1 | IMM,
         Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai => RD | RS1 | IMM,
@@ -441,7 +441,8 @@ fn self_check(ours: &Insn, bits: u32, len: u8) -> Result<(), String> {
 /// Whether our decoding matches disc-v's exactly (legality, operation, used operands).
 fn agrees(ours: &Insn, exp: &Option<Insn>) -> bool {
     match exp {
-        None => ours.op == Op::Illegal,
+        // disc-v predates Smctr 1.0's SCTRCLR.
+        None => ours.op == Op::Illegal || ours.op == Op::Sctrclr,
         Some(e) => {
             let f = fields(e.op);
             ours.op == e.op

@@ -13,6 +13,7 @@ use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
 use crate::record::MemKind;
+use pmu::AccessKind;
 
 impl Machine {
     #[inline(never)]
@@ -42,7 +43,7 @@ impl Machine {
         };
         match d.op {
             Op::LrW | Op::LrD => {
-                let pa = tri!(self.atomic_addr(va, size, Access::Load));
+                let pa = tri!(self.atomic_addr(va, size, Access::Load, AccessKind::Read));
                 let v = self.ram_read(pa, size);
                 if REC {
                     self.record_mem(MemKind::Load, va, pa, size, v);
@@ -52,7 +53,7 @@ impl Machine {
                 npc
             }
             Op::ScW | Op::ScD => {
-                let pa = tri!(self.atomic_addr(va, size, Access::Store));
+                let pa = tri!(self.atomic_addr(va, size, Access::Store, AccessKind::Write));
                 let ok = self.hart.reservation == Some(pa);
                 self.hart.reservation = None;
                 if ok {
@@ -69,7 +70,7 @@ impl Machine {
                 self.after_store(npc)
             }
             op => {
-                let pa = tri!(self.atomic_addr(va, size, Access::Store));
+                let pa = tri!(self.atomic_addr(va, size, Access::Store, AccessKind::Atomic));
                 let old = self.ram_read(pa, size);
                 let (a, b) = (sext(old), sext(src));
                 let new = match op {

@@ -290,8 +290,9 @@ handlers! {
     fence_i => |m, d, pc, _left| m.fence_i(next(d, pc));
     ecall => |m, _d, _pc, _left| m.ecall();
     ebreak => |m, _d, pc, _left| m.raise(Exception::Breakpoint, pc);
-    mret => |m, d, _pc, _left| m.mret::<REC>(d);
-    sret => |m, d, _pc, _left| m.sret::<REC>(d);
+    mret => |m, d, pc, _left| m.mret::<REC>(d, pc);
+    sret => |m, d, pc, _left| m.sret::<REC>(d, pc);
+    sctrclr => |m, d, pc, _left| m.sctrclr(d, next(d, pc));
     wfi => |m, d, pc, _left| m.wfi(d, next(d, pc));
     sfence_vma => |m, d, pc, _left| m.sfence_vma(d, next(d, pc));
     csr => |m, d, pc, left| {
@@ -416,7 +417,7 @@ const fn table<const REC: bool>() -> [Handler; 256] {
         LrD => atomic, ScD => atomic, AmoswapD => atomic, AmoaddD => atomic,
         AmoxorD => atomic, AmoandD => atomic, AmoorD => atomic, AmominD => atomic,
         AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
-        Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma,
+        Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
     );
     fd::fp_handlers::<REC>(&mut t);
     t

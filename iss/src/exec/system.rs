@@ -14,7 +14,7 @@ impl Machine {
     }
 
     #[inline(never)]
-    pub(crate) fn mret<const REC: bool>(&mut self, d: &Insn) -> u64 {
+    pub(crate) fn mret<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
         if self.hart.prv != Priv::M {
             return self.illegal(d);
         }
@@ -33,13 +33,14 @@ impl Machine {
             let v = self.hart.csr.mstatus_read();
             self.rec.push_write(Reg::Csr(MSTATUS), v);
         }
+        self.xret_events(pc, target, Priv::M, mpp);
         self.set_priv(mpp);
         self.hart.pc = target;
         SERIALIZE
     }
 
     #[inline(never)]
-    pub(crate) fn sret<const REC: bool>(&mut self, d: &Insn) -> u64 {
+    pub(crate) fn sret<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
         let prv = self.hart.prv;
         if prv == Priv::U || (prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TSR != 0) {
             return self.illegal(d);
@@ -62,6 +63,7 @@ impl Machine {
             let v = self.hart.csr.mstatus_read();
             self.rec.push_write(Reg::Csr(MSTATUS), v);
         }
+        self.xret_events(pc, target, prv, spp);
         self.set_priv(spp);
         self.hart.pc = target;
         SERIALIZE
@@ -85,22 +87,46 @@ impl Machine {
             return self.illegal(d);
         }
         // Over-flushing is always allowed: drop every cached translation regardless of the
-        // address and ASID operands.
+        // address and ASID operands. (The PMU's TLB model flushes what the operands say.)
         self.flush_tlb();
+        if self.models {
+            let asid = (d.rs2 != 0).then(|| self.hart.x[d.rs2 as usize] as u16);
+            let va = (d.rs1 != 0).then(|| self.hart.x[d.rs1 as usize]);
+            self.hart.pmu.tlb_flush(asid, va);
+        }
         self.hart.pc = npc;
         REFETCH
     }
 
     pub(crate) fn fence_i(&mut self, npc: u64) -> u64 {
         self.dcache.drop_all();
+        if self.models {
+            self.hart.pmu.fence_i();
+        }
         self.hart.pc = npc;
         REFETCH
     }
 
-    /// Change privilege; every cached translation depends on it.
+    /// SCTRCLR (Smctr 1.0): clear the records, with CTR's privilege and Smstateen checks.
+    #[inline(never)]
+    pub(crate) fn sctrclr(&mut self, d: &Insn, npc: u64) -> u64 {
+        let prv = self.hart.prv;
+        let ctx = self.ctr_ctx();
+        match self.hart.ctr.as_mut().map(|c| c.sctrclr(prv, &ctx)) {
+            Some(Ok(())) => {
+                self.hart.pc = npc;
+                SERIALIZE
+            }
+            _ => self.illegal(d),
+        }
+    }
+
+    /// Change privilege; every cached translation depends on it, and the PMU's instruction
+    /// totals must be brought up to date in the old privilege first.
     #[inline]
     pub(crate) fn set_priv(&mut self, p: Priv) {
         if p != self.hart.prv {
+            self.pmu_sync();
             self.hart.prv = p;
         }
         self.flush_tlb();

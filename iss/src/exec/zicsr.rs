@@ -37,7 +37,9 @@ impl Machine {
         if !self.csr_accessible(csr, write) {
             return self.illegal(d);
         }
-        let old = match self.csr_read(csr) {
+        // The counters (and CTR's cycle counts) see every instruction before this one.
+        self.pmu_sync();
+        let old = match self.csr_read_as(csr, self.hart.prv) {
             Some(v) => v,
             None => return self.illegal(d),
         };
@@ -64,6 +66,19 @@ impl Machine {
         if write && csr >> 10 == 3 {
             return false;
         }
+        // Smstateen gates state below M-mode (present with CTR).
+        if prv != Priv::M && self.hart.ctr.is_some() {
+            let gate = match csr {
+                SSTATEEN0 => MSTATEEN0_SE0,
+                // mstateen1..3 are zero: their SE bits never open sstateen1..3.
+                0x10d..=SSTATEEN3 => return false,
+                SISELECT..=SIREG6 => MSTATEEN0_CSRIND,
+                _ => 0,
+            };
+            if self.hart.csr.mstateen0 & gate != gate {
+                return false;
+            }
+        }
         match csr {
             FFLAGS | FRM | FCSR => self.hart.csr.fs() != FS_OFF,
             SATP => !(prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0),
@@ -77,18 +92,65 @@ impl Machine {
         }
     }
 
-    /// Read a CSR (access already checked). `None`: no such CSR.
+    /// Read a CSR as M-mode would, without access checks (debuggers, the tandem verifier, the
+    /// commit log). `None`: no such CSR.
     pub fn csr_read(&self, csr: u16) -> Option<u64> {
+        self.csr_read_as(csr, Priv::M)
+    }
+
+    /// Read a CSR for an instruction in privilege `prv` (the general access checks already
+    /// made; CTR's own checks and the S-mode view of scountovf depend on `prv`). `None`: no
+    /// such CSR, or an access that must raise an illegal-instruction exception.
+    fn csr_read_as(&self, csr: u16, prv: Priv) -> Option<u64> {
         let c = &self.hart.csr;
-        let now = self.now();
+        if let Some(ctr) = &self.hart.ctr {
+            let ctx = self.ctr_ctx_ro();
+            if let Some(r) = ctr.csr_read(csr, prv, &ctx) {
+                return r.ok();
+            }
+            match csr {
+                MSTATEEN0 => return Some(c.mstateen0),
+                0x30d..=MSTATEEN3 | SSTATEEN0..=SSTATEEN3 => return Some(0),
+                MISELECT => return Some(c.miselect),
+                SISELECT => return Some(c.siselect),
+                MIREG..=MIREG6 => {
+                    let n = ireg_number(csr - MIREG)?;
+                    return ctr
+                        .ireg_read(ctr::Bank::Machine, c.miselect, n, prv, &ctx)?
+                        .ok();
+                }
+                SIREG..=SIREG6 => {
+                    let n = ireg_number(csr - SIREG)?;
+                    return ctr
+                        .ireg_read(ctr::Bank::Supervisor, c.siselect, n, prv, &ctx)?
+                        .ok();
+                }
+                _ => {}
+            }
+        }
+        if pmu::is_pmu_csr(csr) {
+            let pmu = &self.hart.pmu;
+            return match csr {
+                SCOUNTOVF if !self.config.sscofpmf => None,
+                MCOUNTINHIBIT => {
+                    let rest = c.mcountinhibit_rest & !pmu.counter_mask();
+                    Some((rest | pmu.mcountinhibit()) as u64)
+                }
+                _ => {
+                    let ctx = pmu::CsrCtx {
+                        prv,
+                        mcounteren: c.mcounteren,
+                        scounteren: c.scounteren,
+                        time: self.bus.clint.mtime,
+                    };
+                    pmu.csr_read(csr, &ctx).ok()
+                }
+            };
+        }
         Some(match csr {
             FFLAGS => c.fflags as u64,
             FRM => c.frm as u64,
             FCSR => c.fcsr(),
-            CYCLE | MCYCLE => self.hart.mcycle.value(now),
-            INSTRET | MINSTRET => self.hart.minstret.value(now),
-            TIME => self.bus.clint.mtime,
-            HPMCOUNTER3..=HPMCOUNTER31 | MHPMCOUNTER3..=MHPMCOUNTER31 => 0,
             SSTATUS => c.mstatus_read() & SSTATUS_MASK,
             SIE => c.mie & c.mideleg,
             STVEC => c.stvec,
@@ -110,8 +172,6 @@ impl Machine {
             MTVEC => c.mtvec,
             MCOUNTEREN => c.mcounteren as u64,
             MENVCFG => c.menvcfg,
-            MCOUNTINHIBIT => c.mcountinhibit as u64,
-            MHPMEVENT3..=MHPMEVENT31 => c.mhpmevent[(csr - MHPMEVENT3) as usize],
             MSCRATCH => c.mscratch,
             MEPC => c.mepc,
             MCAUSE => c.mcause,
@@ -141,10 +201,30 @@ impl Machine {
     /// Write a CSR (access already checked), with its WARL rules and side effects. Records the
     /// value written (as read back) when recording.
     fn csr_write<const REC: bool>(&mut self, csr: u16, v: u64, d: &Insn) -> Result<(), ()> {
-        let now = self.now();
-        let c = &mut self.hart.csr;
         // The CSRs to record after the write (read back), in place of `csr` itself.
         let mut log: [u16; 2] = [csr, 0];
+        if self.hart.ctr.is_some() {
+            match self.ctr_write(csr, v) {
+                Some(Ok(())) => {
+                    self.update_hooks();
+                    return self.record_csr::<REC>(log);
+                }
+                Some(Err(())) => {
+                    self.illegal(d);
+                    return Err(());
+                }
+                None => {}
+            }
+        }
+        if pmu::is_pmu_csr(csr) {
+            if !self.pmu_write(csr, v) {
+                log = [0, 0];
+            }
+            self.update_hooks();
+            return self.record_csr::<REC>(log);
+        }
+        let lcof = if self.config.sscofpmf { MIP_LCOFIP } else { 0 };
+        let c = &mut self.hart.csr;
         match csr {
             FFLAGS | FRM | FCSR => {
                 match csr {
@@ -158,9 +238,6 @@ impl Machine {
                 }
                 self.fs_dirty::<REC>();
             }
-            MCYCLE => self.hart.mcycle.set(v, now + 1),
-            MINSTRET => self.hart.minstret.set(v, now + 1),
-            MHPMCOUNTER3..=MHPMCOUNTER31 => log = [0, 0],
             SSTATUS => {
                 c.mstatus = (c.mstatus & !SSTATUS_WRITABLE) | (v & SSTATUS_WRITABLE);
                 log = [MSTATUS, 0];
@@ -181,7 +258,7 @@ impl Machine {
             }
             SIP => {
                 let old = c.mip;
-                let m = c.mideleg & MIP_SSIP;
+                let m = c.mideleg & (MIP_SSIP | lcof);
                 c.mip = (c.mip & !m) | (v & m);
                 self.record_mvip::<REC>(old);
                 log = [MIP, 0];
@@ -204,24 +281,17 @@ impl Machine {
             }
             MISA => {}
             MEDELEG => c.medeleg = v & MEDELEG_WRITABLE,
-            MIDELEG => c.mideleg = v & S_INTERRUPTS,
-            MIE => c.mie = v & (S_INTERRUPTS | M_INTERRUPTS),
+            MIDELEG => c.mideleg = v & (S_INTERRUPTS | lcof),
+            MIE => c.mie = v & (S_INTERRUPTS | M_INTERRUPTS | lcof),
             MIP => {
                 let old = c.mip;
-                let m = S_INTERRUPTS;
+                let m = S_INTERRUPTS | lcof;
                 c.mip = (c.mip & !m) | (v & m);
                 self.record_mvip::<REC>(old);
             }
             MTVEC => c.mtvec = v & !2,
             MCOUNTEREN => c.mcounteren = v as u32,
             MENVCFG => c.menvcfg = v & 1,
-            MCOUNTINHIBIT => {
-                c.mcountinhibit = (v as u32) & !2;
-                let inh = c.mcountinhibit;
-                self.hart.mcycle.inhibit(inh & 1 != 0, now);
-                self.hart.minstret.inhibit(inh & 4 != 0, now);
-            }
-            MHPMEVENT3..=MHPMEVENT31 => c.mhpmevent[(csr - MHPMEVENT3) as usize] = v,
             MSCRATCH => c.mscratch = v,
             MEPC => c.mepc = v & !1,
             MCAUSE => c.mcause = v,
@@ -269,21 +339,91 @@ impl Machine {
                 return Err(());
             }
         }
+        self.record_csr::<REC>(log)
+    }
+
+    /// Record the CSRs in `log` (0: none) as they read after a write.
+    fn record_csr<const REC: bool>(&mut self, log: [u16; 2]) -> Result<(), ()> {
         if REC {
             for r in log.into_iter().filter(|&r| r != 0) {
-                // A counter write takes effect after this instruction (which does not count):
-                // record the value as it will read then.
-                let val = match r {
-                    MCYCLE => Some(self.hart.mcycle.value(now + 1)),
-                    MINSTRET => Some(self.hart.minstret.value(now + 1)),
-                    _ => self.csr_read(r),
-                };
-                if let Some(val) = val {
+                if let Some(val) = self.csr_read(r) {
                     self.rec.push_write(Reg::Csr(r), val);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Write a PMU CSR (access already checked, totals synced). False when nothing can
+    /// change (a counter that does not exist: Spike logs nothing then).
+    fn pmu_write(&mut self, csr: u16, v: u64) -> bool {
+        let prv = self.hart.prv;
+        let pmu = &mut self.hart.pmu;
+        match csr {
+            MCYCLE | MINSTRET | MHPMCOUNTER3..=MHPMCOUNTER31 => {
+                if !pmu.implemented((csr - MCYCLE) as usize) {
+                    return false;
+                }
+                // The written value is what the counter reads after this instruction, which
+                // does not count (as on Spike): count it now, before the write.
+                pmu.retire(prv, 1);
+                self.pmu_synced += 1;
+                pmu.write_counter((csr - MCYCLE) as usize, v);
+            }
+            MHPMEVENT3..=MHPMEVENT31 => {
+                // Without Sscofpmf, OF and the mode-inhibit bits do not exist.
+                let v = if self.config.sscofpmf {
+                    v
+                } else {
+                    v & ((1 << 56) - 1)
+                };
+                pmu.write_mhpmevent((csr - MCOUNTINHIBIT) as usize, v);
+            }
+            MCOUNTINHIBIT => {
+                // Bit 1 (TM) is read-only 0; the bits of counters that do not exist are kept as
+                // written, as Spike keeps them.
+                self.hart.csr.mcountinhibit_rest = (v as u32) & !2;
+                pmu.write_mcountinhibit((v as u32) & pmu.counter_mask());
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Write one of the CSRs that come with CTR (its own, Smstateen's, the indirect
+    /// interface's). None: not one of them; `Err`: the access is illegal.
+    fn ctr_write(&mut self, csr: u16, v: u64) -> Option<Result<(), ()>> {
+        let prv = self.hart.prv;
+        let ctx = self.ctr_ctx();
+        let ctr = self.hart.ctr.as_mut()?;
+        if let Some(r) = ctr.csr_write(csr, v, prv, &ctx) {
+            return Some(r.map_err(|_| ()));
+        }
+        let c = &mut self.hart.csr;
+        match csr {
+            MSTATEEN0 => {
+                let ctr_bit = 1u64 << ctr.mstateen0_ctr_bit();
+                c.mstateen0 = v & (MSTATEEN0_SE0 | MSTATEEN0_CSRIND | ctr_bit);
+            }
+            0x30d..=MSTATEEN3 | SSTATEEN0..=SSTATEEN3 => {}
+            MISELECT => c.miselect = v & ISELECT_MASK,
+            SISELECT => c.siselect = v & ISELECT_MASK,
+            MIREG..=MIREG6 | SIREG..=SIREG6 => {
+                let (bank, sel, base) = if csr >= MIREG {
+                    (ctr::Bank::Machine, c.miselect, MIREG)
+                } else {
+                    (ctr::Bank::Supervisor, c.siselect, SIREG)
+                };
+                let r = ireg_number(csr - base)
+                    .and_then(|n| ctr.ireg_write(bank, sel, n, v, prv, &ctx));
+                return Some(match r {
+                    Some(Ok(())) => Ok(()),
+                    _ => Err(()),
+                });
+            }
+            _ => return None,
+        }
+        Some(Ok(()))
     }
 
     /// Write a CSR as a CSR instruction would (WARL rules and side effects, no access checks,
