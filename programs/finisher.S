@@ -1,6 +1,7 @@
 /* finisher - hartscope / QEMU virt only (NOT Spike: Spike has no test
  * finisher and takes an access fault): prints a line through HTIF, then ends
  * the run by writing 0x5555 (pass) to the SiFive test finisher at 0x100000.
+ * hartscope-only: Spike has no test finisher.
  * Expected result: exit code 0. If the finisher is missing, the store's
  * access fault is an unexpected trap and the program exits with 255; if the
  * store has no effect, HTIF exit 3 follows. */

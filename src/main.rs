@@ -1,6 +1,7 @@
 //! The `hartscope` command-line program.
 
 mod bench;
+mod hart_args;
 mod ntrace_cmd;
 mod run;
 mod trace;

@@ -27,9 +27,6 @@ pub const EXIT_RESET: u8 = 126;
 pub struct RunArgs {
     /// The program: an RV64 little-endian ELF executable.
     pub program: PathBuf,
-    /// ISA string. hartscope implements rv64gc (rv64imafdc_zicsr_zifencei_zicntr_zihpm).
-    #[arg(long, default_value = "rv64gc")]
-    pub isa: String,
     /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix.
     #[arg(long, default_value = "256M", value_parser = parse_size)]
     pub mem: u64,
@@ -52,6 +49,8 @@ pub struct RunArgs {
     /// No summary line on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub hart: crate::hart_args::HartArgs,
     #[command(flatten)]
     pub trace: crate::trace::TraceArgs,
 }
@@ -95,43 +94,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// Check the ISA string: hartscope implements exactly RV64GC.
-pub fn check_isa(isa: &str) -> Result<()> {
-    let l = isa.to_ascii_lowercase();
-    let Some(rest) = l.strip_prefix("rv64") else {
-        bail!("--isa {isa}: hartscope simulates RV64 harts (the string must start with rv64)");
-    };
-    let mut parts = rest.split('_');
-    let base = parts.next().unwrap_or("");
-    let base = base.replace('g', "imafd");
-    for c in base.chars() {
-        if !"imafdc".contains(c) {
-            bail!("--isa {isa}: extension '{c}' is not implemented (hartscope implements rv64gc)");
-        }
-    }
-    for ext in parts {
-        match ext {
-            "zicsr" | "zifencei" | "zicntr" | "zihpm" => {}
-            "" => bail!("--isa {isa}: empty extension name"),
-            other => bail!("--isa {isa}: extension '{other}' is not implemented"),
-        }
-    }
-    if !base.contains('i') {
-        bail!("--isa {isa}: the base integer ISA (i) is required");
-    }
-    Ok(())
-}
-
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    check_isa(&args.isa)?;
-    let config = Config {
+    let config = args.hart.config(Config {
         ram_size: args.mem,
         misaligned: match args.misaligned {
             MisalignedArg::Trap => Misaligned::Trap,
             MisalignedArg::Emulate => Misaligned::Emulate,
         },
         ..Config::default()
-    };
-    let mut m = Machine::new(config);
+    })?;
+    let mut m = Machine::try_new(config)?;
     let prog = iss::elf::load_file(&mut m, &args.program)?;
     m.boot(prog.entry);
     if let Some(path) = &args.uart_input {
@@ -175,6 +147,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         write_signature(&m, &prog, path)?;
     }
 
+    args.hart.reports(&m, &prog)?;
     let retired = m.retired();
     if let Some(stats) = &stats {
         if args.trace.stats {

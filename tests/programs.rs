@@ -37,9 +37,10 @@ fn expected_stdout(name: &str) -> Option<&'static str> {
 #[rstest]
 fn program_exits_0(#[files("programs/bin/*.elf")] program: PathBuf) {
     let name = program_name(&program);
+    let opts = common::program_options(&name);
     let out = common::run_with_timeout(
-        hartscope().arg("run").arg("-q").arg(&program),
-        &format!("hartscope run -q {}", program.display()),
+        hartscope().arg("run").arg("-q").args(&opts).arg(&program),
+        &format!("hartscope run -q {} {}", opts.join(" "), program.display()),
         TIMEOUT,
     );
     let (stdout, stderr) = (out.stdout_str(), out.stderr_str());
@@ -47,8 +48,9 @@ fn program_exits_0(#[files("programs/bin/*.elf")] program: PathBuf) {
     assert_eq!(
         out.code(),
         Some(0),
-        "{name}: `hartscope run -q {}` exited with {} (a self-checking program exits with the \
-         number of its first failed check)\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        "{name}: `hartscope run -q {} {}` exited with {} (a self-checking program exits with \
+         the number of its first failed check)\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        opts.join(" "),
         program.display(),
         out.status,
     );

@@ -39,6 +39,42 @@ pub fn program(name: &str) -> PathBuf {
     p
 }
 
+/// The source of a guest program (`programs/<name>.S` or `.c`), if it has one.
+pub fn program_source(name: &str) -> Option<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs");
+    ["S", "c"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).ok())
+}
+
+/// The value of a `key: value` line in a program's header comment.
+fn program_header(name: &str, key: &str) -> Option<String> {
+    let src = program_source(name)?;
+    src.lines().find_map(|l| {
+        let i = l.find(key)?;
+        Some(
+            l[i + key.len()..]
+                .trim()
+                .trim_end_matches("*/")
+                .trim()
+                .to_string(),
+        )
+    })
+}
+
+/// The `hartscope run` options a program needs: its source's `hartscope-options:` line.
+pub fn program_options(name: &str) -> Vec<String> {
+    program_header(name, "hartscope-options:")
+        .map(|v| v.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Whether a program runs on hartscope only (its source says `hartscope-only:`): Spike lacks
+/// what it needs.
+pub fn hartscope_only(name: &str) -> bool {
+    program_header(name, "hartscope-only:").is_some()
+}
+
 /// The name of a program: `programs/bin/rv64i.elf` -> `rv64i`.
 pub fn program_name(path: &Path) -> String {
     path.file_stem()

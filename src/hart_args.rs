@@ -1,0 +1,294 @@
+//! The hart's options: the ISA string and its extensions, the PMU (counters, models) and
+//! Control Transfer Records; and the reports of what they saw (`--pmu-report`,
+//! `--ctr-report`).
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use iss::elf::Program;
+use iss::{Config, Machine};
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct HartArgs {
+    /// ISA string: rv64gc (rv64imafdc_zicsr_zifencei_zicntr_zihpm), plus any of sscofpmf
+    /// (counter overflow and mode filtering), smctr / ssctr (Control Transfer Records, with
+    /// smcsrind, sscsrind and smstateen, which may also be named).
+    #[arg(long, default_value = "rv64gc", help_heading = "Hart")]
+    pub isa: String,
+    /// Number of hpm counters (mhpmcounter3 onwards), 0..=29. Default: 29 with Sscofpmf, else 0
+    /// (as on Spike's default hart, whose hpm counters read zero).
+    #[arg(long, value_name = "N", help_heading = "PMU")]
+    pub hpm_counters: Option<u8>,
+    /// Width of the hpm counters in bits, 1..=64.
+    #[arg(long, value_name = "BITS", default_value_t = 64, help_heading = "PMU")]
+    pub hpm_width: u8,
+    /// Event models to run (comma-separated): caches, tlb, bp (branch predictor), or all.
+    /// They give the cache, TLB and branch-miss events and the cycle model's penalties.
+    #[arg(long, value_name = "LIST", help_heading = "PMU")]
+    pub pmu_models: Option<String>,
+    /// Full PMU settings from a TOML or JSON file (counters, widths, model geometries,
+    /// penalties; see docs/pmu.md); the flags above override it.
+    #[arg(long, value_name = "FILE", help_heading = "PMU")]
+    pub pmu_config: Option<PathBuf>,
+    /// At exit, print every counter with its event and value, and the SBI calls the program
+    /// made, as a table; `--pmu-report=FILE.json` writes JSON instead.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
+          help_heading = "PMU")]
+    pub pmu_report: Option<PathBuf>,
+    /// Control Transfer Records layout: 0.1.4 (the draft, default) or 1.0 (ratified). Implies
+    /// smctr in the ISA.
+    #[arg(long, value_name = "LAYOUT", help_heading = "Control Transfer Records")]
+    pub ctr: Option<String>,
+    /// Full CTR settings from a TOML or JSON file (supported depths, implemented filter bits,
+    /// RASEMU, cycle counting...; see docs/ctr.md).
+    #[arg(long, value_name = "FILE", help_heading = "Control Transfer Records")]
+    pub ctr_config: Option<PathBuf>,
+    /// At exit, print the CTR entries from logical entry 0 (source and target symbolised, type,
+    /// cycle count); `--ctr-report=FILE.json` writes JSON instead.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
+          help_heading = "Control Transfer Records")]
+    pub ctr_report: Option<PathBuf>,
+}
+
+impl Default for HartArgs {
+    fn default() -> Self {
+        HartArgs {
+            isa: "rv64gc".into(),
+            hpm_counters: None,
+            hpm_width: 64,
+            pmu_models: None,
+            pmu_config: None,
+            pmu_report: None,
+            ctr: None,
+            ctr_config: None,
+            ctr_report: None,
+        }
+    }
+}
+
+/// What the ISA string asks for beyond RV64GC.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Isa {
+    pub sscofpmf: bool,
+    pub ctr: bool,
+}
+
+/// Check an ISA string against what hartscope implements.
+pub fn parse_isa(isa: &str) -> Result<Isa> {
+    let l = isa.to_ascii_lowercase();
+    let Some(rest) = l.strip_prefix("rv64") else {
+        bail!("--isa {isa}: hartscope simulates RV64 harts (the string must start with rv64)");
+    };
+    let mut parts = rest.split('_');
+    let base = parts.next().unwrap_or("");
+    let base = base.replace('g', "imafd");
+    for c in base.chars() {
+        if !"imafdc".contains(c) {
+            bail!("--isa {isa}: extension '{c}' is not implemented (hartscope implements rv64gc)");
+        }
+    }
+    if !base.contains('i') {
+        bail!("--isa {isa}: the base integer ISA (i) is required");
+    }
+    let mut out = Isa::default();
+    let mut csrind = false;
+    for ext in parts {
+        match ext {
+            "zicsr" | "zifencei" | "zicntr" | "zihpm" => {}
+            "sscofpmf" => out.sscofpmf = true,
+            "smctr" | "ssctr" => out.ctr = true,
+            "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
+            "" => bail!("--isa {isa}: empty extension name"),
+            other => bail!("--isa {isa}: extension '{other}' is not implemented"),
+        }
+    }
+    if csrind && !out.ctr {
+        bail!("--isa {isa}: smcsrind, sscsrind and smstateen come with smctr/ssctr here");
+    }
+    Ok(out)
+}
+
+fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    if p.extension().is_some_and(|e| e == "toml") {
+        toml::from_str(&text).with_context(|| format!("{}: not valid {what} settings", p.display()))
+    } else {
+        serde_json::from_str(&text)
+            .with_context(|| format!("{}: not valid {what} settings", p.display()))
+    }
+}
+
+impl HartArgs {
+    /// The machine configuration these options describe, on top of `base`.
+    pub fn config(&self, base: Config) -> Result<Config> {
+        let isa = parse_isa(&self.isa)?;
+        let mut c = base;
+        c.sscofpmf = isa.sscofpmf;
+        if let Some(p) = &self.pmu_config {
+            c.pmu = load(p, "PMU")?;
+        } else {
+            c.pmu.hpm_counters = if isa.sscofpmf { 29 } else { 0 };
+        }
+        if let Some(n) = self.hpm_counters {
+            c.pmu.hpm_counters = n;
+        }
+        c.pmu.hpm_width = self.hpm_width;
+        if let Some(list) = &self.pmu_models {
+            for m in list.split(',').map(str::trim) {
+                match m {
+                    "caches" => c.pmu.caches = Some(Default::default()),
+                    "tlb" => c.pmu.tlb = Some(Default::default()),
+                    "bp" => c.pmu.bp = Some(Default::default()),
+                    "all" => c.pmu = c.pmu.clone().with_all_models(),
+                    "none" => {
+                        c.pmu.caches = None;
+                        c.pmu.tlb = None;
+                        c.pmu.bp = None;
+                    }
+                    other => bail!("--pmu-models: unknown model '{other}' (caches, tlb, bp, all)"),
+                }
+            }
+        }
+        c.pmu
+            .validate()
+            .map_err(|e| anyhow::anyhow!("PMU settings: {e}"))?;
+        if isa.ctr || self.ctr.is_some() || self.ctr_config.is_some() {
+            let mut cc: ctr::CtrConfig = match &self.ctr_config {
+                Some(p) => load(p, "CTR")?,
+                None => ctr::CtrConfig::default(),
+            };
+            if let Some(l) = &self.ctr {
+                cc.layout = l
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("--ctr {l}: {e} (0.1.4 or 1.0)"))?;
+            }
+            // Mispredictions exist only with a branch predictor to make them.
+            cc.misp = c.pmu.bp.is_some();
+            cc.validate()
+                .map_err(|e| anyhow::anyhow!("CTR settings: {e}"))?;
+            c.ctr = Some(cc);
+        }
+        Ok(c)
+    }
+
+    /// Print or write the reports asked for.
+    pub fn reports(&self, m: &Machine, prog: &Program) -> Result<()> {
+        if let Some(out) = &self.pmu_report {
+            let r = m.hart.pmu.report();
+            if out.as_os_str() == "-" {
+                eprint!("{}", r.to_table());
+            } else {
+                std::fs::write(out, serde_json::to_string_pretty(&r)?)
+                    .with_context(|| format!("--pmu-report: cannot write {}", out.display()))?;
+            }
+        }
+        if let Some(out) = &self.ctr_report {
+            let Some(ctr) = &m.hart.ctr else {
+                bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");
+            };
+            let entries = ctr_report(ctr, prog);
+            if out.as_os_str() == "-" {
+                eprint!("{}", ctr_table(ctr, &entries));
+            } else {
+                std::fs::write(out, serde_json::to_string_pretty(&entries)?)
+                    .with_context(|| format!("--ctr-report: cannot write {}", out.display()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One CTR entry as the report shows it.
+#[derive(serde::Serialize)]
+pub struct CtrEntryReport {
+    pub index: usize,
+    pub valid: bool,
+    pub source: u64,
+    pub source_symbol: Option<String>,
+    pub target: u64,
+    pub target_symbol: Option<String>,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub misp: bool,
+    /// The cycle count, decoded (None when CCV is 0).
+    pub cycles: Option<u64>,
+}
+
+fn ctr_report(ctr: &ctr::Ctr, prog: &Program) -> Vec<CtrEntryReport> {
+    ctr.entries()
+        .map(|e| CtrEntryReport {
+            index: e.index,
+            valid: e.valid,
+            source: e.source,
+            source_symbol: prog.symbolize(e.source),
+            target: e.target,
+            target_symbol: prog.symbolize(e.target),
+            ty: itype_name(e.ty).to_string(),
+            misp: e.misp,
+            cycles: e.cycles,
+        })
+        .collect()
+}
+
+fn itype_name(t: arch::Itype) -> &'static str {
+    use arch::Itype::*;
+    match t {
+        None => "none",
+        Exception => "exception",
+        Interrupt => "interrupt",
+        TrapReturn => "trap return",
+        NontakenBranch => "not-taken branch",
+        TakenBranch => "taken branch",
+        UninferableJump => "indirect jump",
+        Reserved7 => "reserved",
+        UninferableCall => "indirect call",
+        InferableCall => "direct call",
+        UninferableTailCall => "indirect jump (tail)",
+        InferableTailCall => "direct jump (tail)",
+        CoroutineSwap => "co-routine swap",
+        Return => "return",
+        OtherUninferableJump => "other indirect jump",
+        OtherInferableJump => "other direct jump",
+    }
+}
+
+fn ctr_table(ctr: &ctr::Ctr, entries: &[CtrEntryReport]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "CTR ({}): depth {}, WRPTR {}, {}{}",
+        ctr.layout(),
+        ctr.depth(),
+        ctr.wrptr(),
+        if ctr.frozen() { "frozen" } else { "not frozen" },
+        if ctr.wrap() { ", wrapped" } else { "" }
+    );
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<36} {:<36} {:<22} {:>10}",
+        "entry", "source", "target", "type", "cycles"
+    );
+    let at = |a: u64, sym: &Option<String>| match sym {
+        Some(n) => format!("{a:#x} {n}"),
+        Option::None => format!("{a:#x}"),
+    };
+    for e in entries.iter().filter(|e| e.valid) {
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<36} {:<36} {:<22} {:>10}{}",
+            e.index,
+            at(e.source, &e.source_symbol),
+            at(e.target, &e.target_symbol),
+            e.ty,
+            e.cycles.map_or("-".to_string(), |c| c.to_string()),
+            if e.misp { "  mispredicted" } else { "" }
+        );
+    }
+    let invalid = entries.iter().filter(|e| !e.valid).count();
+    if invalid > 0 {
+        let _ = writeln!(s, "({invalid} entries not valid)");
+    }
+    s
+}
