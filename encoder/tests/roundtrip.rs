@@ -14,16 +14,15 @@
 //! ELF cannot know it). A program that runs code it later rewrites (`fencei`) cannot be decoded
 //! from any one image: it is traced, and its flow checked up to its first rewrite.
 
-use arch::Itype;
-use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink};
-use encoder::encoder::{Encoder, EncoderConfig, Filter, BTM};
+mod common;
+
+use common::{verify, Case, Drive, Expect, Expectation, Outcome};
+use encoder::encoder::{EncoderConfig, Filter, BTM};
 use encoder::image::Image;
-use iss::classify;
-use iss::ingress::{
-    Beat, BeatSink, Capture, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch, Retirement,
-};
-use iss::{Config, Exception, Machine, Retired, Sink, Stop, TrapRecord};
-use std::collections::{BTreeMap, BTreeSet};
+use iss::ingress::{IngressConfig, Retirement};
+use iss::{Config, Machine, Stop};
+use std::cell::Cell;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn programs() -> Vec<PathBuf> {
@@ -58,177 +57,6 @@ fn machine(p: &Path) -> (Machine, Vec<u8>) {
     let prog = iss::elf::load(&mut m, &bytes, &p.display().to_string()).unwrap();
     m.boot(prog.entry);
     (m, bytes)
-}
-
-/// What the hart retired, from full records: the pcs, the pages they were fetched from, and
-/// where a counter-based implicit return (mode 1) first cannot follow the program.
-#[derive(Default)]
-struct Expect {
-    pcs: Vec<u64>,
-    /// Virtual page to physical page, for every page instructions were fetched from.
-    pages: BTreeMap<u64, u64>,
-    /// Physical address and length of every instruction executed.
-    code: BTreeSet<(u64, u8)>,
-    /// Return addresses of the calls not yet returned from.
-    calls: Vec<u64>,
-    /// Returns that went somewhere else than the return address of their call: the index in
-    /// `pcs` of the instruction after them, the return address and where they went.
-    odd_returns: Vec<(usize, u64, u64)>,
-}
-
-impl Sink for Expect {
-    const ENABLED: bool = true;
-    fn retire(&mut self, r: &Retired) {
-        let traced = match r.exception {
-            None => true,
-            Some((c, _)) => matches!(
-                c,
-                iss::Cause::Exception(
-                    Exception::EcallFromU
-                        | Exception::EcallFromS
-                        | Exception::EcallFromM
-                        | Exception::Breakpoint
-                )
-            ),
-        };
-        if let Some(pa) = r.fetch_pa {
-            self.code.insert((pa, r.insn.len));
-            let (va, pa) = (r.pc & !(PAGE - 1), pa & !(PAGE - 1));
-            let old = self.pages.insert(va, pa);
-            assert!(
-                old.is_none_or(|o| o == pa),
-                "page {va:#x} ran from two physical pages"
-            );
-        }
-        if traced {
-            self.pcs.push(r.pc);
-        }
-        if r.exception.is_none() {
-            let taken = r.next_pc != r.pc.wrapping_add(r.insn.len as u64);
-            let after = r.pc + r.insn.len as u64;
-            match classify::itype(&r.insn, taken) {
-                Itype::InferableCall | Itype::UninferableCall => self.calls.push(after),
-                it @ (Itype::Return | Itype::CoroutineSwap) => {
-                    if let Some(a) = self.calls.pop() {
-                        if a != r.next_pc {
-                            self.odd_returns.push((self.pcs.len(), a, r.next_pc));
-                        }
-                    }
-                    if it == Itype::CoroutineSwap {
-                        self.calls.push(after);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    fn trap(&mut self, _: &TrapRecord) {}
-}
-
-/// Feeds beats straight to an encoder writing into memory.
-struct Direct(Option<Encoder<Vec<u8>>>, Vec<u8>);
-
-impl BeatSink for Direct {
-    fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
-        let e = self.0.as_mut().unwrap();
-        for b in beats {
-            e.beat(b);
-        }
-    }
-    fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()> {
-        let (bytes, _) = self.0.take().unwrap().finish(next_pc, prv)?;
-        self.1 = bytes;
-        Ok(())
-    }
-}
-
-/// The port behind a [`Capture`], replaying each batch at once (as its thread would).
-struct Replay(IngressPort<Direct, false>);
-
-impl EventSink for Replay {
-    fn events(&mut self, b: &mut PortBatch) {
-        self.0.replay(b);
-        b.clear();
-    }
-}
-
-/// What the decoder gave back: stretches of pcs separated by reported gaps.
-#[derive(Default)]
-struct Collect {
-    stretches: Vec<Vec<u64>>,
-    errors: Vec<String>,
-    gaps: usize,
-}
-
-impl Collect {
-    fn all(&self) -> Vec<u64> {
-        self.stretches.concat()
-    }
-}
-
-impl FlowSink for Collect {
-    fn pc(&mut self, pc: u64) {
-        match self.stretches.last_mut() {
-            Some(s) => s.push(pc),
-            None => self.stretches.push(vec![pc]),
-        }
-    }
-    fn event(&mut self, e: &Event) {
-        match e {
-            Event::Error { offset, message } => self.errors.push(format!("@{offset}: {message}")),
-            Event::Lost { .. } | Event::TraceOff { .. } => {
-                self.gaps += 1;
-                if self.stretches.last().is_none_or(|s| !s.is_empty()) {
-                    self.stretches.push(Vec::new());
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn decoder_config(e: &EncoderConfig) -> DecoderConfig {
-    DecoderConfig {
-        tr_te_inst_mode: e.tr_te_inst_mode,
-        format: e.format(),
-        implicit_return_mode: e.tr_te_inst_implicit_return_mode,
-        implicit_return_depth: e.implicit_return_depth,
-        partial_bits: e.partial_bits,
-        sequential_jump: e.tr_te_inst_en_sequential_jump,
-        all_jumps: e.tr_te_inst_en_all_jumps,
-        repeat_branch: e.tr_te_inst_en_repeat_branch,
-        repeated_history: e.tr_te_inst_en_repeated_history,
-        src_filter: None,
-    }
-}
-
-/// How the hart drives the ingress port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Drive {
-    /// Run events recorded on the hart's side and replayed into the port (as `hartscope run`
-    /// does, with the port on its own thread).
-    Capture,
-    /// The port as a `RUNS` sink on the hart's thread.
-    Runs,
-    /// The port from full records (with the data trace interface on).
-    Records,
-}
-
-/// What the comparison may assume.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Expectation {
-    /// The whole flow, exactly.
-    Exact,
-    /// Exact stretches separated by reported gaps (dropped messages, trace switched off).
-    Stretches,
-}
-
-struct Case {
-    name: &'static str,
-    cfg: EncoderConfig,
-    icfg: IngressConfig,
-    drive: Drive,
-    expect: Expectation,
 }
 
 /// The image a decoder needs for the run: the ELF, aliases for the virtual pages the program
@@ -282,152 +110,37 @@ fn image_for(p: &Path, elf: &[u8], exp: &Expect, m: &Machine) -> (Image, bool) {
     (img, same)
 }
 
-struct Outcome {
-    expect: Expect,
-    got: Collect,
-    bytes: Vec<u8>,
-    code_from_elf: bool,
-}
-
-/// Trace `p` as `case` says and decode.
-fn round_trip(p: &Path, case: &Case) -> Outcome {
-    let limit = limit_for(p);
-    let (mut m, elf) = machine(p);
-    let mut expect = Expect::default();
-    let stop1 = m.run(&mut expect, Some(limit));
-    let (image, code_from_elf) = image_for(p, &elf, &expect, &m);
-
-    let mut cfg = case.cfg.clone();
-    cfg.retirement = case.icfg.retirement;
-    let (mut m, _) = machine(p);
-    let enc = Encoder::new(cfg.clone(), Vec::new()).unwrap();
-    let direct = Direct(Some(enc), Vec::new());
-    let (stop2, bytes) = match case.drive {
-        Drive::Capture => {
-            let port = IngressPort::new(case.icfg.clone(), direct, &m.hart.csr);
-            let mut cap = Capture::new(&case.icfg, Replay(port), &m.hart.csr);
-            let stop = m.run(&mut cap, Some(limit));
-            (stop, cap.finish().0.finish().unwrap().1)
-        }
-        Drive::Runs => {
-            let mut port: IngressPort<Direct, false> =
-                IngressPort::new(case.icfg.clone(), direct, &m.hart.csr);
-            let stop = m.run(&mut port, Some(limit));
-            (stop, port.finish().unwrap().1)
-        }
-        Drive::Records => {
-            let icfg = IngressConfig {
-                data: true,
-                ..case.icfg.clone()
-            };
-            let mut port: IngressPort<Direct, true> = IngressPort::new(icfg, direct, &m.hart.csr);
-            let stop = m.run(&mut port, Some(limit));
-            (stop, port.finish().unwrap().1)
-        }
-    };
-    assert_eq!(stop1, stop2, "{}: the two runs differ", p.display());
-
-    let mut dec = Decoder::new(decoder_config(&cfg), image).unwrap();
-    let mut got = Collect::default();
-    dec.decode_all(&bytes, &mut got);
-    Outcome {
-        expect,
-        got,
-        bytes,
-        code_from_elf,
-    }
-}
-
-fn first_difference(a: &[u64], b: &[u64]) -> Option<usize> {
-    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
-}
-
-fn around(v: &[u64], i: usize) -> &[u64] {
-    &v[i.saturating_sub(3).min(v.len())..(i + 3).min(v.len())]
-}
-
-/// Each stretch must be the next exact stretch of `expect`.
-fn check_stretches(prog: &str, name: &str, expect: &[u64], got: &Collect) {
-    let mut pos = 0;
-    let mut decoded = 0;
-    for s in got.stretches.iter().filter(|s| !s.is_empty()) {
-        decoded += s.len();
-        let start = (pos..expect.len())
-            .find(|&i| expect[i..].starts_with(s))
-            .unwrap_or_else(|| {
-                panic!(
-                    "{prog} [{name}]: a decoded stretch of {} instructions from {:#x} is not in \
-                     the retired flow after instruction {pos}",
-                    s.len(),
-                    s[0]
-                )
-            });
-        pos = start + s.len();
-    }
-    assert!(decoded > 0, "{prog} [{name}]: nothing decoded");
+/// Trace `p` as `case` says and decode; also says whether the code the program ran is the
+/// ELF's.
+fn round_trip(p: &Path, case: &Case) -> (Outcome, bool) {
+    let elf = std::fs::read(p).unwrap();
+    let from_elf = Cell::new(true);
+    let o = common::round_trip(
+        &|| machine(p).0,
+        |exp, m| {
+            let (img, same) = image_for(p, &elf, exp, m);
+            from_elf.set(same);
+            img
+        },
+        case,
+        limit_for(p),
+    );
+    (o, from_elf.get())
 }
 
 fn check(p: &Path, case: &Case) {
-    let o = round_trip(p, case);
+    let (o, code_from_elf) = round_trip(p, case);
     let prog = p.file_stem().unwrap().to_string_lossy().to_string();
-    let name = case.name;
-    let expect = &o.expect.pcs;
-    // Implicit return by counting cannot follow a return to anywhere but its call's return
-    // address (N-Trace 9.2: "any program that modifies return addresses cannot be traced using
-    // this mode"), nor by partial addresses one whose target has the same low bits ("changes
-    // ... are very slim"): the flow is exact up to the first such return.
-    let cfg = &case.cfg;
-    let cut = match cfg.tr_te_inst_implicit_return_mode {
-        1 => o.expect.odd_returns.first().map(|r| r.0),
-        2 => {
-            let mask = (1u64 << cfg.partial_bits) - 1;
-            o.expect
-                .odd_returns
-                .iter()
-                .find(|(_, a, t)| (a ^ t) & mask == 0)
-                .map(|r| r.0)
-        }
-        _ => None,
-    };
-    if let Some(cut) = cut {
-        let got = o.got.all();
-        assert_eq!(
-            &got[..cut.min(got.len())],
-            &expect[..cut],
-            "{prog} [{name}]: differs before the first return mode 1 cannot follow"
-        );
-        return;
+    if let Err(e) = verify(&prog, case, &o, true) {
+        panic!("{e}");
     }
-    assert!(
-        o.got.errors.is_empty(),
-        "{prog} [{name}]: decoding errors ({} bytes): {:?}",
-        o.bytes.len(),
-        &o.got.errors[..o.got.errors.len().min(5)]
-    );
-    match case.expect {
-        Expectation::Exact => {
-            assert_eq!(
-                o.got.gaps, 1,
-                "{prog} [{name}]: gaps besides the end of trace"
-            );
-            let got = o.got.all();
-            if let Some(i) = first_difference(expect, &got) {
-                panic!(
-                    "{prog} [{name}]: decoded flow differs at instruction {i} of {} (decoded \
-                     {}): expected {:x?}, got {:x?}",
-                    expect.len(),
-                    got.len(),
-                    around(expect, i),
-                    around(&got, i),
-                );
-            }
-        }
-        Expectation::Stretches => check_stretches(&prog, name, expect, &o.got),
+    if common::implicit_return_cut(&case.cfg, &o.expect).is_some() {
+        return;
     }
     // These copy code into pages (and run it there) before running it.
     let writes_code = ["pmp", "sv39", "sv48"].contains(&prog.as_str());
     assert_eq!(
-        !o.code_from_elf, writes_code,
+        !code_from_elf, writes_code,
         "{prog}: whether it ran code the ELF does not hold"
     );
 }
@@ -770,7 +483,7 @@ fn fencei() {
         .iter()
         .filter(|c| c.expect == Expectation::Exact)
     {
-        let o = round_trip(&p, c);
+        let (o, _) = round_trip(&p, c);
         let got = o.got.all();
         assert_eq!(
             &got[..cut.min(got.len())],
@@ -844,7 +557,7 @@ fn stretch_cases_lose_or_filter() {
         let p = program(name);
         let cases = cases(main_of(&p));
         let c = cases.iter().find(|c| c.name == case_name).unwrap();
-        let o = round_trip(&p, c);
+        let (o, _) = round_trip(&p, c);
         let decoded = o.got.all().len();
         assert!(
             o.got.gaps >= 2 && decoded < o.expect.pcs.len() && decoded > 0,
