@@ -526,8 +526,12 @@ enum Repeatable {
 /// How a walk ends: what the message says about its last instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
-    /// Only a count (ResourceFull RCODE 0, ProgTraceCorrelation).
+    /// Only a count (ResourceFull RCODE 0).
     Count,
+    /// ProgTraceCorrelation: trace stops after the last instruction, which may be an
+    /// uninferable jump or a trap return whose target was not traced (a trace-off trigger
+    /// stops trace after the beat containing it).
+    Off,
     /// DirectBranch: the last instruction is a taken branch.
     Taken,
     /// B-TYPE 0 with this target: the last instruction is the reported uninferable jump.
@@ -899,7 +903,7 @@ impl Core {
             Body::ProgTraceCorrelation {
                 evcode, icnt, hist, ..
             } => {
-                self.walk_msg(icnt, hist.unwrap_or(1), End::Count, out)?;
+                self.walk_msg(icnt, hist.unwrap_or(1), End::Off, out)?;
                 self.state = State::Off;
                 self.time_rel(m, offset, out);
                 out.event(&Event::TraceOff { offset, evcode });
@@ -1267,6 +1271,8 @@ impl Core {
                                      reported"
                                 ))
                             }
+                            // Trace stopped: where it went was not traced.
+                            End::Off => next,
                             _ => {
                                 break Err(format!(
                                     "the message ends at the uninferable jump at {pc:#x} but \
@@ -1297,6 +1303,7 @@ impl Core {
                             w.jump_resolved = true;
                             pc = t;
                         }
+                        End::Off => pc = next,
                         _ => {
                             break Err(format!(
                                 "the message ends at the trap return at {pc:#x} but does not \
@@ -1309,7 +1316,7 @@ impl Core {
                     let ok = last
                         && matches!(
                             end,
-                            End::Trap { interrupt: false } | End::Sync(_) | End::Count
+                            End::Trap { interrupt: false } | End::Sync(_) | End::Count | End::Off
                         );
                     if !ok {
                         break Err(format!(
@@ -2634,6 +2641,46 @@ mod tests {
             &f,
             offsets(&bodies, &Format::default())[2],
             "while trace is off",
+        );
+    }
+
+    /// A trace-off trigger stops trace after the beat containing it (docs/ntrace.md): when
+    /// that beat ends with an uninferable jump or a trap return, ProgTraceCorrelation ends at
+    /// it and its target is not traced. (Found by the random round trips.) A ResourceFull
+    /// I-CNT still cannot end there.
+    #[rstest]
+    #[case::ret(0x20, 4, &[0x20, 0x24])]
+    #[case::mret(0x28, 2, &[0x28])]
+    fn trace_off_after_an_uninferable_jump(
+        #[case] start: u64,
+        #[case] icnt: u64,
+        #[case] flow: &[u64],
+        #[values(btm(), htm())] cfg: DecoderConfig,
+    ) {
+        let off = B::ProgTraceCorrelation {
+            evcode: 4,
+            cdf: cfg.htm() as u8,
+            icnt,
+            hist: cfg.htm().then_some(1),
+        };
+        let bodies = [sync(3, BASE + start), off];
+        let f = run_cfg(cfg.clone(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), at(flow));
+        assert_eq!(trace_offs(&f), 1);
+        let bodies = [
+            sync(3, BASE + start),
+            B::ResourceFull {
+                rcode: 0,
+                rdata: icnt,
+                hrepeat: None,
+            },
+        ];
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "the message ends at the",
         );
     }
 
