@@ -373,14 +373,13 @@ impl<W: Write> Encoder<W> {
     /// Encode and output one message (no repeat handling).
     fn send(&mut self, body: Body, time: u64) {
         let is_sync = body.sync().is_some();
+        // Relative to the last timestamp reported (N-Trace 8.7): a dropped message's is not.
         let tstamp = self.cfg.tr_ts_enable.then(|| {
-            let t = if is_sync {
+            if is_sync {
                 time
             } else {
                 time.wrapping_sub(self.ts_last)
-            };
-            self.ts_last = time;
-            t
+            }
         });
         let m = Message {
             src: self.cfg.tr_te_src_id,
@@ -403,6 +402,9 @@ impl<W: Write> Encoder<W> {
                 return;
             }
             self.fifo_level += len * 1000;
+        }
+        if tstamp.is_some() {
+            self.ts_last = time;
         }
         *self.stats.messages.entry(m.body.tcode()).or_default() += 1;
         self.stats.bytes += len;
@@ -1098,5 +1100,70 @@ impl<W: Write + Send + 'static> BeatSink for EncoderThread<W> {
             Some(Err(e)) => Err(io::Error::new(e.kind(), e.to_string())),
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Relative timestamps are relative to the last timestamp reported (N-Trace 8.7). A
+    /// message the output FIFO drops is not reported: it must not become the reference, or
+    /// the Error message that reports the loss (time-stamped when the first message was
+    /// dropped, so earlier than the later dropped ones) carries a negative, wrapped,
+    /// difference and the decoded time goes back. (Found by the random round trips.)
+    #[test]
+    fn dropped_messages_are_not_the_timestamp_reference() {
+        let cfg = EncoderConfig {
+            tr_te_inst_mode: BTM,
+            tr_ts_enable: true,
+            tr_te_inst_stall_ena: false,
+            fifo_bytes: 80,
+            drain_per_khw: 1000,
+            retirement: Retirement::Single,
+            ..EncoderConfig::default()
+        };
+        let mut e = Encoder::new(cfg.clone(), Vec::new()).unwrap();
+        // A taken branch every 4 bytes (a DirectBranch each): the FIFO fills and drops; then
+        // straight code drains it and trace restarts.
+        let mut time = 0;
+        for i in 0..400u64 {
+            time += 10;
+            e.beat(&Beat {
+                itype: if i < 300 { 5 } else { 0 },
+                prv: 3,
+                iaddr: 0x8000_0000 + 4 * (i % 8),
+                iretire: 1,
+                ilastsize: 1,
+                time,
+                ..Beat::default()
+            });
+        }
+        let (bytes, stats) = e.finish(0x8000_0000, 3).unwrap();
+        assert!(stats.dropped > 0);
+        let f = cfg.format();
+        let (mut now, mut last, mut errors) = (0u64, 0u64, 0);
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b & 3 != 3 {
+                continue;
+            }
+            let m = msg::parse(&bytes[start..=i], &f).unwrap();
+            start = i + 1;
+            let t = m.tstamp.unwrap();
+            now = if m.body.sync().is_some() {
+                t
+            } else {
+                now.wrapping_add(t)
+            };
+            assert!(
+                now >= last && now <= time,
+                "{}: time {now} after {last}",
+                m.body.name()
+            );
+            errors += matches!(m.body, Body::Error { .. }) as u32;
+            last = now;
+        }
+        assert!(errors > 0);
     }
 }
