@@ -290,8 +290,15 @@ handlers! {
     fence_i => |m, d, pc, _left| m.fence_i(next(d, pc));
     ecall => |m, _d, _pc, _left| m.ecall();
     ebreak => |m, _d, pc, _left| m.raise(Exception::Breakpoint, pc);
-    mret => |m, d, pc, _left| m.mret::<REC>(d, pc);
-    sret => |m, d, pc, _left| m.sret::<REC>(d, pc);
+    // xRETs read the budget to count themselves in the privilege they ran in.
+    mret => |m, d, pc, left| {
+        m.sched.budget = left;
+        m.mret::<REC>(d, pc)
+    };
+    sret => |m, d, pc, left| {
+        m.sched.budget = left;
+        m.sret::<REC>(d, pc)
+    };
     sctrclr => |m, d, pc, _left| m.sctrclr(d, next(d, pc));
     wfi => |m, d, pc, _left| m.wfi(d, next(d, pc));
     sfence_vma => |m, d, pc, _left| m.sfence_vma(d, next(d, pc));

@@ -34,7 +34,7 @@ impl Machine {
             self.rec.push_write(Reg::Csr(MSTATUS), v);
         }
         self.xret_events(pc, target, Priv::M, mpp);
-        self.set_priv(mpp);
+        self.xret_priv(mpp);
         self.hart.pc = target;
         SERIALIZE
     }
@@ -64,7 +64,7 @@ impl Machine {
             self.rec.push_write(Reg::Csr(MSTATUS), v);
         }
         self.xret_events(pc, target, prv, spp);
-        self.set_priv(spp);
+        self.xret_priv(spp);
         self.hart.pc = target;
         SERIALIZE
     }
@@ -119,6 +119,20 @@ impl Machine {
             }
             _ => self.illegal(d),
         }
+    }
+
+    /// The privilege change of an xRET, which retires in the privilege it ran in: the PMU's
+    /// totals are brought up to date including the xRET itself (its handler set the budget,
+    /// which the xRET's retirement then catches up with), so that mode-filtered counters do
+    /// not see it in the new privilege.
+    #[inline]
+    fn xret_priv(&mut self, p: Priv) {
+        self.pmu_sync();
+        let prv = self.hart.prv;
+        self.hart.pmu.retire(prv, 1);
+        self.pmu_synced += 1;
+        self.hart.prv = p;
+        self.flush_tlb();
     }
 
     /// Change privilege; every cached translation depends on it, and the PMU's instruction
