@@ -1198,6 +1198,9 @@ impl Core {
                             bit >>= 1;
                         } else if last && end == End::Taken {
                             w.taken = true;
+                        } else if last && end == End::Off {
+                            // Trace stopped after it (its DirectBranchSync, when a periodic
+                            // sync was due, would have come with the next beat).
                         } else {
                             break Err(format!(
                                 "the direct jump at {pc:#x} is not the end of a DirectBranch \
@@ -2681,6 +2684,37 @@ mod tests {
             &f,
             offsets(&bodies, &Format::default())[1],
             "the message ends at the",
+        );
+    }
+
+    /// The same for a direct jump reported as a taken branch (`trTeInstEnAllJumps`) in BTM,
+    /// whose DirectBranchSync (a periodic sync was due) would have come with the next beat.
+    #[test]
+    fn trace_off_after_a_direct_jump_under_all_jumps() {
+        let cfg = with(btm(), |c| c.all_jumps = true);
+        let off = B::ProgTraceCorrelation {
+            evcode: 4,
+            cdf: 0,
+            icnt: 2,
+            hist: None,
+        };
+        let bodies = [sync(3, BASE + 0x0e), off];
+        let f = run_cfg(cfg.clone(), prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), at(&[0x0e]));
+        let bodies = [
+            sync(3, BASE + 0x0e),
+            B::ResourceFull {
+                rcode: 0,
+                rdata: 2,
+                hrepeat: None,
+            },
+        ];
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "is not the end of a DirectBranch",
         );
     }
 
