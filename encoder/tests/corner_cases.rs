@@ -153,6 +153,7 @@ fn trace(code: &Code, prepare: &dyn Fn(&mut Machine), cfg: &EncoderConfig) -> Tr
                 cfg: cfg.clone(),
                 icfg: IngressConfig {
                     retirement,
+                    all_jumps: cfg.tr_te_inst_en_all_jumps,
                     ..IngressConfig::default()
                 },
                 drive,
@@ -794,4 +795,36 @@ fn table_26_trace_disabled_after_an_uninferable_jump(
     e.off(0, 0, 1);
     assert_eq!(t.bodies, e.v);
     assert_eq!(t.o.got.all(), t.o.expect.pcs[..4]);
+}
+
+/// The same after a direct jump reported as a taken branch (`trTeInstEnAllJumps`) just as a
+/// periodic sync falls due: in BTM its message would have been DirectBranchSync, sent with
+/// the next beat, so ProgTraceCorrelation counts it; in HTM it is a HIST bit. (The decoder
+/// used to reject the BTM stream.)
+#[rstest]
+fn table_26_trace_disabled_after_a_direct_jump_with_all_jumps(#[values(BTM, HTM)] mode: u8) {
+    let mut a = Asm::new(BASE);
+    let after = a.label();
+    for _ in 0..7 {
+        a.w(asm::addi(A0, A0, 1));
+    }
+    let jump = a.here();
+    a.jal(0, after, false);
+    a.h(asm::C_NOP);
+    a.bind(after);
+    exit(&mut a);
+    let code = a.finish();
+    let cfg = EncoderConfig {
+        tr_te_inst_en_all_jumps: true,
+        // A periodic sync every 16 half-words: due at the jump.
+        tr_te_inst_sync_mode: 3,
+        tr_te_inst_sync_max: 0,
+        trace_off: Some(code.addr(jump)),
+        ..config(mode)
+    };
+    let t = trace(&code, &no_prep, &cfg);
+    let mut e = Expected::new(mode);
+    e.sync(3, 0, BASE).off(4, 16, 0b11).off(0, 0, 1);
+    assert_eq!(t.bodies, e.v);
+    assert_eq!(t.o.got.all(), t.o.expect.pcs[..8]);
 }
