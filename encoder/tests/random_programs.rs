@@ -1481,14 +1481,26 @@ fn random_cases_exercise_every_message() {
 
 /// A longer run of the property, without shrinking, that sums up failures by kind:
 /// `N=100000 cargo test -p encoder --test random_programs -- --ignored long_random_run`
-/// (`CASE=i` also prints case `i` in full: program, knobs, messages, retired pcs).
+/// (`SEED=s` draws other cases; `CASE=i` also prints case `i` in full: program, knobs,
+/// messages, retired pcs).
 #[test]
 #[ignore]
 fn long_random_run() {
     use proptest::strategy::ValueTree;
+    use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
     let n: usize = std::env::var("N").map_or(20_000, |v| v.parse().unwrap());
     let show: Option<usize> = std::env::var("CASE").ok().map(|c| c.parse().unwrap());
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut runner = match std::env::var("SEED") {
+        Ok(s) => {
+            let mut seed = [0u8; 32];
+            seed[..8].copy_from_slice(&s.parse::<u64>().unwrap().to_le_bytes());
+            TestRunner::new_with_rng(
+                ProptestConfig::default(),
+                TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
+            )
+        }
+        Err(_) => TestRunner::deterministic(),
+    };
     let mut fails = std::collections::BTreeMap::<String, (usize, usize)>::new();
     for i in 0..n {
         let p = program().new_tree(&mut runner).unwrap().current();
