@@ -100,21 +100,6 @@ fn format_of(input: &Path, f: &FormatArgs) -> Result<Format> {
 }
 
 /// The decoder's settings matching an encoder's.
-pub fn decoder_config(e: &EncoderConfig) -> DecoderConfig {
-    DecoderConfig {
-        tr_te_inst_mode: e.tr_te_inst_mode,
-        format: e.format(),
-        implicit_return_mode: e.tr_te_inst_implicit_return_mode,
-        implicit_return_depth: e.implicit_return_depth,
-        partial_bits: e.partial_bits,
-        sequential_jump: e.tr_te_inst_en_sequential_jump,
-        all_jumps: e.tr_te_inst_en_all_jumps,
-        repeat_branch: e.tr_te_inst_en_repeat_branch,
-        repeated_history: e.tr_te_inst_en_repeated_history,
-        src_filter: None,
-    }
-}
-
 pub fn run(cmd: NtraceCommand) -> Result<ExitCode> {
     match cmd {
         NtraceCommand::Dump(a) => dump(a),
@@ -235,7 +220,7 @@ impl<W: Write> FlowSink for Printer<'_, W> {
 
 fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut cfg = match settings(&a.input, &a.format)? {
-        Some(e) => decoder_config(&e),
+        Some(e) => DecoderConfig::for_encoder(&e),
         None => DecoderConfig {
             format: format_of(&a.input, &a.format)?,
             ..DecoderConfig::default()

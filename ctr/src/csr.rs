@@ -139,6 +139,10 @@ impl Ctr {
     /// Read a directly addressed CTR CSR from privilege `prv`. `None`: not a CTR CSR in this
     /// layout.
     pub fn csr_read(&self, addr: u16, prv: Priv, ctx: &AccessCtx) -> Option<Result<u64, Fault>> {
+        debug_assert!(
+            self.pending_len == 0,
+            "CTR read with deferred records: flush first"
+        );
         let reg = Reg::decode(self.cfg.layout, addr)?;
         Some(self.check(reg, prv, ctx).map(|()| self.read_reg(reg)))
     }
@@ -178,6 +182,7 @@ impl Ctr {
         prv: Priv,
         ctx: &AccessCtx,
     ) -> Option<Result<(), Fault>> {
+        self.flush();
         let reg = Reg::decode(self.cfg.layout, addr)?;
         if let Err(f) = self.check(reg, prv, ctx) {
             return Some(Err(f));
@@ -260,6 +265,10 @@ impl Ctr {
         prv: Priv,
         ctx: &AccessCtx,
     ) -> Option<Result<u64, Fault>> {
+        debug_assert!(
+            self.pending_len == 0,
+            "CTR read with deferred records: flush first"
+        );
         if !(bits::SELECT_FIRST..=bits::SELECT_LAST).contains(&select) {
             return None;
         }
@@ -292,6 +301,7 @@ impl Ctr {
         prv: Priv,
         ctx: &AccessCtx,
     ) -> Option<Result<(), Fault>> {
+        self.flush();
         if !(bits::SELECT_FIRST..=bits::SELECT_LAST).contains(&select) {
             return None;
         }
@@ -335,6 +345,7 @@ impl Ctr {
     /// and FROZEN are unchanged. Illegal from U-mode, and from S-mode when mstateen0.CTR = 0.
     /// In 0.1.4 the encoding is not an instruction: always [`Fault::NotImplemented`].
     pub fn sctrclr(&mut self, prv: Priv, ctx: &AccessCtx) -> Result<(), Fault> {
+        self.flush();
         if self.cfg.layout == Layout::Draft014 {
             return Err(Fault::NotImplemented);
         }

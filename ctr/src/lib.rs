@@ -34,7 +34,7 @@ pub use csr::{AccessCtx, Bank, Fault};
 pub use entry::{Entry, EntryView};
 pub use record::Outcome;
 
-use arch::Priv;
+use arch::{Itype, Priv};
 use bits::CtlBits;
 use cycles::CycleCounter;
 
@@ -66,7 +66,35 @@ pub struct Ctr {
     enabled: u8,
     /// Cache: events matter (some mode records, or a freeze can still happen).
     wants_events: bool,
+    /// Cache for the fast path of [`Ctr::transfer`]: bit `16 * p + t` set when a transfer of
+    /// type code `t` in the mode with encoding `p` is simply recorded (mode enabled, not
+    /// frozen, no RAS emulation, type wanted).
+    fast: u64,
+    /// Bit `p` set when the mode with encoding `p` records without RAS emulation and is not
+    /// frozen: a transfer there that `fast` does not record is simply filtered out.
+    plain: u8,
+    /// Records made on the fast path and not yet written to the array (see [`Ctr::flush`]):
+    /// the first `pending_len`.
+    pending: Box<[Pending]>,
+    pending_len: usize,
+    /// Fast-path records are deferred to [`Ctr::flush`] ([`Ctr::set_deferred`]).
+    defer: bool,
 }
+
+/// A record made on [`Ctr::transfer`]'s fast path: the array is brought up to date later, in
+/// bulk, by [`Ctr::flush`].
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    source: u64,
+    target: u64,
+    /// TYPE, and MISP in bit 63.
+    ty_misp: u64,
+    /// The cycle count when it was made.
+    cycles: u64,
+}
+
+/// Pending records kept before a flush.
+const PENDING: usize = 4096;
 
 impl Ctr {
     /// A CTR in its reset state: control register 0 (nothing enabled), DEPTH the minimum
@@ -106,9 +134,32 @@ impl Ctr {
             cur: Priv::M,
             enabled: 0,
             wants_events: false,
+            fast: 0,
+            plain: 0,
+            pending: vec![
+                Pending {
+                    source: 0,
+                    target: 0,
+                    ty_misp: 0,
+                    cycles: 0
+                };
+                PENDING
+            ]
+            .into_boxed_slice(),
+            pending_len: 0,
+            defer: false,
         };
         ctr.refresh();
         Ok(ctr)
+    }
+
+    /// Defer the records of plain transfers (the common case: mode unchanged, recording, no
+    /// RAS emulation) to [`Ctr::flush`], which writes only the last `depth` of them. A caller
+    /// that turns this on must call `flush` before reading CTR state through `&self` (CSR and
+    /// entry reads); everything that changes CTR flushes first by itself.
+    pub fn set_deferred(&mut self, on: bool) {
+        self.flush();
+        self.defer = on;
     }
 
     /// Whether the hart must report events. False when no privilege mode is enabled for
@@ -144,6 +195,10 @@ impl Ctr {
 
     /// WRPTR.
     pub fn wrptr(&self) -> usize {
+        debug_assert!(
+            self.pending_len == 0,
+            "CTR read with deferred records: flush first"
+        );
         usize::from(self.wrptr)
     }
 
@@ -164,11 +219,19 @@ impl Ctr {
 
     /// Logical entry `logical` (0 = youngest), decoded; `None` at or beyond the depth.
     pub fn entry(&self, logical: usize) -> Option<EntryView> {
+        debug_assert!(
+            self.pending_len == 0,
+            "CTR read with deferred records: flush first"
+        );
         (logical < self.depth()).then(|| self.entries[self.physical(logical)].view(logical))
     }
 
     /// Logical entries 0..depth, youngest first, decoded (invalid ones included, V = 0).
     pub fn entries(&self) -> impl Iterator<Item = EntryView> + '_ {
+        debug_assert!(
+            self.pending_len == 0,
+            "CTR read with deferred records: flush first"
+        );
         (0..self.depth()).map(move |i| self.entries[self.physical(i)].view(i))
     }
 
@@ -220,6 +283,21 @@ impl Ctr {
         }
         self.enabled = e;
         self.wants_events = e != 0 || (!self.frozen && self.ctl & (b.bpfrz | b.lcofifrz) != 0);
+        self.fast = 0;
+        self.plain = 0;
+        if !self.frozen && !self.ctl_has(b.rasemu) {
+            self.plain = e;
+            for p in [Priv::U, Priv::S, Priv::M] {
+                if e & (1 << p.bits()) == 0 {
+                    continue;
+                }
+                for t in 0..16u8 {
+                    if Itype::from_code(t).is_some_and(|ty| self.wanted(ty)) {
+                        self.fast |= 1 << (16 * p.bits() as u32 + u32::from(t));
+                    }
+                }
+            }
+        }
     }
 
     /// The full control-register value (M view), including DEPTH in 0.1.4.

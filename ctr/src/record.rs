@@ -36,6 +36,7 @@ impl Ctr {
     /// opts in to not-taken branches, the *INH bits opt out). With RASEMU (5.4) calls are
     /// recorded, returns pop, co-routine swaps overwrite entry 0, everything else is
     /// inhibited, and the filter bits are ignored.
+    #[inline(always)]
     pub fn transfer(
         &mut self,
         src_pc: u64,
@@ -45,6 +46,118 @@ impl Ctr {
         misp: bool,
         now_cycles: u64,
     ) -> Outcome {
+        // The common case, from a cache of the checks below: the mode has not changed since
+        // the last event (so the elapsed cycles count), records, and wants this type.
+        //
+        // Such records are only noted ([`Ctr::flush`] writes them to the array in bulk): while
+        // the mode stays the same and nothing else happens to CTR, which would flush first,
+        // every cycle between them is qualified, so each record's cycle count is the time since
+        // the one before, and only the last `depth` of them stay in the array.
+        let bit = 16 * prv.bits() as u32 + u32::from(ty.code());
+        if self.cur == prv && bit < 64 && (self.plain >> prv.bits()) & 1 != 0 {
+            let wanted = (self.fast >> bit) & 1;
+            if self.defer {
+                // Written whether wanted or not, kept only if wanted: no branch on the type
+                // (which follows the program's branches).
+                self.pending[self.pending_len] = crate::Pending {
+                    source: src_pc,
+                    target: target_pc,
+                    ty_misp: u64::from(ty.code()) | (u64::from(misp) << 63),
+                    cycles: now_cycles,
+                };
+                self.pending_len += wanted as usize;
+                if self.pending_len == crate::PENDING {
+                    self.flush();
+                }
+            } else {
+                self.cc.settle(now_cycles, true);
+                if wanted != 0 {
+                    self.push(src_pc, target_pc, ty, misp);
+                }
+            }
+            return if wanted != 0 {
+                Outcome::Recorded
+            } else {
+                Outcome::Ignored
+            };
+        }
+        self.transfer_slow(src_pc, target_pc, ty, prv, misp, now_cycles)
+    }
+
+    /// Write the records noted on [`Ctr::transfer`]'s fast path to the array. Every other
+    /// operation that changes CTR does this first; call it before reading CTR state
+    /// ([`Ctr::csr_read`], [`Ctr::ireg_read`], [`Ctr::entries`]...) after transfers.
+    pub fn flush(&mut self) {
+        let n = self.pending_len;
+        if n == 0 {
+            return;
+        }
+        let depth = self.depth();
+        let w = usize::from(self.wrptr);
+        // Only the last `depth` records stay; each one's cycle count is the time since the
+        // record before it (the first: the count so far plus the time since the last settle).
+        let first = n.saturating_sub(depth);
+        for j in first..n {
+            let p = self.pending[j];
+            let data = if self.cfg.cycle_counting {
+                if j == first {
+                    let before = if first == 0 {
+                        self.cc
+                            .count
+                            .saturating_add(p.cycles.saturating_sub(self.cc.mark))
+                    } else {
+                        p.cycles.saturating_sub(self.pending[j - 1].cycles)
+                    };
+                    let ccv = if first == 0 && self.cc.invalid {
+                        0
+                    } else {
+                        bits::entry::CCV
+                    };
+                    (u64::from(crate::cycles::encode(before, self.cfg.cce_bits))
+                        << bits::entry::CC_SHIFT)
+                        | ccv
+                } else {
+                    let c = p.cycles.saturating_sub(self.pending[j - 1].cycles);
+                    (u64::from(crate::cycles::encode(c, self.cfg.cce_bits))
+                        << bits::entry::CC_SHIFT)
+                        | bits::entry::CCV
+                }
+            } else {
+                0
+            };
+            let misp = if p.ty_misp >> 63 != 0 && self.cfg.misp {
+                MISP
+            } else {
+                0
+            };
+            self.entries[(w + j) % depth] = Entry {
+                source: (p.source & !V) | V,
+                target: (p.target & !MISP) | misp,
+                data: (p.ty_misp & bits::entry::TYPE) | data,
+            };
+        }
+        if w + n >= depth && self.cfg.layout == Layout::Draft014 {
+            self.wrap = true;
+        }
+        self.wrptr = ((w + n) % depth) as u8;
+        let last = self.pending[n - 1].cycles;
+        self.cc.count = 0;
+        self.cc.mark = self.cc.mark.max(last);
+        self.cc.invalid = false;
+        self.pending_len = 0;
+    }
+
+    #[inline(never)]
+    fn transfer_slow(
+        &mut self,
+        src_pc: u64,
+        target_pc: u64,
+        ty: Itype,
+        prv: Priv,
+        misp: bool,
+        now_cycles: u64,
+    ) -> Outcome {
+        self.flush();
         self.settle(now_cycles);
         self.cur = prv;
         if !self.recording_in(prv) {
@@ -67,7 +180,16 @@ impl Ctr {
                 _ => Outcome::Ignored,
             };
         }
-        let wanted = match ty {
+        if !self.wanted(ty) {
+            return Outcome::Ignored;
+        }
+        self.push(src_pc, target_pc, ty, misp);
+        Outcome::Recorded
+    }
+
+    /// Whether the filters let a transfer of type `ty` be recorded (RAS emulation aside).
+    pub(crate) fn wanted(&self, ty: Itype) -> bool {
+        match ty {
             // Opt in (5.2: "the polarity of ... NTBREN is the opposite").
             Itype::NontakenBranch => self.ctl_has(bits::NTBREN),
             Itype::TakenBranch
@@ -86,12 +208,7 @@ impl Ctr {
             | Itype::TrapReturn
             | Itype::UninferableJump
             | Itype::Reserved7 => false,
-        };
-        if !wanted {
-            return Outcome::Ignored;
         }
-        self.push(src_pc, target_pc, ty, misp);
-        Outcome::Recorded
     }
 
     /// A trap taken from mode `from` (at `src_pc`, the future xepc) to mode `to` (at
@@ -114,6 +231,7 @@ impl Ctr {
         cause: Cause,
         now_cycles: u64,
     ) -> Outcome {
+        self.flush();
         self.settle(now_cycles);
         self.cur = to;
         if from == Priv::Debug || to == Priv::Debug {
@@ -159,6 +277,7 @@ impl Ctr {
         to: Priv,
         now_cycles: u64,
     ) -> Outcome {
+        self.flush();
         self.settle(now_cycles);
         self.cur = to;
         if self.frozen
@@ -203,7 +322,7 @@ impl Ctr {
     }
 
     /// Write a record at WRPTR and advance it (wrapping, and setting WRAP in 0.1.4).
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, src: u64, dst: u64, ty: Itype, misp: bool) {
         let data = u64::from(ty.code()) | self.take_cc();
         let misp = if misp && self.cfg.misp { MISP } else { 0 };

@@ -106,6 +106,18 @@ fn event() -> impl Strategy<Value = (Ev, u64)> {
     )
 }
 
+fn mostly_transfers() -> impl Strategy<Value = (Ev, u64)> {
+    (
+        prop_oneof![
+            200 => (0..TYPES.len(), pc(), pc()).prop_map(|(i, s, t)| Ev::Transfer(i, s, t)),
+            1 => (any::<u8>(), 0..CAUSES.len(), pc(), pc()).prop_map(|(m, c, s, t)| Ev::Trap(m, c, s, t)),
+            1 => (any::<u8>(), pc(), pc()).prop_map(|(m, s, t)| Ev::Xret(m, s, t)),
+            1 => Just(Ev::Unfreeze),
+        ],
+        dt(),
+    )
+}
+
 const MODES: [Priv; 3] = [Priv::U, Priv::S, Priv::M];
 
 fn idx(p: Priv) -> usize {
@@ -280,6 +292,99 @@ fn modes_from(cur: Priv, up: bool) -> Vec<Priv> {
         .collect()
 }
 
+fn check_last_depth(
+    s: Setup,
+    events: Vec<(Ev, u64)>,
+    deferred: bool,
+    flush_every: usize,
+) -> Result<(), TestCaseError> {
+    let mut c = build(&s);
+    // Deferred records (what the hart uses) must leave the same state at every flush.
+    c.set_deferred(deferred);
+    let mut r = Reference {
+        s: s.clone(),
+        cur: Priv::M,
+        frozen: false,
+        counted: 0,
+        ccv_next: false,
+        recs: Vec::new(),
+    };
+    let mut now = 0u64;
+    for (step, (ev, d)) in events.into_iter().enumerate() {
+        now += d;
+        r.tick(d);
+        match ev {
+            Ev::Transfer(i, src, tgt) => {
+                c.transfer(src, tgt, TYPES[i], r.cur, false, now);
+                r.transfer(TYPES[i], src, tgt);
+            }
+            Ev::Trap(sel, ci, src, tgt) => {
+                let ups = modes_from(r.cur, true);
+                let to = ups[usize::from(sel) % ups.len()];
+                c.trap(src, tgt, r.cur, to, CAUSES[ci], now);
+                r.trap(to, CAUSES[ci], src, tgt);
+            }
+            Ev::Xret(sel, src, tgt) => {
+                let downs = modes_from(r.cur, false);
+                if downs.is_empty() {
+                    continue;
+                }
+                let to = downs[usize::from(sel) % downs.len()];
+                c.xret(src, tgt, r.cur, to, now);
+                r.xret(to, src, tgt);
+            }
+            Ev::Unfreeze => {
+                if r.cur != Priv::U {
+                    let b = bits(s.layout);
+                    c.flush();
+                    let st = c.csr_read(b.sstatus, r.cur, &ctx_at(now)).unwrap().unwrap();
+                    c.csr_write(b.sstatus, st & !b.frozen, r.cur, &ctx_at(now))
+                        .unwrap()
+                        .unwrap();
+                    r.frozen = false;
+                }
+            }
+        }
+        if deferred && step % flush_every != 0 {
+            continue;
+        }
+        c.flush();
+        let depth = c.depth();
+        prop_assert_eq!(c.wrptr(), r.recs.len() % depth);
+        prop_assert_eq!(c.frozen(), r.frozen);
+    }
+    c.flush();
+    let depth = c.depth();
+    let want: Vec<&Rec> = r.recs.iter().rev().take(depth).collect();
+    for x in 0..depth {
+        let e = c.entry(x).unwrap();
+        match want.get(x) {
+            Some(&&(src, tgt, ty, ccv, count)) => {
+                prop_assert!(e.valid, "entry {} should be valid", x);
+                prop_assert_eq!(
+                    (e.source, e.target, u64::from(e.ty.code())),
+                    (src, tgt, ty),
+                    "entry {}",
+                    x
+                );
+                prop_assert_eq!(e.ccv, ccv, "CCV of entry {}", x);
+                prop_assert_eq!(
+                    ctr::cycles::decode(e.cc),
+                    ref_cycles(count, s.cce_bits),
+                    "CC of entry {} (count {})",
+                    x,
+                    count
+                );
+            }
+            None => prop_assert_eq!((e.valid, e.source, e.target), (false, 0, 0), "entry {}", x),
+        }
+    }
+    if s.layout == Layout::Draft014 {
+        prop_assert_eq!(status(&c) & d014::WRAP != 0, r.recs.len() >= depth);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -287,70 +392,10 @@ proptest! {
     fn array_holds_the_last_depth_qualified_records(
         s in setup(),
         events in prop::collection::vec(event(), 0..160),
+        deferred in any::<bool>(),
+        flush_every in 1usize..60,
     ) {
-        let mut c = build(&s);
-        let mut r = Reference {
-            s: s.clone(),
-            cur: Priv::M,
-            frozen: false,
-            counted: 0,
-            ccv_next: false,
-            recs: Vec::new(),
-        };
-        let mut now = 0u64;
-        for (ev, d) in events {
-            now += d;
-            r.tick(d);
-            match ev {
-                Ev::Transfer(i, src, tgt) => {
-                    c.transfer(src, tgt, TYPES[i], r.cur, false, now);
-                    r.transfer(TYPES[i], src, tgt);
-                }
-                Ev::Trap(sel, ci, src, tgt) => {
-                    let ups = modes_from(r.cur, true);
-                    let to = ups[usize::from(sel) % ups.len()];
-                    c.trap(src, tgt, r.cur, to, CAUSES[ci], now);
-                    r.trap(to, CAUSES[ci], src, tgt);
-                }
-                Ev::Xret(sel, src, tgt) => {
-                    let downs = modes_from(r.cur, false);
-                    if downs.is_empty() {
-                        continue;
-                    }
-                    let to = downs[usize::from(sel) % downs.len()];
-                    c.xret(src, tgt, r.cur, to, now);
-                    r.xret(to, src, tgt);
-                }
-                Ev::Unfreeze => {
-                    if r.cur != Priv::U {
-                        let b = bits(s.layout);
-                        let st = c.csr_read(b.sstatus, r.cur, &ctx_at(now)).unwrap().unwrap();
-                        c.csr_write(b.sstatus, st & !b.frozen, r.cur, &ctx_at(now)).unwrap().unwrap();
-                        r.frozen = false;
-                    }
-                }
-            }
-            let depth = c.depth();
-            prop_assert_eq!(c.wrptr(), r.recs.len() % depth);
-            prop_assert_eq!(c.frozen(), r.frozen);
-        }
-        let depth = c.depth();
-        let want: Vec<&Rec> = r.recs.iter().rev().take(depth).collect();
-        for x in 0..depth {
-            let e = c.entry(x).unwrap();
-            match want.get(x) {
-                Some(&&(src, tgt, ty, ccv, count)) => {
-                    prop_assert!(e.valid, "entry {} should be valid", x);
-                    prop_assert_eq!((e.source, e.target, u64::from(e.ty.code())), (src, tgt, ty), "entry {}", x);
-                    prop_assert_eq!(e.ccv, ccv, "CCV of entry {}", x);
-                    prop_assert_eq!(ctr::cycles::decode(e.cc), ref_cycles(count, s.cce_bits), "CC of entry {} (count {})", x, count);
-                }
-                None => prop_assert_eq!((e.valid, e.source, e.target), (false, 0, 0), "entry {}", x),
-            }
-        }
-        if s.layout == Layout::Draft014 {
-            prop_assert_eq!(status(&c) & d014::WRAP != 0, r.recs.len() >= depth);
-        }
+        check_last_depth(s, events, deferred, flush_every)?;
     }
 
     #[test]
@@ -432,5 +477,20 @@ proptest! {
                 None => prop_assert!(!e.valid, "entry {} should be invalid", x),
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Long runs of transfers in one mode: many deferred records between flushes (more than
+    /// the depth), as the hart makes them.
+    #[test]
+    fn long_runs_of_deferred_records(
+        s in setup(),
+        events in prop::collection::vec(mostly_transfers(), 0..1200),
+        flush_every in 1usize..1000,
+    ) {
+        check_last_depth(s, events, true, flush_every)?;
     }
 }

@@ -117,6 +117,22 @@ impl Default for DecoderConfig {
 }
 
 impl DecoderConfig {
+    /// The decoder settings that match an encoder's.
+    pub fn for_encoder(e: &crate::encoder::EncoderConfig) -> DecoderConfig {
+        DecoderConfig {
+            tr_te_inst_mode: e.tr_te_inst_mode,
+            format: e.format(),
+            implicit_return_mode: e.tr_te_inst_implicit_return_mode,
+            implicit_return_depth: e.implicit_return_depth,
+            partial_bits: e.partial_bits,
+            sequential_jump: e.tr_te_inst_en_sequential_jump,
+            all_jumps: e.tr_te_inst_en_all_jumps,
+            repeat_branch: e.tr_te_inst_en_repeat_branch,
+            repeated_history: e.tr_te_inst_en_repeated_history,
+            src_filter: None,
+        }
+    }
+
     /// Checks the settings' ranges.
     pub fn validate(&self) -> Result<(), String> {
         if self.tr_te_inst_mode != MODE_BTM && self.tr_te_inst_mode != MODE_HTM {

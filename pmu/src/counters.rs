@@ -226,6 +226,13 @@ impl Pmu {
     /// The count down assumes each instruction reports at most one fetch run of its own
     /// bytes, one data access and one branch, and bumps at most one instruction class;
     /// traps are reported with [`Pmu::trap_taken`].
+    /// Whether [`Pmu::after_run`]`(n)` would look at the counters (so the totals must be up to
+    /// date first); when false, it only counts down.
+    #[inline]
+    pub fn due(&self, n: u64) -> bool {
+        n >= self.countdown
+    }
+
     #[inline]
     pub fn after_run(&mut self, n: u64) -> bool {
         if n < self.countdown {
