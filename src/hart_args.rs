@@ -12,11 +12,20 @@ use std::path::{Path, PathBuf};
 pub struct HartArgs {
     /// ISA string: rv64gc (rv64imafdc_zicsr_zifencei_zicntr_zihpm), plus any of sscofpmf
     /// (counter overflow and mode filtering), smctr / ssctr (Control Transfer Records, with
-    /// smcsrind, sscsrind and smstateen, which may also be named).
-    #[arg(long, default_value = "rv64gc", help_heading = "Hart")]
-    pub isa: String,
-    /// Number of hpm counters (mhpmcounter3 onwards), 0..=29. Default: 29 with Sscofpmf, else 0
-    /// (as on Spike's default hart, whose hpm counters read zero).
+    /// smcsrind, sscsrind and smstateen, which may also be named). Default: rv64gc, or
+    /// rv64gc_sscofpmf with --sbi builtin.
+    #[arg(long, help_heading = "Hart")]
+    pub isa: Option<String>,
+    /// The SBI: none (the program's own M-mode code takes its ecalls), or builtin (the program
+    /// starts in S-mode with a0 = hart id and a1 = a device tree, and hartscope serves its SBI
+    /// calls as OpenSBI would: Base, Timer, IPI, RFENCE, HSM, SRST, PMU, DBCN, legacy console).
+    #[arg(long, value_enum, default_value_t = SbiArg::None, help_heading = "Hart")]
+    pub sbi: SbiArg,
+    /// Log every SBI call and its return on standard error (through `tracing`).
+    #[arg(long, help_heading = "Hart")]
+    pub trace_sbi: bool,
+    /// Number of hpm counters (mhpmcounter3 onwards), 0..=29. Default: 29 with Sscofpmf or
+    /// --sbi builtin, else 0 (as on Spike's default hart, whose hpm counters read zero).
     #[arg(long, value_name = "N", help_heading = "PMU")]
     pub hpm_counters: Option<u8>,
     /// Width of the hpm counters in bits, 1..=64.
@@ -53,7 +62,9 @@ pub struct HartArgs {
 impl Default for HartArgs {
     fn default() -> Self {
         HartArgs {
-            isa: "rv64gc".into(),
+            isa: None,
+            sbi: SbiArg::None,
+            trace_sbi: false,
             hpm_counters: None,
             hpm_width: 64,
             pmu_models: None,
@@ -64,6 +75,16 @@ impl Default for HartArgs {
             ctr_report: None,
         }
     }
+}
+
+/// `--sbi`: who serves S-mode's ecalls.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SbiArg {
+    /// The program's own M-mode code.
+    #[default]
+    None,
+    /// hartscope's built-in SBI (the program runs in S-mode).
+    Builtin,
 }
 
 /// What the ISA string asks for beyond RV64GC.
@@ -122,13 +143,16 @@ fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
 impl HartArgs {
     /// The machine configuration these options describe, on top of `base`.
     pub fn config(&self, base: Config) -> Result<Config> {
-        let isa = parse_isa(&self.isa)?;
+        let sbi = self.sbi == SbiArg::Builtin;
+        let default_isa = if sbi { "rv64gc_sscofpmf" } else { "rv64gc" };
+        let isa = parse_isa(self.isa.as_deref().unwrap_or(default_isa))?;
         let mut c = base;
         c.sscofpmf = isa.sscofpmf;
+        c.sbi = sbi;
         if let Some(p) = &self.pmu_config {
             c.pmu = load(p, "PMU")?;
         } else {
-            c.pmu.hpm_counters = if isa.sscofpmf { 29 } else { 0 };
+            c.pmu.hpm_counters = if isa.sscofpmf || sbi { 29 } else { 0 };
         }
         if let Some(n) = self.hpm_counters {
             c.pmu.hpm_counters = n;
@@ -170,6 +194,29 @@ impl HartArgs {
             c.ctr = Some(cc);
         }
         Ok(c)
+    }
+
+    /// With the built-in SBI, check that the program's segments keep clear of the device
+    /// tree the SBI placed at the top of RAM.
+    pub fn check_boot(&self, m: &Machine, prog: &Program) -> Result<()> {
+        let (dtb, len) = m.sbi().dtb;
+        if !m.config.sbi {
+            return Ok(());
+        }
+        if len == 0 {
+            bail!("--sbi builtin: RAM is too small to hold the device tree (use --mem)");
+        }
+        for (i, &(addr, _, mem, _)) in prog.segments.iter().enumerate() {
+            if addr < dtb + len && dtb < addr.saturating_add(mem) {
+                bail!(
+                    "--sbi builtin: segment {i} at {addr:#x}..{:#x} overlaps the device tree the \
+                     SBI places at {dtb:#x}..{:#x} (use --mem to enlarge RAM)",
+                    addr + mem,
+                    dtb + len
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Print or write the reports asked for.
@@ -291,4 +338,22 @@ fn ctr_table(ctr: &ctr::Ctr, entries: &[CtrEntryReport]) -> String {
         let _ = writeln!(s, "({invalid} entries not valid)");
     }
     s
+}
+
+/// What the built-in SBI has to say about how the run ended (a system reset or a stopped
+/// hart), if anything.
+pub fn sbi_end_note(m: &Machine) -> Option<String> {
+    let s = m.sbi();
+    if let Some((ty, reason)) = s.reset {
+        let what = match ty {
+            0 => "shutdown",
+            1 => "cold reboot",
+            _ => "warm reboot",
+        };
+        return Some(format!(
+            "hartscope: the guest asked the SBI for a {what} (reset reason {reason:#x}); the run ends"
+        ));
+    }
+    s.stopped
+        .then(|| "hartscope: the guest stopped its only hart (SBI HSM hart_stop)".to_string())
 }

@@ -21,7 +21,7 @@ use crate::classify;
 use crate::csr::MIP_LCOFIP;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
-use arch::{Cause, Priv};
+use arch::{Cause, Itype, Priv};
 use pmu::{AccessKind, Class};
 
 /// An instruction's PMU class, as the block's end marker counts them: 0 none, 1 load, 2
@@ -45,16 +45,40 @@ pub(crate) fn marker_counts(m: &Insn) -> [u8; 4] {
     [m.rd, m.rs1, m.rs2, m.rs3]
 }
 
-/// Store a block's class counts in its end marker.
+/// Store a block's class counts and its last instruction's transfer kind in its end marker.
 pub(crate) fn set_marker_counts(m: &mut Insn, block: &[Insn]) {
     let mut c = [0u8; 5];
     for d in block {
         c[op_class(d.op) as usize] += 1;
     }
     (m.rd, m.rs1, m.rs2, m.rs3) = (c[1], c[2], c[3], c[4]);
+    m.bits = block.last().map_or(0, |d| transfer_kind(d) as u32);
+}
+
+/// How an instruction transfers control, as the tables below index it: 0 not a transfer (or
+/// an xRET, which CTR hears of separately), 1 conditional branch, 2 direct call, 3 indirect
+/// call, 4 co-routine swap, 5 return, 6 other jump through a register, 7 other direct jump,
+/// 8 jump through a register linking nothing (`jr`), 9 direct jump linking nothing (`j`).
+pub(crate) fn transfer_kind(d: &Insn) -> u8 {
+    match d.op {
+        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => 1,
+        Op::Jal | Op::Jalr => match classify::ctr_type(d, true) {
+            Itype::InferableCall => 2,
+            Itype::UninferableCall => 3,
+            Itype::CoroutineSwap => 4,
+            Itype::Return => 5,
+            Itype::OtherUninferableJump => 6,
+            Itype::OtherInferableJump => 7,
+            Itype::UninferableTailCall => 8,
+            _ => 9,
+        },
+        _ => 0,
+    }
 }
 
 const CLASSES: [Class; 4] = [Class::Loads, Class::Stores, Class::Atomics, Class::FpOps];
+
+
 
 /// The classes whose counting needs per-run work (everything but instructions, cycles, traps
 /// and misaligned accesses, which the hart reports anyway).
@@ -74,6 +98,86 @@ fn per_run_classes() -> u64 {
     .fold(0, |m, c| m | c.bit())
 }
 
+/// By kind and taken (0/1): the PMU class, N-Trace's itype and CTR's TYPE.
+const KIND_CLASS: [[Class; 2]; 10] = [
+    [Class::Instructions; 2],
+    [Class::BranchesNotTaken, Class::BranchesTaken],
+    [Class::Calls; 2],
+    [Class::Calls; 2],
+    [Class::Jumps; 2],
+    [Class::Returns; 2],
+    [Class::Jumps; 2],
+    [Class::Jumps; 2],
+    [Class::Jumps; 2],
+    [Class::Jumps; 2],
+];
+const KIND_ITYPE: [[Itype; 2]; 10] = [
+    [Itype::None; 2],
+    [Itype::NontakenBranch, Itype::TakenBranch],
+    [Itype::InferableCall; 2],
+    [Itype::UninferableCall; 2],
+    [Itype::CoroutineSwap; 2],
+    [Itype::Return; 2],
+    [Itype::OtherUninferableJump; 2],
+    [Itype::OtherInferableJump; 2],
+    [Itype::OtherUninferableJump; 2],
+    [Itype::OtherInferableJump; 2],
+];
+const KIND_CTR: [[Itype; 2]; 10] = [
+    [Itype::None; 2],
+    [Itype::NontakenBranch, Itype::TakenBranch],
+    [Itype::InferableCall; 2],
+    [Itype::UninferableCall; 2],
+    [Itype::CoroutineSwap; 2],
+    [Itype::Return; 2],
+    [Itype::OtherUninferableJump; 2],
+    [Itype::OtherInferableJump; 2],
+    [Itype::UninferableTailCall; 2],
+    [Itype::InferableTailCall; 2],
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+
+    /// The tables agree with the one classifier for every kind of transfer.
+    #[test]
+    fn kinds_match_the_classifier() {
+        for bits in [
+            0x00b50463u32, // beq
+            0x008000ef,    // jal ra
+            0x000500e7,    // jalr ra, a0
+            0x000280e7,    // jalr ra, t0 (swap)
+            0x00008067,    // ret
+            0x000505e7,    // jalr a1, a0
+            0x0080056f,    // jal a0
+            0x00050067,    // jr a0
+            0x0080006f,    // j
+            0xa011,        // c.j
+            0x9502,        // c.jalr a0
+        ] {
+            let d = decode(bits);
+            let k = transfer_kind(&d) as usize;
+            assert_ne!(k, 0, "{bits:#x}");
+            for taken in [false, true] {
+                if k != 1 && !taken {
+                    continue;
+                }
+                let t = taken as usize;
+                assert_eq!(KIND_ITYPE[k][t], classify::itype(&d, taken), "{bits:#x}");
+                assert_eq!(KIND_CTR[k][t], classify::ctr_type(&d, taken), "{bits:#x}");
+                assert_eq!(
+                    Some(KIND_CLASS[k][t]),
+                    Class::of_itype(classify::itype(&d, taken)),
+                    "{bits:#x}"
+                );
+            }
+        }
+        assert_eq!(transfer_kind(&decode(0x00150513)), 0); // addi
+    }
+}
+
 impl Machine {
     /// Decide whether runs need accounting; call after anything that can change it (PMU and
     /// CTR CSR writes, SBI PMU calls, configuration).
@@ -87,6 +191,8 @@ impl Machine {
             self.flush_tlb();
         }
         self.models = models;
+        self.pmu_runs = models || classes;
+        self.ctr_active = ctr;
         self.hooks = models || classes || ctr;
     }
 
@@ -125,19 +231,24 @@ impl Machine {
     }
 
     /// The cost model's cycle count now (instructions retired plus penalties), for CTR.
+    /// Without models it is the instructions retired.
     #[inline]
     pub(crate) fn cycles_now(&mut self) -> u64 {
-        self.pmu_sync();
-        self.hart.pmu.cycle_total()
+        if self.models {
+            self.pmu_sync();
+            self.hart.pmu.cycle_total()
+        } else {
+            self.now()
+        }
     }
 
     /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, `bytes`
     /// long, which ran in privilege `prv`. `npc` is what the chain returned (the target of a
     /// transfer that ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a
-    /// run that reaches the block's end then covers the whole block). True when LCOFI was
-    /// raised.
+    /// run that reaches the block's end then covers the whole block, whose class counts and
+    /// last transfer kind its end marker holds). True when LCOFI was raised.
     #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn account_run(
         &mut self,
         a: &[Insn],
@@ -153,56 +264,99 @@ impl Machine {
             return false;
         }
         let end = &a[k + n];
-        let t = self.hart.pmu.totals_mut(prv);
-        if block_start && end.op == Op::NotDecoded && end.imm != 0 {
-            for (c, v) in CLASSES.iter().zip(marker_counts(end)) {
-                t[*c as usize] += v as u64;
+        let last = &a[k + n - 1];
+        let full = block_start && end.op == Op::NotDecoded && end.imm != 0;
+        let pmu = self.pmu_runs;
+        let kind = if full {
+            if pmu {
+                let c = marker_counts(end);
+                let t = self.hart.pmu.totals_mut(prv);
+                for (i, cl) in CLASSES.iter().enumerate() {
+                    t[*cl as usize] += c[i] as u64;
+                }
             }
+            end.bits as usize
         } else {
-            for d in &a[k..k + n] {
-                let c = op_class(d.op);
-                if c != 0 {
-                    t[CLASSES[c as usize - 1] as usize] += 1;
+            if pmu {
+                self.count_classes(&a[k..k + n], prv);
+            }
+            if matches!(last.op, Op::Mret | Op::Sret) {
+                0
+            } else {
+                transfer_kind(last) as usize
+            }
+        };
+        if kind != 0 {
+            let len = last.len as u64;
+            let fall = pc + bytes;
+            // A transfer to its own fall-through lets the untraced chain run on to the block's
+            // end marker, which returns the DECODE sentinel; hart.pc holds the next pc then.
+            // (Selected without a branch: it depends on the guest's branches.)
+            let odd = 0u64.wrapping_sub(npc & 1);
+            let npc = npc ^ ((npc ^ self.hart.pc) & odd);
+            // A branch was taken when the chain ended at another pc than its fall-through, or
+            // when it branched to its own fall-through (rare: look).
+            let mut taken = (kind != 1) | (npc != fall);
+            if kind == 1 && last.imm as u64 == len {
+                taken = self.branch_taken(last);
+            }
+            let t = taken as usize;
+            let target = [fall, npc][t];
+            let mut misp = false;
+            if pmu {
+                self.hart.pmu.count(prv, KIND_CLASS[kind][t], 1);
+                misp = self.models && self.predict(last, fall - len, target, kind, t, prv);
+            }
+            if self.ctr_on() {
+                let cycles = self.cycles_now();
+                if let Some(c) = self.hart.ctr.as_mut() {
+                    c.transfer(fall - len, target, KIND_CTR[kind][t], prv, misp, cycles);
                 }
             }
         }
-        let last = &a[k + n - 1];
-        let last_pc = pc + bytes - last.len as u64;
-        if self.models {
-            let pa = self.fetch_page.1.wrapping_add(pc - self.fetch_page.0);
-            let asid = self.asid();
-            self.hart.pmu.fetch(prv, pc, pa, bytes, asid);
+        if !self.models {
+            // Overflows need no per-run look: chunks stop at the PMU's overflow horizon.
+            return false;
         }
-        if classify::is_transfer(last.op) && !matches!(last.op, Op::Mret | Op::Sret) {
-            let taken = match last.op {
-                Op::Jal | Op::Jalr => true,
-                _ => self.branch_taken(last),
-            };
-            let target = if taken {
-                npc
-            } else {
-                last_pc + last.len as u64
-            };
-            self.transfer(last, last_pc, target, taken, prv);
+        let pa = self.fetch_page.1.wrapping_add(pc - self.fetch_page.0);
+        let asid = self.asid();
+        self.hart.pmu.fetch(prv, pc, pa, bytes, asid);
+        let n = n as u64;
+        if self.hart.pmu.due(n) {
+            self.pmu_sync();
+            self.pmu_after(n)
+        } else {
+            self.hart.pmu.after_run(n)
         }
-        self.pmu_sync();
-        self.pmu_after(n as u64)
     }
 
-    /// One retired control transfer (or not-taken branch) to the PMU and CTR.
-    fn transfer(&mut self, d: &Insn, pc: u64, target: u64, taken: bool, prv: Priv) {
-        let it = classify::itype(d, taken);
-        if let Some(c) = Class::of_itype(it) {
-            self.hart.pmu.count(prv, c, 1);
-        }
-        let misp = self.models && self.hart.pmu.branch(prv, pc, d.len as u64, target, it);
-        if self.hart.ctr.as_ref().is_some_and(|c| c.active()) {
-            let ty = classify::ctr_type(d, taken);
-            let cycles = self.cycles_now();
-            if let Some(c) = self.hart.ctr.as_mut() {
-                c.transfer(pc, target, ty, prv, misp, cycles);
+    /// The class counts of a run that is not a whole block.
+    #[cold]
+    #[inline(never)]
+    fn count_classes(&mut self, run: &[Insn], prv: Priv) {
+        let t = self.hart.pmu.totals_mut(prv);
+        for d in run {
+            let c = op_class(d.op);
+            if c != 0 {
+                t[CLASSES[c as usize - 1] as usize] += 1;
             }
         }
+    }
+
+    /// Whether CTR wants events (cached from `Ctr::active` by [`Machine::update_hooks`], which
+    /// runs after everything that can change it: CTR CSR writes and traps).
+    #[inline(always)]
+    fn ctr_on(&self) -> bool {
+        self.ctr_active
+    }
+
+    /// One retired control transfer (or not-taken branch) to the branch predictor model:
+    /// whether it was mispredicted.
+    #[inline(never)]
+    fn predict(&mut self, d: &Insn, pc: u64, target: u64, kind: usize, t: usize, prv: Priv) -> bool {
+        self.hart
+            .pmu
+            .branch(prv, pc, d.len as u64, target, KIND_ITYPE[kind][t])
     }
 
     /// Whether conditional branch `d` (just executed: branches write no register) was taken.
@@ -234,10 +388,11 @@ impl Machine {
         from: Priv,
         to: Priv,
     ) {
+        self.events_flush();
         self.pmu_sync();
         self.hart.pmu.trap_taken(from, cause.is_interrupt());
-        if self.hart.ctr.as_ref().is_some_and(|c| c.active()) {
-            let cycles = self.hart.pmu.cycle_total();
+        if self.ctr_on() {
+            let cycles = self.cycles_now();
             if let Some(c) = self.hart.ctr.as_mut() {
                 c.trap(epc, handler, from, to, cause, cycles);
             }
@@ -247,11 +402,21 @@ impl Machine {
 
     /// An MRET or SRET at `pc` to `target`, from `from` to `to`.
     pub(crate) fn xret_events(&mut self, pc: u64, target: u64, from: Priv, to: Priv) {
-        if self.hart.ctr.as_ref().is_some_and(|c| c.active()) {
-            let cycles = self.cycles_now();
+        if self.ctr_on() {
+            // The xRET's own cycle belongs to the mode it executes in, `from` ("qualified
+            // cycles are those executed within an enabled privilege mode"): count it now.
+            let cycles = self.cycles_now() + 1;
             if let Some(c) = self.hart.ctr.as_mut() {
                 c.xret(pc, target, from, to, cycles);
             }
+        }
+    }
+
+    /// Write CTR's deferred records to its array: before anything reads CTR.
+    #[inline]
+    pub(crate) fn events_flush(&mut self) {
+        if let Some(c) = self.hart.ctr.as_mut() {
+            c.flush();
         }
     }
 
@@ -259,7 +424,9 @@ impl Machine {
     pub(crate) fn ctr_ctx(&mut self) -> ctr::AccessCtx {
         ctr::AccessCtx {
             mstateen0: self.hart.csr.mstateen0,
-            now_cycles: self.cycles_now(),
+            // The CSR instruction's own cycle counts with the state it executed in (before a
+            // write that sets or clears FROZEN or changes the enables).
+            now_cycles: self.cycles_now() + 1,
         }
     }
 
@@ -267,7 +434,11 @@ impl Machine {
     pub(crate) fn ctr_ctx_ro(&self) -> ctr::AccessCtx {
         ctr::AccessCtx {
             mstateen0: self.hart.csr.mstateen0,
-            now_cycles: self.hart.pmu.cycle_total(),
+            now_cycles: if self.models {
+                self.hart.pmu.cycle_total()
+            } else {
+                self.now()
+            },
         }
     }
 

@@ -5,7 +5,8 @@
 //! - `exec`: instruction semantics, by extension; [`fp`]: IEEE 754 through SoftFloat;
 //! - [`mmu`]: Sv39/Sv48 translation, PMP, and the load/store/fetch paths;
 //! - `trap`: trap entry and interrupt selection; [`run`]: the run loop and time model;
-//! - [`record`]: retirement records and sinks; [`elf`]: the loader; [`htif`]: HTIF.
+//! - [`record`]: retirement records and sinks; [`elf`]: the loader; [`htif`]: HTIF;
+//! - [`sbi`]: the built-in SBI for S-mode programs, and [`dtb`]: the device tree it provides.
 
 pub mod bus;
 pub mod classify;
@@ -13,6 +14,7 @@ pub mod commitlog;
 pub mod csr;
 mod dcache;
 pub mod decode;
+pub mod dtb;
 pub mod elf;
 mod events;
 mod exec;
@@ -24,6 +26,7 @@ pub mod machine;
 pub mod mmu;
 pub mod record;
 pub mod run;
+pub mod sbi;
 pub mod state;
 mod trap;
 

@@ -42,6 +42,9 @@ pub struct Config {
     pub pmu: pmu::PmuConfig,
     /// Control Transfer Records (Smctr/Ssctr, with Smcsrind and Smstateen), when present.
     pub ctr: Option<ctr::CtrConfig>,
+    /// The built-in SBI (`crate::sbi`): boot in S-mode with a device tree and serve what
+    /// would go to M-mode. Off: the program's own M-mode code runs.
+    pub sbi: bool,
 }
 
 impl Default for Config {
@@ -56,6 +59,7 @@ impl Default for Config {
                 ..pmu::PmuConfig::default()
             },
             ctr: None,
+            sbi: false,
         }
     }
 }
@@ -112,11 +116,17 @@ pub struct Machine {
     pub(crate) hooks: bool,
     /// The PMU's models are on (memory accesses take the slow path, which reports them).
     pub(crate) models: bool,
+    /// The PMU needs every run: it counts instruction classes or runs its models.
+    pub(crate) pmu_runs: bool,
+    /// CTR wants events (`Ctr::active`).
+    pub(crate) ctr_active: bool,
     /// `now()` when the PMU's instruction totals were last brought up to date.
     pub(crate) pmu_synced: u64,
     /// The virtual and physical page instructions are being fetched from (traced runs).
     pub(crate) fetch_page: (u64, u64),
     pub htif: crate::htif::Htif,
+    /// The built-in SBI's state (used when `config.sbi`).
+    pub(crate) sbi: crate::sbi::SbiState,
 }
 
 impl Machine {
@@ -136,7 +146,13 @@ impl Machine {
         let hart = HartState {
             pmu: pmu::Pmu::new(config.pmu.clone()).map_err(ConfigError::Pmu)?,
             ctr: match &config.ctr {
-                Some(c) => Some(ctr::Ctr::new(*c).map_err(ConfigError::Ctr)?),
+                Some(c) => {
+                    let mut ctr = ctr::Ctr::new(*c).map_err(ConfigError::Ctr)?;
+                    // Plain records are written in bulk: the hart flushes before it reads CTR
+                    // (CSR accesses) and at the end of every chunk of execution.
+                    ctr.set_deferred(true);
+                    Some(ctr)
+                }
                 None => None,
             },
             ..HartState::default()
@@ -153,9 +169,12 @@ impl Machine {
             sched: crate::run::Scheduler::default(),
             hooks: false,
             models: false,
+            pmu_runs: false,
+            ctr_active: false,
             pmu_synced: 0,
             fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),
+            sbi: crate::sbi::SbiState::default(),
         };
         m.tlb.set_pmp(&m.hart.csr);
         m.clint_changed();
@@ -194,7 +213,8 @@ pub const BOOT_STEPS: u64 = 5;
 pub const DTB_ADDR: u64 = 0x1020;
 
 impl Machine {
-    /// Reset the hart to run a program from `entry`, as Spike's boot ROM leaves it.
+    /// Reset the hart to run a program from `entry`, as Spike's boot ROM leaves it; with the
+    /// built-in SBI, then in S-mode as OpenSBI leaves it ([`Machine::sbi_boot`]).
     pub fn boot(&mut self, entry: u64) {
         self.hart.pc = entry;
         self.hart.prv = Priv::M;
@@ -207,5 +227,8 @@ impl Machine {
         self.sched.boot_steps = BOOT_STEPS;
         self.clint_changed();
         self.flush_tlb();
+        if self.config.sbi {
+            self.sbi_boot(entry);
+        }
     }
 }

@@ -24,6 +24,7 @@ use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
 use crate::record::{Run, Sink};
+use crate::sbi::{SbiTrap, Then};
 use arch::{Cause, Priv};
 
 /// Steps per quantum (Spike's INTERLEAVE).
@@ -143,9 +144,11 @@ impl Machine {
             self.sched.quantum_left -= done;
             self.sched.budget = 0;
             self.sched.budget_start = 0;
+            // The PMU sees the chunk (whose length its overflow horizon bounded); the models
+            // looked after every run themselves.
+            self.events_flush();
             self.pmu_sync();
-            if !self.hooks {
-                // (With hooks every run already looked.)
+            if !self.models {
                 self.pmu_after(done);
             }
             if self.sched.stop_requested {
@@ -181,6 +184,12 @@ impl Machine {
         if self.hart.csr.mie & crate::csr::MIP_MTIP != 0 && c.mtimecmp > c.mtime {
             // Quanta until mtime >= mtimecmp, minus this one (end_quantum adds one more tick).
             let quanta = (c.mtimecmp - c.mtime).div_ceil(TICKS_PER_QUANTUM);
+            self.bus.clint.mtime += (quanta - 1) * TICKS_PER_QUANTUM;
+            return None;
+        }
+        // The built-in SBI's S-mode timer wakes the hart the same way.
+        if let Some(t) = self.sbi_timer_wake().filter(|&t| t > self.bus.clint.mtime) {
+            let quanta = (t - self.bus.clint.mtime).div_ceil(TICKS_PER_QUANTUM);
             self.bus.clint.mtime += (quanta - 1) * TICKS_PER_QUANTUM;
             return None;
         }
@@ -455,6 +464,34 @@ impl Machine {
     /// The instruction at `pc` raised the exception in `self.exc`: record and take it.
     #[cold]
     fn trap_at<S: Sink>(&mut self, pc: u64, d: &Insn, sink: &mut S) -> ChunkEnd {
+        // The PMU and CTR see every run before the trap (and before an SBI call).
+        self.events_flush();
+        // The built-in SBI takes what would go to M-mode (crate::sbi).
+        let mut redirect = false;
+        if self.config.sbi {
+            match self.sbi_trap(pc, d, sink) {
+                SbiTrap::NotMine => {}
+                SbiTrap::Redirect => redirect = true,
+                SbiTrap::Retry => return self.trap_at(pc, d, sink),
+                SbiTrap::Done(Then::Return) => return ChunkEnd::Serialize,
+                SbiTrap::Done(Then::Suspend(_)) => {
+                    self.sched.waiting = true;
+                    return ChunkEnd::EndQuantum;
+                }
+                SbiTrap::Done(Then::Stop(s)) => return ChunkEnd::Stop(s),
+            }
+        }
+        let medeleg = self.hart.csr.medeleg;
+        if redirect {
+            self.hart.csr.medeleg |= 1 << self.exc.0.code();
+        }
+        let end = self.take_exception(pc, d, sink);
+        self.hart.csr.medeleg = medeleg;
+        end
+    }
+
+    /// Take the exception in `self.exc`, raised at `pc` by `d`: record it and take the trap.
+    fn take_exception<S: Sink>(&mut self, pc: u64, d: &Insn, sink: &mut S) -> ChunkEnd {
         let (cause, tval) = self.exc;
         if S::ENABLED {
             if d.op == Op::NotDecoded {
@@ -521,7 +558,9 @@ impl Machine {
         if self.hooks {
             let block = [d, Insn::NOT_DECODED];
             self.account_run(&block, 0, 1, pc, d.len as u64, npc, prv, false);
-        } else {
+        }
+        self.events_flush();
+        if !self.models {
             self.pmu_sync();
             self.pmu_after(1);
         }

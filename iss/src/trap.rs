@@ -145,5 +145,8 @@ impl Machine {
             mip |= MIP_MSIP;
         }
         self.hart.csr.mip = mip;
+        if self.config.sbi {
+            self.sbi_timer_check();
+        }
     }
 }

@@ -110,6 +110,8 @@ impl Machine {
     /// SCTRCLR (Smctr 1.0): clear the records, with CTR's privilege and Smstateen checks.
     #[inline(never)]
     pub(crate) fn sctrclr(&mut self, d: &Insn, npc: u64) -> u64 {
+        // Every transfer retired before it reaches the array first (it clears them).
+        self.events_flush();
         let prv = self.hart.prv;
         let ctx = self.ctr_ctx();
         match self.hart.ctr.as_mut().map(|c| c.sctrclr(prv, &ctx)) {

@@ -37,7 +37,9 @@ impl Machine {
         if !self.csr_accessible(csr, write) {
             return self.illegal(d);
         }
-        // The counters (and CTR's cycle counts) see every instruction before this one.
+        // The counters (and CTR's cycle counts) see every instruction before this one, and CTR
+        // every record.
+        self.events_flush();
         self.pmu_sync();
         let old = match self.csr_read_as(csr, self.hart.prv) {
             Some(v) => v,

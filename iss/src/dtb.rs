@@ -1,0 +1,372 @@
+//! The device tree the built-in SBI hands to S-mode software (a1 at entry), written with
+//! `vm-fdt` (Devicetree Specification 0.4, chapter 5; the RISC-V bindings Linux reads).
+//!
+//! ```text
+//! / { #address-cells = 2; #size-cells = 2; compatible = "hartscope,spike-compatible"; model = "hartscope";
+//!   chosen { stdout-path = "/soc/serial@10000000"; }
+//!   cpus { #address-cells = 1; #size-cells = 0; timebase-frequency = 10000000;
+//!     cpu@0 { device_type = "cpu"; reg = 0; compatible = "riscv"; status = "okay";
+//!             riscv,isa = "rv64imafdc_zicntr_zicsr_zifencei_zihpm[_sscofpmf][_smcsrind_smctr_smstateen_sscsrind_ssctr]";
+//!             riscv,isa-base = "rv64i"; riscv,isa-extensions = "i", "m", ...; mmu-type = "riscv,sv48";
+//!             interrupt-controller { #interrupt-cells = 1; interrupt-controller; compatible = "riscv,cpu-intc"; phandle = 1; } } }
+//!   memory@80000000 { device_type = "memory"; reg = <RAM base and size>; }
+//!   soc { #address-cells = 2; #size-cells = 2; compatible = "simple-bus"; ranges;
+//!     clint@2000000 { compatible = "sifive,clint0", "riscv,clint0"; reg = <0x2000000 0xc0000>;
+//!                     interrupts-extended = <1 3>, <1 7>; }
+//!     serial@10000000 { compatible = "ns16550a"; reg = <0x10000000 0x100>; clock-frequency = 3686400;
+//!                       reg-shift = 0; reg-io-width = 1; }
+//!     test@100000 { compatible = "sifive,test1", "sifive,test0", "syscon"; reg = <0x100000 0x1000>; }  (with the finisher)
+//!   }
+//!   htif { compatible = "ucb,htif0"; }
+//!   pmu { compatible = "riscv,pmu"; riscv,event-to-mhpmevent = ...; riscv,event-to-mhpmcounters = ...;
+//!         riscv,raw-event-to-mhpmcounters = ...; }   (the PMU crate's dt_tables)
+//! }
+//! ```
+//!
+//! **timebase-frequency** is 10 MHz, the rate Spike states for the same time model: mtime
+//! advances one tick per 100 retired instructions, and the hart is taken to retire one
+//! instruction per nanosecond (1 GHz at one instruction per cycle), so a tick is 100 ns.
+//!
+//! The UART has no interrupt (there is no external interrupt controller): software polls it.
+
+use crate::bus::{
+    CLINT_BASE, CLINT_SIZE, FINISHER_BASE, FINISHER_SIZE, RAM_BASE, UART_BASE, UART_SIZE,
+};
+use crate::machine::Config;
+use vm_fdt::{Error, FdtWriter};
+
+/// mtime's rate as the device tree states it (Hz).
+pub const TIMEBASE_FREQUENCY: u32 = 10_000_000;
+/// The UART's input clock as the device tree states it (Hz); nothing depends on it.
+pub const UART_CLOCK: u32 = 3_686_400;
+/// The phandle of the hart's interrupt controller.
+const INTC_PHANDLE: u32 = 1;
+
+/// The ISA extensions of a hart with this configuration, in the order of the canonical ISA
+/// string (single letters, then Z, then S extensions, each alphabetically).
+pub fn isa_extensions(cfg: &Config) -> Vec<&'static str> {
+    let mut v = vec![
+        "i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm",
+    ];
+    if cfg.ctr.is_some() {
+        v.extend(["smcsrind", "smctr", "smstateen"]);
+    }
+    if cfg.sscofpmf {
+        v.push("sscofpmf");
+    }
+    if cfg.ctr.is_some() {
+        v.extend(["sscsrind", "ssctr"]);
+    }
+    v
+}
+
+/// The `riscv,isa` string: `rv64imafdc` and the multi-letter extensions joined by `_`.
+pub fn isa_string(cfg: &Config) -> String {
+    let exts = isa_extensions(cfg);
+    let mut s = String::from("rv64");
+    for e in exts.iter().filter(|e| e.len() == 1) {
+        s.push_str(e);
+    }
+    for e in exts.iter().filter(|e| e.len() > 1) {
+        s.push('_');
+        s.push_str(e);
+    }
+    s
+}
+
+fn reg(base: u64, size: u64) -> [u64; 2] {
+    [base, size]
+}
+
+/// Write the device tree of a machine with this configuration and PMU tables.
+pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
+    let mut fdt = FdtWriter::new()?;
+    let root = fdt.begin_node("")?;
+    fdt.property_u32("#address-cells", 2)?;
+    fdt.property_u32("#size-cells", 2)?;
+    fdt.property_string("compatible", "hartscope,spike-compatible")?;
+    fdt.property_string("model", "hartscope")?;
+
+    let chosen = fdt.begin_node("chosen")?;
+    fdt.property_string("stdout-path", &format!("/soc/serial@{UART_BASE:x}"))?;
+    fdt.end_node(chosen)?;
+
+    let cpus = fdt.begin_node("cpus")?;
+    fdt.property_u32("#address-cells", 1)?;
+    fdt.property_u32("#size-cells", 0)?;
+    fdt.property_u32("timebase-frequency", TIMEBASE_FREQUENCY)?;
+    let cpu = fdt.begin_node("cpu@0")?;
+    fdt.property_string("device_type", "cpu")?;
+    fdt.property_u32("reg", 0)?;
+    fdt.property_string("compatible", "riscv")?;
+    fdt.property_string("status", "okay")?;
+    fdt.property_string("riscv,isa", &isa_string(cfg))?;
+    fdt.property_string("riscv,isa-base", "rv64i")?;
+    let exts: Vec<String> = isa_extensions(cfg).iter().map(|e| e.to_string()).collect();
+    fdt.property_string_list("riscv,isa-extensions", exts)?;
+    fdt.property_string("mmu-type", "riscv,sv48")?;
+    let intc = fdt.begin_node("interrupt-controller")?;
+    fdt.property_u32("#interrupt-cells", 1)?;
+    fdt.property_null("interrupt-controller")?;
+    fdt.property_string("compatible", "riscv,cpu-intc")?;
+    fdt.property_phandle(INTC_PHANDLE)?;
+    fdt.end_node(intc)?;
+    fdt.end_node(cpu)?;
+    fdt.end_node(cpus)?;
+
+    let mem = fdt.begin_node(&format!("memory@{RAM_BASE:x}"))?;
+    fdt.property_string("device_type", "memory")?;
+    fdt.property_array_u64("reg", &reg(RAM_BASE, cfg.ram_size))?;
+    fdt.end_node(mem)?;
+
+    let soc = fdt.begin_node("soc")?;
+    fdt.property_u32("#address-cells", 2)?;
+    fdt.property_u32("#size-cells", 2)?;
+    fdt.property_string("compatible", "simple-bus")?;
+    fdt.property_null("ranges")?;
+    let clint = fdt.begin_node(&format!("clint@{CLINT_BASE:x}"))?;
+    fdt.property_string_list(
+        "compatible",
+        vec!["sifive,clint0".into(), "riscv,clint0".into()],
+    )?;
+    fdt.property_array_u64("reg", &reg(CLINT_BASE, CLINT_SIZE))?;
+    // Machine software (3) and timer (7) interrupts of hart 0.
+    fdt.property_array_u32("interrupts-extended", &[INTC_PHANDLE, 3, INTC_PHANDLE, 7])?;
+    fdt.end_node(clint)?;
+    let uart = fdt.begin_node(&format!("serial@{UART_BASE:x}"))?;
+    fdt.property_string("compatible", "ns16550a")?;
+    fdt.property_array_u64("reg", &reg(UART_BASE, UART_SIZE))?;
+    fdt.property_u32("clock-frequency", UART_CLOCK)?;
+    fdt.property_u32("reg-shift", 0)?;
+    fdt.property_u32("reg-io-width", 1)?;
+    fdt.end_node(uart)?;
+    if cfg.finisher {
+        let test = fdt.begin_node(&format!("test@{FINISHER_BASE:x}"))?;
+        fdt.property_string_list(
+            "compatible",
+            vec!["sifive,test1".into(), "sifive,test0".into(), "syscon".into()],
+        )?;
+        fdt.property_array_u64("reg", &reg(FINISHER_BASE, FINISHER_SIZE))?;
+        fdt.end_node(test)?;
+    }
+    fdt.end_node(soc)?;
+
+    let htif = fdt.begin_node("htif")?;
+    fdt.property_string("compatible", "ucb,htif0")?;
+    fdt.end_node(htif)?;
+
+    let p = fdt.begin_node("pmu")?;
+    fdt.property_string("compatible", "riscv,pmu")?;
+    fdt.property_array_u32("riscv,event-to-mhpmevent", &pmu.event_to_mhpmevent_cells())?;
+    fdt.property_array_u32(
+        "riscv,event-to-mhpmcounters",
+        &pmu.event_to_mhpmcounters_cells(),
+    )?;
+    fdt.property_array_u32(
+        "riscv,raw-event-to-mhpmcounters",
+        &pmu.raw_event_to_mhpmcounters_cells(),
+    )?;
+    fdt.end_node(p)?;
+
+    fdt.end_node(root)?;
+    fdt.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// A node of a parsed device tree.
+    #[derive(Debug, Default)]
+    struct Node {
+        props: BTreeMap<String, Vec<u8>>,
+        children: BTreeMap<String, Node>,
+    }
+
+    impl Node {
+        fn at(&self, path: &str) -> &Node {
+            path.split('/')
+                .filter(|p| !p.is_empty())
+                .fold(self, |n, p| &n.children[p])
+        }
+        fn u32s(&self, prop: &str) -> Vec<u32> {
+            self.props[prop]
+                .chunks(4)
+                .map(|c| u32::from_be_bytes(c.try_into().unwrap()))
+                .collect()
+        }
+        fn strings(&self, prop: &str) -> Vec<String> {
+            let v = &self.props[prop];
+            assert_eq!(v.last(), Some(&0), "{prop}: not NUL-terminated");
+            v[..v.len() - 1]
+                .split(|&b| b == 0)
+                .map(|s| String::from_utf8(s.to_vec()).unwrap())
+                .collect()
+        }
+    }
+
+    fn be32(b: &[u8], off: usize) -> u32 {
+        u32::from_be_bytes(b[off..off + 4].try_into().unwrap())
+    }
+
+    /// A small FDT reader (Devicetree Specification 0.4, 5.2-5.5): header, memory
+    /// reservation block, structure block, strings block.
+    fn parse(b: &[u8]) -> Node {
+        assert_eq!(be32(b, 0), 0xd00d_feed, "magic");
+        assert_eq!(be32(b, 4) as usize, b.len(), "totalsize");
+        let (st, strings, rsv) = (be32(b, 8) as usize, be32(b, 12) as usize, be32(b, 16));
+        assert_eq!(be32(b, 20), 17, "version");
+        assert_eq!(be32(b, 24), 16, "last compatible version");
+        assert_eq!(rsv % 8, 0);
+        // No memory reservations: the block is one terminating entry of zeros.
+        assert!(b[rsv as usize..rsv as usize + 16].iter().all(|&x| x == 0));
+        let st_size = be32(b, 36) as usize;
+        let mut pos = st;
+        let mut stack: Vec<(String, Node)> = Vec::new();
+        let mut root = None;
+        loop {
+            let tok = be32(b, pos);
+            pos += 4;
+            match tok {
+                1 => {
+                    let end = pos + b[pos..].iter().position(|&c| c == 0).unwrap();
+                    let name = String::from_utf8(b[pos..end].to_vec()).unwrap();
+                    pos = (end + 1).div_ceil(4) * 4;
+                    stack.push((name, Node::default()));
+                }
+                2 => {
+                    let (name, node) = stack.pop().expect("balanced nodes");
+                    match stack.last_mut() {
+                        Some((_, parent)) => {
+                            parent.children.insert(name, node);
+                        }
+                        None => root = Some(node),
+                    }
+                }
+                3 => {
+                    let len = be32(b, pos) as usize;
+                    let nameoff = be32(b, pos + 4) as usize + strings;
+                    let nend = nameoff + b[nameoff..].iter().position(|&c| c == 0).unwrap();
+                    let name = String::from_utf8(b[nameoff..nend].to_vec()).unwrap();
+                    let val = b[pos + 8..pos + 8 + len].to_vec();
+                    pos = (pos + 8 + len).div_ceil(4) * 4;
+                    stack.last_mut().expect("a property in a node").1.props.insert(name, val);
+                }
+                4 => {}
+                9 => break,
+                t => panic!("bad token {t:#x} at {pos:#x}"),
+            }
+        }
+        assert_eq!(pos, st + st_size, "structure block size");
+        root.expect("a root node")
+    }
+
+    fn config(sscofpmf: bool, ctr: bool) -> Config {
+        let mut c = Config {
+            sscofpmf,
+            ctr: ctr.then(ctr::CtrConfig::default),
+            ..Config::default()
+        };
+        c.pmu.hpm_counters = 29;
+        c
+    }
+
+    #[test]
+    fn platform_nodes() {
+        let cfg = config(true, false);
+        let pmu = pmu::Pmu::new(cfg.pmu.clone()).unwrap();
+        let t = pmu.dt_tables();
+        let root = parse(&build(&cfg, &t).unwrap());
+        assert_eq!(root.u32s("#address-cells"), [2]);
+        assert_eq!(root.u32s("#size-cells"), [2]);
+        assert_eq!(
+            root.at("chosen").strings("stdout-path"),
+            ["/soc/serial@10000000"]
+        );
+        let cpus = root.at("cpus");
+        assert_eq!(cpus.u32s("timebase-frequency"), [10_000_000]);
+        let cpu = root.at("cpus/cpu@0");
+        assert_eq!(cpu.strings("device_type"), ["cpu"]);
+        assert_eq!(cpu.u32s("reg"), [0]);
+        assert_eq!(
+            cpu.strings("riscv,isa"),
+            ["rv64imafdc_zicntr_zicsr_zifencei_zihpm_sscofpmf"]
+        );
+        assert_eq!(cpu.strings("riscv,isa-base"), ["rv64i"]);
+        assert_eq!(
+            cpu.strings("riscv,isa-extensions"),
+            ["i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm", "sscofpmf"]
+        );
+        assert_eq!(cpu.strings("mmu-type"), ["riscv,sv48"]);
+        let intc = cpu.at("interrupt-controller");
+        assert_eq!(intc.strings("compatible"), ["riscv,cpu-intc"]);
+        assert_eq!(intc.u32s("phandle"), [1]);
+        assert!(intc.props["interrupt-controller"].is_empty());
+        let mem = root.at("memory@80000000");
+        assert_eq!(mem.strings("device_type"), ["memory"]);
+        let size = cfg.ram_size;
+        assert_eq!(
+            mem.u32s("reg"),
+            [0, 0x8000_0000, (size >> 32) as u32, size as u32]
+        );
+        let clint = root.at("soc/clint@2000000");
+        assert_eq!(clint.strings("compatible"), ["sifive,clint0", "riscv,clint0"]);
+        assert_eq!(clint.u32s("reg"), [0, 0x0200_0000, 0, 0xc_0000]);
+        assert_eq!(clint.u32s("interrupts-extended"), [1, 3, 1, 7]);
+        let uart = root.at("soc/serial@10000000");
+        assert_eq!(uart.strings("compatible"), ["ns16550a"]);
+        assert_eq!(uart.u32s("reg"), [0, 0x1000_0000, 0, 0x100]);
+        assert_eq!(uart.u32s("reg-io-width"), [1]);
+        assert_eq!(root.at("soc").strings("compatible"), ["simple-bus"]);
+        assert!(root.at("soc").children.contains_key("test@100000"));
+        let p = root.at("pmu");
+        assert_eq!(p.strings("compatible"), ["riscv,pmu"]);
+        assert_eq!(p.u32s("riscv,event-to-mhpmevent"), t.event_to_mhpmevent_cells());
+        assert_eq!(
+            p.u32s("riscv,event-to-mhpmcounters"),
+            t.event_to_mhpmcounters_cells()
+        );
+        assert_eq!(
+            p.u32s("riscv,raw-event-to-mhpmcounters"),
+            t.raw_event_to_mhpmcounters_cells()
+        );
+        // Cycles and instructions may use the fixed counters, everything else the hpm ones.
+        assert!(p
+            .u32s("riscv,event-to-mhpmcounters")
+            .chunks(3)
+            .any(|r| r == [1, 1, 0xffff_fff9]));
+    }
+
+    #[test]
+    fn isa_follows_the_configuration() {
+        assert_eq!(
+            isa_string(&config(false, false)),
+            "rv64imafdc_zicntr_zicsr_zifencei_zihpm"
+        );
+        assert_eq!(
+            isa_string(&config(true, true)),
+            "rv64imafdc_zicntr_zicsr_zifencei_zihpm_smcsrind_smctr_smstateen_sscofpmf_sscsrind_ssctr"
+        );
+        let mut no_finisher = config(false, true);
+        no_finisher.finisher = false;
+        let pmu = pmu::Pmu::new(no_finisher.pmu.clone()).unwrap();
+        let root = parse(&build(&no_finisher, &pmu.dt_tables()).unwrap());
+        assert!(!root.at("soc").children.contains_key("test@100000"));
+        assert!(root
+            .at("cpus/cpu@0")
+            .strings("riscv,isa-extensions")
+            .contains(&"smctr".to_string()));
+    }
+
+    #[test]
+    fn models_add_their_events() {
+        let mut cfg = config(true, false);
+        cfg.pmu = cfg.pmu.clone().with_all_models();
+        let pmu = pmu::Pmu::new(cfg.pmu.clone()).unwrap();
+        let root = parse(&build(&cfg, &pmu.dt_tables()).unwrap());
+        let rows = root.at("pmu").u32s("riscv,event-to-mhpmevent");
+        // L1D read miss (0x10001) is there, as <event_idx 0 selector>.
+        assert!(rows.chunks(3).any(|r| r == [0x10001, 0, 0x10001]));
+    }
+}
