@@ -1,9 +1,11 @@
 //! The `hartscope` command-line program.
 
 mod bench;
+mod bench_models;
 mod hart_args;
 mod ntrace_cmd;
 mod run;
+mod tandem_cmd;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -26,14 +28,26 @@ enum Command {
     /// Read N-Trace byte streams: dump their messages, decode the pc flow.
     #[command(subcommand)]
     Ntrace(ntrace_cmd::NtraceCommand),
+    /// The Bluespec tandem trace: dump a stream, verify it against the architecture, measure.
+    #[command(subcommand)]
+    Tandem(tandem_cmd::TandemCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(&cli.command, Command::Run(a) if a.hart.trace_sbi) {
+        // --trace-sbi: the built-in SBI's call log (iss::sbi) on standard error.
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_max_level(tracing::Level::INFO)
+            .without_time()
+            .init();
+    }
     let result = match cli.command {
         Command::Run(args) => run::run(*args),
         Command::Bench(args) => bench::bench(args).map(|()| ExitCode::SUCCESS),
         Command::Ntrace(cmd) => ntrace_cmd::run(cmd),
+        Command::Tandem(cmd) => tandem_cmd::run(cmd),
     };
     match result {
         Ok(code) => code,

@@ -53,6 +53,8 @@ pub struct RunArgs {
     pub hart: crate::hart_args::HartArgs,
     #[command(flatten)]
     pub trace: crate::trace::TraceArgs,
+    #[command(flatten)]
+    pub tandem: crate::tandem_cmd::TandemRunArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -106,6 +108,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut m = Machine::try_new(config)?;
     let prog = iss::elf::load_file(&mut m, &args.program)?;
     m.boot(prog.entry);
+    args.hart.check_boot(&m, &prog)?;
     if let Some(path) = &args.uart_input {
         let bytes = std::fs::read(path)
             .with_context(|| format!("--uart-input: cannot read {}", path.display()))?;
@@ -127,8 +130,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             Some(CommitLog::new(out))
         }
     };
+    let tandem = args.tandem.start(&m, &prog, &args.program)?;
     let trace = if args.trace.wanted() {
-        Some(start_trace(&args.trace, &m, log.is_some())?)
+        Some(start_trace(&args.trace, &m, log.is_some() || tandem.is_some())?)
     } else {
         None
     };
@@ -138,6 +142,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         &mut m,
         log,
         trace,
+        tandem,
         args.max_insns,
         args.log_commits.as_deref(),
     )?;
@@ -162,8 +167,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             retired as f64 / secs.max(1e-9) / 1e6
         );
     }
+    let sbi_note = crate::hart_args::sbi_end_note(&m);
     Ok(match stop {
         Stop::Exit(code) => {
+            if let Some(note) = sbi_note.filter(|_| !args.quiet) {
+                eprintln!("{note}");
+            }
             if code > 255 && !args.quiet {
                 eprintln!("hartscope: the guest exited with code {code} (reported modulo 256)");
             }
@@ -182,6 +191,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                  trapping with no instruction retiring",
                 cause, pc, tval
             );
+            ExitCode::from(EXIT_STUCK)
+        }
+        Stop::WaitForever { .. } if m.sbi().stopped => {
+            if let Some(note) = sbi_note {
+                eprintln!("{note}");
+            }
             ExitCode::from(EXIT_STUCK)
         }
         Stop::WaitForever { pc } => {
@@ -304,6 +319,7 @@ type LogSink = CommitLog<Box<dyn Write + Send>>;
 pub struct Recorders {
     pub log: Option<LogSink>,
     pub port: Option<Port>,
+    pub tandem: Option<crate::tandem_cmd::TandemSink>,
 }
 
 impl Sink for Recorders {
@@ -313,6 +329,9 @@ impl Sink for Recorders {
     fn retire(&mut self, r: &iss::Retired) {
         if let Some(l) = &mut self.log {
             l.retire(r);
+        }
+        if let Some(t) = &mut self.tandem {
+            t.retire(r);
         }
         match &mut self.port {
             Some(Port::Inline(p)) => p.retire(r),
@@ -325,6 +344,9 @@ impl Sink for Recorders {
     fn trap(&mut self, t: &iss::TrapRecord) {
         if let Some(l) = &mut self.log {
             l.trap(t);
+        }
+        if let Some(w) = &mut self.tandem {
+            w.trap(t);
         }
         match &mut self.port {
             Some(Port::Inline(p)) => p.trap(t),
@@ -341,9 +363,19 @@ fn run_sinks(
     m: &mut Machine,
     log: Option<LogSink>,
     trace: Option<Port>,
+    tandem: Option<crate::tandem_cmd::TandemSink>,
     limit: Option<u64>,
     log_path: Option<&Path>,
 ) -> Result<(Stop, Option<EncoderStats>)> {
+    // The tandem writer alone: the hart calls it directly.
+    let tandem = match (log.is_none() && trace.is_none(), tandem) {
+        (true, Some(mut t)) => {
+            let stop = m.run(&mut t, limit);
+            crate::tandem_cmd::finish(t, m)?;
+            return Ok((stop, None));
+        }
+        (_, t) => t,
+    };
     let finish_port = |p: Port| -> Result<Option<EncoderStats>> {
         Ok(p.finish().context("writing the trace")?.stats)
     };
@@ -353,12 +385,12 @@ fn run_sinks(
             let stop = m.run(&mut p, limit);
             Ok((stop, finish_port(Port::Threaded(p))?))
         }
-        (None, Some(Port::Inline(mut p))) => {
+        (None, Some(Port::Inline(mut p))) if tandem.is_none() => {
             let stop = m.run(&mut p, limit);
             Ok((stop, finish_port(Port::Inline(p))?))
         }
         (log, port) => {
-            let mut r = Recorders { log, port };
+            let mut r = Recorders { log, port, tandem };
             let stop = m.run(&mut r, limit);
             if let Some(l) = r.log {
                 l.finish().with_context(|| {
@@ -367,6 +399,9 @@ fn run_sinks(
                         log_path.map_or("-".into(), |p| p.display().to_string())
                     )
                 })?;
+            }
+            if let Some(t) = r.tandem {
+                crate::tandem_cmd::finish(t, m)?;
             }
             let stats = match r.port {
                 Some(p) => finish_port(p)?,

@@ -1,0 +1,71 @@
+//! Names of registers by debug-spec address (`x3/gp`, `f7/ft7`, `mstatus`) and of privilege
+//! levels, for the dump and the verifier's reports.
+
+use std::borrow::Cow;
+
+pub const GPR_ABI: [&str; 32] = [
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
+    "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
+    "t5", "t6",
+];
+
+pub const FPR_ABI: [&str; 32] = [
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2",
+    "fa3", "fa4", "fa5", "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9",
+    "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+];
+
+/// The name of the register at a debug-spec address: `x3/gp`, `f7/ft7`, a CSR's name, or
+/// `csr0x7c0` / `reg0x2000` for addresses with no known register.
+pub fn reg_name(addr: u16) -> Cow<'static, str> {
+    match addr {
+        0..=0xfff => match iss::csr::csr_name(addr) {
+            Some(n) => n,
+            None => Cow::Owned(format!("csr0x{addr:03x}")),
+        },
+        0x1000..=0x101f => {
+            let n = (addr - 0x1000) as usize;
+            Cow::Owned(format!("x{n}/{}", GPR_ABI[n]))
+        }
+        0x1020..=0x103f => {
+            let n = (addr - 0x1020) as usize;
+            Cow::Owned(format!("f{n}/{}", FPR_ABI[n]))
+        }
+        _ => Cow::Owned(format!("reg0x{addr:04x}")),
+    }
+}
+
+/// `U`, `S`, `M` (or the number for anything else).
+pub fn priv_name(p: u8) -> Cow<'static, str> {
+    match p {
+        0 => Cow::Borrowed("U"),
+        1 => Cow::Borrowed("S"),
+        3 => Cow::Borrowed("M"),
+        _ => Cow::Owned(p.to_string()),
+    }
+}
+
+/// Disassemble an instruction (`disc-v`, RV64).
+pub fn disasm(pc: u64, bits: u32, len: u8) -> String {
+    let b = if len == 2 {
+        bits as u64 & 0xffff
+    } else {
+        bits as u64
+    };
+    disc_v::decode(disc_v::Isa::Rv64, pc, b).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(reg_name(0x1003), "x3/gp");
+        assert_eq!(reg_name(0x1027), "f7/ft7");
+        assert_eq!(reg_name(0x300), "mstatus");
+        assert_eq!(reg_name(0x7c0), "csr0x7c0");
+        assert_eq!(reg_name(0x2000), "reg0x2000");
+        assert_eq!(disasm(0, 0x006281b3, 4), "add gp,t0,t1");
+    }
+}

@@ -1,0 +1,395 @@
+//! The tandem verifier's reference hart: a hartscope [`Machine`] stepped one instruction at a
+//! time (spec Appendix A: read and write its state, execute one instruction, reset it), and
+//! the register index space shared by the shadow state and the comparison.
+//!
+//! Registers are indexed 0..4096 for CSRs, 4096 + n for xn and 4128 + n for fn (the debug
+//! spec's addresses, packed). View CSRs (sstatus, sie, sip, fcsr, cycle, instret,
+//! hpmcounterN) have no index of their own: writes to them are applied to the registers
+//! that hold their bits.
+
+use iss::csr::*;
+use iss::insn::{Insn, Op};
+use iss::mmu::Access;
+use iss::record::{MemAccess, MemKind, Reg, Retired, Sink, TrapRecord};
+use iss::{Machine, Priv};
+
+/// Size of the register index space.
+pub const NREG: usize = 4096 + 64;
+pub const GPR0: usize = 4096;
+pub const FPR0: usize = 4096 + 32;
+
+/// Where a write to a debug-spec register address lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A register with state, by index.
+    Reg(usize),
+    /// sstatus: the sstatus bits of mstatus.
+    Sstatus,
+    /// sie: the delegated bits of mie.
+    Sie,
+    /// sip: the delegated bits of mip.
+    Sip,
+    /// fcsr: frm and fflags.
+    Fcsr,
+    /// An address with no register behind it.
+    Unknown,
+}
+
+/// Map a debug-spec register address to where its value lives.
+#[inline]
+pub fn target(addr: u16) -> Target {
+    match addr {
+        0x1000..=0x101f => Target::Reg(GPR0 + (addr - 0x1000) as usize),
+        0x1020..=0x103f => Target::Reg(FPR0 + (addr - 0x1020) as usize),
+        SSTATUS => Target::Sstatus,
+        SIE => Target::Sie,
+        SIP => Target::Sip,
+        FCSR => Target::Fcsr,
+        CYCLE => Target::Reg(MCYCLE as usize),
+        INSTRET => Target::Reg(MINSTRET as usize),
+        HPMCOUNTER3..=HPMCOUNTER31 => Target::Reg((addr - CYCLE + MCYCLE) as usize),
+        0..=0xfff => Target::Reg(addr as usize),
+        _ => Target::Unknown,
+    }
+}
+
+/// The debug-spec address of an index.
+#[inline]
+pub fn addr_of(idx: usize) -> u16 {
+    if idx >= FPR0 {
+        0x1020 + (idx - FPR0) as u16
+    } else if idx >= GPR0 {
+        0x1000 + (idx - GPR0) as u16
+    } else {
+        idx as u16
+    }
+}
+
+/// The index a hart record's register write changes (`None` for mvip, which hartscope's
+/// records carry only for Spike's commit log).
+#[inline]
+pub fn record_idx(r: Reg) -> Option<usize> {
+    match r {
+        Reg::X(n) => Some(GPR0 + (n & 31) as usize),
+        Reg::F(n) => Some(FPR0 + (n & 31) as usize),
+        Reg::Csr(MVIP) => None,
+        Reg::Csr(SIE) => Some(MIE as usize),
+        Reg::Csr(SIP) => Some(MIP as usize),
+        Reg::Csr(SSTATUS) => Some(MSTATUS as usize),
+        Reg::Csr(c) => match target(c) {
+            Target::Reg(i) => Some(i),
+            _ => None,
+        },
+    }
+}
+
+/// Read a register by index.
+#[inline]
+pub fn read(m: &Machine, idx: usize) -> Option<u64> {
+    if idx >= FPR0 {
+        Some(m.hart.f[idx - FPR0])
+    } else if idx >= GPR0 {
+        Some(m.x((idx - GPR0) as u8))
+    } else {
+        m.get_reg(idx as u16)
+    }
+}
+
+/// Force a register by index (CSRs as `Machine::set_reg` does).
+#[inline]
+pub fn write(m: &mut Machine, idx: usize, v: u64) {
+    if idx >= FPR0 {
+        m.hart.f[idx - FPR0] = v;
+    } else if idx >= GPR0 {
+        m.set_x((idx - GPR0) as u8, v);
+    } else {
+        m.set_reg(idx as u16, v);
+    }
+}
+
+/// What the verifier keeps of an instruction's record: the registers it wrote by index,
+/// its memory accesses, and the rest of the record but the values written (read from the
+/// hart when needed). Fields are copied one by one: the hart has just written them one by
+/// one, and wider copies would wait for those stores.
+#[derive(Clone, Copy, Debug)]
+pub struct Captured {
+    pub pc: u64,
+    pub insn: Insn,
+    pub prv: Priv,
+    pub next_pc: u64,
+    pub exception: Option<(arch::Cause, u64)>,
+    idx: [u16; iss::record::MAX_WRITES],
+    n_idx: u8,
+    mem: [MemAccess; iss::record::MAX_MEM],
+    n_mem: u8,
+    pub sc_failed: bool,
+    pub sc_addr: u64,
+}
+
+const NO_ACCESS: MemAccess = MemAccess {
+    kind: MemKind::Load,
+    vaddr: 0,
+    paddr: 0,
+    size: 0,
+    value: 0,
+};
+
+impl Default for Captured {
+    fn default() -> Self {
+        Captured {
+            pc: 0,
+            insn: Insn::NOT_DECODED,
+            prv: Priv::M,
+            next_pc: 0,
+            exception: None,
+            idx: [0; iss::record::MAX_WRITES],
+            n_idx: 0,
+            mem: [NO_ACCESS; iss::record::MAX_MEM],
+            n_mem: 0,
+            sc_failed: false,
+            sc_addr: 0,
+        }
+    }
+}
+
+impl Captured {
+    /// The data accesses.
+    #[inline]
+    pub fn mem(&self) -> &[MemAccess] {
+        &self.mem[..self.n_mem as usize]
+    }
+
+    /// Indices of the registers written.
+    #[inline]
+    pub fn written(&self) -> &[u16] {
+        &self.idx[..self.n_idx as usize]
+    }
+}
+
+/// A sink that keeps what the verifier needs of one step's records.
+#[derive(Default)]
+pub struct Capture {
+    rec: Captured,
+    has_rec: bool,
+    pub trap: Option<TrapRecord>,
+}
+
+impl Capture {
+    #[inline]
+    pub fn clear(&mut self) {
+        self.has_rec = false;
+        self.trap = None;
+    }
+
+    /// The instruction's record, if one was executed.
+    #[inline]
+    pub fn retired(&self) -> Option<&Captured> {
+        self.has_rec.then_some(&self.rec)
+    }
+}
+
+impl Sink for Capture {
+    const ENABLED: bool = true;
+
+    #[inline]
+    fn retire(&mut self, r: &Retired) {
+        let x = &mut self.rec;
+        x.pc = r.pc;
+        x.insn = r.insn;
+        x.prv = r.prv;
+        x.next_pc = r.next_pc;
+        x.exception = r.exception;
+        let mut n = 0;
+        for w in r.writes() {
+            if let Some(i) = record_idx(w.reg) {
+                x.idx[n] = i as u16;
+                n += 1;
+            }
+        }
+        x.n_idx = n as u8;
+        for (d, m) in x.mem.iter_mut().zip(r.mem()) {
+            d.kind = m.kind;
+            d.vaddr = m.vaddr;
+            d.paddr = m.paddr;
+            d.size = m.size;
+            d.value = m.value;
+        }
+        x.n_mem = r.n_mem;
+        x.sc_failed = r.sc_failed;
+        x.sc_addr = r.sc_addr;
+        self.has_rec = true;
+    }
+
+    #[inline]
+    fn trap(&mut self, t: &TrapRecord) {
+        self.trap = Some(t.clone());
+    }
+}
+
+/// Memory bytes the next instruction may overwrite, as they are before it runs (so that a
+/// store the trace does not have can be undone).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PreStore {
+    pub n: usize,
+    pub bytes: [(u64, u8); 8],
+}
+
+impl PreStore {
+    /// The byte at `pa` before the instruction, if it was saved.
+    #[inline]
+    pub fn get(&self, pa: u64) -> Option<u8> {
+        self.bytes[..self.n]
+            .iter()
+            .find(|(a, _)| *a == pa)
+            .map(|(_, b)| *b)
+    }
+}
+
+/// Whether the first halfword of an instruction says it may store (stores, FP stores,
+/// AMOs and SC, and their compressed forms).
+#[inline]
+fn may_store(lo: u16) -> bool {
+    if lo & 3 == 3 {
+        matches!(lo & 0x7f, 0x23 | 0x27 | 0x2f)
+    } else {
+        let f3 = lo >> 13;
+        (lo & 3 == 0 || lo & 3 == 2) && f3 >= 5
+    }
+}
+
+#[inline]
+fn ram_u16(m: &mut Machine, va: u64) -> Option<u16> {
+    let pa = if m.hart.prv == Priv::M || m.hart.csr.satp >> 60 == 0 {
+        va
+    } else {
+        m.translate(va, Access::Fetch).ok()?
+    };
+    let off = m.bus.ram.offset(pa, 2)?;
+    Some(m.bus.ram.read_u16(off))
+}
+
+/// The instruction the hart would execute next, if it can be fetched from RAM.
+pub fn peek_insn(m: &mut Machine) -> Option<Insn> {
+    let pc = m.hart.pc;
+    let lo = ram_u16(m, pc)?;
+    if lo & 3 != 3 {
+        return Some(iss::decode::decode16(lo));
+    }
+    let hi = ram_u16(m, pc.wrapping_add(2))?;
+    Some(iss::decode::decode32(lo as u32 | (hi as u32) << 16))
+}
+
+/// Bytes a store of `size` bytes writes, for a decoded store-like instruction.
+pub fn store_size(op: Op) -> Option<u8> {
+    use Op::*;
+    Some(match op {
+        Sb => 1,
+        Sh => 2,
+        Sw | Fsw | ScW | AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW | AmominW | AmomaxW
+        | AmominuW | AmomaxuW => 4,
+        Sd | Fsd | ScD | AmoswapD | AmoaddD | AmoxorD | AmoandD | AmoorD | AmominD | AmomaxD
+        | AmominuD | AmomaxuD => 8,
+        _ => return None,
+    })
+}
+
+/// Save the RAM bytes the next instruction would store to.
+pub fn predict_store(m: &mut Machine) -> PreStore {
+    let mut pre = PreStore::default();
+    let pc = m.hart.pc;
+    let Some(lo) = ram_u16(m, pc) else {
+        return pre;
+    };
+    if !may_store(lo) {
+        return pre;
+    }
+    let Some(d) = peek_insn(m) else {
+        return pre;
+    };
+    let Some(size) = store_size(d.op) else {
+        return pre;
+    };
+    let va = m.x(d.rs1).wrapping_add(d.imm as i64 as u64);
+    let mut page_pa = None;
+    for i in 0..size as u64 {
+        let a = va.wrapping_add(i);
+        let pa = match page_pa {
+            Some((page_va, page_pa)) if a & !0xfff == page_va => page_pa | (a & 0xfff),
+            _ => match m.translate(a, Access::Store) {
+                Ok(pa) => {
+                    page_pa = Some((a & !0xfff, pa & !0xfff));
+                    pa
+                }
+                Err(_) => continue,
+            },
+        };
+        let mut b = [0u8];
+        if m.bus.read_phys(pa, &mut b) {
+            pre.bytes[pre.n] = (pa, b[0]);
+            pre.n += 1;
+        }
+    }
+    pre
+}
+
+/// Read one byte of RAM.
+#[inline]
+pub fn ram_byte(m: &Machine, pa: u64) -> Option<u8> {
+    let mut b = [0u8];
+    m.bus.read_phys(pa, &mut b).then_some(b[0])
+}
+
+/// Write bytes of RAM (keeps the hart's decoded-instruction cache exact). Bytes outside RAM
+/// are ignored. Returns whether all were written.
+pub fn write_ram(m: &mut Machine, pa: u64, bytes: &[u8]) -> bool {
+    let mut ok = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let a = pa.wrapping_add(i as u64);
+        let word = a & !7;
+        let Some(old) = m.bus.read_u64(word) else {
+            ok = false;
+            i += 1;
+            continue;
+        };
+        let mut w = old.to_le_bytes();
+        while i < bytes.len() && pa.wrapping_add(i as u64) & !7 == word {
+            w[(pa.wrapping_add(i as u64) & 7) as usize] = bytes[i];
+            i += 1;
+        }
+        m.host_write_u64(word, u64::from_le_bytes(w));
+    }
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_space() {
+        assert_eq!(target(0x1003), Target::Reg(GPR0 + 3));
+        assert_eq!(target(0x103f), Target::Reg(FPR0 + 31));
+        assert_eq!(target(0x100), Target::Sstatus);
+        assert_eq!(target(0xc02), Target::Reg(MINSTRET as usize));
+        assert_eq!(target(0xc05), Target::Reg(0xb05));
+        assert_eq!(target(0x2000), Target::Unknown);
+        assert_eq!(addr_of(GPR0 + 3), 0x1003);
+        assert_eq!(addr_of(FPR0 + 7), 0x1027);
+        assert_eq!(addr_of(0x300), 0x300);
+        assert_eq!(record_idx(Reg::Csr(SIE)), Some(MIE as usize));
+        assert_eq!(record_idx(Reg::Csr(MVIP)), None);
+    }
+
+    #[test]
+    fn store_shapes() {
+        assert!(may_store(0x0023)); // sb
+        assert!(may_store(0x00a7)); // fsw/fsd opcode 0x27
+        assert!(may_store(0x202f)); // amo
+        assert!(may_store(0xe000)); // c.sd (q0, f3 7)
+        assert!(may_store(0xe002)); // c.sdsp
+        assert!(!may_store(0x0003)); // lb
+        assert!(!may_store(0x4000)); // c.lw
+        assert!(!may_store(0x0001)); // c.nop
+    }
+}

@@ -1,0 +1,1132 @@
+//! The writer: a hart [`Sink`] that turns retirement and trap records into the trace stream.
+//!
+//! One group per executed instruction, trap or interrupt. Groups are formatted on the hart's
+//! thread straight into large buffers that a background thread writes out (as the commit log
+//! does), so the hart never waits for the file system.
+//!
+//! What each record becomes (default Flute layout; see [`crate::config`] for the options):
+//!
+//! - a retired instruction: `01`, the next pc (`07 0a`, or `03` when sequential in
+//!   increment mode), the instruction (`10`/`11`), every register written (`04`, x0 left
+//!   out; GPRs and FPRs first, then CSRs, mstatus last; the value of the last write when one
+//!   register is written twice), loads `07 03 <eaddr>`, stores `07 04..07 <data> 07 03
+//!   <eaddr>`, AMOs both, a failed SC its address only; optional physical addresses, memory
+//!   requests and responses, mtime, counters; `02`;
+//! - an exception: the instruction (none for a fetch fault) with the trap vector as next pc,
+//!   the new privilege, xstatus, xcause, xepc and xtval;
+//! - an interrupt: the same without an instruction.
+//!
+//! The privilege after a group is only known when the next record arrives (an MRET's target
+//! is not in its record), so a group stays open until then: if the next record runs in
+//! another privilege, `07 01 <priv>` is added (or patched, in a trap group) before the end
+//! group. MRET and SRET groups always carry it, as Flute's do.
+//!
+//! HTIF: the host writes `tohost`, `fromhost` and the syscall result in guest memory at the
+//! end of a time quantum, where no record shows it. The writer watches those words (from the
+//! ELF's symbols and the syscall buffer address written to `tohost`) and, on the first load
+//! after the host may have written one, emits a state-initialisation group (`01 0b 08 ...
+//! 02`, Flute's format) carrying the value the load found, just before the load's group, so
+//! that a verifier's memory matches. (A `Sink` callback for host writes in `iss` would make
+//! this exact.)
+
+use crate::config::{PcMode, Style, WriterConfig};
+use crate::opcode::*;
+use iss::csr::{FFLAGS, MCOUNTINHIBIT, MCYCLE, MINSTRET, MSTATUS, MVIP, SSTATUS, SSTATUS_MASK};
+use iss::insn::{Insn, Op};
+use iss::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use iss::{Machine, Priv};
+use std::io::{self, Write};
+
+/// Bytes handed to the writer thread at a time.
+const CHUNK: usize = 256 << 10;
+/// Buffers in circulation between the hart and the writer thread.
+const POOL: usize = 4;
+/// Room kept free for one event's groups.
+const MAX_EVENT: usize = 2048;
+/// fcsr, the register the spec's example ORs new exception flags into.
+const FCSR: u16 = 0x003;
+
+/// The hart's state when the writer starts: what incremental updates and the program image
+/// need.
+#[derive(Clone, Debug)]
+pub struct InitialState {
+    pub gpr: [u64; 32],
+    pub pc: u64,
+    pub prv: Priv,
+    pub fflags: u8,
+    pub mtime: u64,
+    pub minstret: u64,
+    pub mcycle: u64,
+    pub mcountinhibit: u64,
+    /// HTIF `tohost` and `fromhost` addresses.
+    pub tohost: Option<u64>,
+    pub fromhost: Option<u64>,
+    /// Non-zero 8-byte words of the loaded program (for the image option).
+    pub image: Vec<(u64, u64)>,
+}
+
+impl InitialState {
+    /// Read the state of a machine that is about to run (after loading and boot).
+    pub fn capture(m: &Machine, prog: Option<&iss::elf::Program>, image: bool) -> InitialState {
+        let mut words = Vec::new();
+        if let (true, Some(p)) = (image, prog) {
+            for &(addr, _, memsz, _) in &p.segments {
+                let mut a = addr & !7;
+                while a < addr + memsz {
+                    if let Some(v) = m.bus.read_u64(a) {
+                        if v != 0 {
+                            words.push((a, v));
+                        }
+                    }
+                    a += 8;
+                }
+            }
+            words.sort_unstable();
+            words.dedup();
+        }
+        let mut gpr = [0u64; 32];
+        for (i, r) in gpr.iter_mut().enumerate() {
+            *r = m.x(i as u8);
+        }
+        InitialState {
+            gpr,
+            pc: m.hart.pc,
+            prv: m.hart.prv,
+            fflags: m.hart.csr.fflags,
+            mtime: m.bus.clint.mtime,
+            minstret: m.get_reg(MINSTRET).unwrap_or(0),
+            mcycle: m.get_reg(MCYCLE).unwrap_or(0),
+            mcountinhibit: m.get_reg(MCOUNTINHIBIT).unwrap_or(0),
+            tohost: m.htif.tohost,
+            fromhost: m.htif.fromhost,
+            image: words,
+        }
+    }
+}
+
+/// What the writer wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriterStats {
+    pub groups: u64,
+    pub instructions: u64,
+    pub traps: u64,
+    pub state_inits: u64,
+    pub bytes: u64,
+}
+
+/// An excepting instruction waiting for its trap record.
+#[derive(Clone, Copy)]
+struct PendingExc {
+    insn: Insn,
+    fetch_pa: Option<u64>,
+    writes: [RegWrite; iss::record::MAX_WRITES],
+    n_writes: u8,
+}
+
+/// A word of guest memory the HTIF host may write behind the hart's back.
+#[derive(Clone, Copy, Debug)]
+struct Watched {
+    addr: u64,
+    /// The host may have written it since the hart last stored or loaded it.
+    dirty: bool,
+}
+
+#[derive(Default)]
+struct HtifWatch {
+    tohost: Option<u64>,
+    /// `[lo, lo + span)` covers tohost and fromhost (a quick filter).
+    lo: u64,
+    span: u64,
+    words: Vec<Watched>,
+    /// The syscall buffer's first word (the result), while a syscall is outstanding.
+    magic: Option<u64>,
+    /// mtime when a command was written to tohost: the host acts at the next quantum end,
+    /// which advances mtime. `u64::MAX`: nothing outstanding.
+    pending_time: u64,
+}
+
+impl HtifWatch {
+    fn new(init: &InitialState) -> HtifWatch {
+        let mut h = HtifWatch {
+            tohost: init.tohost,
+            lo: u64::MAX,
+            span: 0,
+            pending_time: u64::MAX,
+            ..Default::default()
+        };
+        let addrs: Vec<u64> = [init.tohost, init.fromhost].into_iter().flatten().collect();
+        if let (Some(&lo), Some(&hi)) = (addrs.iter().min(), addrs.iter().max()) {
+            h.lo = lo & !7;
+            h.span = (hi & !7) + 8 - h.lo;
+        }
+        for a in addrs {
+            h.words.push(Watched {
+                addr: a & !7,
+                dirty: false,
+            });
+        }
+        h
+    }
+
+    #[inline(always)]
+    fn active(&self) -> bool {
+        self.span != 0 || self.magic.is_some()
+    }
+
+    #[inline(always)]
+    fn hit(&self, pa: u64) -> bool {
+        pa.wrapping_sub(self.lo) < self.span || self.magic.is_some_and(|m| pa & !7 == m)
+    }
+}
+
+/// The writer's settings, resolved into the flags the hot path tests.
+struct Enc {
+    cfg: WriterConfig,
+    xb: usize,
+    fb: usize,
+    mb: usize,
+    incr_pc: bool,
+    pc: bool,
+    insn: bool,
+    gpr: bool,
+    fpr: bool,
+    csr: bool,
+    /// Some CSRs are left out by name.
+    some_csrs: bool,
+    /// The physical address of the next pc (additional state 9).
+    pc_paddr: bool,
+    eaddr: bool,
+    paddr: bool,
+    store_data: bool,
+    incremental: bool,
+    /// Something needs the hart state followed (old values, satp, counters).
+    track: bool,
+    /// pc physical address or memory trace (before the instruction field).
+    extras_before: bool,
+    /// mtime or counters (after the accesses).
+    extras_after: bool,
+}
+
+impl Enc {
+    fn new(cfg: WriterConfig) -> Enc {
+        let o = &cfg.omit;
+        Enc {
+            xb: cfg.params.xbytes(),
+            fb: cfg.params.fbytes(),
+            mb: cfg.params.mbytes(),
+            incr_pc: cfg.pc == PcMode::Increment,
+            pc: !o.pc,
+            insn: !o.insn,
+            gpr: !o.gpr,
+            fpr: !o.fpr,
+            csr: !o.csr,
+            some_csrs: !o.csrs.is_empty(),
+            pc_paddr: cfg.pc_paddr && !o.pc,
+            eaddr: cfg.eaddr && !o.eaddr,
+            paddr: cfg.paddr,
+            store_data: cfg.store_data && !o.store_data,
+            incremental: cfg.incremental,
+            track: cfg.incremental || cfg.memory || cfg.counters,
+            extras_before: cfg.memory,
+            extras_after: cfg.mtime || cfg.counters,
+            cfg,
+        }
+    }
+
+    #[inline(always)]
+    fn csr_left_out(&self, c: u16) -> bool {
+        self.some_csrs && self.cfg.omit.csrs.contains(&c)
+    }
+}
+
+/// Hart state the writer follows from the records: old values for incremental updates,
+/// AMO operands, the counters.
+struct Track {
+    x: [u64; 32],
+    fflags: u8,
+    minstret: u64,
+    mcycle: u64,
+    mcountinhibit: u64,
+    last_mtime: u64,
+}
+
+impl Track {
+    #[inline(always)]
+    fn write(&mut self, w: RegWrite) {
+        match w.reg {
+            Reg::X(n) => self.x[(n & 31) as usize] = w.value,
+            Reg::F(_) => {}
+            Reg::Csr(c) => match c {
+                FFLAGS => self.fflags = w.value as u8,
+                MINSTRET => self.minstret = w.value,
+                MCYCLE => self.mcycle = w.value,
+                MCOUNTINHIBIT => self.mcountinhibit = w.value,
+                _ => {}
+            },
+        }
+    }
+}
+
+/// Bytes being written at the end of the buffer, with what formatting needs.
+///
+/// One event (a record) writes at most a few hundred bytes; [`Out::new`] checks that the
+/// buffer has [`MAX_EVENT`] bytes free, so the writes need no further bounds checks (they
+/// are the hart's hot path: a bounds check per byte costs more than the rest).
+struct Out<'a> {
+    p: *mut u8,
+    n: usize,
+    #[cfg(debug_assertions)]
+    cap: usize,
+    e: &'a Enc,
+    t: &'a mut Track,
+    _buf: std::marker::PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Out<'a> {
+    #[inline(always)]
+    fn new(buf: &'a mut [u8], e: &'a Enc, t: &'a mut Track) -> Out<'a> {
+        assert!(buf.len() >= MAX_EVENT);
+        Out {
+            p: buf.as_mut_ptr(),
+            n: 0,
+            #[cfg(debug_assertions)]
+            cap: buf.len(),
+            e,
+            t,
+            _buf: std::marker::PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    fn u8(&mut self, v: u8) {
+        #[cfg(debug_assertions)]
+        assert!(self.n < self.cap && self.n < MAX_EVENT - 8);
+        // SAFETY: `new` checked MAX_EVENT bytes of room and no event writes that many.
+        unsafe { self.p.add(self.n).write(v) };
+        self.n += 1;
+    }
+
+    /// The low `k` bytes of `v`, little-endian (8 are stored; there is room).
+    #[inline(always)]
+    fn le(&mut self, v: u64, k: usize) {
+        #[cfg(debug_assertions)]
+        assert!(self.n + 8 <= self.cap && self.n + 8 < MAX_EVENT);
+        // SAFETY: as in `u8`.
+        unsafe { (self.p.add(self.n) as *mut [u8; 8]).write_unaligned(v.to_le_bytes()) };
+        self.n += k;
+    }
+
+    /// Run an out-of-line writer on a copy of the cursor: this one's address never escapes,
+    /// so it can stay in registers.
+    #[inline(always)]
+    fn detour(&mut self, f: impl FnOnce(&mut Out)) {
+        let mut o = Out {
+            p: self.p,
+            n: self.n,
+            #[cfg(debug_assertions)]
+            cap: self.cap,
+            e: self.e,
+            t: &mut *self.t,
+            _buf: std::marker::PhantomData,
+        };
+        f(&mut o);
+        self.n = o.n;
+    }
+
+    #[inline(always)]
+    fn full_reg(&mut self, addr: u16, v: u64, k: usize) {
+        self.le(FULL_REG as u64 | (addr as u64) << 8, 3);
+        self.le(v, k);
+    }
+
+    #[inline(always)]
+    fn addl(&mut self, id: u8, v: u64, k: usize) {
+        self.le(ADDL_STATE as u64 | (id as u64) << 8, 2);
+        self.le(v, k);
+    }
+
+    #[inline(always)]
+    fn insn(&mut self, d: &Insn) {
+        if !self.e.insn {
+            return;
+        }
+        if d.len == 2 {
+            self.le(INSN16 as u64 | (d.bits as u64 & 0xffff) << 8, 3);
+        } else {
+            self.le(INSN32 as u64 | (d.bits as u64) << 8, 5);
+        }
+    }
+
+    /// One register write of an instruction.
+    #[inline(always)]
+    fn reg_write(&mut self, w: RegWrite) {
+        match w.reg {
+            Reg::X(n) => {
+                let n = (n & 31) as usize;
+                if n == 0 || !self.e.gpr {
+                    return;
+                }
+                if self.e.incremental {
+                    let delta = w.value.wrapping_sub(self.t.x[n]) as i64;
+                    if (-128..=127).contains(&delta) {
+                        self.u8(INCR_REG_ADD);
+                        self.le(0x1000 + n as u64, 2);
+                        self.u8(delta as i8 as u8);
+                        return;
+                    }
+                }
+                self.full_reg(0x1000 + n as u16, w.value, self.e.xb);
+            }
+            Reg::F(n) => {
+                if self.e.fpr {
+                    self.full_reg(0x1020 + (n & 31) as u16, w.value, self.e.fb);
+                }
+            }
+            Reg::Csr(c) => self.detour(|o| o.csr_write(c, w.value)),
+        }
+    }
+
+    #[inline(never)]
+    fn csr_write(&mut self, c: u16, v: u64) {
+        // mvip is Spike's commit-log view of mip, not a register hartscope has.
+        if c == MVIP || !self.e.csr || self.e.csr_left_out(c) {
+            return;
+        }
+        if c == FFLAGS && self.e.incremental {
+            let old = self.t.fflags as u64;
+            if v & old == old && v != old && v < 0x20 {
+                self.u8(INCR_REG_OR);
+                self.le(FCSR as u64, 2);
+                self.u8((v & !old) as u8);
+                return;
+            }
+        }
+        self.full_reg(c, v, self.e.xb);
+    }
+
+    /// The register writes of a record, ordered GPR/FPR, CSRs, mstatus; one per register.
+    #[inline(never)]
+    fn reg_writes(&mut self, ws: &[RegWrite]) {
+        let mut v = [RegWrite {
+            reg: Reg::X(0),
+            value: 0,
+        }; iss::record::MAX_WRITES];
+        let mut n = 0;
+        for w in ws {
+            match v[..n].iter_mut().find(|e| e.reg == w.reg) {
+                Some(e) => e.value = w.value,
+                None => {
+                    v[n] = *w;
+                    n += 1;
+                }
+            }
+        }
+        let rank = |w: &RegWrite| match w.reg {
+            Reg::X(_) | Reg::F(_) => 0,
+            Reg::Csr(MSTATUS) => 2,
+            Reg::Csr(_) => 1,
+        };
+        for pass in 0..3 {
+            for w in &v[..n] {
+                if rank(w) == pass {
+                    self.reg_write(*w);
+                }
+            }
+        }
+    }
+
+    /// The data-access part of a retired instruction's group.
+    #[inline(always)]
+    fn accesses(&mut self, r: &Retired) {
+        let mut addr_done = false;
+        for m in r.mem() {
+            if m.kind == MemKind::Store && self.e.store_data {
+                let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
+                self.addl(size.store_data_id(), m.value, m.size as usize);
+            }
+            if !addr_done {
+                if self.e.eaddr {
+                    self.addl(ADDL_EADDR, m.vaddr, self.e.mb);
+                }
+                if self.e.paddr {
+                    self.addl(ADDL_PADDR, m.paddr, self.e.mb);
+                }
+                addr_done = true;
+            }
+        }
+        if r.sc_failed && !addr_done && self.e.eaddr {
+            self.addl(ADDL_EADDR, r.sc_addr, self.e.mb);
+        }
+        if self.e.cfg.memory {
+            self.detour(|o| o.memory_trace(r));
+        }
+    }
+
+    /// Memory requests and responses (opcodes 8, 9) for the data accesses.
+    #[cold]
+    fn memory_trace(&mut self, r: &Retired) {
+        let op = r.insn.op;
+        let mem = r.mem();
+        let amo = amo_op(op);
+        let mb = self.e.mb;
+        let mut i = 0;
+        while i < mem.len() {
+            let m = mem[i];
+            let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
+            self.u8(MEM_REQ);
+            self.le(m.paddr, mb);
+            if let Some(aop) = amo.filter(|_| m.kind == MemKind::Load) {
+                // An AMO: one request with the operand, one response with the old value.
+                let operand = self.t.x[(r.insn.rs2 & 31) as usize];
+                self.u8(req_byte(aop, size));
+                self.le(operand, m.size as usize);
+                self.u8(MEM_RSP);
+                self.u8(rsp_byte(size, MemResult::Success));
+                self.le(m.value, m.size as usize);
+                // Its store record is part of the same transaction.
+                i += 2;
+                continue;
+            }
+            match m.kind {
+                MemKind::Load => {
+                    let mop = if matches!(op, Op::LrW | Op::LrD) {
+                        MemOp::LoadReserved
+                    } else {
+                        MemOp::Load
+                    };
+                    self.u8(req_byte(mop, size));
+                    self.u8(MEM_RSP);
+                    self.u8(rsp_byte(size, MemResult::Success));
+                    self.le(m.value, m.size as usize);
+                }
+                MemKind::Store => {
+                    let mop = if matches!(op, Op::ScW | Op::ScD) {
+                        MemOp::StoreConditional
+                    } else {
+                        MemOp::Store
+                    };
+                    self.u8(req_byte(mop, size));
+                    self.le(m.value, m.size as usize);
+                    self.u8(MEM_RSP);
+                    self.u8(rsp_byte(size, MemResult::Success));
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// An instruction fetch as a memory request.
+    #[cold]
+    fn fetch_trace(&mut self, r: &Retired, pa: u64) {
+        let size = if r.insn.len == 2 {
+            MemSize::B16
+        } else {
+            MemSize::B32
+        };
+        self.u8(MEM_REQ);
+        self.le(pa, self.e.mb);
+        self.u8(req_byte(MemOp::Fetch, size));
+        self.u8(MEM_RSP);
+        self.u8(rsp_byte(size, MemResult::Success));
+        self.le(r.insn.bits as u64, r.insn.len as usize);
+    }
+
+    /// minstret and mcycle after a retired instruction.
+    #[cold]
+    fn counters(&mut self, r: &Retired) {
+        let wrote = |c: u16| r.writes().iter().any(|w| w.reg == Reg::Csr(c));
+        // A write of mcountinhibit applies to the instruction that makes it.
+        let inhibit = r
+            .writes()
+            .iter()
+            .rev()
+            .find(|w| w.reg == Reg::Csr(MCOUNTINHIBIT))
+            .map_or(self.t.mcountinhibit, |w| w.value);
+        if inhibit & 4 == 0 && !wrote(MINSTRET) {
+            self.t.minstret = self.t.minstret.wrapping_add(1);
+            self.counter(MINSTRET, self.t.minstret);
+        }
+        if inhibit & 1 == 0 && !wrote(MCYCLE) {
+            self.t.mcycle = self.t.mcycle.wrapping_add(1);
+            self.counter(MCYCLE, self.t.mcycle);
+        }
+    }
+
+    fn counter(&mut self, c: u16, v: u64) {
+        if self.e.incremental {
+            self.u8(INCR_REG_ADD);
+            self.le(c as u64, 2);
+            self.u8(1);
+        } else {
+            self.full_reg(c, v, self.e.xb);
+        }
+    }
+
+    /// A retired instruction's group, after its begin-group byte (not closed).
+    #[inline(always)]
+    fn instruction(&mut self, r: &Retired) {
+        let d = r.insn;
+        let e = self.e;
+        if e.pc {
+            if e.incr_pc && r.next_pc == r.pc.wrapping_add(d.len as u64) {
+                self.u8(INCR_PC);
+            } else {
+                self.addl(ADDL_PC, r.next_pc, e.xb);
+            }
+        }
+        let ws = r.writes();
+        if e.extras_before {
+            self.detour(|o| o.extras_before(r));
+        }
+        self.insn(&d);
+        match ws.len() {
+            0 => {}
+            1 => self.reg_write(ws[0]),
+            _ => self.detour(|o| o.reg_writes(ws)),
+        }
+        if r.n_mem != 0 || r.sc_failed {
+            self.accesses(r);
+        }
+        if e.extras_after {
+            if e.cfg.mtime && r.time != self.t.last_mtime {
+                self.addl(ADDL_MTIME, r.time, 8);
+                self.t.last_mtime = r.time;
+            }
+            if e.cfg.counters {
+                self.detour(|o| o.counters(r));
+            }
+        }
+        if e.track {
+            for &w in ws {
+                self.t.write(w);
+            }
+        }
+    }
+
+    /// The instruction fetch, as a memory request, from the physical address the hart
+    /// fetched from.
+    #[cold]
+    fn extras_before(&mut self, r: &Retired) {
+        if self.e.cfg.memory {
+            if let Some(pa) = r.fetch_pa {
+                self.fetch_trace(r, pa);
+            }
+        }
+    }
+}
+
+/// The writer. Create it after the machine is loaded and booted, hand it to
+/// [`Machine::run`] as the sink, and [`finish`](TandemWriter::finish) it.
+pub struct TandemWriter<W: Write + Send + 'static> {
+    enc: Enc,
+    track: Track,
+    buf: Vec<u8>,
+    pos: usize,
+    /// A group is open (its end, and maybe its privilege, are still to come).
+    open: bool,
+    /// Where the open group's privilege byte is, when it has one.
+    open_priv_pos: Option<usize>,
+    /// The open group is an MRET or SRET.
+    open_xret: bool,
+    /// The privilege the stream has reported last.
+    cur_priv: u8,
+    pending: Option<PendingExc>,
+    htif: HtifWatch,
+    stats: WriterStats,
+    /// Full buffers and their lengths, to the writer thread; empty ones back.
+    full: Option<crossbeam_channel::Sender<(Vec<u8>, usize)>>,
+    empty: crossbeam_channel::Receiver<Vec<u8>>,
+    /// Buffers allocated so far (at most [`POOL`]).
+    allocated: usize,
+    thread: Option<std::thread::JoinHandle<io::Result<W>>>,
+}
+
+impl<W: Write + Send + 'static> TandemWriter<W> {
+    /// Start writing to `out`: the hart-reset group, then (with the image option) the
+    /// program image and the start state.
+    pub fn new(cfg: WriterConfig, out: W, init: &InitialState) -> io::Result<Self> {
+        cfg.params
+            .check()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        let (full, to_write) = crossbeam_channel::bounded::<(Vec<u8>, usize)>(2);
+        let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(POOL + 1);
+        let mut out = out;
+        let thread = std::thread::Builder::new()
+            .name("tandem-writer".into())
+            .spawn(move || -> io::Result<W> {
+                let mut result = Ok(());
+                for (b, n) in to_write {
+                    // After an error keep draining, so the hart never blocks.
+                    if result.is_ok() {
+                        result = out.write_all(&b[..n]);
+                    }
+                    let _ = give_back.send(b);
+                }
+                result?;
+                out.flush()?;
+                Ok(out)
+            })?;
+        let image = cfg.image;
+        let mut w = TandemWriter {
+            enc: Enc::new(cfg),
+            track: Track {
+                x: init.gpr,
+                fflags: init.fflags,
+                minstret: init.minstret,
+                mcycle: init.mcycle,
+                mcountinhibit: init.mcountinhibit,
+                last_mtime: init.mtime,
+            },
+            buf: vec![0; CHUNK + MAX_EVENT],
+            pos: 0,
+            open: false,
+            open_priv_pos: None,
+            open_xret: false,
+            cur_priv: init.prv as u8,
+            pending: None,
+            htif: HtifWatch::new(init),
+            stats: WriterStats::default(),
+            full: Some(full),
+            empty,
+            allocated: 1,
+            thread: Some(thread),
+        };
+        w.begin();
+        w.b(HART_RESET);
+        w.end();
+        if image {
+            for &(a, v) in &init.image {
+                w.reserve();
+                w.state_init_store(a, MemSize::B64, v);
+            }
+            w.reserve();
+            w.begin();
+            w.b(STATE_INIT);
+            let xb = w.enc.xb;
+            w.addl(ADDL_PC, init.pc, xb);
+            w.addl(ADDL_PRIV, init.prv as u64, 1);
+            for (i, &v) in init.gpr.iter().enumerate().skip(1) {
+                if v != 0 {
+                    w.b(FULL_REG);
+                    w.le(0x1000 + i as u64, 2);
+                    w.le(v, xb);
+                }
+            }
+            w.end();
+            w.stats.state_inits += 1;
+        }
+        Ok(w)
+    }
+
+    /// Groups written so far (the index the next group will have).
+    pub fn groups_written(&self) -> u64 {
+        self.stats.groups
+    }
+
+    pub fn stats(&self) -> WriterStats {
+        let mut s = self.stats;
+        s.bytes += self.pos as u64;
+        s
+    }
+
+    pub fn config(&self) -> &WriterConfig {
+        &self.enc.cfg
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Bytes outside the hot path.
+
+    fn b(&mut self, v: u8) {
+        self.buf[self.pos] = v;
+        self.pos += 1;
+    }
+
+    fn le(&mut self, v: u64, n: usize) {
+        self.buf[self.pos..self.pos + 8].copy_from_slice(&v.to_le_bytes());
+        self.pos += n;
+    }
+
+    fn addl(&mut self, id: u8, v: u64, n: usize) {
+        self.b(ADDL_STATE);
+        self.b(id);
+        self.le(v, n);
+    }
+
+    /// Open a group.
+    #[inline(always)]
+    fn begin(&mut self) {
+        self.buf[self.pos] = BEGIN_GROUP;
+        self.pos += 1;
+        self.open = true;
+        self.open_priv_pos = None;
+        self.open_xret = false;
+        self.stats.groups += 1;
+    }
+
+    /// End the open group now (no privilege look-ahead).
+    #[inline(always)]
+    fn end(&mut self) {
+        if !self.enc.cfg.implicit_end {
+            self.buf[self.pos] = END_GROUP;
+            self.pos += 1;
+        }
+        self.open = false;
+    }
+
+    /// Hand a full chunk to the writer thread.
+    #[inline(always)]
+    fn reserve(&mut self) {
+        if self.pos >= CHUNK {
+            self.hand_over();
+        }
+    }
+
+    #[cold]
+    fn hand_over(&mut self) {
+        if self.pos == 0 {
+            return;
+        }
+        // A pool of buffers that keep their full length: each is allocated (and its pages
+        // touched) once.
+        let next = match self.empty.try_recv() {
+            Ok(b) => b,
+            Err(_) if self.allocated < POOL => {
+                self.allocated += 1;
+                vec![0; CHUNK + MAX_EVENT]
+            }
+            Err(_) => self
+                .empty
+                .recv()
+                .unwrap_or_else(|_| vec![0; CHUNK + MAX_EVENT]),
+        };
+        let b = std::mem::replace(&mut self.buf, next);
+        let n = std::mem::take(&mut self.pos);
+        self.stats.bytes += n as u64;
+        if let Some(f) = &self.full {
+            // The thread only goes away in `finish`.
+            let _ = f.send((b, n));
+        }
+    }
+
+    /// Close the open group, now that the privilege after it is known: `prv`.
+    #[inline(always)]
+    fn close(&mut self, prv: u8) {
+        if !self.open {
+            return;
+        }
+        if prv != self.cur_priv || self.open_xret {
+            self.priv_change(prv);
+        }
+        self.end();
+    }
+
+    #[cold]
+    fn priv_change(&mut self, prv: u8) {
+        if !self.enc.cfg.omit.priv_ {
+            match self.open_priv_pos {
+                Some(p) => self.buf[p] = prv,
+                None => self.addl(ADDL_PRIV, prv as u64, 1),
+            }
+        }
+        self.cur_priv = prv;
+    }
+
+    /// The open group's next pc was fetched from `pa`: say so (additional state 9).
+    #[cold]
+    fn next_pc_paddr(&mut self, pa: Option<u64>) {
+        if let Some(pa) = pa {
+            self.addl(ADDL_PC_PADDR, pa, self.enc.mb);
+        }
+    }
+
+    /// A state-initialisation group storing `v` at `addr` (Flute's format: no response).
+    fn state_init_store(&mut self, addr: u64, size: MemSize, v: u64) {
+        self.begin();
+        self.b(STATE_INIT);
+        self.b(MEM_REQ);
+        self.le(addr, self.enc.mb);
+        self.b(req_byte(MemOp::Store, size));
+        self.le(v, size.bytes() as usize);
+        self.end();
+        self.stats.state_inits += 1;
+    }
+
+    // ---------------------------------------------------------------------------------
+    // HTIF.
+
+    /// Time moved on: if a command was outstanding, the host has acted on it.
+    #[inline(always)]
+    fn htif_tick(&mut self, time: u64) {
+        if self.htif.pending_time != u64::MAX && time != self.htif.pending_time {
+            self.htif_host_acted();
+        }
+    }
+
+    #[cold]
+    fn htif_host_acted(&mut self) {
+        self.htif.pending_time = u64::MAX;
+        for w in &mut self.htif.words {
+            w.dirty = true;
+        }
+    }
+
+    /// Before an instruction's group: state-initialisation groups for loads of words the host
+    /// may have written; note the instruction's stores.
+    #[cold]
+    fn htif_access(&mut self, r: &Retired) {
+        self.htif_tick(r.time);
+        for m in r.mem() {
+            if !self.htif.hit(m.paddr) {
+                continue;
+            }
+            let word = m.paddr & !7;
+            let covers = m.paddr == word && m.size == 8;
+            let Some(i) = self.htif.words.iter().position(|w| w.addr == word) else {
+                continue;
+            };
+            match m.kind {
+                MemKind::Load => {
+                    if self.htif.words[i].dirty {
+                        let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
+                        self.state_init_store(m.paddr, size, m.value);
+                        if covers {
+                            self.htif.words[i].dirty = false;
+                        }
+                    }
+                }
+                MemKind::Store => {
+                    if covers {
+                        self.htif.words[i].dirty = false;
+                    }
+                    if Some(word) == self.htif.tohost.map(|t| t & !7) && m.value != 0 {
+                        self.htif.pending_time = r.time;
+                        let (dev, cmd, payload) = (
+                            m.value >> 56,
+                            (m.value >> 48) & 0xff,
+                            m.value & ((1 << 48) - 1),
+                        );
+                        if dev == 0 && cmd == 0 && payload & 1 == 0 {
+                            // A proxied syscall: the host writes the result at payload[0].
+                            let magic = payload & !7;
+                            self.htif.magic = Some(magic);
+                            if !self.htif.words.iter().any(|w| w.addr == magic) {
+                                self.htif.words.push(Watched {
+                                    addr: magic,
+                                    dirty: false,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Groups.
+
+    /// A retired instruction: close the group before, then write its group. The common
+    /// case writes everything through one cursor and updates the writer's fields once.
+    #[inline(always)]
+    fn retired(&mut self, r: &Retired) {
+        let prv = r.prv as u8;
+        if self.open {
+            if prv != self.cur_priv || self.open_xret {
+                self.priv_change(prv);
+            }
+            if self.enc.pc_paddr {
+                self.next_pc_paddr(r.fetch_pa);
+            }
+        }
+        let htif =
+            r.n_mem != 0 && self.htif.active() && r.mem().iter().any(|m| self.htif.hit(m.paddr));
+        if self.pos >= CHUNK || htif {
+            self.close(prv);
+            self.reserve();
+            if htif {
+                self.htif_access(r);
+            }
+        }
+        let close = self.open && !self.enc.cfg.implicit_end;
+        let pos = self.pos;
+        let mut o = Out::new(&mut self.buf[pos..], &self.enc, &mut self.track);
+        if close {
+            o.le(END_GROUP as u64 | (BEGIN_GROUP as u64) << 8, 2);
+        } else {
+            o.u8(BEGIN_GROUP);
+        }
+        o.instruction(r);
+        self.pos = pos + o.n;
+        self.open = true;
+        self.open_priv_pos = None;
+        self.open_xret = matches!(r.insn.op, Op::Mret | Op::Sret);
+        self.cur_priv = prv;
+        self.stats.groups += 1;
+        self.stats.instructions += 1;
+    }
+
+    /// A trap's group: an exception (with the instruction that raised it, if it was fetched)
+    /// or an interrupt.
+    fn trap_group(&mut self, t: &TrapRecord) {
+        let pend = self.pending.take();
+        if self.open && self.enc.pc_paddr {
+            // The excepting instruction was fetched from here (an interrupted one was not).
+            self.next_pc_paddr(pend.and_then(|p| p.fetch_pa));
+        }
+        self.close(t.from as u8);
+        self.reserve();
+        self.begin();
+        self.stats.traps += 1;
+        let pos = self.pos;
+        let mut o = Out::new(&mut self.buf[pos..], &self.enc, &mut self.track);
+        let e = o.e;
+        if e.pc {
+            o.addl(ADDL_PC, t.handler, e.xb);
+        }
+        if let Some(p) = &pend {
+            if p.insn.op != Op::NotDecoded {
+                o.insn(&p.insn);
+            }
+            // State the excepting instruction changed before it trapped.
+            for &w in &p.writes[..p.n_writes as usize] {
+                o.reg_write(w);
+                o.t.write(w);
+            }
+        }
+        let to_s = t.to == Priv::S;
+        // TrapRecord.writes: xepc, xcause, xtval, mstatus.
+        let [epc, cause, tval, st] = t.writes;
+        let status = if to_s && e.cfg.style == Style::Flute && st.reg == Reg::Csr(MSTATUS) {
+            RegWrite {
+                reg: Reg::Csr(SSTATUS),
+                value: st.value & SSTATUS_MASK,
+            }
+        } else {
+            st
+        };
+        let trap_csrs = !e.cfg.omit.trap;
+        let csr = |o: &mut Out, w: RegWrite| {
+            if let Reg::Csr(c) = w.reg {
+                if trap_csrs && c != MVIP && !e.csr_left_out(c) {
+                    o.full_reg(c, w.value, e.xb);
+                }
+            }
+        };
+        let with_priv = !e.cfg.omit.priv_;
+        let mut priv_at = None;
+        match e.cfg.style {
+            Style::Flute => {
+                if with_priv {
+                    o.u8(ADDL_STATE);
+                    o.u8(ADDL_PRIV);
+                    priv_at = Some(o.n);
+                    o.u8(t.to as u8);
+                }
+                csr(&mut o, status);
+                csr(&mut o, cause);
+                csr(&mut o, epc);
+                csr(&mut o, tval);
+            }
+            Style::Spec => {
+                csr(&mut o, epc);
+                csr(&mut o, cause);
+                csr(&mut o, status);
+                csr(&mut o, tval);
+                if with_priv {
+                    o.u8(ADDL_STATE);
+                    o.u8(ADDL_PRIV);
+                    priv_at = Some(o.n);
+                    o.u8(t.to as u8);
+                }
+            }
+        }
+        if e.cfg.mtime && t.time != o.t.last_mtime {
+            o.addl(ADDL_MTIME, t.time, 8);
+            o.t.last_mtime = t.time;
+        }
+        let n = o.n;
+        self.open_priv_pos = priv_at.map(|p| pos + p);
+        self.pos += n;
+        self.cur_priv = t.to as u8;
+    }
+
+    /// Close the last group, stop the writer thread and return the output, or the first I/O
+    /// error met. `final_priv` is the hart's privilege at the end (an MRET as the last
+    /// instruction needs it).
+    pub fn finish(mut self, final_priv: Option<Priv>) -> io::Result<(W, WriterStats)> {
+        let prv = final_priv.map_or(self.cur_priv, |p| p as u8);
+        self.close_last(prv);
+        let stats = self.stats();
+        self.hand_over();
+        drop(self.full.take());
+        match self.thread.take().map(|w| w.join()) {
+            Some(Ok(r)) => r.map(|w| (w, stats)),
+            Some(Err(_)) => Err(io::Error::other("the tandem writer thread panicked")),
+            None => Err(io::Error::other("the tandem writer was already finished")),
+        }
+    }
+
+    fn close_last(&mut self, prv: u8) {
+        if self.open {
+            self.close(prv);
+            if self.enc.cfg.implicit_end {
+                self.b(END_GROUP);
+            }
+        }
+    }
+}
+
+/// The memory-request op of an AMO instruction.
+fn amo_op(op: Op) -> Option<MemOp> {
+    use Op::*;
+    Some(match op {
+        AmoswapW | AmoswapD => MemOp::AmoSwap,
+        AmoaddW | AmoaddD => MemOp::AmoAdd,
+        AmoxorW | AmoxorD => MemOp::AmoXor,
+        AmoandW | AmoandD => MemOp::AmoAnd,
+        AmoorW | AmoorD => MemOp::AmoOr,
+        AmominW | AmominD => MemOp::AmoMin,
+        AmomaxW | AmomaxD => MemOp::AmoMax,
+        AmominuW | AmominuD => MemOp::AmoMinu,
+        AmomaxuW | AmomaxuD => MemOp::AmoMaxu,
+        _ => return None,
+    })
+}
+
+impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
+    const ENABLED: bool = true;
+
+    #[inline]
+    fn retire(&mut self, r: &Retired) {
+        if r.exception.is_some() {
+            self.pending = Some(PendingExc {
+                insn: r.insn,
+                fetch_pa: r.fetch_pa,
+                writes: r.writes,
+                n_writes: r.n_writes,
+            });
+            return;
+        }
+        self.retired(r);
+    }
+
+    fn trap(&mut self, t: &TrapRecord) {
+        self.htif_tick(t.time);
+        self.trap_group(t);
+    }
+}
+
+impl<W: Write + Send + 'static> Drop for TandemWriter<W> {
+    fn drop(&mut self) {
+        // Dropped without `finish` (an error path): still write what was written.
+        if self.thread.is_some() {
+            let p = self.cur_priv;
+            self.close_last(p);
+            self.hand_over();
+            drop(self.full.take());
+            if let Some(w) = self.thread.take() {
+                let _ = w.join();
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Helpers shared by the integration tests: the shipped programs, recording a stream,
+//! verifying one.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use tandem::config::WriterConfig;
+use tandem::session::{record, HartConfig};
+use tandem::verify::{verify, Report, VerifyConfig};
+
+/// The workspace's programs/bin directory.
+pub fn bin_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs/bin")
+}
+
+/// Every shipped program but the benchmark: (name, ELF bytes).
+pub fn programs() -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(bin_dir())
+        .expect("programs/bin")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "elf"))
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+pub fn program(name: &str) -> Vec<u8> {
+    std::fs::read(bin_dir().join(format!("{name}.elf"))).expect("program")
+}
+
+/// Record a program's stream in memory.
+pub fn stream(name: &str, elf: &[u8], cfg: &WriterConfig, limit: Option<u64>) -> Vec<u8> {
+    let (bytes, _, _) =
+        record(elf, name, HartConfig::default(), cfg, limit, Vec::new()).expect("recording");
+    bytes
+}
+
+/// The verifier's settings for a stream written with `cfg`.
+pub fn verify_config(cfg: &WriterConfig) -> VerifyConfig {
+    let mut v = VerifyConfig {
+        params: cfg.params,
+        max_mismatches: 20,
+        ..Default::default()
+    };
+    v.absent = cfg.omit.clone();
+    v
+}
+
+pub fn check(name: &str, elf: &[u8], bytes: &[u8], cfg: &WriterConfig) -> Report {
+    verify(verify_config(cfg), Some((elf, name)), bytes)
+}
+
+pub fn show(r: &Report) -> String {
+    let mut out = Vec::new();
+    r.write_human(&mut out).unwrap();
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,84 @@
+//! The mutation test: streams of runs on a hart that breaks in the ways a broken core does
+//! (see `tandem::mutate`), verified against the same ELF. Every fault that gives the hart a
+//! state the architecture does not allow must be reported at the group where it was made,
+//! and nothing else may be reported (the verifier resynchronises after each fault). The
+//! detection rate per kind is printed (`cargo test -- --nocapture`).
+
+mod common;
+
+use common::*;
+use tandem::config::WriterConfig;
+use tandem::mutate::{evaluate, generate, Kind, Plan, Tally, KINDS};
+use tandem::session::HartConfig;
+
+/// Faults per kind (spread over the programs and seeds): 1000 in an optimised build, 300 in
+/// a debug build (`cargo test --release -p tandem --test mutation` for the full count), or
+/// `TANDEM_MUTATIONS`.
+fn target() -> u64 {
+    std::env::var("TANDEM_MUTATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 300 } else { 1000 })
+}
+
+fn run_kind(kind: Kind, cfg: &WriterConfig, programs: &[(String, Vec<u8>)]) -> Tally {
+    let mut tally = Tally::default();
+    let vcfg = verify_config(cfg);
+    let mut seed = 1u64;
+    while tally.mutations < target() && seed < 200 {
+        for (name, elf) in programs {
+            let plan = Plan {
+                kind,
+                seed: seed * 7919 + kind as u64,
+                spacing: (150, 700),
+                max_mutations: 40,
+                limit: 60_000,
+            };
+            let m = generate(elf, name, HartConfig::default(), cfg, &plan).expect(name);
+            evaluate(elf, name, &m, &vcfg, &mut tally);
+            if tally.mutations >= target() {
+                break;
+            }
+        }
+        seed += 1;
+    }
+    tally
+}
+
+#[test]
+fn every_state_changing_fault_is_reported_where_it_was_made() {
+    let programs: Vec<(String, Vec<u8>)> = programs()
+        .into_iter()
+        .filter(|(n, _)| n != "bench" && n != "finisher")
+        .collect();
+    let cfg = WriterConfig::flute();
+    let mut failures = Vec::new();
+    println!(
+        "{:<24} {:>9} {:>9} {:>9} {:>9} {:>8} {:>7}",
+        "kind", "faults", "changing", "detected", "allowed", "false", "rate"
+    );
+    for kind in KINDS {
+        let start = std::time::Instant::now();
+        let t = run_kind(kind, &cfg, &programs);
+        println!(
+            "{:<24} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6.1}% {:>6.1}s",
+            kind.name(),
+            t.mutations,
+            t.state_changing,
+            t.detected,
+            t.allowed_silent,
+            t.false_reports,
+            100.0 * t.rate(),
+            start.elapsed().as_secs_f64()
+        );
+        if t.detected != t.state_changing || t.false_reports != 0 || t.mutations == 0 {
+            failures.push(format!(
+                "{}: missed {:?}\nstray {:#?}",
+                kind.name(),
+                t.missed,
+                t.stray
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
