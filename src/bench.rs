@@ -1,10 +1,22 @@
-//! `hartscope bench`: the speed of hartscope against Spike on the same ELF, in the same run.
+//! `hartscope bench`: the speed of hartscope against Spike on the same ELF, in the same run,
+//! and what tracing and the PMU and CTR models cost.
 //!
-//! Four measurements: each simulator running the program untraced to the end, and each writing
-//! its commit log (Spike's `--log-commits --log=FILE`, hartscope's `--log-commits FILE`) for
-//! the first `--log-insns` instructions, to a file in the temporary directory that is removed
-//! afterwards. Wall-clock time of the whole process for Spike; of the run (load excluded) for
-//! hartscope, which runs in this process.
+//! - **Spike**: each simulator running the program untraced to the end, and each writing its
+//!   commit log (Spike's `--log-commits --log=FILE`, hartscope's `--log-commits FILE`) for the
+//!   first `--log-insns` instructions, to a file in the temporary directory that is removed
+//!   afterwards. Wall-clock time of the whole process for Spike; of the run (load excluded) for
+//!   hartscope, which runs in this process.
+//! - **N-Trace** (`--trace-insns` instructions): the hart with HTM capture on (the ingress port
+//!   and encoder on their own thread, writing a temporary file) as a fraction of the same run
+//!   untraced; the decoder's speed on that stream (instructions reconstructed per second); and
+//!   the stream's size in bits per instruction for BTM, HTM, HTM with implicit return (mode 3)
+//!   and HTM with implicit return and repeated history.
+//! - **PMU**: the hart with all 29 hpm counters counting instruction-class events (and then
+//!   with the cache, TLB and branch-predictor models on) as a fraction of the hart with
+//!   counting off.
+//! - **CTR**: the hart recording every transfer in every mode as a fraction of CTR off.
+//!
+//! Each hartscope figure is the best of `--repeat` runs (the machine may be shared).
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -30,6 +42,12 @@ pub struct BenchArgs {
     /// Skip the runs with the commit log.
     #[arg(long)]
     pub no_log: bool,
+    /// Instructions for the N-Trace, PMU and CTR measurements (0: skip them).
+    #[arg(long, default_value_t = 300_000_000)]
+    pub trace_insns: u64,
+    /// Runs of each hartscope measurement; the best counts.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: u32,
     /// Write the results as JSON to this file as well.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -53,6 +71,7 @@ pub struct Report {
     pub ratio: f64,
     /// hartscope IPS / Spike IPS, with the commit log to a file.
     pub log_ratio: Option<f64>,
+    pub models: Option<crate::bench_models::ModelReport>,
 }
 
 /// Where Spike is: `--spike`, `$HARTSCOPE_SPIKE`, or the binary inside the `spike` Python
@@ -245,11 +264,21 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if let Some(r) = log_ratio {
         println!("commit log to a file: ratio {r:.2}x");
     }
+    let models = if args.trace_insns > 0 {
+        Some(crate::bench_models::measure(
+            program,
+            args.trace_insns,
+            args.repeat.max(1),
+        )?)
+    } else {
+        None
+    };
     let report = Report {
         program: program.display().to_string(),
         measures,
         ratio,
         log_ratio,
+        models,
     };
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)?)

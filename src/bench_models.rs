@@ -1,0 +1,304 @@
+//! The parts of `hartscope bench` that measure what tracing and the hart's models cost: N-Trace
+//! capture (and the decoder, and the stream's compression), PMU counting, CTR recording.
+
+use crate::trace::{EncoderOut, Outputs, PortThread};
+use anyhow::{bail, Context, Result};
+use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink};
+use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, BTM, HTM};
+use encoder::image::Image;
+use iss::ingress::{Capture, IngressConfig, IngressPort};
+use iss::{Config, Machine, NoSink, Sink, Stop};
+use serde::Serialize;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(Serialize, Debug, Default)]
+pub struct ModelReport {
+    /// Instructions in each run.
+    pub instructions: u64,
+    /// The hart untraced, without counting or CTR (best of the repeats).
+    pub untraced_ips: f64,
+    /// With N-Trace HTM capture to a file.
+    pub ntrace_htm_ips: f64,
+    pub ntrace_htm_fraction: f64,
+    /// Instructions the decoder reconstructs per second, on the HTM stream.
+    pub decoder_ips: f64,
+    /// Bits per instruction of the stream, by configuration.
+    pub bits_per_instruction: Vec<(String, f64)>,
+    /// All 29 hpm counters counting instruction-class events.
+    pub pmu_ips: f64,
+    pub pmu_fraction: f64,
+    /// The same with the cache, TLB and branch-predictor models on.
+    pub pmu_models_ips: f64,
+    pub pmu_models_fraction: f64,
+    /// CTR recording every transfer in every mode.
+    pub ctr_ips: f64,
+    pub ctr_fraction: f64,
+}
+
+fn machine(program: &Path, config: Config) -> Result<Machine> {
+    let mut m = Machine::try_new(config)?;
+    m.bus.console = iss::bus::Console::Null;
+    let prog = iss::elf::load_file(&mut m, program)?;
+    m.boot(prog.entry);
+    Ok(m)
+}
+
+/// Run `m` for `n` instructions with `sink`; the seconds it took.
+fn timed<S: Sink>(m: &mut Machine, sink: &mut S, n: u64) -> Result<f64> {
+    let start = Instant::now();
+    let stop = m.run(sink, Some(n));
+    let secs = start.elapsed().as_secs_f64();
+    match stop {
+        Stop::Exit(0) | Stop::InstructionLimit => Ok(secs),
+        other => bail!("the program did not run cleanly: {other:?}"),
+    }
+}
+
+/// The best instructions per second of `repeat` runs of `f`, which returns (instructions,
+/// seconds).
+fn best(repeat: u32, mut f: impl FnMut() -> Result<(u64, f64)>) -> Result<(u64, f64)> {
+    let mut best: Option<(u64, f64)> = None;
+    for _ in 0..repeat {
+        let (n, s) = f()?;
+        if best.is_none_or(|(bn, bs)| n as f64 / s > bn as f64 / bs) {
+            best = Some((n, s));
+        }
+    }
+    best.context("no run")
+}
+
+fn ips((n, s): (u64, f64)) -> f64 {
+    n as f64 / s
+}
+
+/// Capture N-Trace with `cfg` for `n` instructions into `out`, as `hartscope run --ntrace`
+/// does (port and encoder on their own thread). Returns (instructions, seconds, statistics).
+fn capture(
+    program: &Path,
+    cfg: &EncoderConfig,
+    n: u64,
+    out: &Path,
+) -> Result<(u64, f64, EncoderStats)> {
+    let mut m = machine(program, Config::default())?;
+    let icfg = IngressConfig::default();
+    let f = File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let enc = Encoder::new(cfg.clone(), BufWriter::with_capacity(1 << 20, f))?;
+    let outputs = Outputs {
+        encoder: Some(EncoderOut::Inline(Box::new(enc))),
+        writer: None,
+        stats: None,
+    };
+    let port = IngressPort::new(icfg.clone(), outputs, &m.hart.csr);
+    let mut cap = Capture::new(&icfg, PortThread::spawn(port)?, &m.hart.csr);
+    let start = Instant::now();
+    let stop = m.run(&mut cap, Some(n));
+    let outputs = cap.finish().finish()?;
+    let secs = start.elapsed().as_secs_f64();
+    if !matches!(stop, Stop::Exit(0) | Stop::InstructionLimit) {
+        bail!("the program did not run cleanly: {stop:?}");
+    }
+    Ok((m.retired(), secs, outputs.stats.context("encoder statistics")?))
+}
+
+#[derive(Default)]
+struct Count(u64, u64);
+
+impl FlowSink for Count {
+    fn pc(&mut self, _: u64) {
+        self.0 += 1;
+    }
+    fn event(&mut self, e: &Event) {
+        if matches!(e, Event::Error { .. }) {
+            self.1 += 1;
+        }
+    }
+}
+
+/// mhpmevent selectors of instruction-class events (docs/pmu.md): loads, stores, atomics,
+/// branches taken and not taken, jumps, calls, returns, FP operations, conditional branches,
+/// instructions, branch instructions.
+const CLASS_EVENTS: [u64; 12] = [
+    0x20001, 0x20002, 0x20003, 0x20004, 0x20005, 0x20006, 0x20007, 0x20008, 0x20009, 0x2000d, 0x2,
+    0x5,
+];
+
+fn counting(program: &Path, models: bool) -> Result<Machine> {
+    let mut c = Config {
+        sscofpmf: true,
+        ..Config::default()
+    };
+    c.pmu.hpm_counters = 29;
+    if models {
+        c.pmu = c.pmu.with_all_models();
+    }
+    let mut m = machine(program, c)?;
+    for i in 0..29u16 {
+        let sel = CLASS_EVENTS[i as usize % CLASS_EVENTS.len()];
+        if !m.set_reg(iss::csr::MHPMEVENT3 + i, sel) {
+            bail!("cannot program mhpmevent{}", i + 3);
+        }
+    }
+    Ok(m)
+}
+
+fn recording(program: &Path) -> Result<Machine> {
+    let c = Config {
+        ctr: Some(ctr::CtrConfig::default()),
+        ..Config::default()
+    };
+    let mut m = machine(program, c)?;
+    // mctrcontrol (0.1.4): record in M, S and U, every transfer type (no inhibit bits set).
+    if !m.set_reg(0x381, 0b111) || !m.hart.ctr.as_ref().is_some_and(|c| c.active()) {
+        bail!("cannot switch CTR recording on");
+    }
+    Ok(m)
+}
+
+pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
+    let mut r = ModelReport::default();
+    let untraced = best(repeat, || {
+        let mut m = machine(program, Config::default())?;
+        let s = timed(&mut m, &mut NoSink, n)?;
+        Ok((m.retired(), s))
+    })?;
+    r.instructions = untraced.0;
+    r.untraced_ips = ips(untraced);
+    eprintln!(
+        "  hart untraced        {:>14} insns {:>8.3} s {:>10.1} MIPS",
+        untraced.0,
+        untraced.1,
+        r.untraced_ips / 1e6
+    );
+
+    // N-Trace.
+    let tmp = std::env::temp_dir().join(format!("hartscope-bench-{}.ntr", std::process::id()));
+    let htm = EncoderConfig::default();
+    let mut stats = None;
+    let traced = best(repeat, || {
+        let (k, s, st) = capture(program, &htm, n, &tmp)?;
+        stats = Some(st);
+        Ok((k, s))
+    })?;
+    r.ntrace_htm_ips = ips(traced);
+    r.ntrace_htm_fraction = r.ntrace_htm_ips / r.untraced_ips;
+    eprintln!(
+        "  N-Trace HTM capture  {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        traced.0,
+        traced.1,
+        r.ntrace_htm_ips / 1e6,
+        r.ntrace_htm_fraction
+    );
+    let elf = std::fs::read(program)?;
+    let bytes = std::fs::read(&tmp)?;
+    let decoded = best(repeat, || {
+        let image = Image::from_elf(&elf, &program.display().to_string())?;
+        let mut d = Decoder::new(DecoderConfig::for_encoder(&htm), image)
+            .map_err(|e| anyhow::anyhow!("decoder: {e}"))?;
+        let mut c = Count::default();
+        let start = Instant::now();
+        d.decode_all(&bytes, &mut c);
+        let s = start.elapsed().as_secs_f64();
+        if c.1 != 0 || c.0 != traced.0 {
+            bail!(
+                "the decoder gave back {} of {} instructions with {} errors",
+                c.0,
+                traced.0,
+                c.1
+            );
+        }
+        Ok((c.0, s))
+    })?;
+    r.decoder_ips = ips(decoded);
+    eprintln!(
+        "  N-Trace decoder      {:>14} insns {:>8.3} s {:>10.1} MIPS",
+        decoded.0,
+        decoded.1,
+        r.decoder_ips / 1e6
+    );
+    let bpi = |st: &EncoderStats, k: u64| st.bytes as f64 * 8.0 / k as f64;
+    let mut sizes = vec![("HTM".to_string(), bpi(&stats.context("stats")?, traced.0))];
+    for (name, cfg) in [
+        (
+            "BTM",
+            EncoderConfig {
+                tr_te_inst_mode: BTM,
+                ..EncoderConfig::default()
+            },
+        ),
+        (
+            "HTM + implicit return (mode 3)",
+            EncoderConfig {
+                tr_te_inst_mode: HTM,
+                tr_te_inst_implicit_return_mode: 3,
+                ..EncoderConfig::default()
+            },
+        ),
+        (
+            "HTM + implicit return + repeated history",
+            EncoderConfig {
+                tr_te_inst_mode: HTM,
+                tr_te_inst_implicit_return_mode: 3,
+                tr_te_inst_en_repeated_history: true,
+                ..EncoderConfig::default()
+            },
+        ),
+    ] {
+        let (k, _, st) = capture(program, &cfg, n, &tmp)?;
+        sizes.push((name.to_string(), bpi(&st, k)));
+    }
+    let _ = std::fs::remove_file(&tmp);
+    for (name, b) in &sizes {
+        eprintln!("  N-Trace {name:<41} {b:>8.3} bits per instruction");
+    }
+    r.bits_per_instruction = sizes;
+
+    // PMU.
+    let pmu = best(repeat, || {
+        let mut m = counting(program, false)?;
+        let s = timed(&mut m, &mut NoSink, n)?;
+        Ok((m.retired(), s))
+    })?;
+    r.pmu_ips = ips(pmu);
+    r.pmu_fraction = r.pmu_ips / r.untraced_ips;
+    eprintln!(
+        "  PMU: 29 counters     {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        pmu.0,
+        pmu.1,
+        r.pmu_ips / 1e6,
+        r.pmu_fraction
+    );
+    let models = best(repeat, || {
+        let mut m = counting(program, true)?;
+        let s = timed(&mut m, &mut NoSink, n)?;
+        Ok((m.retired(), s))
+    })?;
+    r.pmu_models_ips = ips(models);
+    r.pmu_models_fraction = r.pmu_models_ips / r.untraced_ips;
+    eprintln!(
+        "  PMU + models         {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        models.0,
+        models.1,
+        r.pmu_models_ips / 1e6,
+        r.pmu_models_fraction
+    );
+
+    // CTR.
+    let ctr = best(repeat, || {
+        let mut m = recording(program)?;
+        let s = timed(&mut m, &mut NoSink, n)?;
+        Ok((m.retired(), s))
+    })?;
+    r.ctr_ips = ips(ctr);
+    r.ctr_fraction = r.ctr_ips / r.untraced_ips;
+    eprintln!(
+        "  CTR recording        {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        ctr.0,
+        ctr.1,
+        r.ctr_ips / 1e6,
+        r.ctr_fraction
+    );
+    Ok(r)
+}
