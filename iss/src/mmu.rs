@@ -384,7 +384,8 @@ impl Machine {
                 if i == 0 {
                     pa0 = pa;
                 }
-                let b = self.phys_load(pa, 1, va)?;
+                // A fault names the byte that faulted (the portion of the access).
+                let b = self.phys_load(pa, 1, va.wrapping_add(i))?;
                 v |= b << (8 * i);
             }
             if REC {
@@ -460,7 +461,7 @@ impl Machine {
                 *pa = self.resolve(va.wrapping_add(i as u64), 1, Access::Store)?;
             }
             for (i, &pa) in pas.iter().enumerate().take(size as usize) {
-                self.phys_store(pa, 1, val >> (8 * i), va)?;
+                self.phys_store(pa, 1, val >> (8 * i), va.wrapping_add(i as u64))?;
             }
             if REC {
                 self.record_mem(MemKind::Store, va, pas[0], size, val);
