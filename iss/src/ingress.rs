@@ -311,6 +311,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let contiguous = next_pc == pc.wrapping_add(len);
         let (mut it, cause, tval) = match forced {
             Some(f) => f,
+            None if d.op == Op::Ecall => firmware_call(prv),
             None => (classify::itype(d, !contiguous), 0, 0),
         };
         if self.cfg.all_jumps && d.op == Op::Jal {
@@ -501,7 +502,11 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.close();
         }
         let contiguous = next_pc == pc.wrapping_add(bytes as u64);
-        let mut it = classify::itype(last, !contiguous);
+        let (mut it, cause, _) = if last.op == Op::Ecall {
+            firmware_call(prv)
+        } else {
+            (classify::itype(last, !contiguous), 0, 0)
+        };
         if self.cfg.all_jumps && last.op == Op::Jal {
             it = Itype::TakenBranch;
         }
@@ -554,6 +559,8 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         b.iretire += hw;
         b.ilastsize = ilastsize;
         b.itype = it.code();
+        b.cause = cause;
+        b.tval = 0;
         b.sijump = sijump;
         self.next_pc = next_pc;
         self.next_prv = prv;
@@ -711,6 +718,20 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
 // [`Capture`] the hart's thread only records each run in a few words ([`PortEvent`]) and hands
 // batches of them to an [`EventSink`], which runs the [`IngressPort`] (and whatever it feeds)
 // elsewhere through [`IngressPort::replay`]. The beats are the same as with the port in line.
+
+/// An `ecall` that reaches the port as a retirement, not a trap, was served by firmware the
+/// hart does not run (the built-in SBI, `crate::sbi`). On hardware it is an exception into
+/// M-mode, whose code trace would show or filter out before execution resumes: the port
+/// reports it as the exception it is (itype 1, the ecall's cause, tval 0), the ecall retiring
+/// as the errata say, and the next beat starting where the call returned.
+fn firmware_call(prv: Priv) -> (Itype, u64, u64) {
+    let e = match prv {
+        Priv::U => Exception::EcallFromU,
+        Priv::S => Exception::EcallFromS,
+        _ => Exception::EcallFromM,
+    };
+    (Itype::Exception, Cause::Exception(e).xcause(), 0)
+}
 
 /// `prev_const` of a one-instruction run: the port's own record of the instruction before
 /// applies.
