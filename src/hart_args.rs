@@ -222,7 +222,7 @@ impl HartArgs {
     /// Print or write the reports asked for.
     pub fn reports(&self, m: &Machine, prog: &Program) -> Result<()> {
         if let Some(out) = &self.pmu_report {
-            let r = m.hart.pmu.report();
+            let r = m.pmu_report();
             if out.as_os_str() == "-" {
                 eprint!("{}", r.to_table());
             } else {

@@ -590,3 +590,90 @@ fn nothing_wakes_a_stopped_or_suspended_hart(
     assert_eq!(m.sbi().calls, 1);
     assert_eq!(m.sbi().stopped, stopped);
 }
+
+#[test]
+fn the_report_lists_every_call() {
+    let mut m = machine();
+    m.sbi_call(eid::BASE, 3, [eid::PMU, 0, 0, 0, 0, 0]);
+    m.sbi_call(eid::PMU, 1, [1, 0, 0, 0, 0, 0]);
+    m.sbi_call(eid::TIME, 0, [u64::MAX, 0, 0, 0, 0, 0]);
+    m.sbi_call(0x0bad_bad0, 5, [1, 2, 3, 4, 5, 6]);
+    m.sbi_call(eid::PMU, 0, [0; 6]);
+    m.sbi_call(eid::LEGACY_PUTCHAR, 0, [b'x' as u64, 0, 0, 0, 0, 0]);
+    m.sbi_call(eid::PMU, 1, [1, 0, 0, 0, 0, 0]);
+    let r = m.pmu_report();
+    let got: Vec<_> = r
+        .sbi_calls
+        .iter()
+        .map(|c| {
+            (
+                c.seq,
+                c.extension,
+                c.function,
+                c.args.clone(),
+                c.error,
+                c.value,
+            )
+        })
+        .collect();
+    let want = vec![
+        (0, "base", "probe_extension", vec![eid::PMU], 0, 1),
+        (1, "pmu", "counter_get_info", vec![1], INVALID_PARAM, 0),
+        (2, "time", "set_timer", vec![u64::MAX], 0, 0),
+        (
+            3,
+            "unknown",
+            "unknown",
+            vec![1, 2, 3, 4, 5, 6],
+            NOT_SUPPORTED,
+            0,
+        ),
+        (4, "pmu", "num_counters", vec![], 0, 48),
+        (5, "legacy", "console_putchar", vec![b'x' as u64], 0, 0),
+        (6, "pmu", "counter_get_info", vec![1], INVALID_PARAM, 0),
+    ];
+    assert_eq!(got, want);
+    assert_eq!(r.sbi_calls_not_listed, 0);
+    // the PMU calls are those the PMU crate logged itself, with the same results
+    let pmu_only = m.hart.pmu.report().sbi_calls;
+    let from_all: Vec<_> = r.sbi_calls.iter().filter(|c| c.eid == eid::PMU).collect();
+    assert_eq!(pmu_only.len(), from_all.len());
+    for (a, b) in pmu_only.iter().zip(from_all) {
+        assert_eq!(
+            (a.fid, a.function, &a.args, a.error, a.value),
+            (b.fid, b.function, &b.args, b.error, b.value)
+        );
+    }
+    let row = |e: u64, f: u64, err: i64| {
+        r.sbi_summary
+            .iter()
+            .find(|s| (s.eid, s.fid, s.error) == (e, f, err))
+            .map(|s| s.calls)
+    };
+    assert_eq!(row(eid::PMU, 1, INVALID_PARAM), Some(2));
+    assert_eq!(row(eid::PMU, 0, 0), Some(1));
+    assert_eq!(row(0x0bad_bad0, 5, NOT_SUPPORTED), Some(1));
+    assert_eq!(r.sbi_summary.iter().map(|s| s.calls).sum::<u64>(), 7);
+    let table = r.to_table();
+    assert!(
+        table
+            .contains("#3      unknown.unknown(0x1, 0x2, 0x3, 0x4, 0x5, 0x6) -> ERR_NOT_SUPPORTED"),
+        "{table}"
+    );
+}
+
+#[test]
+fn the_call_log_is_bounded() {
+    let mut c = config();
+    c.pmu.sbi_log_limit = 2;
+    let mut m = Machine::new(c);
+    m.boot(RAM_BASE);
+    for _ in 0..5 {
+        m.sbi_call(eid::BASE, 0, [0; 6]);
+    }
+    let r = m.pmu_report();
+    assert_eq!(r.sbi_calls.len(), 2);
+    assert_eq!(r.sbi_calls_not_listed, 3);
+    assert_eq!(r.sbi_summary.len(), 1);
+    assert_eq!(r.sbi_summary[0].calls, 5);
+}

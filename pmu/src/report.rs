@@ -1,5 +1,5 @@
-//! The `--pmu-report`: every counter with its event and value, and the SBI PMU calls the
-//! program made with their results; serializable (JSON) and printable as a table.
+//! The `--pmu-report`: every counter with its event and value, and the SBI calls the program
+//! made with their results; serializable (JSON) and printable as a table.
 
 use crate::class::{prv_of_index, NPRV};
 use crate::counters::{Pmu, MCYCLE_IDX, MINSTRET_IDX};
@@ -34,6 +34,9 @@ pub struct CounterReport {
 /// Calls of one SBI function that returned one error code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SbiSummaryRow {
+    pub eid: u64,
+    pub extension: &'static str,
+    pub fid: u64,
     pub function: &'static str,
     pub error: i64,
     pub error_name: &'static str,
@@ -45,6 +48,8 @@ pub struct PmuReport {
     pub counters: Vec<CounterReport>,
     /// Total cycles of the cost model (all privileges, whatever the counters do).
     pub cycles: u64,
+    /// The SBI calls, in order: the PMU extension's (this crate's log), or with the hart's
+    /// built-in SBI every call of every extension ([`PmuReport::with_sbi_log`]).
     pub sbi_calls: Vec<SbiCallRecord>,
     /// Calls made but not listed in `sbi_calls` (past the log limit).
     pub sbi_calls_not_listed: u64,
@@ -113,6 +118,9 @@ impl Pmu {
                 .summary()
                 .iter()
                 .map(|(&(f, e), &n)| SbiSummaryRow {
+                    eid: crate::sbi::EID_PMU,
+                    extension: "pmu",
+                    fid: f,
                     function: fid_name(f),
                     error: e,
                     error_name: error_name(e),
@@ -124,13 +132,28 @@ impl Pmu {
 }
 
 impl PmuReport {
+    /// The report with another SBI call log in place of the PMU extension's: `log` lists the
+    /// first calls in order, `calls` is how many were made, and `summary` counts them by
+    /// (EID, FID, error).
+    pub fn with_sbi_log(
+        mut self,
+        log: &[SbiCallRecord],
+        calls: u64,
+        summary: Vec<SbiSummaryRow>,
+    ) -> PmuReport {
+        self.sbi_calls = log.to_vec();
+        self.sbi_calls_not_listed = calls - log.len() as u64;
+        self.sbi_summary = summary;
+        self
+    }
+
     /// The report as text tables: counters (hardware ones, and firmware ones that have an
     /// event), the SBI call summary, then every listed SBI call.
     pub fn to_table(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{:<5} {:<14} {:<24} {:>20} {:<7} {:<5} {:<3} {:>18}",
+            "{:<5} {:<14} {:<28} {:>20} {:<7} {:<5} {:<3} {:>18}",
             "idx", "counter", "event", "value", "state", "modes", "OF", "mhpmevent"
         );
         for c in &self.counters {
@@ -139,7 +162,7 @@ impl PmuReport {
             }
             let _ = writeln!(
                 s,
-                "{:<5} {:<14} {:<24} {:>20} {:<7} {:<5} {:<3} {:>18}",
+                "{:<5} {:<14} {:<28} {:>20} {:<7} {:<5} {:<3} {:>18}",
                 c.index,
                 c.name,
                 c.event,
@@ -152,18 +175,27 @@ impl PmuReport {
         }
         let _ = writeln!(s, "cost-model cycles: {}", self.cycles);
         if !self.sbi_summary.is_empty() {
-            let _ = writeln!(s, "\nSBI PMU calls:");
-            let _ = writeln!(s, "{:<26} {:<22} {:>8}", "function", "result", "calls");
+            let _ = writeln!(s, "\nSBI calls:");
+            let _ = writeln!(
+                s,
+                "{:<10} {:<26} {:<22} {:>8}",
+                "extension", "function", "result", "calls"
+            );
             for r in &self.sbi_summary {
-                let _ = writeln!(s, "{:<26} {:<22} {:>8}", r.function, r.error_name, r.calls);
+                let _ = writeln!(
+                    s,
+                    "{:<10} {:<26} {:<22} {:>8}",
+                    r.extension, r.function, r.error_name, r.calls
+                );
             }
             let _ = writeln!(s);
             for c in &self.sbi_calls {
                 let args: Vec<String> = c.args.iter().map(|a| format!("{a:#x}")).collect();
                 let _ = writeln!(
                     s,
-                    "#{:<6} {}({}) -> {} {:#x}",
+                    "#{:<6} {}.{}({}) -> {} {:#x}",
                     c.seq,
+                    c.extension,
                     c.function,
                     args.join(", "),
                     c.error_name,

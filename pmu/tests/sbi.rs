@@ -862,7 +862,7 @@ fn the_log_keeps_calls_and_results() {
     let table = rep.to_table();
     assert!(table.contains("mhpmcounter3"), "{table}");
     assert!(
-        table.contains("counter_get_info(0x1) -> ERR_INVALID_PARAM"),
+        table.contains("pmu.counter_get_info(0x1) -> ERR_INVALID_PARAM"),
         "{table}"
     );
     let json = serde_json::to_string(&rep).unwrap();

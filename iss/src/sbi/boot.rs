@@ -40,7 +40,10 @@ impl Machine {
         let addr = top.saturating_sub(len.div_ceil(PAGE_SIZE) * PAGE_SIZE);
         match self.bus.ram.offset(addr, len) {
             Some(off) => {
-                self.bus.ram.bytes_mut(off, len as usize).copy_from_slice(&dtb);
+                self.bus
+                    .ram
+                    .bytes_mut(off, len as usize)
+                    .copy_from_slice(&dtb);
                 self.sbi.dtb = (addr, len);
             }
             // RAM too small to hold it: no device tree (a1 = 0).

@@ -43,7 +43,10 @@ use crate::machine::Machine;
 use crate::record::{Reg, Run, Sink};
 use crate::run::Stop;
 use arch::{Cause, Exception, Priv};
-pub use pmu::{SbiError, SbiRet};
+pub use pmu::report::SbiSummaryRow;
+pub use pmu::sbi::SbiCallRecord;
+pub use pmu::{PmuReport, SbiError, SbiRet};
+use std::collections::BTreeMap;
 
 pub use base::{IMPL_ID, SPEC_VERSION};
 pub use boot::OPENSBI_MEDELEG;
@@ -188,6 +191,54 @@ pub fn extension(eid: u64) -> Option<&'static Extension> {
     EXTENSIONS.iter().find(|e| e.eid == eid)
 }
 
+/// The extension's name in the call log: its name, "legacy" for the v0.1 console calls,
+/// "unknown" for an EID the built-in SBI does not implement.
+fn extension_label(eid: u64) -> &'static str {
+    match extension(eid) {
+        Some(e) if e.legacy => "legacy",
+        Some(e) => e.name,
+        None => "unknown",
+    }
+}
+
+/// A function's name and how many of a0..a5 it takes (what the call log keeps).
+pub fn function(eid: u64, fid: u64) -> (&'static str, usize) {
+    match (eid, fid) {
+        (eid::LEGACY_PUTCHAR, _) => ("console_putchar", 1),
+        (eid::LEGACY_GETCHAR, _) => ("console_getchar", 0),
+        (eid::BASE, 0) => ("get_spec_version", 0),
+        (eid::BASE, 1) => ("get_impl_id", 0),
+        (eid::BASE, 2) => ("get_impl_version", 0),
+        (eid::BASE, 3) => ("probe_extension", 1),
+        (eid::BASE, 4) => ("get_mvendorid", 0),
+        (eid::BASE, 5) => ("get_marchid", 0),
+        (eid::BASE, 6) => ("get_mimpid", 0),
+        (eid::TIME, 0) => ("set_timer", 1),
+        (eid::IPI, 0) => ("send_ipi", 2),
+        (eid::RFENCE, 0) => ("remote_fence_i", 2),
+        (eid::RFENCE, 1) => ("remote_sfence_vma", 4),
+        (eid::RFENCE, 2) => ("remote_sfence_vma_asid", 5),
+        (eid::RFENCE, 3) => ("remote_hfence_gvma_vmid", 5),
+        (eid::RFENCE, 4) => ("remote_hfence_gvma", 4),
+        (eid::RFENCE, 5) => ("remote_hfence_vvma_asid", 5),
+        (eid::RFENCE, 6) => ("remote_hfence_vvma", 4),
+        (eid::HSM, 0) => ("hart_start", 3),
+        (eid::HSM, 1) => ("hart_stop", 0),
+        (eid::HSM, 2) => ("hart_get_status", 1),
+        (eid::HSM, 3) => ("hart_suspend", 3),
+        (eid::SRST, 0) => ("system_reset", 2),
+        (eid::PMU, 0) => (pmu::sbi::fid_name(fid), 0),
+        (eid::PMU, 1 | 5 | 6) => (pmu::sbi::fid_name(fid), 1),
+        (eid::PMU, 2) => (pmu::sbi::fid_name(fid), 5),
+        (eid::PMU, 3 | 8) => (pmu::sbi::fid_name(fid), 4),
+        (eid::PMU, 4 | 7) => (pmu::sbi::fid_name(fid), 3),
+        (eid::DBCN, 0) => ("console_write", 3),
+        (eid::DBCN, 1) => ("console_read", 3),
+        (eid::DBCN, 2) => ("console_write_byte", 1),
+        _ => ("unknown", 6),
+    }
+}
+
 /// The built-in SBI's state.
 #[derive(Clone, Debug, Default)]
 pub struct SbiState {
@@ -201,6 +252,10 @@ pub struct SbiState {
     pub dtb: (u64, u64),
     /// SBI calls served.
     pub calls: u64,
+    /// The first calls (up to the PMU configuration's `sbi_log_limit`) with their results.
+    pub log: Vec<SbiCallRecord>,
+    /// Every call, counted by (EID, FID, error).
+    pub summary: BTreeMap<(u64, u64, i64), u64>,
 }
 
 /// What [`Machine::sbi_trap`] did with an exception.
@@ -221,6 +276,30 @@ impl Machine {
         &self.sbi
     }
 
+    /// The `--pmu-report`: the PMU's counters, and, with the built-in SBI, every SBI call the
+    /// program made (all extensions) in place of the PMU crate's log of PMU calls.
+    pub fn pmu_report(&self) -> PmuReport {
+        let r = self.hart.pmu.report();
+        if !self.config.sbi {
+            return r;
+        }
+        let summary = self
+            .sbi
+            .summary
+            .iter()
+            .map(|(&(e, f, err), &n)| SbiSummaryRow {
+                eid: e,
+                extension: extension_label(e),
+                fid: f,
+                function: function(e, f).0,
+                error: err,
+                error_name: pmu::sbi::error_name(err),
+                calls: n,
+            })
+            .collect();
+        r.with_sbi_log(&self.sbi.log, self.sbi.calls, summary)
+    }
+
     /// Make an SBI call as S-mode software would with `ecall` (a7 = `eid`, a6 = `fid`,
     /// a0..a5 = `args`), without touching the registers or the pc: the call's effects on the
     /// machine happen, and the reply says what the `ecall` would return and do next.
@@ -237,6 +316,25 @@ impl Machine {
             Some(e) => (e.handler)(self, fid, args),
             None => Reply::err(SbiError::NotSupported),
         };
+        let (function, nargs) = function(eid, fid);
+        if self.sbi.log.len() < self.config.pmu.sbi_log_limit {
+            self.sbi.log.push(SbiCallRecord {
+                seq: self.sbi.calls - 1,
+                eid,
+                extension: extension_label(eid),
+                fid,
+                function,
+                args: args[..nargs].to_vec(),
+                error: reply.ret.error,
+                error_name: pmu::sbi::error_name(reply.ret.error),
+                value: reply.ret.value,
+            });
+        }
+        *self
+            .sbi
+            .summary
+            .entry((eid, fid, reply.ret.error))
+            .or_insert(0) += 1;
         tracing::info!(
             target: "hartscope::sbi",
             "return {} error {} ({}) value {:#x}{}",

@@ -42,7 +42,10 @@ impl SbiPmuHost for Host<'_> {
         let Some(off) = self.bus.ram.offset(addr, data.len() as u64) else {
             return false;
         };
-        self.bus.ram.bytes_mut(off, data.len()).copy_from_slice(data);
+        self.bus
+            .ram
+            .bytes_mut(off, data.len())
+            .copy_from_slice(data);
         let len = data.len() as u64;
         if len > 0
             && (self.dcache.is_code_page(addr & !0xfff)

@@ -190,11 +190,15 @@ pub(crate) struct FwCounter {
     pub(crate) started: bool,
 }
 
-/// One SBI PMU call and its result.
+/// One SBI call and its result. The PMU crate logs the PMU extension's calls; the hart's
+/// built-in SBI logs every call of every extension in the same form.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SbiCallRecord {
-    /// Calls before this one (all PMU calls, logged or not).
+    /// Calls before this one (all calls of the log's scope, logged or not).
     pub seq: u64,
+    pub eid: u64,
+    /// The extension's name ("pmu", "base", "time"...; "unknown" for an EID not implemented).
+    pub extension: &'static str,
     pub fid: u64,
     pub function: &'static str,
     /// a0..a5 (only those the function takes).
@@ -418,6 +422,8 @@ impl Pmu {
         if s.log.len() < s.log_limit {
             s.log.push(SbiCallRecord {
                 seq: s.calls,
+                eid: EID_PMU,
+                extension: "pmu",
                 fid,
                 function: fid_name(fid),
                 args: args[..nargs].to_vec(),
