@@ -294,6 +294,17 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         dec.feed(&buf[..n], &mut printer);
     }
     dec.finish(&mut printer);
+    if dec.pc().is_some() {
+        // Trace is still on: no ProgTraceCorrelation (EVCODE 0, end of trace) closed it, so
+        // the capture was cut short and what ran after the last message is unknown.
+        eprintln!(
+            "hartscope: ntrace decode: byte {:#x}: the stream ends while trace is on (no \
+             ProgTraceCorrelation ends it): it was cut short, and the instructions after its \
+             last message are not in the flow",
+            dec.stats().bytes
+        );
+        printer.errors += 1;
+    }
     if let Err(e) = printer.out.flush() {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return Err(e).context("writing the pc flow");

@@ -1,0 +1,540 @@
+//! The N-Trace commands end to end, through the real binary: `hartscope run --ntrace` (flags,
+//! settings files, `--stats`, `--ingress` outputs), `hartscope ntrace dump` and
+//! `hartscope ntrace decode`, against an independent record of the same run: the commit log
+//! (`--log-commits`, Spike's format) lists every instruction the hart retired.
+//!
+//! Trace counts `ecall` and `ebreak` as retired (they carry itype 1, errata), the commit log,
+//! like Spike's, does not list an instruction that raised an exception: those are the only
+//! instructions the decoded flow may have beyond the log's.
+
+mod common;
+
+use common::{assert_no_panic, hartscope, program, run_with_timeout, Outcome, TempDir};
+use rstest::rstest;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+fn run_cmd(cmd: &mut Command) -> Outcome {
+    let what = format!("{cmd:?}");
+    run_with_timeout(cmd, &what, Duration::from_secs(120))
+}
+
+fn ok(cmd: &mut Command) -> Outcome {
+    let o = run_cmd(cmd);
+    assert_no_panic("hartscope", &o.stderr_str());
+    assert_eq!(o.code(), Some(0), "{cmd:?} failed:\n{}", o.stderr_str());
+    o
+}
+
+/// The pcs of a commit log, as lowercase hex without leading zeros.
+fn log_pcs(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("core"))
+        .map(|l| {
+            let pc = l.split_whitespace().nth(3).expect("a pc in the commit log");
+            let pc = u64::from_str_radix(pc.trim_start_matches("0x"), 16).unwrap();
+            format!("{pc:x}")
+        })
+        .collect()
+}
+
+fn lines(p: &Path) -> Vec<String> {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs `name` with trace capture and `flags`, decodes the stream, and checks the flow against
+/// the run's commit log. Returns the trace's path.
+fn round_trip(dir: &TempDir, name: &str, flags: &[&str]) -> std::path::PathBuf {
+    let elf = program(name);
+    let ntr = dir.join(&format!("{name}.ntr"));
+    let log = dir.join(&format!("{name}.log"));
+    let pcs = dir.join(&format!("{name}.pcs"));
+    let o = run_cmd(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .arg("--ntrace")
+            .arg(&ntr)
+            .arg("--log-commits")
+            .arg(&log)
+            .args(flags)
+            .arg("--quiet"),
+    );
+    assert_no_panic("hartscope run", &o.stderr_str());
+    let limited = flags.contains(&"--max-insns");
+    assert!(
+        o.code() == Some(0) || limited && o.stderr_str().contains("instruction limit"),
+        "{name} {flags:?}: {}",
+        o.stderr_str()
+    );
+    assert!(
+        dir.join(&format!("{name}.ntr.json")).is_file(),
+        "the settings file beside the trace"
+    );
+    ok(hartscope()
+        .args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf)
+        .arg("--pcs")
+        .arg(&pcs));
+    let decoded = lines(&pcs);
+    let logged = log_pcs(&log);
+    // The decoded flow must be the log, except for ecall/ebreak that trapped (the log does not
+    // list those); find them through the decoder's own disassembly. (An ecall the built-in
+    // SBI serves does not trap: the log lists it, with the registers the call wrote.)
+    let dis = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    let insns: Vec<&str> = dis.lines().filter(|l| !l.starts_with("--")).collect();
+    assert_eq!(
+        insns.len(),
+        decoded.len(),
+        "{name}: --disasm and --pcs agree"
+    );
+    let mut j = 0;
+    for (i, pc) in decoded.iter().enumerate() {
+        if logged.get(j) == Some(pc) {
+            j += 1;
+            continue;
+        }
+        let m = insns[i].split_whitespace().nth(2).unwrap_or("");
+        assert!(
+            matches!(m, "ecall" | "ebreak" | "c.ebreak"),
+            "{name} {flags:?}: decoded instruction {i} at {pc} ({}) is not the log's next \
+             instruction {j} ({:?})",
+            insns[i],
+            logged.get(j)
+        );
+    }
+    assert_eq!(
+        j,
+        logged.len(),
+        "{name} {flags:?}: the decoded flow ends early"
+    );
+    ntr
+}
+
+#[rstest]
+#[case::htm("cprog", &[])]
+#[case::btm("cprog", &["--tr-te-inst-mode", "btm"])]
+#[case::btm_repeat_branch("rv64i", &["--tr-te-inst-mode", "3", "--tr-te-inst-en-repeat-branch"])]
+#[case::implicit_return_3_repeated_history("cprog", &[
+    "--tr-te-inst-implicit-return-mode", "3", "--tr-te-inst-en-repeated-history"])]
+#[case::implicit_return_2("cprog", &["--tr-te-inst-implicit-return-mode", "2"])]
+#[case::timestamps_context("traps", &["--tr-ts-enable", "--tr-te-context"])]
+#[case::small_counters("rvc", &["--icnt-bits", "6", "--hist-bits", "5"])]
+#[case::periodic_sync("interrupts", &["--tr-te-inst-sync-mode", "3", "--tr-te-inst-sync-max", "2"])]
+#[case::src_msb("umode", &[
+    "--tr-te-src-bits", "4", "--tr-te-src-id", "9", "--tr-te-inst-extend-addr-msb"])]
+#[case::sequential_jump_all_jumps("rv64d", &[
+    "--tr-te-inst-en-sequential-jump", "--tr-te-inst-en-all-jumps"])]
+#[case::sbi("sbi_ext", &["--sbi", "builtin"])]
+#[case::bench_limit("bench", &["--max-insns", "300000"])]
+fn decoded_flow_is_the_commit_log(#[case] name: &str, #[case] flags: &[&str]) {
+    let dir = TempDir::new("ntrace-cli");
+    round_trip(&dir, name, flags);
+}
+
+/// Every ecall/ebreak the decoder's disassembly names really is one (so the filter above
+/// removes nothing else): `traps` runs them.
+#[test]
+fn ecalls_are_the_only_extra_instructions() {
+    let dir = TempDir::new("ntrace-cli");
+    let ntr = round_trip(&dir, "traps", &[]);
+    let dis = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(program("traps")))
+    .stdout_str();
+    let n = dis
+        .lines()
+        .filter(|l| matches!(l.split_whitespace().nth(2), Some("ecall" | "ebreak")))
+        .count();
+    assert!(n > 0, "traps runs ecall and ebreak");
+}
+
+/// The same settings from flags, a TOML file and a JSON file give the same bytes.
+#[test]
+fn settings_files_match_flags() {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("cprog");
+    let capture = |out: &str, extra: &[&str]| {
+        let p = dir.join(out);
+        ok(hartscope()
+            .arg("run")
+            .arg(&elf)
+            .arg("--ntrace")
+            .arg(&p)
+            .args(extra)
+            .arg("--quiet"));
+        std::fs::read(p).unwrap()
+    };
+    let flags = capture(
+        "flags.ntr",
+        &[
+            "--tr-te-inst-mode",
+            "3",
+            "--tr-te-inst-implicit-return-mode",
+            "2",
+            "--tr-ts-enable",
+        ],
+    );
+    let toml = dir.write(
+        "cfg.toml",
+        b"tr_te_inst_mode = 3\ntr_te_inst_implicit_return_mode = 2\ntr_ts_enable = true\n",
+    );
+    let from_toml = capture("toml.ntr", &["--ntrace-config", toml.to_str().unwrap()]);
+    assert_eq!(flags, from_toml, "TOML settings");
+    // The settings file `run` writes beside the trace is itself a valid --ntrace-config.
+    let json = dir.join("flags.ntr.json");
+    let from_json = capture("json.ntr", &["--ntrace-config", json.to_str().unwrap()]);
+    assert_eq!(flags, from_json, "JSON settings");
+    // A flag overrides the file.
+    let htm = capture(
+        "htm.ntr",
+        &[
+            "--ntrace-config",
+            toml.to_str().unwrap(),
+            "--tr-te-inst-mode",
+            "6",
+        ],
+    );
+    assert_ne!(flags, htm);
+}
+
+#[test]
+fn stats_dump_and_disassembly() {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("cprog");
+    let ntr = dir.join("c.ntr");
+    let o = ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .arg("--stats"));
+    let err = o.stderr_str();
+    assert!(err.contains("bits per instruction"), "{err}");
+    let messages: u64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("N-Trace: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the message count in --stats");
+    let dump = ok(hartscope().args(["ntrace", "dump"]).arg(&ntr)).stdout_str();
+    let rows: Vec<&str> = dump.lines().collect();
+    assert_eq!(rows.len() as u64, messages, "one dump line per message");
+    assert!(rows[0].contains("ProgTraceSync") && rows[0].starts_with("0x00000000"));
+    assert!(rows.last().unwrap().contains("ProgTraceCorrelation"));
+    for name in ["IndirectBranch", "ResourceFull", "IndirectBranchHist"] {
+        let n = rows
+            .iter()
+            .filter(|r| r.split_whitespace().nth(2) == Some(name))
+            .count();
+        let line = err
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} in --stats"));
+        let want: usize = line.split_whitespace().last().unwrap().parse().unwrap();
+        assert_eq!(n, want, "{name}: dump and --stats agree");
+    }
+    let raw = ok(hartscope().args(["ntrace", "dump", "--raw"]).arg(&ntr)).stdout_str();
+    assert!(raw.lines().count() > rows.len(), "--raw shows every byte");
+    let dis = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    assert!(
+        dis.contains("-- sync (SYNC 3) at 0x80000000"),
+        "the start sync"
+    );
+    assert!(dis
+        .lines()
+        .any(|l| l.contains("_start") && l.contains("auipc")));
+    assert!(dis.lines().any(|l| l.contains("main")));
+}
+
+#[test]
+fn ingress_outputs() {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("rvc");
+    let beats_of = |o: &Outcome| -> usize {
+        o.stderr_str()
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("from "))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("the beat count in --stats")
+    };
+    let csv = dir.join("b.csv");
+    let o = ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(dir.join("b.ntr"))
+        .arg("--ingress")
+        .arg(&csv)
+        .arg("--stats"));
+    let rows = lines(&csv);
+    assert_eq!(
+        rows[0],
+        "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0"
+    );
+    assert_eq!(rows.len() - 1, beats_of(&o), "one row per beat");
+    assert!(rows[1..].iter().all(|r| r.split(',').count() == 9));
+    let jsonl = dir.join("b.jsonl");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ingress")
+        .arg(&jsonl)
+        .args(["--retirement", "single", "--quiet"]));
+    let beats = lines(&jsonl);
+    // The CSV is single retirement (what the reference encoder model reads).
+    assert_eq!(beats.len(), rows.len() - 1, "the same beats as the CSV");
+    for (b, r) in beats.iter().zip(&rows[1..]) {
+        let v: serde_json::Value = serde_json::from_str(b).expect("a JSON beat");
+        let addr = v["iaddr"].as_u64().unwrap();
+        let csv_addr = u64::from_str_radix(r.split(',').nth(4).unwrap(), 16).unwrap();
+        assert_eq!(addr, csv_addr);
+        assert_eq!(
+            v["iretire"].as_u64().unwrap().to_string(),
+            r.split(',').nth(7).unwrap()
+        );
+    }
+    let vcd = dir.join("b.vcd");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ingress")
+        .arg(&vcd)
+        .arg("--quiet"));
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(text.contains("$enddefinitions"));
+    for sig in [
+        "itype",
+        "cause",
+        "tval",
+        "priv",
+        "iaddr",
+        "iretire",
+        "ilastsize",
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("$var") && l.split_whitespace().any(|w| w == sig)),
+            "VCD signal {sig}"
+        );
+    }
+}
+
+fn expect_failure(cmd: &mut Command, code: i32, needles: &[&str]) -> Outcome {
+    let o = run_cmd(cmd);
+    let err = o.stderr_str();
+    assert_no_panic("hartscope", &err);
+    assert_eq!(o.code(), Some(code), "{cmd:?}:\n{err}");
+    for n in needles {
+        assert!(err.contains(n), "{cmd:?}: stderr lacks {n:?}:\n{err}");
+    }
+    o
+}
+
+#[test]
+fn corrupt_and_truncated_streams() {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("cprog");
+    let ntr = dir.join("c.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .arg("--quiet"));
+    let bytes = std::fs::read(&ntr).unwrap();
+    let cfg = dir.join("c.ntr.json");
+    let decode = |name: &str, data: &[u8]| {
+        let p = dir.write(name, data);
+        let mut c = hartscope();
+        c.args(["ntrace", "decode"])
+            .arg(p)
+            .arg("--elf")
+            .arg(&elf)
+            .arg("--config")
+            .arg(&cfg);
+        c
+    };
+    // Cut inside a message: named, at its offset; the flow before it is kept.
+    let ends = (1..bytes.len() - 1)
+        .filter(|&i| bytes[i] & 3 == 3)
+        .nth(100)
+        .unwrap();
+    let o = expect_failure(
+        &mut decode("mid.ntr", &bytes[..ends]),
+        1,
+        &["the stream ends inside a message"],
+    );
+    assert!(
+        o.stdout_str().lines().count() > 100,
+        "the flow before the cut"
+    );
+    // Cut between messages: no end of trace.
+    expect_failure(
+        &mut decode("cut.ntr", &bytes[..=ends]),
+        1,
+        &[&format!(
+            "byte {:#x}: the stream ends while trace is on",
+            ends + 1
+        )],
+    );
+    // A corrupted byte in the middle: reported, and decoding resumes at the next sync.
+    let mut bad = bytes.clone();
+    bad[bytes.len() / 2] ^= 0x02;
+    expect_failure(
+        &mut decode("flip.ntr", &bad),
+        1,
+        &["ntrace decode: byte 0x"],
+    );
+    // Garbage: errors, no panic, both commands.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let garbage: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    expect_failure(
+        &mut decode("garbage.ntr", &garbage),
+        1,
+        &["ntrace decode: byte 0x"],
+    );
+    let g = dir.join("garbage.ntr");
+    expect_failure(hartscope().args(["ntrace", "dump"]).arg(&g), 1, &[]);
+    // Empty stream: nothing to decode, nothing wrong.
+    let o = run_cmd(&mut decode("empty.ntr", &[]));
+    assert_no_panic("hartscope", &o.stderr_str());
+    assert_eq!(o.stdout_str(), "");
+}
+
+#[test]
+fn bad_options() {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("cprog");
+    let out = dir.join("x.ntr");
+    let run = |flags: &[&str]| {
+        let mut c = hartscope();
+        c.arg("run").arg(&elf).arg("--ntrace").arg(&out).args(flags);
+        c
+    };
+    expect_failure(
+        &mut run(&["--tr-te-inst-mode", "4"]),
+        2,
+        &["--tr-te-inst-mode 4"],
+    );
+    expect_failure(&mut run(&["--icnt-bits", "99"]), 2, &["icnt_bits"]);
+    expect_failure(&mut run(&["--hist-bits", "1"]), 2, &["hist_bits"]);
+    expect_failure(
+        &mut run(&["--tr-te-inst-implicit-return-mode", "7"]),
+        2,
+        &["trTeInstImplicitReturnMode"],
+    );
+    expect_failure(
+        &mut run(&["--trace-filter", "nonsense"]),
+        2,
+        &["--trace-filter"],
+    );
+    let bad_toml = dir.write("bad.toml", b"tr_te_inst_mode = \"sideways\"\n");
+    expect_failure(
+        &mut run(&["--ntrace-config", bad_toml.to_str().unwrap()]),
+        2,
+        &["bad.toml"],
+    );
+    ok(&mut run(&["--quiet"]));
+    expect_failure(
+        hartscope().args(["ntrace", "decode"]).arg(&out),
+        2,
+        &["--elf"],
+    );
+    expect_failure(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(dir.join("missing.ntr"))
+            .arg("--elf")
+            .arg(&elf),
+        2,
+        &["missing.ntr"],
+    );
+    expect_failure(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&out)
+            .arg("--elf")
+            .arg(dir.join("missing.elf")),
+        2,
+        &["missing.elf"],
+    );
+}
+
+/// A small output FIFO loses messages; the stream says so (Error, then SYNC 7), and every
+/// stretch decoded between losses is a stretch of the commit log.
+#[test]
+fn fifo_drops_are_reported() {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("cprog");
+    let ntr = dir.join("f.ntr");
+    let log = dir.join("f.log");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args(["--trace-fifo", "64", "--trace-drain", "200", "--quiet"])
+        .arg("--log-commits")
+        .arg(&log));
+    let dump = ok(hartscope().args(["ntrace", "dump"]).arg(&ntr)).stdout_str();
+    assert!(
+        dump.lines().any(|l| l.contains(" Error ")),
+        "Error messages"
+    );
+    let dis = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    let logged = log_pcs(&log);
+    let mut stretches: Vec<Vec<String>> = vec![vec![]];
+    for l in dis.lines() {
+        if l.starts_with("--") {
+            if l.contains("SYNC 7") {
+                stretches.push(vec![]);
+            }
+            continue;
+        }
+        let pc = u64::from_str_radix(l.split_whitespace().next().unwrap(), 16).unwrap();
+        stretches.last_mut().unwrap().push(format!("{pc:x}"));
+    }
+    assert!(stretches.len() > 10, "several losses");
+    let mut pos = 0;
+    for s in stretches.iter().filter(|s| !s.is_empty()) {
+        let at = (pos..logged.len())
+            .find(|&i| logged[i..].starts_with(s))
+            .expect("each decoded stretch is a stretch of the log, in order");
+        pos = at + s.len();
+    }
+}
