@@ -323,6 +323,9 @@ fn configured() -> (pmu::Pmu, Host) {
 #[case::hw(3, 1, 0, 0, ok(0))]
 #[case::hw_with_unconfigured_neighbours(3, 0b111, 0, 0, ok(0))]
 #[case::fw(11, 1, START_SET_INIT_VALUE, 5, ok(0))]
+#[case::fw_not_configured(12, 1, 0, 0, err(InvalidParam))]
+#[case::fw_reserved_flag(11, 1, 1 << 2, 0, err(InvalidParam))]
+#[case::fw_and_free_fw(11, 0b11, 0, 0, ok(0))]
 #[case::mcycle_runs_since_boot(0, 1, 0, 0, err(AlreadyStarted))]
 #[case::mcycle_and_hw(0, 0b1000, 0, 0, ok(0))]
 #[case::mcycle_and_minstret_and_hw(0, 0b1101, 0, 0, err(AlreadyStarted))]
@@ -388,6 +391,9 @@ fn start_sets_the_initial_value_and_counts() {
 #[case::stopped_reset(4, 1, STOP_FLAG_RESET, err(AlreadyStopped))]
 #[case::running_and_stopped(3, 0b11, 0, err(AlreadyStopped))]
 #[case::with_unconfigured(3, 0b101, 0, ok(0))]
+#[case::fw_not_configured(12, 1, 0, err(InvalidParam))]
+#[case::fw_running_and_free(11, 0b11, 0, ok(0))]
+#[case::hw_and_fw(3, 1 << 8 | 1, 0, ok(0))]
 fn counter_stop(#[case] base: u64, #[case] mask: u64, #[case] flags: u64, #[case] want: SbiRet) {
     let (mut p, mut h) = configured();
     // Counter 3 and fw counter 11 running; counter 4 configured and stopped.
@@ -411,6 +417,41 @@ fn counter_stop(#[case] base: u64, #[case] mask: u64, #[case] flags: u64, #[case
     assert_eq!(
         call(&mut p, &mut h, fid::COUNTER_STOP, &[base, mask, flags]),
         want
+    );
+}
+
+/// A firmware counter: started twice ALREADY_STARTED, stopped twice ALREADY_STOPPED, and
+/// RESET frees it (fw_read then INVALID_PARAM, config_matching may take it again).
+#[test]
+fn firmware_counter_start_stop_reset() {
+    let (mut p, mut h) = configured();
+    let start = |p: &mut _, h: &mut _| call(p, h, fid::COUNTER_START, &[11, 1, 0, 0]);
+    assert_eq!(start(&mut p, &mut h), ok(0));
+    assert_eq!(start(&mut p, &mut h), err(AlreadyStarted));
+    p.fw_event(FwEvent::SetTimer);
+    assert_eq!(call(&mut p, &mut h, fid::COUNTER_STOP, &[11, 1, 0]), ok(0));
+    assert_eq!(
+        call(&mut p, &mut h, fid::COUNTER_STOP, &[11, 1, 0]),
+        err(AlreadyStopped)
+    );
+    assert_eq!(call(&mut p, &mut h, fid::COUNTER_FW_READ, &[11]), ok(1));
+    assert_eq!(
+        call(&mut p, &mut h, fid::COUNTER_STOP, &[11, 1, STOP_FLAG_RESET]),
+        err(AlreadyStopped)
+    );
+    assert_eq!(
+        call(&mut p, &mut h, fid::COUNTER_FW_READ, &[11]),
+        err(InvalidParam)
+    );
+    assert_eq!(p.sbi_counter_event(11), None);
+    assert_eq!(
+        call(
+            &mut p,
+            &mut h,
+            fid::COUNTER_CONFIG_MATCHING,
+            &[0, FW, 0, 0xf0006, 0]
+        ),
+        ok(11)
     );
 }
 
