@@ -396,6 +396,10 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         report.write_human(&mut out)?;
     }
     out.flush()?;
+    if let Some(e) = &report.error {
+        // Standard output has the report; a script reading standard error sees why too.
+        eprintln!("hartscope: {}: {e}", a.input.display());
+    }
     if let Some(p) = &a.report {
         let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;

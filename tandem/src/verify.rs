@@ -562,6 +562,10 @@ impl Verifier {
         if self.report.error.is_none() && !self.report.stopped_early && self.report.groups > 0 {
             self.full_compare(&g);
         }
+        if self.report.error.is_none() && self.report.groups == 0 {
+            // Nothing to check is not a match: a core that wrote nothing must not pass.
+            self.report.error = Some("the stream is empty: no group to verify".into());
+        }
         self.report.bytes = reader.offset();
         self.report.seconds = start.elapsed().as_secs_f64();
         self.report.status = if self.report.error.is_some() {
