@@ -100,7 +100,11 @@ fn capture(
     if !matches!(stop, Stop::Exit(0) | Stop::InstructionLimit) {
         bail!("the program did not run cleanly: {stop:?}");
     }
-    Ok((m.retired(), secs, outputs.stats.context("encoder statistics")?))
+    Ok((
+        m.retired(),
+        secs,
+        outputs.stats.context("encoder statistics")?,
+    ))
 }
 
 #[derive(Default)]

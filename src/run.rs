@@ -132,7 +132,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let tandem = args.tandem.start(&m, &prog, &args.program)?;
     let trace = if args.trace.wanted() {
-        Some(start_trace(&args.trace, &m, log.is_some() || tandem.is_some())?)
+        Some(start_trace(
+            &args.trace,
+            &m,
+            log.is_some() || tandem.is_some(),
+        )?)
     } else {
         None
     };

@@ -41,7 +41,9 @@ fn parse(out: &str) -> Printed {
         let w: Vec<&str> = line.split_whitespace().collect();
         match w.as_slice() {
             ["edge", src, dst, n] => {
-                let old = p.hist.insert((hex(src), hex(dst)), n.parse().expect("a count"));
+                let old = p
+                    .hist
+                    .insert((hex(src), hex(dst)), n.parse().expect("a count"));
                 assert!(old.is_none(), "edge printed twice: {line}");
             }
             ["ctr_profile:", n, "samples", .., "depth", d] => {
@@ -159,7 +161,9 @@ fn ctr_report_json_symbolises_the_entries() {
     }
     for e in valid {
         for k in ["source_symbol", "target_symbol"] {
-            let s = e[k].as_str().unwrap_or_else(|| panic!("{k} missing in {e}"));
+            let s = e[k]
+                .as_str()
+                .unwrap_or_else(|| panic!("{k} missing in {e}"));
             assert!(!s.is_empty(), "{e}");
         }
         assert!(e["type"].is_string(), "{e}");

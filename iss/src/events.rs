@@ -78,8 +78,6 @@ pub(crate) fn transfer_kind(d: &Insn) -> u8 {
 
 const CLASSES: [Class; 4] = [Class::Loads, Class::Stores, Class::Atomics, Class::FpOps];
 
-
-
 /// The classes whose counting needs per-run work (everything but instructions, cycles, traps
 /// and misaligned accesses, which the hart reports anyway).
 fn per_run_classes() -> u64 {
@@ -353,7 +351,15 @@ impl Machine {
     /// One retired control transfer (or not-taken branch) to the branch predictor model:
     /// whether it was mispredicted.
     #[inline(never)]
-    fn predict(&mut self, d: &Insn, pc: u64, target: u64, kind: usize, t: usize, prv: Priv) -> bool {
+    fn predict(
+        &mut self,
+        d: &Insn,
+        pc: u64,
+        target: u64,
+        kind: usize,
+        t: usize,
+        prv: Priv,
+    ) -> bool {
         self.hart
             .pmu
             .branch(prv, pc, d.len as u64, target, KIND_ITYPE[kind][t])

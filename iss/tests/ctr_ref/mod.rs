@@ -413,7 +413,11 @@ impl CtrRef {
         } else {
             (0x381, 0x181, 0x383, 0x183)
         };
-        let m_only = if self.v10 { 1 << 2 | 1 << 9 } else { 1 | 1 << 8 };
+        let m_only = if self.v10 {
+            1 << 2 | 1 << 9
+        } else {
+            1 | 1 << 8
+        };
         if csr == ctl || csr == sctl {
             let v = if csr == ctl {
                 v
