@@ -152,3 +152,39 @@ fn table_report_shows_the_calls() {
         "{table}"
     );
 }
+
+#[test]
+fn trace_sbi_logs_each_call_and_return() {
+    let elf = program("sbi_ext");
+    let out = run(&[
+        "-q",
+        "--sbi",
+        "builtin",
+        "--trace-sbi",
+        elf.to_str().unwrap(),
+    ]);
+    let err = out.stderr_str();
+    let calls: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("hartscope::sbi: call "))
+        .collect();
+    let returns: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("hartscope::sbi: return "))
+        .collect();
+    assert!(calls.len() > 100, "{err}");
+    assert_eq!(calls.len(), returns.len());
+    assert!(
+        calls[0].ends_with(
+            "call pmu.num_counters eid 0x504d55 fid 0 args [0x0, 0x0, 0x0, 0x0, 0x0, 0x0]"
+        ),
+        "{}",
+        calls[0]
+    );
+    assert!(err.contains("return base.get_spec_version error 0 (SUCCESS) value 0x3000000"));
+    assert!(err.contains("return dbcn.console_write error -3 (ERR_INVALID_PARAM)"));
+    assert!(returns
+        .last()
+        .unwrap()
+        .ends_with("return srst.system_reset error 0 (SUCCESS) value 0x0, run ends"));
+}

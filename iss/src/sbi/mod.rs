@@ -306,22 +306,22 @@ impl Machine {
     pub fn sbi_call(&mut self, eid: u64, fid: u64, args: [u64; 6]) -> Reply {
         self.sbi.calls += 1;
         let ext = extension(eid);
+        let (function, nargs) = function(eid, fid);
+        let label = extension_label(eid);
         tracing::info!(
             target: "hartscope::sbi",
-            "call {} eid {eid:#x} fid {fid} args [{:#x}, {:#x}, {:#x}, {:#x}, {:#x}, {:#x}]",
-            ext.map_or("unknown", |e| e.name),
+            "call {label}.{function} eid {eid:#x} fid {fid} args [{:#x}, {:#x}, {:#x}, {:#x}, {:#x}, {:#x}]",
             args[0], args[1], args[2], args[3], args[4], args[5]
         );
         let reply = match ext {
             Some(e) => (e.handler)(self, fid, args),
             None => Reply::err(SbiError::NotSupported),
         };
-        let (function, nargs) = function(eid, fid);
         if self.sbi.log.len() < self.config.pmu.sbi_log_limit {
             self.sbi.log.push(SbiCallRecord {
                 seq: self.sbi.calls - 1,
                 eid,
-                extension: extension_label(eid),
+                extension: label,
                 fid,
                 function,
                 args: args[..nargs].to_vec(),
@@ -337,8 +337,7 @@ impl Machine {
             .or_insert(0) += 1;
         tracing::info!(
             target: "hartscope::sbi",
-            "return {} error {} ({}) value {:#x}{}",
-            ext.map_or("unknown", |e| e.name),
+            "return {label}.{function} error {} ({}) value {:#x}{}",
             reply.ret.error,
             pmu::sbi::error_name(reply.ret.error),
             reply.ret.value,
