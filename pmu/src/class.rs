@@ -41,7 +41,8 @@ pub fn prv_of_index(i: usize) -> Priv {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[repr(u8)]
 pub enum Class {
-    /// Instructions retired (ecall and ebreak included, as minstret counts them).
+    /// Instructions retired. An instruction that raises an exception does not retire, ecall
+    /// and ebreak included ("not considered to retire", privileged spec 3.3.1).
     Instructions = 0,
     /// Load instructions retired (integer and FP loads, LR excluded).
     Loads,
