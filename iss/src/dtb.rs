@@ -144,7 +144,11 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
         let test = fdt.begin_node(&format!("test@{FINISHER_BASE:x}"))?;
         fdt.property_string_list(
             "compatible",
-            vec!["sifive,test1".into(), "sifive,test0".into(), "syscon".into()],
+            vec![
+                "sifive,test1".into(),
+                "sifive,test0".into(),
+                "syscon".into(),
+            ],
         )?;
         fdt.property_array_u64("reg", &reg(FINISHER_BASE, FINISHER_SIZE))?;
         fdt.end_node(test)?;
@@ -251,7 +255,12 @@ mod tests {
                     let name = String::from_utf8(b[nameoff..nend].to_vec()).unwrap();
                     let val = b[pos + 8..pos + 8 + len].to_vec();
                     pos = (pos + 8 + len).div_ceil(4) * 4;
-                    stack.last_mut().expect("a property in a node").1.props.insert(name, val);
+                    stack
+                        .last_mut()
+                        .expect("a property in a node")
+                        .1
+                        .props
+                        .insert(name, val);
                 }
                 4 => {}
                 9 => break,
@@ -311,7 +320,10 @@ mod tests {
             [0, 0x8000_0000, (size >> 32) as u32, size as u32]
         );
         let clint = root.at("soc/clint@2000000");
-        assert_eq!(clint.strings("compatible"), ["sifive,clint0", "riscv,clint0"]);
+        assert_eq!(
+            clint.strings("compatible"),
+            ["sifive,clint0", "riscv,clint0"]
+        );
         assert_eq!(clint.u32s("reg"), [0, 0x0200_0000, 0, 0xc_0000]);
         assert_eq!(clint.u32s("interrupts-extended"), [1, 3, 1, 7]);
         let uart = root.at("soc/serial@10000000");
@@ -322,7 +334,10 @@ mod tests {
         assert!(root.at("soc").children.contains_key("test@100000"));
         let p = root.at("pmu");
         assert_eq!(p.strings("compatible"), ["riscv,pmu"]);
-        assert_eq!(p.u32s("riscv,event-to-mhpmevent"), t.event_to_mhpmevent_cells());
+        assert_eq!(
+            p.u32s("riscv,event-to-mhpmevent"),
+            t.event_to_mhpmevent_cells()
+        );
         assert_eq!(
             p.u32s("riscv,event-to-mhpmcounters"),
             t.event_to_mhpmcounters_cells()
