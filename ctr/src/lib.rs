@@ -74,8 +74,9 @@ pub struct Ctr {
     /// frozen: a transfer there that `fast` does not record is simply filtered out.
     plain: u8,
     /// Records made on the fast path and not yet written to the array (see [`Ctr::flush`]):
-    /// the first `pending_len`.
-    pending: Box<[Pending]>,
+    /// a ring holding the last [`PENDING`] of the `pending_len` made since the last flush
+    /// (only the last DEPTH of them, and the one before, are ever needed).
+    pending: Box<[Pending; PENDING]>,
     pending_len: usize,
     /// Fast-path records are deferred to [`Ctr::flush`] ([`Ctr::set_deferred`]).
     defer: bool,
@@ -93,8 +94,10 @@ struct Pending {
     cycles: u64,
 }
 
-/// Pending records kept before a flush.
-const PENDING: usize = 4096;
+/// Size of the ring of pending records: a power of two above the largest depth (256) plus
+/// one, so the ring never needs a flush to make room.
+const PENDING: usize = 512;
+const _: () = assert!(PENDING.is_power_of_two() && PENDING > 256 + 1);
 
 impl Ctr {
     /// A CTR in its reset state: control register 0 (nothing enabled), DEPTH the minimum
@@ -136,16 +139,14 @@ impl Ctr {
             wants_events: false,
             fast: 0,
             plain: 0,
-            pending: vec![
-                Pending {
+            pending: Box::new(
+                [Pending {
                     source: 0,
                     target: 0,
                     ty_misp: 0,
-                    cycles: 0
-                };
-                PENDING
-            ]
-            .into_boxed_slice(),
+                    cycles: 0,
+                }; PENDING],
+            ),
             pending_len: 0,
             defer: false,
         };

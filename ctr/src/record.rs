@@ -59,16 +59,14 @@ impl Ctr {
             if self.defer {
                 // Written whether wanted or not, kept only if wanted: no branch on the type
                 // (which follows the program's branches).
-                self.pending[self.pending_len] = crate::Pending {
+                // (The ring overwrites records older than any flush can need.)
+                self.pending[self.pending_len & (crate::PENDING - 1)] = crate::Pending {
                     source: src_pc,
                     target: target_pc,
                     ty_misp: u64::from(ty.code()) | (u64::from(misp) << 63),
                     cycles: now_cycles,
                 };
                 self.pending_len += wanted as usize;
-                if self.pending_len == crate::PENDING {
-                    self.flush();
-                }
             } else {
                 self.cc.settle(now_cycles, true);
                 if wanted != 0 {
@@ -98,7 +96,7 @@ impl Ctr {
         // record before it (the first: the count so far plus the time since the last settle).
         let first = n.saturating_sub(depth);
         for j in first..n {
-            let p = self.pending[j];
+            let p = self.pending[j & (crate::PENDING - 1)];
             let data = if self.cfg.cycle_counting {
                 if j == first {
                     let before = if first == 0 {
@@ -106,7 +104,8 @@ impl Ctr {
                             .count
                             .saturating_add(p.cycles.saturating_sub(self.cc.mark))
                     } else {
-                        p.cycles.saturating_sub(self.pending[j - 1].cycles)
+                        p.cycles
+                            .saturating_sub(self.pending[(j - 1) & (crate::PENDING - 1)].cycles)
                     };
                     let ccv = if first == 0 && self.cc.invalid {
                         0
@@ -117,7 +116,9 @@ impl Ctr {
                         << bits::entry::CC_SHIFT)
                         | ccv
                 } else {
-                    let c = p.cycles.saturating_sub(self.pending[j - 1].cycles);
+                    let c = p
+                        .cycles
+                        .saturating_sub(self.pending[(j - 1) & (crate::PENDING - 1)].cycles);
                     (u64::from(crate::cycles::encode(c, self.cfg.cce_bits))
                         << bits::entry::CC_SHIFT)
                         | bits::entry::CCV
@@ -140,7 +141,7 @@ impl Ctr {
             self.wrap = true;
         }
         self.wrptr = ((w + n) % depth) as u8;
-        let last = self.pending[n - 1].cycles;
+        let last = self.pending[(n - 1) & (crate::PENDING - 1)].cycles;
         self.cc.count = 0;
         self.cc.mark = self.cc.mark.max(last);
         self.cc.invalid = false;
