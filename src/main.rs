@@ -4,6 +4,7 @@ mod bench;
 mod bench_models;
 mod hart_args;
 mod ntrace_cmd;
+mod prealloc;
 mod run;
 mod tandem_cmd;
 mod trace;

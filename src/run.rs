@@ -123,7 +123,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                 Box::new(std::io::stdout())
             } else {
                 Box::new(
-                    File::create(path)
+                    crate::prealloc::PreallocFile::create(path)
                         .with_context(|| format!("cannot create {}", path.display()))?,
                 )
             };
