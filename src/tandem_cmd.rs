@@ -411,6 +411,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
 struct BenchResult {
     program: String,
     untraced_mips: f64,
+    records_mips: f64,
     tandem_sink_mips: f64,
     tandem_sink_ratio: f64,
     bytes_per_insn: f64,
@@ -454,6 +455,17 @@ fn bench(a: BenchArgs) -> Result<()> {
     println!(
         "hart, untraced:                 {:>8.1} MIPS",
         r.untraced_mips
+    );
+    r.records_mips = best(&mut || {
+        let (n, s) = tandem::bench::hart_speed_records(&elf, &path, hart, a.insns)
+            .map_err(anyhow::Error::msg)?;
+        Ok(mips(n, s))
+    })?;
+    println!(
+        "hart, records to a null sink:   {:>8.1} MIPS ({:.1}% of untraced: the hart's cost of \
+         producing retirement records, under any writer)",
+        r.records_mips,
+        100.0 * r.records_mips / r.untraced_mips
     );
     let mut bytes = 0u64;
     let mut insns = 0u64;

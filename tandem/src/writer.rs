@@ -1096,7 +1096,7 @@ fn amo_op(op: Op) -> Option<MemOp> {
 impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
     const ENABLED: bool = true;
 
-    #[inline]
+    #[inline(always)]
     fn retire(&mut self, r: &Retired) {
         if r.exception.is_some() {
             self.pending = Some(PendingExc {
