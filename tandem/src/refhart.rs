@@ -268,6 +268,17 @@ fn ram_u16(m: &mut Machine, va: u64) -> Option<u16> {
     Some(m.bus.ram.read_u16(off))
 }
 
+/// The raw instruction (bits, length) at virtual address `va`, fetched as the hart would
+/// now, if it is in RAM.
+pub fn insn_at(m: &mut Machine, va: u64) -> Option<(u32, u8)> {
+    let lo = ram_u16(m, va)?;
+    if lo & 3 != 3 {
+        return Some((lo as u32, 2));
+    }
+    let hi = ram_u16(m, va.wrapping_add(2))?;
+    Some((lo as u32 | (hi as u32) << 16, 4))
+}
+
 /// The instruction the hart would execute next, if it can be fetched from RAM.
 pub fn peek_insn(m: &mut Machine) -> Option<Insn> {
     let pc = m.hart.pc;

@@ -386,6 +386,8 @@ pub struct Verifier {
     counters_dirty: bool,
     /// The reference hart's LR reservation before the step.
     reservation_before: Option<u64>,
+    /// Where the last instruction group's instruction was.
+    prev_insn_pc: Option<u64>,
     htif_words: Vec<u64>,
     /// Whether the reference hart has a program (an ELF, or state initialisation seen).
     has_program: bool,
@@ -456,6 +458,7 @@ impl Verifier {
             trace_writes: Vec::new(),
             counters_dirty: false,
             reservation_before: None,
+            prev_insn_pc: None,
             htif_words,
             has_program,
             report: Report::new(),
@@ -863,12 +866,31 @@ impl Verifier {
             });
         }
         // The pc.
-        let trace_pc = match (g.pc, g.incr_pc, g.insn) {
+        let mut trace_pc = match (g.pc, g.incr_pc, g.insn) {
             (Some(p), _, _) => Some(p),
             (None, true, Some(i)) => Some(pc_before.wrapping_add(i.len as u64)),
             _ if kind == Kind::Update => Some(pc_before),
             _ => None,
         };
+        // Where the trace's instruction was. Without a full next pc (increment pc, or the pc
+        // left out) the stream only says "the next instruction": after a core skipped or
+        // repeated one, the reference hart would stay one instruction off for good. The
+        // trace's instruction word says which: the one after the reference's (skipped), or
+        // the one before it (repeated).
+        let mut insn_pc = pc_before;
+        if let (true, None, Some((bits, len))) = (insn_differs, g.pc, trace_insn) {
+            let skipped = ref_insn.map(|(_, l)| pc_before.wrapping_add(l as u64));
+            for c in [skipped, self.prev_insn_pc].into_iter().flatten() {
+                if refhart::insn_at(&mut self.m, c) == Some((bits, len)) {
+                    insn_pc = c;
+                    trace_pc = Some(c.wrapping_add(len as u64));
+                    break;
+                }
+            }
+        }
+        if kind == Kind::Step {
+            self.prev_insn_pc = Some(insn_pc);
+        }
         match trace_pc {
             Some(p) if p != ref_pc => {
                 self.diffs.push(Diff {
@@ -1137,6 +1159,7 @@ impl Verifier {
         self.m.set_pc(pc);
         self.m.set_priv_level(prv);
         self.m.hart.reservation = None;
+        self.prev_insn_pc = None;
         self.shadow_pc = pc;
         self.shadow_prv = prv;
     }

@@ -82,3 +82,29 @@ fn every_state_changing_fault_is_reported_where_it_was_made() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// With increment pc (opcode 3) instead of full next pcs, the stream never says where a
+/// core went after skipping an instruction: the verifier finds it from the instruction word
+/// and resynchronises, so a dropped group is one report, not a report per group after it.
+#[test]
+fn dropped_groups_in_increment_pc_streams_are_reported_once() {
+    let programs: Vec<(String, Vec<u8>)> = programs()
+        .into_iter()
+        .filter(|(n, _)| n != "bench" && n != "finisher")
+        .collect();
+    let cfg = WriterConfig {
+        pc: tandem::config::PcMode::Increment,
+        ..WriterConfig::flute()
+    };
+    let t = run_kind(Kind::DroppedGroup, &cfg, &programs);
+    println!(
+        "increment pc, {}: {} faults, {} detected, {} false",
+        Kind::DroppedGroup.name(),
+        t.mutations,
+        t.detected,
+        t.false_reports
+    );
+    assert!(t.mutations > 0);
+    assert_eq!(t.detected, t.state_changing, "missed {:?}", t.missed);
+    assert_eq!(t.false_reports, 0, "stray {:#?}", t.stray);
+}
