@@ -18,7 +18,7 @@
 //!   1.0 sctrdepth) and SCTRCLR. Not followed: 0.1.4 CLR (it reads back 0, so the records
 //!   cannot show it), depth changes once recording started, writes to entries.
 //!
-//! Used by iss/tests/ctr_diff.rs (random programs) and tests/ctr.rs (the profiling example).
+//! Used by tests/ctr_random.rs (random programs) and tests/ctr.rs (the profiling example).
 #![allow(dead_code)]
 
 use iss::record::Reg;
