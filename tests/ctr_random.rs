@@ -42,13 +42,12 @@ use proptest::test_runner::{Config as PtConfig, TestCaseError, TestRunner};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Known hart bug (found by this test): untraced, SCTRCLR restarts the cycle counter as of the
-/// start of the straight-line run it is in, so the next record's CC also counts the
-/// instructions before the SCTRCLR in that run (`li a4, 1; sctrclr; j 1f` gives CC 2, not 1).
-/// `dcache::starts_block` gives CSR instructions a block of their own so that everything
-/// before them is accounted for when they read the cycle count, and SCTRCLR needs the same.
-/// Until that is fixed, every SCTRCLR here is the target of a `j` (which starts a run).
-const SCTRCLR_AFTER_JUMP: bool = true;
+/// A hart bug this test found (fixed): untraced, SCTRCLR restarted the cycle counter as of the
+/// start of the straight-line run it was in, so the next record's CC also counted the
+/// instructions before the SCTRCLR (`li a4, 1; sctrclr; j 1f` gave CC 2, not 1). SCTRCLR now
+/// starts a block of its own, as CSR instructions do (`dcache::starts_block`). Set this to
+/// make every SCTRCLR the target of a `j` (a run of its own) when looking at other things.
+const SCTRCLR_AFTER_JUMP: bool = false;
 
 // ---------------------------------------------------------------------------------------------
 // Registers and CSRs

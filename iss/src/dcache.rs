@@ -67,12 +67,13 @@ pub fn ends_block(op: Op) -> bool {
     )
 }
 
-/// Whether an operation starts a block of its own: a CSR instruction, so that everything
-/// before it has been accounted for when it reads a counter (see `events.rs`).
+/// Whether an operation starts a block of its own: a CSR instruction or SCTRCLR, so that
+/// everything before it has been accounted for when it reads a counter or restarts CTR's
+/// cycle count (see `events.rs`).
 #[inline]
 pub fn starts_block(op: Op) -> bool {
     use Op::*;
-    matches!(op, Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci)
+    matches!(op, Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Sctrclr)
 }
 
 pub(crate) struct DecodeCache {
