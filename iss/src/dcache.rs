@@ -73,7 +73,10 @@ pub fn ends_block(op: Op) -> bool {
 #[inline]
 pub fn starts_block(op: Op) -> bool {
     use Op::*;
-    matches!(op, Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Sctrclr)
+    matches!(
+        op,
+        Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Sctrclr
+    )
 }
 
 pub(crate) struct DecodeCache {

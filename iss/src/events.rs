@@ -134,48 +134,6 @@ const KIND_CTR: [[Itype; 2]; 10] = [
     [Itype::InferableTailCall; 2],
 ];
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::decode::decode;
-
-    /// The tables agree with the one classifier for every kind of transfer.
-    #[test]
-    fn kinds_match_the_classifier() {
-        for bits in [
-            0x00b50463u32, // beq
-            0x008000ef,    // jal ra
-            0x000500e7,    // jalr ra, a0
-            0x000280e7,    // jalr ra, t0 (swap)
-            0x00008067,    // ret
-            0x000505e7,    // jalr a1, a0
-            0x0080056f,    // jal a0
-            0x00050067,    // jr a0
-            0x0080006f,    // j
-            0xa011,        // c.j
-            0x9502,        // c.jalr a0
-        ] {
-            let d = decode(bits);
-            let k = transfer_kind(&d) as usize;
-            assert_ne!(k, 0, "{bits:#x}");
-            for taken in [false, true] {
-                if k != 1 && !taken {
-                    continue;
-                }
-                let t = taken as usize;
-                assert_eq!(KIND_ITYPE[k][t], classify::itype(&d, taken), "{bits:#x}");
-                assert_eq!(KIND_CTR[k][t], classify::ctr_type(&d, taken), "{bits:#x}");
-                assert_eq!(
-                    Some(KIND_CLASS[k][t]),
-                    Class::of_itype(classify::itype(&d, taken)),
-                    "{bits:#x}"
-                );
-            }
-        }
-        assert_eq!(transfer_kind(&decode(0x00150513)), 0); // addi
-    }
-}
-
 impl Machine {
     /// Decide whether runs need accounting; call after anything that can change it (PMU and
     /// CTR CSR writes, SBI PMU calls, configuration).
@@ -466,5 +424,47 @@ impl Machine {
         self.hart
             .pmu
             .data_access(prv, va, pa, kind, size as u64, asid);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+
+    /// The tables agree with the one classifier for every kind of transfer.
+    #[test]
+    fn kinds_match_the_classifier() {
+        for bits in [
+            0x00b50463u32, // beq
+            0x008000ef,    // jal ra
+            0x000500e7,    // jalr ra, a0
+            0x000280e7,    // jalr ra, t0 (swap)
+            0x00008067,    // ret
+            0x000505e7,    // jalr a1, a0
+            0x0080056f,    // jal a0
+            0x00050067,    // jr a0
+            0x0080006f,    // j
+            0xa011,        // c.j
+            0x9502,        // c.jalr a0
+        ] {
+            let d = decode(bits);
+            let k = transfer_kind(&d) as usize;
+            assert_ne!(k, 0, "{bits:#x}");
+            for taken in [false, true] {
+                if k != 1 && !taken {
+                    continue;
+                }
+                let t = taken as usize;
+                assert_eq!(KIND_ITYPE[k][t], classify::itype(&d, taken), "{bits:#x}");
+                assert_eq!(KIND_CTR[k][t], classify::ctr_type(&d, taken), "{bits:#x}");
+                assert_eq!(
+                    Some(KIND_CLASS[k][t]),
+                    Class::of_itype(classify::itype(&d, taken)),
+                    "{bits:#x}"
+                );
+            }
+        }
+        assert_eq!(transfer_kind(&decode(0x00150513)), 0); // addi
     }
 }

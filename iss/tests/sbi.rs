@@ -583,7 +583,7 @@ fn nothing_wakes_a_stopped_or_suspended_hart(
     ];
     let mut m = machine_with(&code);
     // a0 = the suspend type (an lui would sign-extend 0x8000_0000)
-    m.set_reg(iss::state::GPR_BASE + A0 as u16, ty as u64);
+    m.set_reg(iss::state::GPR_BASE + A0 as u16, ty);
     let stop = m.run(&mut NoSink, Some(1000));
     assert!(matches!(stop, Stop::WaitForever { .. }), "{stop:?}");
     assert_eq!(m.retired(), 4, "nothing ran after the call");
