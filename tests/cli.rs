@@ -368,6 +368,31 @@ fn guest_exit_code() {
     assert_eq!(out.code(), Some(7), "{}", out.stderr_str());
 }
 
+/// The test finisher ends the run at the store, as on QEMU's `virt`: it is the last
+/// instruction retired (nothing of the `j .` after it).
+#[test]
+fn finisher_stops_at_the_store() {
+    let elf = common::program("finisher");
+    let out = run(&[
+        OsStr::new("-q"),
+        elf.as_os_str(),
+        OsStr::new("--log-commits"),
+        OsStr::new("-"),
+    ]);
+    assert_no_panic("finisher.elf", &out.stderr_str());
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    let log = out.stdout_str();
+    let last = log
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("core"))
+        .expect("a commit log");
+    assert!(
+        last.ends_with("mem 0x0000000000100000 0x00005555"),
+        "the finisher store is the last instruction: {last}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stuck guests
 // ---------------------------------------------------------------------------------------------

@@ -496,7 +496,12 @@ impl Machine {
                 Ok(())
             }
             Some(BusEffect::Exit) => {
+                // The run ends after this store, as on QEMU's `virt`: the store handler ends
+                // the chain (as after a store into decoded code) and the run loop then sees
+                // the request. (HTIF's tohost, in RAM, is looked at when the quantum ends, as
+                // Spike does.)
                 self.sched.stop_requested = true;
+                self.dcache.dirty = true;
                 Ok(())
             }
             None => {
