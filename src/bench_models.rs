@@ -70,6 +70,27 @@ fn best(repeat: u32, mut f: impl FnMut() -> Result<(u64, f64)>) -> Result<(u64, 
     best.context("no run")
 }
 
+/// Runs `base` and `x` alternately, `repeat` times each, and returns the best of each: the
+/// fraction of two figures taken side by side, under the same conditions (this machine's
+/// speed drifts by tens of percent over a minute, which would bias figures taken one section
+/// after another).
+fn paired(
+    repeat: u32,
+    mut base: impl FnMut() -> Result<(u64, f64)>,
+    mut x: impl FnMut() -> Result<(u64, f64)>,
+) -> Result<((u64, f64), (u64, f64))> {
+    let (mut b, mut t) = (None, None);
+    let better = |old: Option<(u64, f64)>, new: (u64, f64)| match old {
+        Some(o) if ips(o) >= ips(new) => Some(o),
+        _ => Some(new),
+    };
+    for _ in 0..repeat {
+        b = better(b, base()?);
+        t = better(t, x()?);
+    }
+    Ok((b.context("no run")?, t.context("no run")?))
+}
+
 fn ips((n, s): (u64, f64)) -> f64 {
     n as f64 / s
 }
@@ -163,11 +184,12 @@ fn recording(program: &Path) -> Result<Machine> {
 
 pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     let mut r = ModelReport::default();
-    let untraced = best(repeat, || {
+    let untraced_run = || {
         let mut m = machine(program, Config::default())?;
         let s = timed(&mut m, &mut NoSink, n)?;
         Ok((m.retired(), s))
-    })?;
+    };
+    let untraced = best(repeat, untraced_run)?;
     r.instructions = untraced.0;
     r.untraced_ips = ips(untraced);
     eprintln!(
@@ -181,15 +203,15 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     let tmp = std::env::temp_dir().join(format!("hartscope-bench-{}.ntr", std::process::id()));
     let htm = EncoderConfig::default();
     let mut stats = None;
-    let traced = best(repeat, || {
+    let (base, traced) = paired(repeat, untraced_run, || {
         let (k, s, st) = capture(program, &htm, n, &tmp)?;
         stats = Some(st);
         Ok((k, s))
     })?;
     r.ntrace_htm_ips = ips(traced);
-    r.ntrace_htm_fraction = r.ntrace_htm_ips / r.untraced_ips;
+    r.ntrace_htm_fraction = r.ntrace_htm_ips / ips(base);
     eprintln!(
-        "  N-Trace HTM capture  {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        "  N-Trace HTM capture  {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
         traced.0,
         traced.1,
         r.ntrace_htm_ips / 1e6,
@@ -260,29 +282,29 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     r.bits_per_instruction = sizes;
 
     // PMU.
-    let pmu = best(repeat, || {
+    let (base, pmu) = paired(repeat, untraced_run, || {
         let mut m = counting(program, false)?;
         let s = timed(&mut m, &mut NoSink, n)?;
         Ok((m.retired(), s))
     })?;
     r.pmu_ips = ips(pmu);
-    r.pmu_fraction = r.pmu_ips / r.untraced_ips;
+    r.pmu_fraction = r.pmu_ips / ips(base);
     eprintln!(
-        "  PMU: 29 counters     {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        "  PMU: 29 counters     {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
         pmu.0,
         pmu.1,
         r.pmu_ips / 1e6,
         r.pmu_fraction
     );
-    let models = best(repeat, || {
+    let (base, models) = paired(repeat, untraced_run, || {
         let mut m = counting(program, true)?;
         let s = timed(&mut m, &mut NoSink, n)?;
         Ok((m.retired(), s))
     })?;
     r.pmu_models_ips = ips(models);
-    r.pmu_models_fraction = r.pmu_models_ips / r.untraced_ips;
+    r.pmu_models_fraction = r.pmu_models_ips / ips(base);
     eprintln!(
-        "  PMU + models         {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        "  PMU + models         {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
         models.0,
         models.1,
         r.pmu_models_ips / 1e6,
@@ -290,15 +312,15 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     );
 
     // CTR.
-    let ctr = best(repeat, || {
+    let (base, ctr) = paired(repeat, untraced_run, || {
         let mut m = recording(program)?;
         let s = timed(&mut m, &mut NoSink, n)?;
         Ok((m.retired(), s))
     })?;
     r.ctr_ips = ips(ctr);
-    r.ctr_fraction = r.ctr_ips / r.untraced_ips;
+    r.ctr_fraction = r.ctr_ips / ips(base);
     eprintln!(
-        "  CTR recording        {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced)",
+        "  CTR recording        {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
         ctr.0,
         ctr.1,
         r.ctr_ips / 1e6,
