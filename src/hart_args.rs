@@ -41,7 +41,7 @@ pub struct HartArgs {
     pub pmu_config: Option<PathBuf>,
     /// At exit, print every counter with its event and value, and the SBI calls the program
     /// made, as a table; `--pmu-report=FILE.json` writes JSON instead.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-", require_equals = true,
           help_heading = "PMU")]
     pub pmu_report: Option<PathBuf>,
     /// Control Transfer Records layout: 0.1.4 (the draft, default) or 1.0 (ratified). Implies
@@ -54,7 +54,7 @@ pub struct HartArgs {
     pub ctr_config: Option<PathBuf>,
     /// At exit, print the CTR entries from logical entry 0 (source and target symbolised, type,
     /// cycle count); `--ctr-report=FILE.json` writes JSON instead.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-", require_equals = true,
           help_heading = "Control Transfer Records")]
     pub ctr_report: Option<PathBuf>,
 }
@@ -183,15 +183,17 @@ impl HartArgs {
                 None => ctr::CtrConfig::default(),
             };
             if let Some(l) = &self.ctr {
-                cc.layout = l
-                    .parse()
-                    .map_err(|e| anyhow::anyhow!("--ctr {l}: {e} (0.1.4 or 1.0)"))?;
+                cc.layout = l.parse().map_err(|e| anyhow::anyhow!("--ctr {l}: {e}"))?;
             }
             // Mispredictions exist only with a branch predictor to make them.
             cc.misp = c.pmu.bp.is_some();
             cc.validate()
                 .map_err(|e| anyhow::anyhow!("CTR settings: {e}"))?;
             c.ctr = Some(cc);
+        }
+        if self.ctr_report.is_some() && c.ctr.is_none() {
+            // Said before the run, not after it.
+            bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");
         }
         Ok(c)
     }

@@ -241,6 +241,25 @@ fn bad_mem_values() {
     }
 }
 
+/// PMU, CTR and SBI options are checked before anything runs: status 2, the option named.
+#[test]
+fn bad_pmu_ctr_and_sbi_options() {
+    let p = program("hello");
+    let p = path_str(&p);
+    expect_failure(&["--ctr", "2.0", p], 2, &["--ctr 2.0", "0.1.4 or 1.0"]);
+    expect_failure(&["--ctr-report", p], 2, &["--ctr-report", "no CTR"]);
+    expect_failure(&["--pmu-models", "foo", p], 2, &["--pmu-models", "foo"]);
+    expect_failure(&["--hpm-counters", "40", p], 2, &["40", "29"]);
+    expect_failure(&["--hpm-width", "0", p], 2, &["width", "1..=64"]);
+    expect_failure(
+        &["--pmu-config", "/nonexistent/pmu.toml", p],
+        2,
+        &["/nonexistent/pmu.toml"],
+    );
+    expect_failure(&["--isa", "rv64gc_smcsrind", p], 2, &["smcsrind", "smctr"]);
+    expect_failure(&["--sbi", "opensbi", p], 2, &["--sbi"]);
+}
+
 #[test]
 fn bad_isa() {
     let p = program("hello");
