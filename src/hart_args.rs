@@ -87,48 +87,6 @@ pub enum SbiArg {
     Builtin,
 }
 
-/// What the ISA string asks for beyond RV64GC.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Isa {
-    pub sscofpmf: bool,
-    pub ctr: bool,
-}
-
-/// Check an ISA string against what hartscope implements.
-pub fn parse_isa(isa: &str) -> Result<Isa> {
-    let l = isa.to_ascii_lowercase();
-    let Some(rest) = l.strip_prefix("rv64") else {
-        bail!("--isa {isa}: hartscope simulates RV64 harts (the string must start with rv64)");
-    };
-    let mut parts = rest.split('_');
-    let base = parts.next().unwrap_or("");
-    let base = base.replace('g', "imafd");
-    for c in base.chars() {
-        if !"imafdc".contains(c) {
-            bail!("--isa {isa}: extension '{c}' is not implemented (hartscope implements rv64gc)");
-        }
-    }
-    if !base.contains('i') {
-        bail!("--isa {isa}: the base integer ISA (i) is required");
-    }
-    let mut out = Isa::default();
-    let mut csrind = false;
-    for ext in parts {
-        match ext {
-            "zicsr" | "zifencei" | "zicntr" | "zihpm" => {}
-            "sscofpmf" => out.sscofpmf = true,
-            "smctr" | "ssctr" => out.ctr = true,
-            "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
-            "" => bail!("--isa {isa}: empty extension name"),
-            other => bail!("--isa {isa}: extension '{other}' is not implemented"),
-        }
-    }
-    if csrind && !out.ctr {
-        bail!("--isa {isa}: smcsrind, sscsrind and smstateen come with smctr/ssctr here");
-    }
-    Ok(out)
-}
-
 fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
     let text =
         std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
@@ -141,56 +99,28 @@ fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
 }
 
 impl HartArgs {
-    /// The machine configuration these options describe, on top of `base`.
+    /// The machine configuration these options describe, on top of `base`
+    /// ([`iss::options::HartOptions`] maps them; the settings files are read here).
     pub fn config(&self, base: Config) -> Result<Config> {
-        let sbi = self.sbi == SbiArg::Builtin;
-        let default_isa = if sbi { "rv64gc_sscofpmf" } else { "rv64gc" };
-        let isa = parse_isa(self.isa.as_deref().unwrap_or(default_isa))?;
-        let mut c = base;
-        c.sscofpmf = isa.sscofpmf;
-        c.sbi = sbi;
-        if let Some(p) = &self.pmu_config {
-            c.pmu = load(p, "PMU")?;
-        } else {
-            c.pmu.hpm_counters = if isa.sscofpmf || sbi { 29 } else { 0 };
-        }
-        if let Some(n) = self.hpm_counters {
-            c.pmu.hpm_counters = n;
-        }
-        c.pmu.hpm_width = self.hpm_width;
-        if let Some(list) = &self.pmu_models {
-            for m in list.split(',').map(str::trim) {
-                match m {
-                    "caches" => c.pmu.caches = Some(Default::default()),
-                    "tlb" => c.pmu.tlb = Some(Default::default()),
-                    "bp" => c.pmu.bp = Some(Default::default()),
-                    "all" => c.pmu = c.pmu.clone().with_all_models(),
-                    "none" => {
-                        c.pmu.caches = None;
-                        c.pmu.tlb = None;
-                        c.pmu.bp = None;
-                    }
-                    other => bail!("--pmu-models: unknown model '{other}' (caches, tlb, bp, all)"),
-                }
-            }
-        }
-        c.pmu
-            .validate()
-            .map_err(|e| anyhow::anyhow!("PMU settings: {e}"))?;
-        if isa.ctr || self.ctr.is_some() || self.ctr_config.is_some() {
-            let mut cc: ctr::CtrConfig = match &self.ctr_config {
-                Some(p) => load(p, "CTR")?,
-                None => ctr::CtrConfig::default(),
-            };
-            if let Some(l) = &self.ctr {
-                cc.layout = l.parse().map_err(|e| anyhow::anyhow!("--ctr {l}: {e}"))?;
-            }
-            // Mispredictions exist only with a branch predictor to make them.
-            cc.misp = c.pmu.bp.is_some();
-            cc.validate()
-                .map_err(|e| anyhow::anyhow!("CTR settings: {e}"))?;
-            c.ctr = Some(cc);
-        }
+        let options = iss::options::HartOptions {
+            isa: self.isa.clone(),
+            sbi: self.sbi == SbiArg::Builtin,
+            hpm_counters: self.hpm_counters,
+            hpm_width: self.hpm_width,
+            pmu_models: self.pmu_models.clone(),
+            pmu: self
+                .pmu_config
+                .as_deref()
+                .map(|p| load(p, "PMU"))
+                .transpose()?,
+            ctr_layout: self.ctr.clone(),
+            ctr: self
+                .ctr_config
+                .as_deref()
+                .map(|p| load(p, "CTR"))
+                .transpose()?,
+        };
+        let c = options.config(base).map_err(anyhow::Error::msg)?;
         if self.ctr_report.is_some() && c.ctr.is_none() {
             // Said before the run, not after it.
             bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");

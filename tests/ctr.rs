@@ -65,12 +65,9 @@ fn run_profile<S: Sink>(sink: &mut S) -> (String, Stop) {
         ["--isa", "rv64gc_smctr_sscofpmf", "--ctr", "1.0"],
         "the machine built here must be the one ctr_profile.c asks for"
     );
-    let mut c = iss::Config {
-        sscofpmf: true,
-        ctr: Some(ctr::CtrConfig::with_layout(ctr::Layout::Ratified10)),
-        ..iss::Config::default()
-    };
-    c.pmu.hpm_counters = 29;
+    let c = iss::options::HartOptions::from_args(&common::program_options("ctr_profile"))
+        .and_then(|o| o.config(iss::Config::default()))
+        .expect("ctr_profile's options");
     let mut m = Machine::new(c);
     m.bus.console = Console::Capture(Vec::new());
     let prog = iss::elf::load_file(&mut m, &common::program("ctr_profile")).expect("load");

@@ -73,46 +73,11 @@ fn program_options(p: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The machine configuration those options describe (as `hartscope run` builds it, for the
-/// options the shipped programs use; an unknown one fails the test so it gets added here).
+/// The machine configuration those options describe, as `hartscope run` builds it.
 fn config_for(p: &Path) -> Config {
-    let opts = program_options(p);
-    let mut c = Config::default();
-    let mut isa = None;
-    let mut layout = None;
-    let mut it = opts.iter();
-    while let Some(o) = it.next() {
-        let mut value = || {
-            it.next()
-                .unwrap_or_else(|| panic!("{o} needs a value"))
-                .clone()
-        };
-        match o.as_str() {
-            "--isa" => isa = Some(value()),
-            "--ctr" => layout = Some(value()),
-            "--sbi" => c.sbi = value() == "builtin",
-            "--hpm-width" => c.pmu.hpm_width = value().parse().unwrap(),
-            "--pmu-models" => {
-                assert_eq!(value(), "all", "{}: model list", p.display());
-                c.pmu = c.pmu.clone().with_all_models();
-            }
-            other => panic!("{}: option {other} is not mapped here", p.display()),
-        }
-    }
-    let isa = isa.unwrap_or_else(|| if c.sbi { "rv64gc_sscofpmf" } else { "rv64gc" }.into());
-    c.sscofpmf = isa.contains("sscofpmf");
-    if c.sscofpmf || c.sbi {
-        c.pmu.hpm_counters = 29;
-    }
-    if isa.contains("ctr") || layout.is_some() {
-        let mut cc = ctr::CtrConfig::default();
-        if let Some(l) = layout {
-            cc.layout = l.parse().unwrap();
-        }
-        cc.misp = c.pmu.bp.is_some();
-        c.ctr = Some(cc);
-    }
-    c
+    iss::options::HartOptions::from_args(&program_options(p))
+        .and_then(|o| o.config(Config::default()))
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 fn machine(p: &Path) -> (Machine, Vec<u8>) {

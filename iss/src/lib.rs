@@ -24,6 +24,7 @@ pub mod ingress;
 pub mod insn;
 pub mod machine;
 pub mod mmu;
+pub mod options;
 pub mod record;
 pub mod run;
 pub mod sbi;
