@@ -96,7 +96,7 @@ fn per_run_classes() -> u64 {
     .fold(0, |m, c| m | c.bit())
 }
 
-/// By kind and taken (0/1): the PMU class, N-Trace's itype and CTR's TYPE.
+/// By kind and taken (0/1): the PMU class ([`Class::of_itype`] of the itype below).
 const KIND_CLASS: [[Class; 2]; 10] = [
     [Class::Instructions; 2],
     [Class::BranchesNotTaken, Class::BranchesTaken],
@@ -109,18 +109,7 @@ const KIND_CLASS: [[Class; 2]; 10] = [
     [Class::Jumps; 2],
     [Class::Jumps; 2],
 ];
-const KIND_ITYPE: [[Itype; 2]; 10] = [
-    [Itype::None; 2],
-    [Itype::NontakenBranch, Itype::TakenBranch],
-    [Itype::InferableCall; 2],
-    [Itype::UninferableCall; 2],
-    [Itype::CoroutineSwap; 2],
-    [Itype::Return; 2],
-    [Itype::OtherUninferableJump; 2],
-    [Itype::OtherInferableJump; 2],
-    [Itype::OtherUninferableJump; 2],
-    [Itype::OtherInferableJump; 2],
-];
+/// By kind and taken (0/1): CTR's TYPE ([`classify::ctr_type`], which defines the kinds).
 const KIND_CTR: [[Itype; 2]; 10] = [
     [Itype::None; 2],
     [Itype::NontakenBranch, Itype::TakenBranch],
@@ -133,6 +122,25 @@ const KIND_CTR: [[Itype; 2]; 10] = [
     [Itype::UninferableTailCall; 2],
     [Itype::InferableTailCall; 2],
 ];
+/// By kind and taken (0/1): N-Trace's itype ([`classify::itype`]): CTR's TYPE with the tail
+/// calls (jumps that link nothing) as the other jumps they are there.
+const KIND_ITYPE: [[Itype; 2]; 10] = {
+    let mut t = KIND_CTR;
+    let mut k = 0;
+    while k < t.len() {
+        let mut j = 0;
+        while j < 2 {
+            t[k][j] = match t[k][j] {
+                Itype::UninferableTailCall => Itype::OtherUninferableJump,
+                Itype::InferableTailCall => Itype::OtherInferableJump,
+                it => it,
+            };
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 impl Machine {
     /// Decide whether runs need accounting; call after anything that can change it (PMU and
