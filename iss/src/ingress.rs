@@ -234,6 +234,35 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
+    /// The ctype of the next beat: the configured one once after a context change, else 0.
+    #[inline]
+    fn take_ctype(&mut self) -> u8 {
+        if std::mem::take(&mut self.ctype_pending) {
+            self.cfg.ctype
+        } else {
+            0
+        }
+    }
+
+    /// The itype the port reports for instruction `d`, which the hart classified as `it`
+    /// (`jal` as a taken branch with `all_jumps`, 3-bit codes with `itype_width` 3), and
+    /// whether it is a sequentially inferable jump: a `jalr` through the register that the
+    /// instruction before it set to a constant (`prev_const`).
+    #[inline]
+    fn port_itype(&self, mut it: Itype, d: &Insn, prev_const: Option<u8>) -> (Itype, bool) {
+        if self.cfg.all_jumps && d.op == Op::Jal {
+            it = Itype::TakenBranch;
+        }
+        if self.cfg.itype_width == 3 {
+            it = it.to_3bit();
+        }
+        let sijump = self.cfg.sijump
+            && it.is_uninferable_jump()
+            && d.op == Op::Jalr
+            && prev_const == Some(d.rs1);
+        (it, sijump)
+    }
+
     /// Flush everything and finish the sink; returns the sink.
     pub fn finish(mut self) -> std::io::Result<B> {
         self.close();
@@ -259,6 +288,20 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         self.close();
         self.batch.push(b);
         self.open = true;
+    }
+
+    /// Start building a block beat at `iaddr` with nothing retired yet (closing the open one).
+    #[inline]
+    fn open_empty(&mut self, prv: u8, iaddr: u64, ilastsize: u8, ctype: u8, time: u64) {
+        self.open_beat(Beat {
+            prv,
+            iaddr,
+            ilastsize,
+            context: self.context,
+            ctype,
+            time,
+            ..Beat::default()
+        });
     }
 
     /// The beat being built.
@@ -309,27 +352,14 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         self.next_pc = next_pc;
         self.next_prv = prv;
         let contiguous = next_pc == pc.wrapping_add(len);
-        let (mut it, cause, tval) = match forced {
+        let (it, cause, tval) = match forced {
             Some(f) => f,
             None if d.op == Op::Ecall => firmware_call(prv),
             None => (classify::itype(d, !contiguous), 0, 0),
         };
-        if self.cfg.all_jumps && d.op == Op::Jal {
-            it = Itype::TakenBranch;
-        }
-        if self.cfg.itype_width == 3 {
-            it = it.to_3bit();
-        }
-        let sijump = self.cfg.sijump
-            && it.is_uninferable_jump()
-            && d.op == Op::Jalr
-            && self.const_rd == Some(d.rs1);
+        let (it, sijump) = self.port_itype(it, d, self.const_rd);
         self.const_rd = classify::sets_constant(d);
-        let ctype = if std::mem::take(&mut self.ctype_pending) {
-            self.cfg.ctype
-        } else {
-            0
-        };
+        let ctype = self.take_ctype();
         let hw = (len / 2) as u32;
         let ilastsize = (hw == 2) as u8;
         let prv = prv as u8;
@@ -356,20 +386,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 }
             }
             if !self.open {
-                self.open_beat(Beat {
-                    itype: 0,
-                    cause: 0,
-                    tval: 0,
-                    prv,
-                    iaddr: pc,
-                    iretire: 0,
-                    ilastsize,
-                    context: self.context,
-                    ctype,
-                    time,
-                    sijump: false,
-                    ndata: 0,
-                });
+                self.open_empty(prv, pc, ilastsize, ctype, time);
             }
             if let Some(b) = self.open_mut() {
                 b.iretire += hw;
@@ -429,11 +446,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 }
                 _ => {
                     self.close();
-                    let ctype = if std::mem::take(&mut self.ctype_pending) {
-                        self.cfg.ctype
-                    } else {
-                        0
-                    };
+                    let ctype = self.take_ctype();
                     self.emit(Beat {
                         itype: it.code(),
                         cause: t.cause.xcause(),
@@ -502,32 +515,19 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.close();
         }
         let contiguous = next_pc == pc.wrapping_add(bytes as u64);
-        let (mut it, cause, _) = if last.op == Op::Ecall {
+        let (it, cause, _) = if last.op == Op::Ecall {
             firmware_call(prv)
         } else {
             (classify::itype(last, !contiguous), 0, 0)
         };
-        if self.cfg.all_jumps && last.op == Op::Jal {
-            it = Itype::TakenBranch;
-        }
-        if self.cfg.itype_width == 3 {
-            it = it.to_3bit();
-        }
         let prev_const = match prev_const {
             PREV_UNKNOWN => self.const_rd,
             0 => None,
             r => Some(r),
         };
-        let sijump = self.cfg.sijump
-            && it.is_uninferable_jump()
-            && last.op == Op::Jalr
-            && prev_const == Some(last.rs1);
+        let (it, sijump) = self.port_itype(it, last, prev_const);
         self.const_rd = classify::sets_constant(last);
-        let ctype = if std::mem::take(&mut self.ctype_pending) {
-            self.cfg.ctype
-        } else {
-            0
-        };
+        let ctype = self.take_ctype();
         let prv_code = prv as u8;
         let ilastsize = (last.len == 4) as u8;
         let time = self.time;
@@ -537,20 +537,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             }
         }
         if !self.open {
-            self.open_beat(Beat {
-                itype: 0,
-                cause: 0,
-                tval: 0,
-                prv: prv_code,
-                iaddr: pc,
-                iretire: 0,
-                ilastsize,
-                context: self.context,
-                ctype,
-                time,
-                sijump: false,
-                ndata: 0,
-            });
+            self.open_empty(prv_code, pc, ilastsize, ctype, time);
         }
         let b = match self.open_mut() {
             Some(b) => b,
