@@ -13,6 +13,7 @@
 
 use goblin::elf::{header, program_header, Elf};
 use iss::decode::{decode, insn_len};
+use iss::elf::segment_file_bytes;
 use iss::insn::{Insn, Op};
 use thiserror::Error;
 
@@ -157,16 +158,14 @@ impl Image {
             if ph.p_type != program_header::PT_LOAD || ph.p_filesz == 0 {
                 continue;
             }
-            let end = ph.p_offset.checked_add(ph.p_filesz);
-            if end.is_none_or(|e| e > bytes.len() as u64) {
+            let Some(data) = segment_file_bytes(bytes, ph) else {
                 return Err(ImageError::Truncated {
                     path: p(),
                     index,
                     offset: ph.p_offset,
                     size: ph.p_filesz,
                 });
-            }
-            let data = &bytes[ph.p_offset as usize..(ph.p_offset + ph.p_filesz) as usize];
+            };
             img.add(
                 format!("{path}: segment {index}"),
                 ph.p_paddr,

@@ -6,7 +6,7 @@
 //! output.
 
 use crate::machine::Machine;
-use goblin::elf::{header, program_header, sym, Elf};
+use goblin::elf::{header, program_header, sym, Elf, ProgramHeader};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -158,8 +158,7 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
                 ram_end,
             });
         }
-        let file_end = ph.p_offset.checked_add(ph.p_filesz);
-        if file_end.is_none_or(|e| e > bytes.len() as u64) {
+        let Some(data) = segment_file_bytes(bytes, ph) else {
             return Err(ElfError::Truncated {
                 path: p(),
                 index,
@@ -167,9 +166,8 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
                 size: ph.p_filesz,
                 file_len: bytes.len() as u64,
             });
-        }
+        };
         let off = m.bus.ram.offset(addr, ph.p_memsz).unwrap_or(0);
-        let data = &bytes[ph.p_offset as usize..(ph.p_offset + ph.p_filesz) as usize];
         let dst = m.bus.ram.bytes_mut(off, ph.p_memsz as usize);
         dst[..data.len()].copy_from_slice(data);
         dst[data.len()..].fill(0);
@@ -184,6 +182,16 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
     m.htif.tohost = prog.symbol("tohost");
     m.htif.fromhost = prog.symbol("fromhost");
     Ok(prog)
+}
+
+/// The bytes the file holds for the segment of program header `ph` (`p_filesz` bytes from
+/// `p_offset`); `None` when the file is shorter.
+pub fn segment_file_bytes<'a>(bytes: &'a [u8], ph: &ProgramHeader) -> Option<&'a [u8]> {
+    let end = ph.p_offset.checked_add(ph.p_filesz)?;
+    if end > bytes.len() as u64 {
+        return None;
+    }
+    Some(&bytes[ph.p_offset as usize..end as usize])
 }
 
 /// The symbols and entry point of an ELF, without loading it (for tools that read traces).
