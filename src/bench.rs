@@ -126,6 +126,18 @@ impl Drop for TempFile {
     }
 }
 
+/// The fastest of `repeat` (at least one) measurements.
+fn best_of(repeat: u32, mut f: impl FnMut() -> Result<Measure>) -> Result<Measure> {
+    let mut best = f()?;
+    for _ in 1..repeat {
+        let m = f()?;
+        if m.ips > best.ips {
+            best = m;
+        }
+    }
+    Ok(best)
+}
+
 fn measure_hartscope(program: &Path, log: Option<(&Path, u64)>) -> Result<Measure> {
     let mut m = Machine::new(Config::default());
     m.bus.console = iss::bus::Console::Null;
@@ -230,38 +242,25 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         // does (on a VM, first-touched memory is slow): both simulators get the best of
         // --repeat runs, each into a new file.
         let repeat = args.repeat.max(1);
-        let best = |a: Measure, b: Measure| if b.ips > a.ips { b } else { a };
-        let mut hl: Option<Measure> = None;
-        for _ in 0..repeat {
-            let hf = TempFile::new("hartscope.log");
-            let m = measure_hartscope(program, Some((&hf.0, n)))?;
-            hl = Some(match hl {
-                Some(a) => best(a, m),
-                None => m,
-            });
-        }
-        let hl = hl.expect("at least one run");
+        let hl = best_of(repeat, || {
+            let f = TempFile::new("hartscope.log");
+            measure_hartscope(program, Some((&f.0, n)))
+        })?;
         eprintln!(
             "  hartscope + log      {:>14} insns {:>8.3} s {:>10.1} MIPS",
             hl.instructions,
             hl.seconds,
             hl.ips / 1e6
         );
-        let mut sl: Option<Measure> = None;
-        for _ in 0..repeat {
-            let sf = TempFile::new("spike.log");
-            let m = measure_spike(
+        let sl = best_of(repeat, || {
+            let f = TempFile::new("spike.log");
+            measure_spike(
                 &spike,
                 program,
-                Some((&sf.0, n + iss::machine::BOOT_STEPS)),
+                Some((&f.0, n + iss::machine::BOOT_STEPS)),
                 n,
-            )?;
-            sl = Some(match sl {
-                Some(a) => best(a, m),
-                None => m,
-            });
-        }
-        let sl = sl.expect("at least one run");
+            )
+        })?;
         eprintln!(
             "  spike + log          {:>14} insns {:>8.3} s {:>10.1} MIPS",
             sl.instructions,
