@@ -9,22 +9,13 @@
 
 mod common;
 
-use common::{assert_no_panic, hartscope, program, run_with_timeout, Outcome, TempDir};
+use common::{expect_status, hartscope, noise, program, Outcome, TempDir};
 use rstest::rstest;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
-
-fn run_cmd(cmd: &mut Command) -> Outcome {
-    let what = format!("{cmd:?}");
-    run_with_timeout(cmd, &what, Duration::from_secs(120))
-}
 
 fn ok(cmd: &mut Command) -> Outcome {
-    let o = run_cmd(cmd);
-    assert_no_panic("hartscope", &o.stderr_str());
-    assert_eq!(o.code(), Some(0), "{cmd:?} failed:\n{}", o.stderr_str());
-    o
+    expect_status(cmd, 0, &[])
 }
 
 /// The pcs of a commit log, as lowercase hex without leading zeros.
@@ -56,7 +47,14 @@ fn round_trip(dir: &TempDir, name: &str, flags: &[&str]) -> std::path::PathBuf {
     let ntr = dir.join(&format!("{name}.ntr"));
     let log = dir.join(&format!("{name}.log"));
     let pcs = dir.join(&format!("{name}.pcs"));
-    let o = run_cmd(
+    // A run cut by --max-insns ends with status 124 and says so.
+    let limited = flags.contains(&"--max-insns");
+    let (code, says): (i32, &[&str]) = if limited {
+        (124, &["instruction limit"])
+    } else {
+        (0, &[])
+    };
+    expect_status(
         hartscope()
             .arg("run")
             .arg(&elf)
@@ -66,13 +64,8 @@ fn round_trip(dir: &TempDir, name: &str, flags: &[&str]) -> std::path::PathBuf {
             .arg(&log)
             .args(flags)
             .arg("--quiet"),
-    );
-    assert_no_panic("hartscope run", &o.stderr_str());
-    let limited = flags.contains(&"--max-insns");
-    assert!(
-        o.code() == Some(0) || limited && o.stderr_str().contains("instruction limit"),
-        "{name} {flags:?}: {}",
-        o.stderr_str()
+        code,
+        says,
     );
     assert!(
         dir.join(&format!("{name}.ntr.json")).is_file(),
@@ -342,17 +335,6 @@ fn ingress_outputs() {
     }
 }
 
-fn expect_failure(cmd: &mut Command, code: i32, needles: &[&str]) -> Outcome {
-    let o = run_cmd(cmd);
-    let err = o.stderr_str();
-    assert_no_panic("hartscope", &err);
-    assert_eq!(o.code(), Some(code), "{cmd:?}:\n{err}");
-    for n in needles {
-        assert!(err.contains(n), "{cmd:?}: stderr lacks {n:?}:\n{err}");
-    }
-    o
-}
-
 #[test]
 fn corrupt_and_truncated_streams() {
     let dir = TempDir::new("ntrace-cli");
@@ -382,7 +364,7 @@ fn corrupt_and_truncated_streams() {
         .filter(|&i| bytes[i] & 3 == 3)
         .nth(100)
         .unwrap();
-    let o = expect_failure(
+    let o = expect_status(
         &mut decode("mid.ntr", &bytes[..ends]),
         1,
         &["the stream ends inside a message"],
@@ -392,7 +374,7 @@ fn corrupt_and_truncated_streams() {
         "the flow before the cut"
     );
     // Cut between messages: no end of trace.
-    expect_failure(
+    expect_status(
         &mut decode("cut.ntr", &bytes[..=ends]),
         1,
         &[&format!(
@@ -403,31 +385,22 @@ fn corrupt_and_truncated_streams() {
     // A corrupted byte in the middle: reported, and decoding resumes at the next sync.
     let mut bad = bytes.clone();
     bad[bytes.len() / 2] ^= 0x02;
-    expect_failure(
+    expect_status(
         &mut decode("flip.ntr", &bad),
         1,
         &["ntrace decode: byte 0x"],
     );
     // Garbage: errors, no panic, both commands.
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let garbage: Vec<u8> = (0..4096)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
-    expect_failure(
+    let garbage = noise(0x2545_f491_4f6c_dd1d, 4096);
+    expect_status(
         &mut decode("garbage.ntr", &garbage),
         1,
         &["ntrace decode: byte 0x"],
     );
     let g = dir.join("garbage.ntr");
-    expect_failure(hartscope().args(["ntrace", "dump"]).arg(&g), 1, &[]);
+    expect_status(hartscope().args(["ntrace", "dump"]).arg(&g), 1, &[]);
     // Empty stream: nothing to decode, nothing wrong.
-    let o = run_cmd(&mut decode("empty.ntr", &[]));
-    assert_no_panic("hartscope", &o.stderr_str());
+    let o = expect_status(&mut decode("empty.ntr", &[]), 0, &[]);
     assert_eq!(o.stdout_str(), "");
 }
 
@@ -441,36 +414,36 @@ fn bad_options() {
         c.arg("run").arg(&elf).arg("--ntrace").arg(&out).args(flags);
         c
     };
-    expect_failure(
+    expect_status(
         &mut run(&["--tr-te-inst-mode", "4"]),
         2,
         &["--tr-te-inst-mode 4"],
     );
-    expect_failure(&mut run(&["--icnt-bits", "99"]), 2, &["icnt_bits"]);
-    expect_failure(&mut run(&["--hist-bits", "1"]), 2, &["hist_bits"]);
-    expect_failure(
+    expect_status(&mut run(&["--icnt-bits", "99"]), 2, &["icnt_bits"]);
+    expect_status(&mut run(&["--hist-bits", "1"]), 2, &["hist_bits"]);
+    expect_status(
         &mut run(&["--tr-te-inst-implicit-return-mode", "7"]),
         2,
         &["trTeInstImplicitReturnMode"],
     );
-    expect_failure(
+    expect_status(
         &mut run(&["--trace-filter", "nonsense"]),
         2,
         &["--trace-filter"],
     );
     let bad_toml = dir.write("bad.toml", b"tr_te_inst_mode = \"sideways\"\n");
-    expect_failure(
+    expect_status(
         &mut run(&["--ntrace-config", bad_toml.to_str().unwrap()]),
         2,
         &["bad.toml"],
     );
     ok(&mut run(&["--quiet"]));
-    expect_failure(
+    expect_status(
         hartscope().args(["ntrace", "decode"]).arg(&out),
         2,
         &["--elf"],
     );
-    expect_failure(
+    expect_status(
         hartscope()
             .args(["ntrace", "decode"])
             .arg(dir.join("missing.ntr"))
@@ -479,7 +452,7 @@ fn bad_options() {
         2,
         &["missing.ntr"],
     );
-    expect_failure(
+    expect_status(
         hartscope()
             .args(["ntrace", "decode"])
             .arg(&out)

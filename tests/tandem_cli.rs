@@ -311,15 +311,7 @@ fn unusable_input_is_exit_status_2() {
         );
     }
     // Garbage.
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let garbage: Vec<u8> = (0..4096)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
+    let garbage = common::noise(0x9e37_79b9_7f4a_7c15, 4096);
     let g = tmp.write("garbage.trace", &garbage);
     expect_unusable(
         &["tandem", "dump", s(&g)],

@@ -148,6 +148,32 @@ pub fn assert_no_panic(what: &str, stderr: &str) {
     }
 }
 
+/// Run `cmd` (two minutes at most), require exit status `code`, no panic, and a stderr that
+/// mentions every one of `needles`; returns what it did.
+pub fn expect_status(cmd: &mut Command, code: i32, needles: &[&str]) -> Outcome {
+    let what = format!("{cmd:?}");
+    let o = run_with_timeout(cmd, &what, Duration::from_secs(120));
+    let err = o.stderr_str();
+    assert_no_panic(&what, &err);
+    assert_eq!(o.code(), Some(code), "{what}:\n{err}");
+    for n in needles {
+        assert!(err.contains(n), "{what}: stderr lacks {n:?}:\n{err}");
+    }
+    o
+}
+
+/// `len` pseudo-random bytes (xorshift64 from `seed`): garbage input for the readers.
+pub fn noise(mut seed: u64, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Temporary directories
 // ---------------------------------------------------------------------------------------------
