@@ -90,7 +90,9 @@ pub(crate) struct DecodeCache {
     arena: Vec<Insn>,
     /// One bit per RAM page: has blocks.
     code: Vec<u64>,
-    /// Blocks were dropped: the running block must stop after the current instruction.
+    /// The running block must stop after the current instruction (a store checks it, see
+    /// `Machine::after_store`): blocks were dropped, or the store asked the run to end (the
+    /// test finisher).
     pub dirty: bool,
 }
 
