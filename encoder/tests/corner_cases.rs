@@ -10,7 +10,7 @@ mod common;
 
 use common::asm::{self, cond, op, Asm, Code, Label, Lo, RA, T0};
 use common::{round_trip, Case, Drive, Expectation, Outcome};
-use encoder::decoder::{Decoder, Event, Flow, TrapKind};
+use encoder::decoder::{Decoder, DecoderConfig, Event, Flow, TrapKind};
 use encoder::encoder::{EncoderConfig, Filter, BTM, HTM};
 use encoder::image::Image;
 use encoder::msg::Body;
@@ -172,7 +172,7 @@ fn trace(code: &Code, prepare: &dyn Fn(&mut Machine), cfg: &EncoderConfig) -> Tr
                 .into_iter()
                 .map(|(_, m)| m.body)
                 .collect();
-            let mut dec = Decoder::new(common::decoder_config(cfg), image(code)).unwrap();
+            let mut dec = Decoder::new(DecoderConfig::for_encoder(cfg), image(code)).unwrap();
             let mut flow: Vec<Flow> = Vec::new();
             dec.decode_all(&o.bytes, &mut flow);
             let events = flow

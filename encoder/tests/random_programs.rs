@@ -1038,7 +1038,7 @@ fn check_other_source(case: &Case, code: &Code, o: &Outcome) -> Result<(), Strin
     }
     let dcfg = DecoderConfig {
         src_filter: Some(id),
-        ..common::decoder_config(&case.cfg)
+        ..DecoderConfig::for_encoder(&case.cfg)
     };
     let mut dec = Decoder::new(dcfg, image(code)).unwrap();
     let mut got = common::Collect::default();

@@ -177,21 +177,6 @@ impl FlowSink for Collect {
     }
 }
 
-pub fn decoder_config(e: &EncoderConfig) -> DecoderConfig {
-    DecoderConfig {
-        tr_te_inst_mode: e.tr_te_inst_mode,
-        format: e.format(),
-        implicit_return_mode: e.tr_te_inst_implicit_return_mode,
-        implicit_return_depth: e.implicit_return_depth,
-        partial_bits: e.partial_bits,
-        sequential_jump: e.tr_te_inst_en_sequential_jump,
-        all_jumps: e.tr_te_inst_en_all_jumps,
-        repeat_branch: e.tr_te_inst_en_repeat_branch,
-        repeated_history: e.tr_te_inst_en_repeated_history,
-        src_filter: None,
-    }
-}
-
 /// How the hart drives the ingress port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Drive {
@@ -256,7 +241,7 @@ pub fn trace(m: &mut Machine, case: &Case, limit: u64) -> (Stop, Vec<u8>) {
 
 /// Decode `bytes` as an encoder configured with `cfg` wrote them.
 pub fn decode(cfg: &EncoderConfig, image: Image, bytes: &[u8]) -> Collect {
-    let mut dec = Decoder::new(decoder_config(cfg), image).unwrap();
+    let mut dec = Decoder::new(DecoderConfig::for_encoder(cfg), image).unwrap();
     let mut got = Collect::default();
     dec.decode_all(bytes, &mut got);
     got
