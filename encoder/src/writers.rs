@@ -128,6 +128,59 @@ impl Errors {
     }
 }
 
+/// What [`JsonlWriter`] and [`CsvWriter`] share: the output, the first error, and the index of
+/// the next beat. Each writes a beat's line(s) in turn.
+struct Lines<W: Write> {
+    out: BufWriter<W>,
+    errors: Errors,
+    index: u64,
+}
+
+impl<W: Write> Lines<W> {
+    fn new(out: W) -> Self {
+        Lines {
+            out: BufWriter::with_capacity(BUF, out),
+            errors: Errors::default(),
+            index: 0,
+        }
+    }
+
+    /// Write each beat of a batch with `write` (unless the output already failed), and note a
+    /// beat that owns more data accesses than the batch has left.
+    fn beats(
+        &mut self,
+        beats: &[Beat],
+        data: &[DataBeat],
+        write: impl FnMut(&mut BufWriter<W>, &Beat, &[DataBeat]) -> io::Result<()>,
+    ) {
+        if !self.errors.io_failed {
+            let r = self.batch(beats, data, write);
+            self.errors.io(r);
+        }
+    }
+
+    fn batch(
+        &mut self,
+        beats: &[Beat],
+        data: &[DataBeat],
+        mut write: impl FnMut(&mut BufWriter<W>, &Beat, &[DataBeat]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        for (b, d) in split(beats, data) {
+            write(&mut self.out, b, d)?;
+            if d.len() != b.ndata as usize {
+                self.errors.input(short_batch(self.index, b, d.len()));
+            }
+            self.index += 1;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        let out = &mut self.out;
+        self.errors.finish(|| out.flush())
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // JSON lines
 
@@ -142,11 +195,7 @@ impl Errors {
 ///
 /// `cause` is the whole xcause value (bit 63 set for interrupts). Numbers are JSON integers up
 /// to 2^64-1, written exactly.
-pub struct JsonlWriter<W: Write> {
-    out: BufWriter<W>,
-    errors: Errors,
-    index: u64,
-}
+pub struct JsonlWriter<W: Write>(Lines<W>);
 
 #[derive(Serialize)]
 struct InstLine {
@@ -185,63 +234,56 @@ impl Serialize for Hex128 {
 
 impl<W: Write> JsonlWriter<W> {
     pub fn new(out: W) -> Self {
-        JsonlWriter {
-            out: BufWriter::with_capacity(BUF, out),
-            errors: Errors::default(),
-            index: 0,
-        }
+        JsonlWriter(Lines::new(out))
     }
+}
 
-    fn line<T: Serialize>(&mut self, v: &T) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, v)?;
-        self.out.write_all(b"\n")
-    }
+fn json_line<W: Write, T: Serialize>(out: &mut BufWriter<W>, v: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, v)?;
+    out.write_all(b"\n")
+}
 
-    fn batch(&mut self, beats: &[Beat], data: &[DataBeat]) -> io::Result<()> {
-        for (b, d) in split(beats, data) {
-            self.line(&InstLine {
-                kind: "inst",
-                itype: b.itype,
-                cause: b.cause,
-                tval: b.tval,
-                prv: b.prv,
-                iaddr: b.iaddr,
-                iretire: b.iretire,
-                ilastsize: b.ilastsize,
-                context: b.context,
-                ctype: b.ctype,
-                time: b.time,
-                sijump: b.sijump,
-            })?;
-            for a in d {
-                self.line(&DataLine {
-                    kind: "data",
-                    dtype: a.dtype,
-                    daddr: a.daddr,
-                    dsize: a.dsize,
-                    data: Hex128(a.data),
-                })?;
-            }
-            if d.len() != b.ndata as usize {
-                self.errors.input(short_batch(self.index, b, d.len()));
-            }
-            self.index += 1;
-        }
-        Ok(())
+/// A beat's `"inst"` line and the `"data"` lines of the data accesses it owns.
+fn jsonl_beat<W: Write>(out: &mut BufWriter<W>, b: &Beat, d: &[DataBeat]) -> io::Result<()> {
+    json_line(
+        out,
+        &InstLine {
+            kind: "inst",
+            itype: b.itype,
+            cause: b.cause,
+            tval: b.tval,
+            prv: b.prv,
+            iaddr: b.iaddr,
+            iretire: b.iretire,
+            ilastsize: b.ilastsize,
+            context: b.context,
+            ctype: b.ctype,
+            time: b.time,
+            sijump: b.sijump,
+        },
+    )?;
+    for a in d {
+        json_line(
+            out,
+            &DataLine {
+                kind: "data",
+                dtype: a.dtype,
+                daddr: a.daddr,
+                dsize: a.dsize,
+                data: Hex128(a.data),
+            },
+        )?;
     }
+    Ok(())
 }
 
 impl<W: Write> BeatSink for JsonlWriter<W> {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]) {
-        if !self.errors.io_failed {
-            let r = self.batch(beats, data);
-            self.errors.io(r);
-        }
+        self.0.beats(beats, data, jsonl_beat);
     }
 
     fn finish(&mut self, _next_pc: u64, _prv: u8) -> io::Result<()> {
-        let out = &mut self.out;
-        self.errors.finish(|| out.flush())
+        self.0.finish()
     }
 }
 
@@ -263,60 +305,42 @@ pub const CSV_HEADER: &str = "itype_0,cause,tval,priv,iaddr_0,context,ctype,iret
 ///
 /// Data beats are not part of it. The model takes each row for one instruction: feed it single
 /// retirement beats.
-pub struct CsvWriter<W: Write> {
-    out: BufWriter<W>,
-    errors: Errors,
-    index: u64,
-}
+pub struct CsvWriter<W: Write>(Lines<W>);
 
 impl<W: Write> CsvWriter<W> {
     /// The header goes out first (even if no beat follows).
     pub fn new(out: W) -> Self {
-        let mut w = CsvWriter {
-            out: BufWriter::with_capacity(BUF, out),
-            errors: Errors::default(),
-            index: 0,
-        };
-        let r = writeln!(w.out, "{CSV_HEADER}");
-        w.errors.io(r);
-        w
+        let mut l = Lines::new(out);
+        let r = writeln!(l.out, "{CSV_HEADER}");
+        l.errors.io(r);
+        CsvWriter(l)
     }
+}
 
-    fn batch(&mut self, beats: &[Beat], data: &[DataBeat]) -> io::Result<()> {
-        for (b, d) in split(beats, data) {
-            writeln!(
-                self.out,
-                "{},{},{:x},{},{:x},{},{},{},{}",
-                b.itype,
-                b.cause & !CAUSE_INTERRUPT,
-                b.tval,
-                b.prv,
-                b.iaddr,
-                b.context,
-                b.ctype,
-                b.iretire,
-                b.ilastsize
-            )?;
-            if d.len() != b.ndata as usize {
-                self.errors.input(short_batch(self.index, b, d.len()));
-            }
-            self.index += 1;
-        }
-        Ok(())
-    }
+/// A beat's row.
+fn csv_row<W: Write>(out: &mut BufWriter<W>, b: &Beat, _: &[DataBeat]) -> io::Result<()> {
+    writeln!(
+        out,
+        "{},{},{:x},{},{:x},{},{},{},{}",
+        b.itype,
+        b.cause & !CAUSE_INTERRUPT,
+        b.tval,
+        b.prv,
+        b.iaddr,
+        b.context,
+        b.ctype,
+        b.iretire,
+        b.ilastsize
+    )
 }
 
 impl<W: Write> BeatSink for CsvWriter<W> {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]) {
-        if !self.errors.io_failed {
-            let r = self.batch(beats, data);
-            self.errors.io(r);
-        }
+        self.0.beats(beats, data, csv_row);
     }
 
     fn finish(&mut self, _next_pc: u64, _prv: u8) -> io::Result<()> {
-        let out = &mut self.out;
-        self.errors.finish(|| out.flush())
+        self.0.finish()
     }
 }
 
