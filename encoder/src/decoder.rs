@@ -1786,10 +1786,14 @@ mod tests {
     }
 
     fn prog_btm() -> Vec<B> {
-        let mut r = BASE;
+        prog_btm_with(B::DirectBranch { icnt: 7 }, BASE)
+    }
+    /// prog's BTM messages with `first` for the first taken branch, and `r` the address
+    /// reference after it.
+    fn prog_btm_with(first: B, mut r: u64) -> Vec<B> {
         vec![
             sync(3, BASE),
-            B::DirectBranch { icnt: 7 },
+            first,
             B::DirectBranch { icnt: 5 },
             B::IndirectBranch {
                 btype: 0,
@@ -2770,32 +2774,14 @@ mod tests {
     #[test]
     fn periodic_sync_forms() {
         // BTM: DirectBranchSync for the first taken branch.
-        let mut r = BASE + 4;
-        let bodies = [
-            sync(3, BASE),
+        let bodies = prog_btm_with(
             B::DirectBranchSync {
                 sync: 2,
                 icnt: 7,
                 faddr: (BASE + 4) >> 1,
             },
-            B::DirectBranch { icnt: 5 },
-            B::IndirectBranch {
-                btype: 0,
-                icnt: 11,
-                uaddr: ua(&mut r, BASE + 0x12),
-            },
-            B::IndirectBranch {
-                btype: 2,
-                icnt: 3,
-                uaddr: ua(&mut r, BASE + 0x28),
-            },
-            B::IndirectBranch {
-                btype: 0,
-                icnt: 2,
-                uaddr: ua(&mut r, BASE + 0x18),
-            },
-            end(&btm(), 3),
-        ];
+            BASE + 4,
+        );
         let f = run_cfg(btm(), prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
