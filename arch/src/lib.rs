@@ -278,6 +278,18 @@ mod tests {
         }
         assert_eq!(Priv::from_bits(2), None);
     }
+
+    #[test]
+    fn itype_codes_round_trip() {
+        let mut n = 0;
+        for c in 0..=255u8 {
+            if let Some(t) = Itype::from_code(c) {
+                assert_eq!(t.code(), c);
+                n += 1;
+            }
+        }
+        assert_eq!(n, 16);
+    }
 }
 
 /// The type of a retired instruction block's last instruction, as the ingress port reports it
