@@ -457,6 +457,28 @@ mod tests {
         assert_eq!(addl_state(0x0a).map(|a| a.name), Some("pc"));
     }
 
+    /// `from_code` is the inverse of the enums' discriminants.
+    #[test]
+    fn codes_round_trip() {
+        let (mut ops, mut sizes, mut results) = (0, 0, 0);
+        for c in 0..=255u8 {
+            if let Some(o) = MemOp::from_code(c) {
+                assert_eq!(o as u8, c);
+                ops += 1;
+            }
+            if let Some(s) = MemSize::from_code(c) {
+                assert_eq!(s as u8, c);
+                assert_eq!(MemSize::from_bytes(s.bytes()), Some(s));
+                sizes += 1;
+            }
+            if let Some(r) = MemResult::from_code(c) {
+                assert_eq!(r as u8, c);
+                results += 1;
+            }
+        }
+        assert_eq!((ops, sizes, results), (MEM_OP_NAMES.len(), 4, 2));
+    }
+
     #[test]
     fn packing() {
         // Flute's state-init store of a word: {2'b0, size, op} = 0x21.
