@@ -627,13 +627,7 @@ fn mutate(a: MutateArgs) -> Result<ExitCode> {
         while t.mutations < a.per_kind && seed < 1000 {
             let before = t.mutations;
             for (name, elf) in &progs {
-                let plan = Plan {
-                    kind,
-                    seed: seed * 7919 + kind as u64,
-                    spacing: (150, 700),
-                    max_mutations: 40,
-                    limit: 60_000,
-                };
+                let plan = Plan::standard(kind, seed);
                 let m = generate(
                     elf,
                     name,

@@ -116,6 +116,21 @@ pub struct Plan {
     pub limit: u64,
 }
 
+impl Plan {
+    /// Round `round` (1, 2, ...) of faults of `kind` in the mutation test and in
+    /// `hartscope tandem mutate`: up to 40 faults, 150 to 700 instructions apart, in a run
+    /// stopped after 60,000 instructions.
+    pub fn standard(kind: Kind, round: u64) -> Plan {
+        Plan {
+            kind,
+            seed: round * 7919 + kind as u64,
+            spacing: (150, 700),
+            max_mutations: 40,
+            limit: 60_000,
+        }
+    }
+}
+
 /// Instructions a stream goes on after its last fault.
 pub const HORIZON: u64 = 3000;
 

@@ -27,13 +27,7 @@ fn run_kind(kind: Kind, cfg: &WriterConfig, programs: &[(String, Vec<u8>)]) -> T
     let mut seed = 1u64;
     while tally.mutations < target() && seed < 200 {
         for (name, elf) in programs {
-            let plan = Plan {
-                kind,
-                seed: seed * 7919 + kind as u64,
-                spacing: (150, 700),
-                max_mutations: 40,
-                limit: 60_000,
-            };
+            let plan = Plan::standard(kind, seed);
             let m = generate(elf, name, HartConfig::default(), cfg, &plan).expect(name);
             evaluate(elf, name, &m, &vcfg, &mut tally);
             if tally.mutations >= target() {
