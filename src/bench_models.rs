@@ -95,6 +95,25 @@ fn ips((n, s): (u64, f64)) -> f64 {
     n as f64 / s
 }
 
+/// Runs `x` alternately with the untraced runs `base` (see [`paired`]) and prints its line
+/// under `label`. Returns its best run and the fraction of the untraced speed it runs at.
+fn against_untraced(
+    label: &str,
+    repeat: u32,
+    base: impl FnMut() -> Result<(u64, f64)>,
+    x: impl FnMut() -> Result<(u64, f64)>,
+) -> Result<((u64, f64), f64)> {
+    let (base, x) = paired(repeat, base, x)?;
+    let fraction = ips(x) / ips(base);
+    eprintln!(
+        "  {label:<20} {:>14} insns {:>8.3} s {:>10.1} MIPS  ({fraction:.2} of untraced, alternated)",
+        x.0,
+        x.1,
+        ips(x) / 1e6
+    );
+    Ok((x, fraction))
+}
+
 /// Capture N-Trace with `cfg` for `n` instructions into `out`, as `hartscope run --ntrace`
 /// does (port and encoder on their own thread). Returns (instructions, seconds, statistics).
 fn capture(
@@ -184,11 +203,13 @@ fn recording(program: &Path) -> Result<Machine> {
 
 pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     let mut r = ModelReport::default();
-    let untraced_run = || {
-        let mut m = machine(program, Config::default())?;
+    // A run of the machine `m` for `n` instructions, untraced.
+    let run = |m: Result<Machine>| -> Result<(u64, f64)> {
+        let mut m = m?;
         let s = timed(&mut m, &mut NoSink, n)?;
         Ok((m.retired(), s))
     };
+    let untraced_run = || run(machine(program, Config::default()));
     let untraced = best(repeat, untraced_run)?;
     r.instructions = untraced.0;
     r.untraced_ips = ips(untraced);
@@ -203,20 +224,13 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     let tmp = std::env::temp_dir().join(format!("hartscope-bench-{}.ntr", std::process::id()));
     let htm = EncoderConfig::default();
     let mut stats = None;
-    let (base, traced) = paired(repeat, untraced_run, || {
+    let (traced, fraction) = against_untraced("N-Trace HTM capture", repeat, untraced_run, || {
         let (k, s, st) = capture(program, &htm, n, &tmp)?;
         stats = Some(st);
         Ok((k, s))
     })?;
     r.ntrace_htm_ips = ips(traced);
-    r.ntrace_htm_fraction = r.ntrace_htm_ips / ips(base);
-    eprintln!(
-        "  N-Trace HTM capture  {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
-        traced.0,
-        traced.1,
-        r.ntrace_htm_ips / 1e6,
-        r.ntrace_htm_fraction
-    );
+    r.ntrace_htm_fraction = fraction;
     let elf = std::fs::read(program)?;
     let bytes = std::fs::read(&tmp)?;
     let decoded = best(repeat, || {
@@ -282,49 +296,22 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     r.bits_per_instruction = sizes;
 
     // PMU.
-    let (base, pmu) = paired(repeat, untraced_run, || {
-        let mut m = counting(program, false)?;
-        let s = timed(&mut m, &mut NoSink, n)?;
-        Ok((m.retired(), s))
+    let (pmu, fraction) = against_untraced("PMU: 29 counters", repeat, untraced_run, || {
+        run(counting(program, false))
     })?;
     r.pmu_ips = ips(pmu);
-    r.pmu_fraction = r.pmu_ips / ips(base);
-    eprintln!(
-        "  PMU: 29 counters     {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
-        pmu.0,
-        pmu.1,
-        r.pmu_ips / 1e6,
-        r.pmu_fraction
-    );
-    let (base, models) = paired(repeat, untraced_run, || {
-        let mut m = counting(program, true)?;
-        let s = timed(&mut m, &mut NoSink, n)?;
-        Ok((m.retired(), s))
+    r.pmu_fraction = fraction;
+    let (models, fraction) = against_untraced("PMU + models", repeat, untraced_run, || {
+        run(counting(program, true))
     })?;
     r.pmu_models_ips = ips(models);
-    r.pmu_models_fraction = r.pmu_models_ips / ips(base);
-    eprintln!(
-        "  PMU + models         {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
-        models.0,
-        models.1,
-        r.pmu_models_ips / 1e6,
-        r.pmu_models_fraction
-    );
+    r.pmu_models_fraction = fraction;
 
     // CTR.
-    let (base, ctr) = paired(repeat, untraced_run, || {
-        let mut m = recording(program)?;
-        let s = timed(&mut m, &mut NoSink, n)?;
-        Ok((m.retired(), s))
+    let (ctr, fraction) = against_untraced("CTR recording", repeat, untraced_run, || {
+        run(recording(program))
     })?;
     r.ctr_ips = ips(ctr);
-    r.ctr_fraction = r.ctr_ips / ips(base);
-    eprintln!(
-        "  CTR recording        {:>14} insns {:>8.3} s {:>10.1} MIPS  ({:.2} of untraced, alternated)",
-        ctr.0,
-        ctr.1,
-        r.ctr_ips / 1e6,
-        r.ctr_fraction
-    );
+    r.ctr_fraction = fraction;
     Ok(r)
 }
