@@ -18,7 +18,7 @@ mod common;
 
 use iss::csr::{MCOUNTINHIBIT, MHPMCOUNTER3, MHPMEVENT3};
 use iss::record::{MemKind, Reg, Retired, TrapRecord};
-use iss::{Cause, Config, Exception, Machine, Priv, Sink, Stop};
+use iss::{Cause, Config, Exception, Machine, NoSink, Priv, Sink, Stop};
 use rstest::rstest;
 
 /// The events checked, by mhpmevent selector (pmu/src/event.rs, docs/pmu.md).
@@ -372,16 +372,6 @@ fn counters_match_the_retired_stream(
         "--sbi builtin" => true,
         o => panic!("{prog} asks for {o}"),
     };
-    let mut c = Config {
-        sscofpmf: true,
-        sbi,
-        ..Config::default()
-    };
-    c.pmu.hpm_counters = 29;
-    let mut m = Machine::new(c);
-    m.bus.console = iss::bus::Console::Capture(Vec::new());
-    let p = iss::elf::load_file(&mut m, &common::program(prog)).expect("load");
-    m.boot(p.entry);
     let mut counters = Vec::new();
     for (k, &sel) in ALL_MODES.iter().enumerate() {
         counters.push((3 + k as u16, sel, &[Priv::M, Priv::S, Priv::U][..]));
@@ -394,20 +384,47 @@ fn counters_match_the_retired_stream(
         ));
     }
     assert_eq!(counters.len(), 29);
-    for &(i, ev, _) in &counters {
-        assert!(m.set_reg(MHPMEVENT3 + i - 3, ev), "mhpmevent{i}");
-        assert!(m.set_reg(MHPMCOUNTER3 + i - 3, 0), "mhpmcounter{i}");
-    }
-    assert!(m.set_reg(MCOUNTINHIBIT, 0));
+    let machine = || {
+        let mut c = Config {
+            sscofpmf: true,
+            sbi,
+            ..Config::default()
+        };
+        c.pmu.hpm_counters = 29;
+        let mut m = Machine::new(c);
+        m.bus.console = iss::bus::Console::Capture(Vec::new());
+        let p = iss::elf::load_file(&mut m, &common::program(prog)).expect("load");
+        m.boot(p.entry);
+        for &(i, ev, _) in &counters {
+            assert!(m.set_reg(MHPMEVENT3 + i - 3, ev), "mhpmevent{i}");
+            assert!(m.set_reg(MHPMCOUNTER3 + i - 3, 0), "mhpmcounter{i}");
+        }
+        assert!(m.set_reg(MCOUNTINHIBIT, 0));
+        m
+    };
+    let mut m = machine();
     let mut r = Reference {
         sbi,
         ..Reference::default()
     };
     r.x.copy_from_slice(&m.hart.x[..32]);
-    let stop = m.run(&mut r, Some(limit.unwrap_or(50_000_000)));
+    let limit_or = Some(limit.unwrap_or(50_000_000));
+    let stop = m.run(&mut r, limit_or);
     match limit {
         Some(_) => assert_eq!(stop, Stop::InstructionLimit),
         None => assert_eq!(stop, Stop::Exit(0), "{prog} failed"),
+    }
+    // Untraced, the hart accounts for whole straight-line runs at once (packed class counts
+    // per block): the counters must be the traced run's, counter for counter.
+    let mut fast = machine();
+    assert_eq!(fast.run(&mut NoSink, limit_or), stop, "{prog} untraced");
+    for &(i, ev, _) in &counters {
+        assert_eq!(
+            fast.hart.pmu.counter(i as usize),
+            m.hart.pmu.counter(i as usize),
+            "{prog} untraced: mhpmcounter{i} {}",
+            name(ev & !MINH)
+        );
     }
     let mut bad = Vec::new();
     for &(i, ev, modes) in &counters {

@@ -88,6 +88,9 @@ pub(crate) struct DecodeCache {
     covered: Vec<u64>,
     /// The blocks; index 0 is unused so that 0 can mean "no block".
     arena: Vec<Insn>,
+    /// Per block, what a run through it means for the PMU and CTR (its end marker's `bits`
+    /// index it).
+    pub meta: Vec<crate::events::BlockMeta>,
     /// One bit per RAM page: has blocks.
     code: Vec<u64>,
     /// The running block must stop after the current instruction (a store checks it, see
@@ -103,6 +106,7 @@ impl DecodeCache {
             entry: Vec::new(),
             covered: Vec::new(),
             arena: vec![Insn::NOT_DECODED],
+            meta: Vec::new(),
             code: Vec::new(),
             dirty: false,
         }
@@ -185,6 +189,7 @@ impl DecodeCache {
             self.drop_all();
             arena.clear();
             arena.push(Insn::NOT_DECODED);
+            self.meta.clear();
         }
         let start = arena.len();
         let mut s = slot;
@@ -215,7 +220,7 @@ impl DecodeCache {
             return 0;
         }
         let mut end = Insn::block_end(2 * (s - slot) as u32);
-        crate::events::set_marker_counts(&mut end, &arena[start..]);
+        crate::events::mark_block(&mut end, &arena[start..], &mut self.meta);
         arena.push(end);
         self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
         start as u32

@@ -45,14 +45,89 @@ pub(crate) fn marker_counts(m: &Insn) -> [u8; 4] {
     [m.rd, m.rs1, m.rs2, m.rs3]
 }
 
-/// Store a block's class counts and its last instruction's transfer kind in its end marker.
-pub(crate) fn set_marker_counts(m: &mut Insn, block: &[Insn]) {
+/// The end marker's `wd` when runs through the whole block may take [`Machine::account_block`]
+/// (a real instruction's `wd` is at most 32, the empty marker's 32).
+pub(crate) const FAST_BLOCK: u8 = 0xFF;
+
+/// Bits per lane of [`BlockMeta::lanes`] and [`Machine::lanes`]. The lanes are brought into the
+/// PMU's totals at every [`Machine::pmu_sync`], which happens at the end of every chunk, so a
+/// lane counts at most a quantum's instructions.
+const LANE_BITS: u32 = 14;
+const _: () = assert!(crate::run::QUANTUM < 1 << LANE_BITS);
+/// The class of each lane, lane `i` at bit `LANE_BITS * i`: every class per-run work counts.
+const LANE_CLASSES: [Class; 9] = [
+    Class::Loads,
+    Class::Stores,
+    Class::Atomics,
+    Class::FpOps,
+    Class::BranchesTaken,
+    Class::BranchesNotTaken,
+    Class::Jumps,
+    Class::Calls,
+    Class::Returns,
+];
+
+/// The lane of `class` set to 1.
+const fn lane(class: Class) -> u128 {
+    let mut i = 0;
+    while i < LANE_CLASSES.len() {
+        if LANE_CLASSES[i] as usize == class as usize {
+            return 1 << (LANE_BITS * i as u32);
+        }
+        i += 1;
+    }
+    panic!("not a lane class")
+}
+
+/// What a run through a whole block means for the PMU and CTR, precomputed when the block is
+/// decoded, by whether its last instruction's transfer was taken (index 1) or not (0; only a
+/// conditional branch falls through).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockMeta {
+    /// The run's class counts, in lanes.
+    pub lanes: [u128; 2],
+    /// CTR's TYPE of the last instruction's transfer.
+    pub ty: [Itype; 2],
+    /// The last instruction's offset from the block's first.
+    pub last_off: u32,
+    /// The last instruction transfers control.
+    pub transfer: bool,
+}
+
+/// Store a block's class counts and its last instruction's transfer kind in its end marker,
+/// and its [`BlockMeta`] at the index the marker's `bits` hold. The marker is [`FAST_BLOCK`]
+/// when a run through the whole block can be accounted from its meta alone: its last
+/// instruction neither changes the privilege (xRET) nor is a branch to its own fall-through
+/// (whose direction the next pc does not tell).
+pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>) {
     let mut c = [0u8; 5];
     for d in block {
         c[op_class(d.op) as usize] += 1;
     }
     (m.rd, m.rs1, m.rs2, m.rs3) = (c[1], c[2], c[3], c[4]);
-    m.bits = block.last().map_or(0, |d| transfer_kind(d) as u32);
+    let Some(last) = block.last() else { return };
+    let kind = transfer_kind(last);
+    m.rm = kind;
+    let counts: u128 = (0..4).map(|i| c[i + 1] as u128 * lane(CLASSES[i])).sum();
+    let k = kind as usize;
+    // Only a conditional branch can fall through; everything else here is taken.
+    let by = |t: usize| if k == 1 { t } else { 1 };
+    let class_lane = |t: usize| match k {
+        0 => 0,
+        _ => lane(KIND_CLASS[k][by(t)]),
+    };
+    let last_off: u32 = block[..block.len() - 1].iter().map(|d| d.len as u32).sum();
+    meta.push(BlockMeta {
+        lanes: [counts + class_lane(0), counts + class_lane(1)],
+        ty: [KIND_CTR[k][by(0)], KIND_CTR[k][by(1)]],
+        last_off,
+        transfer: k != 0,
+    });
+    m.bits = (meta.len() - 1) as u32;
+    let own_fall = k == 1 && last.imm == last.len as i32;
+    if !matches!(last.op, Op::Mret | Op::Sret) && !own_fall {
+        m.wd = FAST_BLOCK;
+    }
 }
 
 /// How an instruction transfers control, as the tables below index it: 0 not a transfer (or
@@ -158,6 +233,7 @@ impl Machine {
         self.pmu_runs = models || classes;
         self.ctr_active = ctr;
         self.hooks = models || classes || ctr;
+        self.fast_hooks = self.hooks && !models;
     }
 
     /// Bring the PMU's instruction totals up to date: every instruction retired since the last
@@ -170,6 +246,22 @@ impl Machine {
             self.pmu_synced = now;
             let prv = self.hart.prv;
             self.hart.pmu.retire(prv, n);
+        }
+        if self.lanes != 0 {
+            self.flush_lanes();
+        }
+    }
+
+    /// Add the class counts gathered in lanes to the PMU's totals: they ran in the current
+    /// privilege, as the instructions [`Machine::pmu_sync`] counts.
+    #[cold]
+    #[inline(never)]
+    fn flush_lanes(&mut self) {
+        let mut l = std::mem::take(&mut self.lanes);
+        let t = self.hart.pmu.totals_mut(self.hart.prv);
+        for c in LANE_CLASSES {
+            t[c as usize] += (l & ((1 << LANE_BITS) - 1)) as u64;
+            l >>= LANE_BITS;
         }
     }
 
@@ -206,6 +298,30 @@ impl Machine {
         }
     }
 
+    /// Account for a run through the whole block whose end marker is `end` ([`FAST_BLOCK`],
+    /// and the PMU's models off), from `pc`, in the current privilege. `npc` is what the chain
+    /// returned: the next pc, or a sentinel after which `hart.pc` holds it. The class counts go
+    /// to the lanes; CTR hears of the transfer.
+    #[inline(always)]
+    pub(crate) fn account_block(&mut self, end: &Insn, pc: u64, npc: u64) {
+        let m = &self.dcache.meta[end.bits as usize];
+        let fall = pc.wrapping_add(end.imm as u64);
+        // (Selected without a branch: it depends on the guest's branches.)
+        let odd = 0u64.wrapping_sub(npc & 1);
+        let target = npc ^ ((npc ^ self.hart.pc) & odd);
+        let t = (target != fall) as usize;
+        if self.pmu_runs {
+            self.lanes = self.lanes.wrapping_add(m.lanes[t]);
+        }
+        if self.ctr_active && m.transfer {
+            let (src, ty) = (pc.wrapping_add(m.last_off as u64), m.ty[t]);
+            let (prv, cycles) = (self.hart.prv, self.now());
+            if let Some(c) = self.hart.ctr.as_mut() {
+                c.transfer(src, target, ty, prv, false, cycles);
+            }
+        }
+    }
+
     /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, `bytes`
     /// long, which ran in privilege `prv`. `npc` is what the chain returned (the target of a
     /// transfer that ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a
@@ -239,7 +355,7 @@ impl Machine {
                     t[*cl as usize] += c[i] as u64;
                 }
             }
-            end.bits as usize
+            end.rm as usize
         } else {
             if pmu {
                 self.count_classes(&a[k..k + n], prv);

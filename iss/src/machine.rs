@@ -114,6 +114,11 @@ pub struct Machine {
     /// Per-run accounting is needed: the PMU counts instruction classes or runs its models,
     /// or CTR records (see `events.rs`).
     pub(crate) hooks: bool,
+    /// `hooks` without the PMU's models: runs through whole blocks take the fast path
+    /// (`Machine::account_block`).
+    pub(crate) fast_hooks: bool,
+    /// Class counts of runs not yet in the PMU's totals, in lanes (`events.rs`).
+    pub(crate) lanes: u128,
     /// The PMU's models are on (memory accesses take the slow path, which reports them).
     pub(crate) models: bool,
     /// The PMU needs every run: it counts instruction classes or runs its models.
@@ -168,6 +173,8 @@ impl Machine {
             retired: 0,
             sched: crate::run::Scheduler::default(),
             hooks: false,
+            fast_hooks: false,
+            lanes: 0,
             models: false,
             pmu_runs: false,
             ctr_active: false,

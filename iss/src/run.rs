@@ -19,6 +19,7 @@
 
 use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
 use crate::decode::{decode, decode16, decode32};
+use crate::events::FAST_BLOCK;
 use crate::exec::{DECODE, HANDLERS, HANDLERS_REC, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
@@ -318,11 +319,15 @@ impl Machine {
             if S::RUNS || self.hooks {
                 let n = (left - self.sched.budget) as usize;
                 if n != 0 {
-                    let bytes = run_bytes(arena, k, n);
-                    if self.hooks {
+                    let end = &arena[k + n];
+                    if self.fast_hooks && end.wd == FAST_BLOCK {
+                        self.account_block(end, pc, npc);
+                    } else if self.hooks {
+                        let bytes = run_bytes(arena, k, n);
                         lcofi = self.account_run(arena, k, n, pc, bytes, npc, prv, true);
                     }
                     if S::RUNS {
+                        let bytes = run_bytes(arena, k, n);
                         self.report_run(sink, arena, k, pc, n, bytes, npc, prv, satp);
                     }
                 }
