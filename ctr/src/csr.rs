@@ -189,6 +189,7 @@ impl Ctr {
         }
         self.settle(ctx.now_cycles);
         self.cur = prv;
+        self.regate();
         match reg {
             Reg::MCtl => self.write_ctl(value, self.ctl_mask, ctx.now_cycles),
             Reg::SCtl => self.write_ctl(value, self.ctl_mask & !self.m_only(), ctx.now_cycles),
@@ -352,6 +353,7 @@ impl Ctr {
         self.check_s_level(prv, ctx)?;
         self.settle(ctx.now_cycles);
         self.cur = prv;
+        self.regate();
         self.clear_entries();
         self.cc.reset(ctx.now_cycles);
         Ok(())

@@ -73,6 +73,10 @@ pub struct Ctr {
     /// Bit `p` set when the mode with encoding `p` records without RAS emulation and is not
     /// frozen: a transfer there that `fast` does not record is simply filtered out.
     plain: u8,
+    /// By mode encoding (U 0, S 1, M 3, Debug 4): [`GATE_OPEN`] when the mode is the current
+    /// one and records plainly (bit `p` of `plain`), with the type codes `fast` records there
+    /// in the low 16 bits; 0 otherwise. One load decides [`Ctr::transfer`]'s fast path.
+    gate: [u32; 5],
     /// Records made on the fast path and not yet written to the array (see [`Ctr::flush`]):
     /// a ring holding the last [`PENDING`] of the `pending_len` made since the last flush
     /// (only the last DEPTH of them, and the one before, are ever needed).
@@ -81,6 +85,9 @@ pub struct Ctr {
     /// Fast-path records are deferred to [`Ctr::flush`] ([`Ctr::set_deferred`]).
     defer: bool,
 }
+
+/// [`Ctr::transfer`] may take its fast path in this mode (see `Ctr::gate`).
+const GATE_OPEN: u32 = 1 << 16;
 
 /// A record made on [`Ctr::transfer`]'s fast path: the array is brought up to date later, in
 /// bulk, by [`Ctr::flush`].
@@ -139,6 +146,7 @@ impl Ctr {
             wants_events: false,
             fast: 0,
             plain: 0,
+            gate: [0; 5],
             pending: Box::new(
                 [Pending {
                     source: 0,
@@ -161,6 +169,7 @@ impl Ctr {
     pub fn set_deferred(&mut self, on: bool) {
         self.flush();
         self.defer = on;
+        self.regate();
     }
 
     /// Whether the hart must report events. False when no privilege mode is enabled for
@@ -298,6 +307,16 @@ impl Ctr {
                     }
                 }
             }
+        }
+        self.regate();
+    }
+
+    /// Recompute `gate` after `cur`, `fast` or `plain` changed.
+    pub(crate) fn regate(&mut self) {
+        self.gate = [0; 5];
+        let p = self.cur.bits() as u32;
+        if p < 4 && (self.plain >> p) & 1 != 0 {
+            self.gate[p as usize] = GATE_OPEN | ((self.fast >> (16 * p)) & 0xFFFF) as u32;
         }
     }
 

@@ -53,9 +53,9 @@ impl Ctr {
         // the mode stays the same and nothing else happens to CTR, which would flush first,
         // every cycle between them is qualified, so each record's cycle count is the time since
         // the one before, and only the last `depth` of them stay in the array.
-        let bit = 16 * prv.bits() as u32 + u32::from(ty.code());
-        if self.cur == prv && bit < 64 && (self.plain >> prv.bits()) & 1 != 0 {
-            let wanted = (self.fast >> bit) & 1;
+        let gate = self.gate[prv.bits() as usize];
+        if gate & crate::GATE_OPEN != 0 {
+            let wanted = u64::from(gate >> ty.code()) & 1;
             if self.defer {
                 // Written whether wanted or not, kept only if wanted: no branch on the type
                 // (which follows the program's branches).
@@ -161,6 +161,7 @@ impl Ctr {
         self.flush();
         self.settle(now_cycles);
         self.cur = prv;
+        self.regate();
         if !self.recording_in(prv) {
             return Outcome::Ignored;
         }
@@ -235,6 +236,7 @@ impl Ctr {
         self.flush();
         self.settle(now_cycles);
         self.cur = to;
+        self.regate();
         if from == Priv::Debug || to == Priv::Debug {
             return Outcome::Ignored;
         }
@@ -281,6 +283,7 @@ impl Ctr {
         self.flush();
         self.settle(now_cycles);
         self.cur = to;
+        self.regate();
         if self.frozen
             || self.ctl_has(self.bits.rasemu)
             || self.inhibited(Itype::TrapReturn)
