@@ -16,6 +16,13 @@
 //!   its block's precomputed counts (kept in the block's end marker) and its transfer from its
 //!   last instruction. CSR instructions start blocks of their own, so a counter read sees every
 //!   instruction before it.
+//! - **Runs through whole blocks** (the usual case, models off) take [`Machine::account_block`]:
+//!   the block's [`BlockMeta`], made when it was decoded, holds its class counts packed in
+//!   lanes of one `u128` (taken and not-taken versions), and its transfer's CTR type and source
+//!   offset. The run adds its lanes to [`Machine::lanes`] (two instructions) and hands CTR its
+//!   record; [`Machine::pmu_sync`] moves the lanes into the totals, before every privilege
+//!   change and counter access and at every chunk's end, as it does the instruction count.
+//!   Partial runs, xRETs and the models take the general [`Machine::account_run`].
 
 use crate::classify;
 use crate::csr::MIP_LCOFIP;
