@@ -29,7 +29,8 @@ impl Ctr {
     /// [`Itype::TakenBranch`]; not taken: [`Itype::NontakenBranch`] with `target_pc` the next
     /// sequential pc) or a jump (itypes 8..=15, the 4-bit encoding from the hart's classifier).
     /// Traps and trap returns go through [`Ctr::trap`] and [`Ctr::xret`]; itypes 0..=3, 6 and 7
-    /// are ignored here. `misp` is the branch predictor's verdict (ignored unless
+    /// are ignored here, and [`Itype::None`] (a straight-line run that ended without a
+    /// transfer) changes nothing at all. `misp` is the branch predictor's verdict (ignored unless
     /// [`crate::CtrConfig::misp`]). `now_cycles` is the PMU cycle count, monotonic.
     ///
     /// Qualification (chapter 5): `prv` enabled, FROZEN clear, type not inhibited (NTBREN
@@ -158,6 +159,9 @@ impl Ctr {
         misp: bool,
         now_cycles: u64,
     ) -> Outcome {
+        if ty == Itype::None {
+            return Outcome::Ignored;
+        }
         self.flush();
         self.settle(now_cycles);
         self.cur = prv;

@@ -97,8 +97,6 @@ pub(crate) struct BlockMeta {
     pub ty: [Itype; 2],
     /// The last instruction's offset from the block's first.
     pub last_off: u32,
-    /// The last instruction transfers control.
-    pub transfer: bool,
 }
 
 /// Store a block's class counts and its last instruction's transfer kind in its end marker,
@@ -128,7 +126,6 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
         lanes: [counts + class_lane(0), counts + class_lane(1)],
         ty: [KIND_CTR[k][by(0)], KIND_CTR[k][by(1)]],
         last_off,
-        transfer: k != 0,
     });
     m.bits = (meta.len() - 1) as u32;
     let own_fall = k == 1 && last.imm == last.len as i32;
@@ -320,7 +317,9 @@ impl Machine {
         if self.pmu_runs {
             self.lanes = self.lanes.wrapping_add(m.lanes[t]);
         }
-        if self.ctr_active && m.transfer {
+        // A block that ends in no transfer has type None, which CTR ignores: asking it costs
+        // less than a branch on the block's kind, which follows the guest's branches.
+        if self.ctr_active {
             let (src, ty) = (pc.wrapping_add(m.last_off as u64), m.ty[t]);
             let (prv, cycles) = (self.hart.prv, self.now());
             if let Some(c) = self.hart.ctr.as_mut() {
