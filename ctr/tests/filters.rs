@@ -177,3 +177,34 @@ fn misp(
     assert_eq!(raw(&c, 0).1, TGT + 8);
     assert_eq!(c.entry(1).unwrap().misp, imp);
 }
+
+/// `Itype::None` is what the hart reports for a straight-line run that ended without a
+/// transfer (so that it need not branch on it): it must change nothing, whether transfer()
+/// takes its fast path (the mode records plainly) or not (another mode, or RAS emulation),
+/// so the array and the next record's cycle count are those of a run without it.
+#[rstest]
+fn itype_none_changes_nothing(
+    #[values(Layout::Draft014, Layout::Ratified10)] l: Layout,
+    #[values(Priv::M, Priv::U)] from: Priv,
+    #[values(false, true)] rasemu: bool,
+) {
+    let b = bits(l);
+    let ctl = b.m | if rasemu { b.rasemu } else { 0 };
+    let run = |none: bool| {
+        let mut c = with(CtrConfig {
+            rasemu: true,
+            ..CtrConfig::with_layout(l)
+        });
+        set_ctl_at(&mut c, ctl, 0);
+        if none {
+            assert_eq!(
+                c.transfer(0x500, 0x600, Itype::None, from, false, 5),
+                Outcome::Ignored
+            );
+        }
+        c.transfer(SRC, TGT, Itype::InferableCall, Priv::M, false, 10);
+        c.flush();
+        (views(&c), status(&c))
+    };
+    assert_eq!(run(true), run(false));
+}
