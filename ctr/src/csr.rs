@@ -187,9 +187,7 @@ impl Ctr {
         if let Err(f) = self.check(reg, prv, ctx) {
             return Some(Err(f));
         }
-        self.settle(ctx.now_cycles);
-        self.cur = prv;
-        self.regate();
+        self.settle_in(prv, ctx.now_cycles);
         match reg {
             Reg::MCtl => self.write_ctl(value, self.ctl_mask, ctx.now_cycles),
             Reg::SCtl => self.write_ctl(value, self.ctl_mask & !self.m_only(), ctx.now_cycles),
@@ -351,9 +349,7 @@ impl Ctr {
             return Err(Fault::NotImplemented);
         }
         self.check_s_level(prv, ctx)?;
-        self.settle(ctx.now_cycles);
-        self.cur = prv;
-        self.regate();
+        self.settle_in(prv, ctx.now_cycles);
         self.clear_entries();
         self.cc.reset(ctx.now_cycles);
         Ok(())

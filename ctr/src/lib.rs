@@ -265,12 +265,14 @@ impl Ctr {
         self.recording_in(self.cur)
     }
 
-    /// Bring the cycle counter up to `now`, before anything that changes the mode, the enable
-    /// bits or FROZEN.
-    #[inline]
-    fn settle(&mut self, now: u64) {
+    /// An event in mode `prv` at `now`, before anything that changes the mode, the enable bits
+    /// or FROZEN: bring the cycle counter up to `now` in the mode reported so far, then take
+    /// `prv` as the current mode.
+    fn settle_in(&mut self, prv: Priv, now: u64) {
         let q = self.counting();
         self.cc.settle(now, q);
+        self.cur = prv;
+        self.regate();
     }
 
     #[inline]
@@ -311,7 +313,7 @@ impl Ctr {
         self.regate();
     }
 
-    /// Recompute `gate` after `cur`, `fast` or `plain` changed.
+    /// Recompute `gate` after `cur` ([`Ctr::settle_in`]), `fast` or `plain` changed.
     pub(crate) fn regate(&mut self) {
         self.gate = [0; 5];
         let p = self.cur.bits() as u32;

@@ -163,9 +163,7 @@ impl Ctr {
             return Outcome::Ignored;
         }
         self.flush();
-        self.settle(now_cycles);
-        self.cur = prv;
-        self.regate();
+        self.settle_in(prv, now_cycles);
         if !self.recording_in(prv) {
             return Outcome::Ignored;
         }
@@ -238,9 +236,7 @@ impl Ctr {
         now_cycles: u64,
     ) -> Outcome {
         self.flush();
-        self.settle(now_cycles);
-        self.cur = to;
-        self.regate();
+        self.settle_in(to, now_cycles);
         if from == Priv::Debug || to == Priv::Debug {
             return Outcome::Ignored;
         }
@@ -285,9 +281,7 @@ impl Ctr {
         now_cycles: u64,
     ) -> Outcome {
         self.flush();
-        self.settle(now_cycles);
-        self.cur = to;
-        self.regate();
+        self.settle_in(to, now_cycles);
         if self.frozen
             || self.ctl_has(self.bits.rasemu)
             || self.inhibited(Itype::TrapReturn)
