@@ -12,14 +12,13 @@
 //! - **Per-run work** ([`Machine::account_run`]) is switched on by [`Machine::update_hooks`]
 //!   only when a counter counts an instruction class (loads, stores, atomics, FP operations,
 //!   branches, jumps, calls, returns), when a PMU model runs, or when CTR may record. A run is
-//!   straight-line code ending at most at one control transfer, so a run's classes come from
-//!   its block's precomputed counts (kept in the block's end marker) and its transfer from its
-//!   last instruction. CSR instructions start blocks of their own, so a counter read sees every
+//!   straight-line code ending at most at one control transfer, so a run through a whole block
+//!   takes its classes and its transfer's kind from the block's [`BlockMeta`], made when the
+//!   block was decoded, and any other run looks at its instructions. CSR instructions start blocks of their own, so a counter read sees every
 //!   instruction before it.
 //! - **Runs through whole blocks** (the usual case, models off) take [`Machine::account_block`]:
-//!   the block's [`BlockMeta`], made when it was decoded, holds its class counts packed in
-//!   lanes of one `u128` (taken and not-taken versions), and its transfer's CTR type and source
-//!   offset. The run adds its lanes to [`Machine::lanes`] (two instructions) and hands CTR its
+//!   the block's [`BlockMeta`] holds its class counts packed in lanes of one `u128` (taken and
+//!   not-taken versions), and its transfer's CTR type and source offset. The run adds its lanes to [`Machine::lanes`] (two instructions) and hands CTR its
 //!   record; [`Machine::pmu_sync`] moves the lanes into the totals, before every privilege
 //!   change and counter access and at every chunk's end, as it does the instruction count.
 //!   Partial runs, xRETs and the models take the general [`Machine::account_run`].
@@ -31,7 +30,7 @@ use crate::machine::Machine;
 use arch::{Cause, Itype, Priv};
 use pmu::{AccessKind, Class};
 
-/// An instruction's PMU class, as the block's end marker counts them: 0 none, 1 load, 2
+/// An instruction's PMU class, as a block's [`BlockMeta`] counts them: 0 none, 1 load, 2
 /// store, 3 atomic, 4 FP operation.
 #[inline]
 pub(crate) fn op_class(op: Op) -> u8 {
@@ -44,12 +43,6 @@ pub(crate) fn op_class(op: Op) -> u8 {
         o if (FmaddS..=FmvWX).contains(&o) || (FmaddD..=FmvDX).contains(&o) => 4,
         _ => 0,
     }
-}
-
-/// The block end marker's class counts: loads, stores, atomics, FP operations of the block.
-#[inline(always)]
-pub(crate) fn marker_counts(m: &Insn) -> [u8; 4] {
-    [m.rd, m.rs1, m.rs2, m.rs3]
 }
 
 /// The end marker's `wd` when runs through the whole block may take [`Machine::account_block`]
@@ -97,10 +90,12 @@ pub(crate) struct BlockMeta {
     pub ty: [Itype; 2],
     /// The last instruction's offset from the block's first.
     pub last_off: u32,
+    /// The last instruction's transfer kind ([`transfer_kind`]).
+    pub kind: u8,
 }
 
-/// Store a block's class counts and its last instruction's transfer kind in its end marker,
-/// and its [`BlockMeta`] at the index the marker's `bits` hold. The marker is [`FAST_BLOCK`]
+/// Make a block's [`BlockMeta`], at the index its end marker's `bits` then hold. The marker is
+/// [`FAST_BLOCK`]
 /// when a run through the whole block can be accounted from its meta alone: its last
 /// instruction neither changes the privilege (xRET) nor is a branch to its own fall-through
 /// (whose direction the next pc does not tell).
@@ -109,10 +104,8 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
     for d in block {
         c[op_class(d.op) as usize] += 1;
     }
-    (m.rd, m.rs1, m.rs2, m.rs3) = (c[1], c[2], c[3], c[4]);
     let Some(last) = block.last() else { return };
     let kind = transfer_kind(last);
-    m.rm = kind;
     let counts: u128 = (0..4).map(|i| c[i + 1] as u128 * lane(CLASSES[i])).sum();
     let k = kind as usize;
     // Only a conditional branch can fall through; everything else here is taken.
@@ -126,6 +119,7 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
         lanes: [counts + class_lane(0), counts + class_lane(1)],
         ty: [KIND_CTR[k][by(0)], KIND_CTR[k][by(1)]],
         last_off,
+        kind,
     });
     m.bits = (meta.len() - 1) as u32;
     let own_fall = k == 1 && last.imm == last.len as i32;
@@ -261,8 +255,13 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn flush_lanes(&mut self) {
-        let mut l = std::mem::take(&mut self.lanes);
-        let t = self.hart.pmu.totals_mut(self.hart.prv);
+        let l = std::mem::take(&mut self.lanes);
+        self.add_lanes(self.hart.prv, l);
+    }
+
+    /// Add class counts in lanes to the totals of `prv`.
+    fn add_lanes(&mut self, prv: Priv, mut l: u128) {
+        let t = self.hart.pmu.totals_mut(prv);
         for c in LANE_CLASSES {
             t[c as usize] += (l & ((1 << LANE_BITS) - 1)) as u64;
             l >>= LANE_BITS;
@@ -332,7 +331,7 @@ impl Machine {
     /// long, which ran in privilege `prv`. `npc` is what the chain returned (the target of a
     /// transfer that ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a
     /// run that reaches the block's end then covers the whole block, whose class counts and
-    /// last transfer kind its end marker holds). True when LCOFI was raised.
+    /// last transfer kind its [`BlockMeta`] holds). True when LCOFI was raised.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn account_run(
@@ -352,26 +351,24 @@ impl Machine {
         let end = &a[k + n];
         let last = &a[k + n - 1];
         let full = block_start && end.op == Op::NotDecoded && end.imm != 0;
+        // A run through its whole block has its block's meta (class counts, the transfer's
+        // kind); any other counts its own instructions.
+        let meta = full.then(|| self.dcache.meta[end.bits as usize]);
         let pmu = self.pmu_runs;
-        let kind = if full {
-            if pmu {
-                let c = marker_counts(end);
-                let t = self.hart.pmu.totals_mut(prv);
-                for (i, cl) in CLASSES.iter().enumerate() {
-                    t[*cl as usize] += c[i] as u64;
+        let kind = match meta {
+            Some(m) => m.kind as usize,
+            None => {
+                if pmu {
+                    self.count_classes(&a[k..k + n], prv);
+                }
+                if matches!(last.op, Op::Mret | Op::Sret) {
+                    0
+                } else {
+                    transfer_kind(last) as usize
                 }
             }
-            end.rm as usize
-        } else {
-            if pmu {
-                self.count_classes(&a[k..k + n], prv);
-            }
-            if matches!(last.op, Op::Mret | Op::Sret) {
-                0
-            } else {
-                transfer_kind(last) as usize
-            }
         };
+        let mut t = 0;
         if kind != 0 {
             let len = last.len as u64;
             let fall = pc + bytes;
@@ -386,11 +383,13 @@ impl Machine {
             if kind == 1 && last.imm as u64 == len {
                 taken = self.branch_taken(last);
             }
-            let t = taken as usize;
+            t = taken as usize;
             let target = [fall, npc][t];
             let mut misp = false;
             if pmu {
-                self.hart.pmu.count(prv, KIND_CLASS[kind][t], 1);
+                if meta.is_none() {
+                    self.hart.pmu.count(prv, KIND_CLASS[kind][t], 1);
+                }
                 misp = self.models && self.predict(last, fall - len, target, kind, t, prv);
             }
             if self.ctr_on() {
@@ -399,6 +398,9 @@ impl Machine {
                     c.transfer(fall - len, target, KIND_CTR[kind][t], prv, misp, cycles);
                 }
             }
+        }
+        if let (true, Some(m)) = (pmu, meta) {
+            self.add_lanes(prv, m.lanes[t]);
         }
         if !self.models {
             // Overflows need no per-run look: chunks stop at the PMU's overflow horizon.

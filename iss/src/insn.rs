@@ -255,7 +255,8 @@ impl Insn {
     };
 
     /// The marker after a block's last instruction: not decoded (running it goes back to the
-    /// cache), with the block's length in bytes in `imm`.
+    /// cache), with the block's length in bytes in `imm` (the decode cache also sets `bits` to
+    /// the index of the block's meta in `events.rs`, and `wd` to mark a fast block).
     pub const fn block_end(bytes: u32) -> Insn {
         let mut d = Insn::NOT_DECODED;
         d.imm = bytes as i32;
