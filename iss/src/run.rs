@@ -320,15 +320,19 @@ impl Machine {
                 let n = (left - self.sched.budget) as usize;
                 if n != 0 {
                     let end = &arena[k + n];
-                    if self.fast_hooks && end.wd == FAST_BLOCK {
+                    let fast = self.fast_hooks && end.wd == FAST_BLOCK;
+                    if fast {
                         self.account_block(end, pc, npc);
-                    } else if self.hooks {
-                        let bytes = run_bytes(arena, k, n);
-                        lcofi = self.account_run(arena, k, n, pc, bytes, npc, prv, true);
                     }
-                    if S::RUNS {
+                    let general = self.hooks && !fast;
+                    if S::RUNS || general {
                         let bytes = run_bytes(arena, k, n);
-                        self.report_run(sink, arena, k, pc, n, bytes, npc, prv, satp);
+                        if general {
+                            lcofi = self.account_run(arena, k, n, pc, bytes, npc, prv, true);
+                        }
+                        if S::RUNS {
+                            self.report_run(sink, arena, k, pc, n, bytes, npc, prv, satp);
+                        }
                     }
                 }
             }
