@@ -169,19 +169,6 @@ fn per_run_classes() -> u64 {
     .fold(0, |m, c| m | c.bit())
 }
 
-/// By kind and taken (0/1): the PMU class ([`Class::of_itype`] of the itype below).
-const KIND_CLASS: [[Class; 2]; 10] = [
-    [Class::Instructions; 2],
-    [Class::BranchesNotTaken, Class::BranchesTaken],
-    [Class::Calls; 2],
-    [Class::Calls; 2],
-    [Class::Jumps; 2],
-    [Class::Returns; 2],
-    [Class::Jumps; 2],
-    [Class::Jumps; 2],
-    [Class::Jumps; 2],
-    [Class::Jumps; 2],
-];
 /// By kind and taken (0/1): CTR's TYPE ([`classify::ctr_type`], which defines the kinds).
 const KIND_CTR: [[Itype; 2]; 10] = [
     [Itype::None; 2],
@@ -195,6 +182,23 @@ const KIND_CTR: [[Itype; 2]; 10] = [
     [Itype::UninferableTailCall; 2],
     [Itype::InferableTailCall; 2],
 ];
+/// By kind and taken (0/1): the PMU class, [`Class::of_itype`] of CTR's TYPE (kind 0, no
+/// transfer, counts in no class of its own: `Instructions` stands in, never counted).
+const KIND_CLASS: [[Class; 2]; 10] = {
+    let mut t = [[Class::Instructions; 2]; 10];
+    let mut k = 0;
+    while k < t.len() {
+        let mut j = 0;
+        while j < 2 {
+            if let Some(c) = Class::of_itype(KIND_CTR[k][j]) {
+                t[k][j] = c;
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
 /// By kind and taken (0/1): N-Trace's itype ([`classify::itype`]): CTR's TYPE with the tail
 /// calls (jumps that link nothing) as the other jumps they are there.
 const KIND_ITYPE: [[Itype; 2]; 10] = {

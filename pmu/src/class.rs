@@ -153,7 +153,7 @@ impl Class {
     /// The class a retired control transfer of this itype counts in, if any. Conditional
     /// branches go by taken / not taken; a co-routine swap (a return and a call at once)
     /// counts as a jump. Traps and trap returns are not transfers here.
-    pub fn of_itype(itype: Itype) -> Option<Class> {
+    pub const fn of_itype(itype: Itype) -> Option<Class> {
         use Itype::*;
         Some(match itype {
             TakenBranch => Class::BranchesTaken,
