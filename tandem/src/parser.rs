@@ -507,23 +507,17 @@ impl<R: Read> GroupReader<R> {
                     pending = None;
                     continue;
                 }
-                INSN32 if x.len() >= 5 && g.insn.is_none() => {
-                    g.insn = Some(RawInsn {
-                        bits: le(&x[1..], 4) as u32,
-                        len: 4,
-                    });
-                    i += 5;
-                    pending = None;
-                    continue;
-                }
-                INSN16 if x.len() >= 3 && g.insn.is_none() => {
-                    g.insn = Some(RawInsn {
-                        bits: le(&x[1..], 2) as u32,
-                        len: 2,
-                    });
-                    i += 3;
-                    pending = None;
-                    continue;
+                op @ (INSN32 | INSN16) if g.insn.is_none() => {
+                    let len = if op == INSN32 { 4 } else { 2 };
+                    if x.len() > len {
+                        g.insn = Some(RawInsn {
+                            bits: le(&x[1..], len) as u32,
+                            len: len as u8,
+                        });
+                        i += 1 + len;
+                        pending = None;
+                        continue;
+                    }
                 }
                 ADDL_STATE if x.len() >= 10 => {
                     let id = x[1];
