@@ -577,7 +577,7 @@ fn bench(a: BenchArgs) -> Result<()> {
 }
 
 fn mutate(a: MutateArgs) -> Result<ExitCode> {
-    use tandem::mutate::{evaluate, generate, Plan, Tally, KINDS};
+    use tandem::mutate::{run_kind, KINDS};
     let mut cfg = WriterConfig::flute();
     if let Some(w) = &a.with {
         cfg.apply_extras(w)
@@ -622,30 +622,7 @@ fn mutate(a: MutateArgs) -> Result<ExitCode> {
     let mut all = Vec::new();
     let mut ok = true;
     for kind in kinds {
-        let mut t = Tally::default();
-        let mut seed = 1u64;
-        while t.mutations < a.per_kind && seed < 1000 {
-            let before = t.mutations;
-            for (name, elf) in &progs {
-                let plan = Plan::standard(kind, seed);
-                let m = generate(
-                    elf,
-                    name,
-                    tandem::session::HartConfig::default(),
-                    &cfg,
-                    &plan,
-                )
-                .map_err(anyhow::Error::msg)?;
-                evaluate(elf, name, &m, &vcfg, &mut t);
-                if t.mutations >= a.per_kind {
-                    break;
-                }
-            }
-            if t.mutations == before && seed > 3 {
-                break;
-            }
-            seed += 1;
-        }
+        let t = run_kind(kind, &progs, &cfg, &vcfg, a.per_kind).map_err(anyhow::Error::msg)?;
         println!(
             "{:<24} {:>8} {:>9} {:>9} {:>9} {:>7} {:>7.1}%",
             kind.name(),

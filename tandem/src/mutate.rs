@@ -857,6 +857,41 @@ impl Tally {
     }
 }
 
+/// Faults of `kind` in runs of `programs` (name, ELF bytes), made with [`Plan::standard`]
+/// round after round, each verified and counted, until `per_kind` were made (or rounds past
+/// the first few make none).
+pub fn run_kind(
+    kind: Kind,
+    programs: &[(String, Vec<u8>)],
+    cfg: &WriterConfig,
+    vcfg: &crate::verify::VerifyConfig,
+    per_kind: u64,
+) -> Result<Tally, String> {
+    let mut t = Tally::default();
+    let mut round = 1u64;
+    while t.mutations < per_kind && round < 1000 {
+        let before = t.mutations;
+        for (name, elf) in programs {
+            let m = generate(
+                elf,
+                name,
+                HartConfig::default(),
+                cfg,
+                &Plan::standard(kind, round),
+            )?;
+            evaluate(elf, name, &m, vcfg, &mut t);
+            if t.mutations >= per_kind {
+                break;
+            }
+        }
+        if t.mutations == before && round > 3 {
+            break;
+        }
+        round += 1;
+    }
+    Ok(t)
+}
+
 /// Verify a stream with faults and count what the verifier found.
 pub fn evaluate(
     elf: &[u8],

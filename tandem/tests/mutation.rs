@@ -8,8 +8,7 @@ mod common;
 
 use common::*;
 use tandem::config::WriterConfig;
-use tandem::mutate::{evaluate, generate, Kind, Plan, Tally, KINDS};
-use tandem::session::HartConfig;
+use tandem::mutate::{run_kind, Kind, KINDS};
 
 /// Faults per kind (spread over the programs and seeds): 1000 in an optimised build, 300 in
 /// a debug build (`cargo test --release -p tandem --test mutation` for the full count), or
@@ -19,24 +18,6 @@ fn target() -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(if cfg!(debug_assertions) { 300 } else { 1000 })
-}
-
-fn run_kind(kind: Kind, cfg: &WriterConfig, programs: &[(String, Vec<u8>)]) -> Tally {
-    let mut tally = Tally::default();
-    let vcfg = verify_config(cfg);
-    let mut seed = 1u64;
-    while tally.mutations < target() && seed < 200 {
-        for (name, elf) in programs {
-            let plan = Plan::standard(kind, seed);
-            let m = generate(elf, name, HartConfig::default(), cfg, &plan).expect(name);
-            evaluate(elf, name, &m, &vcfg, &mut tally);
-            if tally.mutations >= target() {
-                break;
-            }
-        }
-        seed += 1;
-    }
-    tally
 }
 
 #[test]
@@ -53,7 +34,8 @@ fn every_state_changing_fault_is_reported_where_it_was_made() {
     );
     for kind in KINDS {
         let start = std::time::Instant::now();
-        let t = run_kind(kind, &cfg, &programs);
+        let t = run_kind(kind, &programs, &cfg, &verify_config(&cfg), target())
+            .unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
         println!(
             "{:<24} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6.1}% {:>6.1}s",
             kind.name(),
@@ -90,7 +72,14 @@ fn dropped_groups_in_increment_pc_streams_are_reported_once() {
         pc: tandem::config::PcMode::Increment,
         ..WriterConfig::flute()
     };
-    let t = run_kind(Kind::DroppedGroup, &cfg, &programs);
+    let t = run_kind(
+        Kind::DroppedGroup,
+        &programs,
+        &cfg,
+        &verify_config(&cfg),
+        target(),
+    )
+    .expect("dropped groups");
     println!(
         "increment pc, {}: {} faults, {} detected, {} false",
         Kind::DroppedGroup.name(),
