@@ -15,6 +15,7 @@
 #include "encoding.h"
 #include "runtime.h"
 #include "sbi.h"
+#include "sbi_check.h"
 
 #define SCAUSE_INTR (1UL << 63)
 #define SIP_SSIP (1UL << 1)
@@ -22,34 +23,6 @@
 #define SSTATUS_SIE (1UL << 1)
 #define SSTATUS_SPP (1UL << 8)
 
-static int checks;
-
-static void fail(int n, long err, unsigned long val)
-{
-    printf("FAIL: test %d (error %ld, value %#lx)\n", n, err, val);
-    sbi_exit(n);
-}
-
-static void check(int n, int ok)
-{
-    checks++;
-    if (!ok)
-        fail(n, 0, 0);
-}
-
-static void check_ret(int n, struct sbiret r, long err, unsigned long val)
-{
-    checks++;
-    if (r.error != err || r.value != val)
-        fail(n, r.error, r.value);
-}
-
-static void check_err(int n, struct sbiret r, long err)
-{
-    checks++;
-    if (r.error != err)
-        fail(n, r.error, r.value);
-}
 
 /* ---------------------------------------------------------------- traps */
 

@@ -20,6 +20,7 @@
 #include "encoding.h"
 #include "runtime.h"
 #include "sbi.h"
+#include "sbi_check.h"
 
 #define SCAUSE_INTR (1UL << 63)
 #define IRQ_LCOF 13
@@ -31,34 +32,6 @@
 #define ALL_MASK (((1UL << NCTR) - 1) & ~2UL)
 #define HPM_MASK (((1UL << (3 + NHPM)) - 1) & ~7UL)
 
-static int checks;
-
-static void fail(int n, long err, unsigned long val)
-{
-    printf("FAIL: test %d (error %ld, value %#lx)\n", n, err, val);
-    sbi_exit(n);
-}
-
-static void check(int n, int ok)
-{
-    checks++;
-    if (!ok)
-        fail(n, 0, 0);
-}
-
-static void check_ret(int n, struct sbiret r, long err, unsigned long val)
-{
-    checks++;
-    if (r.error != err || r.value != val)
-        fail(n, r.error, r.value);
-}
-
-static void check_err(int n, struct sbiret r, long err)
-{
-    checks++;
-    if (r.error != err)
-        fail(n, r.error, r.value);
-}
 
 #define PMU(fid, a, b, c, d, e) sbi_call(SBI_EXT_PMU, fid, a, b, c, d, e, 0)
 
