@@ -149,24 +149,13 @@ pub(crate) fn transfer_kind(d: &Insn) -> u8 {
     }
 }
 
+/// The classes [`op_class`] numbers 1 to 4.
 const CLASSES: [Class; 4] = [Class::Loads, Class::Stores, Class::Atomics, Class::FpOps];
 
 /// The classes whose counting needs per-run work (everything but instructions, cycles, traps
-/// and misaligned accesses, which the hart reports anyway).
+/// and misaligned accesses, which the hart reports anyway): those the lanes count.
 fn per_run_classes() -> u64 {
-    [
-        Class::Loads,
-        Class::Stores,
-        Class::Atomics,
-        Class::FpOps,
-        Class::BranchesTaken,
-        Class::BranchesNotTaken,
-        Class::Jumps,
-        Class::Calls,
-        Class::Returns,
-    ]
-    .iter()
-    .fold(0, |m, c| m | c.bit())
+    LANE_CLASSES.iter().fold(0, |m, c| m | c.bit())
 }
 
 /// By kind and taken (0/1): CTR's TYPE ([`classify::ctr_type`], which defines the kinds).
