@@ -205,6 +205,10 @@ struct Enc {
     extras_before: bool,
     /// mtime or counters (after the accesses).
     extras_after: bool,
+    /// The settings [`TandemWriter::plain`] handles: explicit end groups, every element of an
+    /// instruction's group present, 64-bit registers and addresses, nothing followed and no
+    /// extras.
+    plain: bool,
 }
 
 impl Enc {
@@ -229,6 +233,20 @@ impl Enc {
             track: cfg.incremental || cfg.memory || cfg.counters,
             extras_before: cfg.memory,
             extras_after: cfg.mtime || cfg.counters,
+            plain: !cfg.implicit_end
+                && !cfg.incremental
+                && !cfg.memory
+                && !cfg.counters
+                && !cfg.mtime
+                && !cfg.pc_paddr
+                && !o.pc
+                && !o.insn
+                && !o.gpr
+                && !o.fpr
+                && !o.priv_
+                && cfg.params.xbytes() == 8
+                && cfg.params.fbytes() == 8
+                && cfg.params.mbytes() == 8,
             cfg,
         }
     }
@@ -929,6 +947,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     /// case writes everything through one cursor and updates the writer's fields once.
     #[inline(always)]
     fn retired(&mut self, r: &Retired) {
+        if self.plain(r) {
+            return;
+        }
         let prv = r.prv as u8;
         if self.open {
             if prv != self.cur_priv || self.open_xret {
@@ -963,6 +984,94 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         self.cur_priv = prv;
         self.stats.groups += 1;
         self.stats.instructions += 1;
+    }
+
+    /// Most instructions, on the usual settings ([`Enc::plain`]): at most one GPR or FPR
+    /// written, at most one data access, in the privilege of the group before, which is not
+    /// an xRET's. Writes the same bytes as the general path with no per-element tests of the
+    /// settings; returns false, having written nothing, for anything else.
+    #[inline(always)]
+    fn plain(&mut self, r: &Retired) -> bool {
+        let prv = r.prv as u8;
+        if !self.enc.plain
+            || r.n_writes > 1
+            || r.n_mem > 1
+            || r.sc_failed
+            || !self.open
+            || self.open_xret
+            || prv != self.cur_priv
+            || self.pos >= CHUNK
+        {
+            return false;
+        }
+        let reg = match r.n_writes {
+            0 => None,
+            _ => match r.writes[0] {
+                RegWrite { reg: Reg::X(0), .. } => None,
+                RegWrite {
+                    reg: Reg::X(n),
+                    value,
+                } => Some((0x1000 + (n & 31) as u64, value)),
+                RegWrite {
+                    reg: Reg::F(n),
+                    value,
+                } => Some((0x1020 + (n & 31) as u64, value)),
+                RegWrite {
+                    reg: Reg::Csr(_), ..
+                } => return false,
+            },
+        };
+        let mem = match r.n_mem {
+            0 => None,
+            _ => {
+                let m = r.mem[0];
+                if self.htif.active() && self.htif.hit(m.paddr) {
+                    return false;
+                }
+                Some(m)
+            }
+        };
+        let e = &self.enc;
+        let d = r.insn;
+        let pos = self.pos;
+        let mut o = Out::new(&mut self.buf[pos..], e, &mut self.track);
+        o.le(END_GROUP as u64 | (BEGIN_GROUP as u64) << 8, 2);
+        if e.incr_pc && r.next_pc == r.pc.wrapping_add(d.len as u64) {
+            o.u8(INCR_PC);
+        } else {
+            o.le(ADDL_STATE as u64 | (ADDL_PC as u64) << 8, 2);
+            o.le(r.next_pc, 8);
+        }
+        if d.len == 2 {
+            o.le(INSN16 as u64 | (d.bits as u64 & 0xffff) << 8, 3);
+        } else {
+            o.le(INSN32 as u64 | (d.bits as u64) << 8, 5);
+        }
+        if let Some((addr, v)) = reg {
+            o.le(FULL_REG as u64 | addr << 8, 3);
+            o.le(v, 8);
+        }
+        if let Some(m) = mem {
+            if m.kind == MemKind::Store && e.store_data {
+                let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
+                o.le(ADDL_STATE as u64 | (size.store_data_id() as u64) << 8, 2);
+                o.le(m.value, m.size as usize);
+            }
+            if e.eaddr {
+                o.le(ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8, 2);
+                o.le(m.vaddr, 8);
+            }
+            if e.paddr {
+                o.le(ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8, 2);
+                o.le(m.paddr, 8);
+            }
+        }
+        self.pos = pos + o.n;
+        self.open_priv_pos = None;
+        self.open_xret = matches!(d.op, Op::Mret | Op::Sret);
+        self.stats.groups += 1;
+        self.stats.instructions += 1;
+        true
     }
 
     /// A trap's group: an exception (with the instruction that raised it, if it was fetched)
@@ -1126,6 +1235,69 @@ impl<W: Write + Send + 'static> Drop for TandemWriter<W> {
             drop(self.full.take());
             if let Some(w) = self.thread.take() {
                 let _ = w.join();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{PcMode, Style};
+    use crate::session::{machine, writer, HartConfig};
+
+    /// The stream of `elf` (at most `limit` instructions), with the plain path on or off.
+    fn stream(name: &str, elf: &[u8], cfg: &WriterConfig, plain: bool, limit: u64) -> Vec<u8> {
+        let (mut m, prog) = machine(elf, name, HartConfig::default()).unwrap();
+        let mut w = writer(&m, &prog, cfg, Vec::new()).unwrap();
+        assert!(
+            w.enc.plain,
+            "{name}: the configuration should take the plain path"
+        );
+        w.enc.plain = plain;
+        m.run(&mut w, Some(limit));
+        w.finish(Some(m.hart.prv)).unwrap().0
+    }
+
+    /// The plain path writes exactly the bytes the general path writes, for every shipped
+    /// program, on each setting it covers (full and incremented pc, with and without
+    /// effective and physical addresses, store data).
+    #[test]
+    fn plain_path_writes_what_the_general_path_writes() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/bin");
+        let mut elfs: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "elf"))
+            .collect();
+        elfs.sort();
+        assert!(elfs.len() > 10);
+        let configs = [
+            WriterConfig::flute(),
+            WriterConfig {
+                pc: PcMode::Increment,
+                style: Style::Spec,
+                eaddr: false,
+                paddr: true,
+                ..WriterConfig::flute()
+            },
+            WriterConfig {
+                store_data: false,
+                paddr: true,
+                ..WriterConfig::flute()
+            },
+        ];
+        for p in &elfs {
+            let name = p.file_stem().unwrap().to_string_lossy();
+            let elf = std::fs::read(p).unwrap();
+            for cfg in &configs {
+                let fast = stream(&name, &elf, cfg, true, 200_000);
+                let general = stream(&name, &elf, cfg, false, 200_000);
+                assert!(fast.len() > 1000, "{name}");
+                if let Some(i) = fast.iter().zip(&general).position(|(a, b)| a != b) {
+                    panic!("{name} {cfg:?}: the streams differ from byte {i}");
+                }
+                assert_eq!(fast.len(), general.len(), "{name} {cfg:?}");
             }
         }
     }
