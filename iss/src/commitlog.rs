@@ -268,7 +268,7 @@ mod tests {
 
     fn rec(pc: u64, bits: u32) -> Retired {
         let mut r = Retired::default();
-        r.reset(pc, decode(bits), Priv::M, 0);
+        r.reset(pc, &decode(bits), Priv::M, 0);
         r
     }
 

@@ -118,10 +118,18 @@ impl Retired {
     }
 
     #[inline]
-    pub(crate) fn reset(&mut self, pc: u64, insn: Insn, prv: Priv, time: u64) {
+    pub(crate) fn reset(&mut self, pc: u64, insn: &Insn, prv: Priv, time: u64) {
         self.time = time;
         self.pc = pc;
-        self.insn = insn;
+        // One 16-byte load and store: a field-by-field copy (what the compiler does with
+        // the fields it already holds) makes every sink that reads the instruction back in
+        // another width wait for the stores to drain instead of forwarding them.
+        // SAFETY: `Insn` is `repr(C)`, 16 bytes with no padding (asserted in `insn`); both
+        // pointers are valid for 16 bytes.
+        unsafe {
+            let raw = (insn as *const Insn as *const u128).read_unaligned();
+            (&mut self.insn as *mut Insn as *mut u128).write_unaligned(raw);
+        }
         self.prv = prv;
         self.exception = None;
         self.n_writes = 0;

@@ -366,7 +366,7 @@ impl Machine {
         // Traced: one instruction at a time, each handed to the sink.
         loop {
             let d = &arena[k];
-            self.rec.reset(pc, *d, self.hart.prv, self.bus.clint.mtime);
+            self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
             self.rec.fetch_pa = Some(self.fetch_page.1.wrapping_add(pc - self.fetch_page.0));
             let left = self.sched.budget;
             let prv = self.rec.prv;
@@ -504,7 +504,7 @@ impl Machine {
         let (cause, tval) = self.exc;
         if S::ENABLED {
             if d.op == Op::NotDecoded {
-                self.rec.reset(pc, *d, self.hart.prv, self.bus.clint.mtime);
+                self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
             }
             self.rec.exception = Some((cause, tval));
             self.rec.next_pc = self.trap_target(cause);
@@ -543,7 +543,7 @@ impl Machine {
             let pa = self.fetch_ram_off(pc).ok().map(|off| RAM_BASE + off);
             self.fetch_page = (pc & !(PAGE_SIZE - 1), pa.unwrap_or(0) & !(PAGE_SIZE - 1));
             if S::ENABLED {
-                self.rec.reset(pc, d, prv, self.bus.clint.mtime);
+                self.rec.reset(pc, &d, prv, self.bus.clint.mtime);
                 self.rec.fetch_pa = pa;
             }
         }
