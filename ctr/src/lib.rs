@@ -75,7 +75,8 @@ pub struct Ctr {
     plain: u8,
     /// By mode encoding (U 0, S 1, M 3, Debug 4): [`GATE_OPEN`] when the mode is the current
     /// one and records plainly (bit `p` of `plain`), with the type codes `fast` records there
-    /// in the low 16 bits; 0 otherwise. One load decides [`Ctr::transfer`]'s fast path.
+    /// in the low 16 bits, and [`GATE_DEFER`] when records are deferred; 0 otherwise. One
+    /// load decides [`Ctr::transfer`]'s fast path.
     gate: [u32; 5],
     /// Records made on the fast path and not yet written to the array (see [`Ctr::flush`]):
     /// a ring holding the last [`PENDING`] of the `pending_len` made since the last flush
@@ -88,6 +89,8 @@ pub struct Ctr {
 
 /// [`Ctr::transfer`] may take its fast path in this mode (see `Ctr::gate`).
 const GATE_OPEN: u32 = 1 << 16;
+/// With [`GATE_OPEN`]: the fast path defers its records (`Ctr::defer`).
+const GATE_DEFER: u32 = 1 << 17;
 
 /// A record made on [`Ctr::transfer`]'s fast path: the array is brought up to date later, in
 /// bulk, by [`Ctr::flush`].
@@ -318,7 +321,8 @@ impl Ctr {
         self.gate = [0; 5];
         let p = self.cur.bits() as u32;
         if p < 4 && (self.plain >> p) & 1 != 0 {
-            self.gate[p as usize] = GATE_OPEN | ((self.fast >> (16 * p)) & 0xFFFF) as u32;
+            let defer = if self.defer { GATE_DEFER } else { 0 };
+            self.gate[p as usize] = GATE_OPEN | defer | ((self.fast >> (16 * p)) & 0xFFFF) as u32;
         }
     }
 

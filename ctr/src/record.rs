@@ -57,17 +57,8 @@ impl Ctr {
         let gate = self.gate[prv.bits() as usize];
         if gate & crate::GATE_OPEN != 0 {
             let wanted = u64::from(gate >> ty.code()) & 1;
-            if self.defer {
-                // Written whether wanted or not, kept only if wanted: no branch on the type
-                // (which follows the program's branches).
-                // (The ring overwrites records older than any flush can need.)
-                self.pending[self.pending_len & (crate::PENDING - 1)] = crate::Pending {
-                    source: src_pc,
-                    target: target_pc,
-                    ty_misp: u64::from(ty.code()) | (u64::from(misp) << 63),
-                    cycles: now_cycles,
-                };
-                self.pending_len += wanted as usize;
+            if gate & crate::GATE_DEFER != 0 {
+                self.note(src_pc, target_pc, ty, misp, now_cycles, wanted);
             } else {
                 self.cc.settle(now_cycles, true);
                 if wanted != 0 {
@@ -81,6 +72,42 @@ impl Ctr {
             };
         }
         self.transfer_slow(src_pc, target_pc, ty, prv, misp, now_cycles)
+    }
+
+    /// [`Ctr::transfer`] (not mispredicted) when it takes its fast path with deferred records,
+    /// which is one load and no call; false, having done nothing, for anything else (call
+    /// `transfer` then). For callers that must not make a call on their common path.
+    #[inline(always)]
+    pub fn transfer_noted(
+        &mut self,
+        src_pc: u64,
+        target_pc: u64,
+        ty: Itype,
+        prv: Priv,
+        now_cycles: u64,
+    ) -> bool {
+        const BOTH: u32 = crate::GATE_OPEN | crate::GATE_DEFER;
+        let gate = self.gate[prv.bits() as usize];
+        if gate & BOTH != BOTH {
+            return false;
+        }
+        let wanted = u64::from(gate >> ty.code()) & 1;
+        self.note(src_pc, target_pc, ty, false, now_cycles, wanted);
+        true
+    }
+
+    /// Note a record for [`Ctr::flush`]: written whether wanted or not, kept only if
+    /// `wanted` (1): no branch on the type, which follows the program's branches. (The ring
+    /// overwrites records older than any flush can need.)
+    #[inline(always)]
+    fn note(&mut self, src: u64, target: u64, ty: Itype, misp: bool, now: u64, wanted: u64) {
+        self.pending[self.pending_len & (crate::PENDING - 1)] = crate::Pending {
+            source: src,
+            target,
+            ty_misp: u64::from(ty.code()) | (u64::from(misp) << 63),
+            cycles: now,
+        };
+        self.pending_len += wanted as usize;
     }
 
     /// Write the records noted on [`Ctr::transfer`]'s fast path to the array. Every other
