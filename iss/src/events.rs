@@ -86,10 +86,6 @@ const fn lane(class: Class) -> u128 {
 pub(crate) struct BlockMeta {
     /// The run's class counts, in lanes.
     pub lanes: [u128; 2],
-    /// CTR's TYPE of the last instruction's transfer.
-    pub ty: [Itype; 2],
-    /// The last instruction's offset from the block's first.
-    pub last_off: u32,
     /// The last instruction's transfer kind ([`transfer_kind`]).
     pub kind: u8,
 }
@@ -114,11 +110,8 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
         0 => 0,
         _ => lane(KIND_CLASS[k][by(t)]),
     };
-    let last_off: u32 = block[..block.len() - 1].iter().map(|d| d.len as u32).sum();
     meta.push(BlockMeta {
         lanes: [counts + class_lane(0), counts + class_lane(1)],
-        ty: [KIND_CTR[k][by(0)], KIND_CTR[k][by(1)]],
-        last_off,
         kind,
     });
     m.bits = (meta.len() - 1) as u32;
@@ -223,7 +216,8 @@ impl Machine {
         self.models = models;
         self.pmu_runs = models || classes;
         self.ctr_active = ctr;
-        self.hooks = models || classes || ctr;
+        self.ctr_chain = ctr && !models;
+        self.hooks = models || classes || (ctr && !self.ctr_chain);
         self.fast_hooks = self.hooks && !models;
     }
 
@@ -297,27 +291,57 @@ impl Machine {
     /// Account for a run through the whole block whose end marker is `end` ([`FAST_BLOCK`],
     /// and the PMU's models off), from `pc`, in the current privilege. `npc` is what the chain
     /// returned: the next pc, or a sentinel after which `hart.pc` holds it. The class counts go
-    /// to the lanes; CTR hears of the transfer.
+    /// to the lanes.
     #[inline(always)]
     pub(crate) fn account_block(&mut self, end: &Insn, pc: u64, npc: u64) {
-        let m = &self.dcache.meta[end.bits as usize];
         let fall = pc.wrapping_add(end.imm as u64);
         // (Selected without a branch: it depends on the guest's branches.)
         let odd = 0u64.wrapping_sub(npc & 1);
         let target = npc ^ ((npc ^ self.hart.pc) & odd);
         let t = (target != fall) as usize;
         if self.pmu_runs {
-            self.lanes = self.lanes.wrapping_add(m.lanes[t]);
+            self.lanes = self
+                .lanes
+                .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
         }
-        // A block that ends in no transfer has type None, which CTR ignores: asking it costs
-        // less than a branch on the block's kind, which follows the guest's branches.
-        if self.ctr_active {
-            let (src, ty) = (pc.wrapping_add(m.last_off as u64), m.ty[t]);
-            let (prv, cycles) = (self.hart.prv, self.now());
-            if let Some(c) = self.hart.ctr.as_mut() {
-                c.transfer(src, target, ty, prv, false, cycles);
-            }
+        // (CTR hears of the block's transfer from its handler: `ctr_chain`.)
+    }
+
+    /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type
+    /// `ty`, told by its handler with the budget `left` it ran with ([`Machine::ctr_chain`]),
+    /// when CTR can note it without a call ([`ctr::Ctr::transfer_noted`]). False, having done
+    /// nothing, when it needs [`Machine::chain_transfer`].
+    #[inline(always)]
+    pub(crate) fn chain_transfer_noted(
+        &mut self,
+        pc: u64,
+        target: u64,
+        ty: Itype,
+        left: u64,
+    ) -> bool {
+        let cycles = self.chain_now(left);
+        let prv = self.hart.prv;
+        match self.hart.ctr.as_mut() {
+            Some(c) => c.transfer_noted(pc, target, ty, prv, cycles),
+            None => true,
         }
+    }
+
+    /// [`Machine::chain_transfer_noted`] in every case.
+    #[inline(never)]
+    pub(crate) fn chain_transfer(&mut self, pc: u64, target: u64, ty: Itype, left: u64) {
+        let cycles = self.chain_now(left);
+        let prv = self.hart.prv;
+        if let Some(c) = self.hart.ctr.as_mut() {
+            c.transfer(pc, target, ty, prv, false, cycles);
+        }
+    }
+
+    /// `now()` after the instruction a handler runs with budget `left`: inside a chain
+    /// `sched.budget` is not kept up to date, `left` is.
+    #[inline(always)]
+    fn chain_now(&self, left: u64) -> u64 {
+        self.retired + (self.sched.budget_start - left) + 1
     }
 
     /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, `bytes`
@@ -385,7 +409,7 @@ impl Machine {
                 }
                 misp = self.models && self.predict(last, fall - len, target, kind, t, prv);
             }
-            if self.ctr_on() {
+            if self.ctr_active && !self.ctr_chain {
                 let cycles = self.cycles_now();
                 if let Some(c) = self.hart.ctr.as_mut() {
                     c.transfer(fall - len, target, KIND_CTR[kind][t], prv, misp, cycles);

@@ -111,8 +111,8 @@ pub struct Machine {
     /// Instructions retired since reset.
     pub(crate) retired: u64,
     pub(crate) sched: crate::run::Scheduler,
-    /// Per-run accounting is needed: the PMU counts instruction classes or runs its models,
-    /// or CTR records (see `events.rs`).
+    /// Per-run accounting is needed: the PMU counts instruction classes or runs its models
+    /// (then CTR too hears of transfers from the run loop; see `events.rs`).
     pub(crate) hooks: bool,
     /// `hooks` without the PMU's models: runs through whole blocks take the fast path
     /// (`Machine::account_block`).
@@ -125,6 +125,10 @@ pub struct Machine {
     pub(crate) pmu_runs: bool,
     /// CTR wants events (`Ctr::active`).
     pub(crate) ctr_active: bool,
+    /// CTR hears of jumps and branches from their handlers (`Machine::chain_transfer`), not
+    /// from the run loop: `ctr_active` without the PMU's models (whose cycle count and
+    /// mispredictions need the per-run accounting).
+    pub(crate) ctr_chain: bool,
     /// `now()` when the PMU's instruction totals were last brought up to date.
     pub(crate) pmu_synced: u64,
     /// The virtual and physical page instructions are being fetched from (traced runs).
@@ -178,6 +182,7 @@ impl Machine {
             models: false,
             pmu_runs: false,
             ctr_active: false,
+            ctr_chain: false,
             pmu_synced: 0,
             fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),

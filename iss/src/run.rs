@@ -20,7 +20,7 @@
 use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
 use crate::decode::{decode, decode16, decode32};
 use crate::events::FAST_BLOCK;
-use crate::exec::{DECODE, HANDLERS, HANDLERS_REC, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::exec::{handlers, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
@@ -314,7 +314,8 @@ impl Machine {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
-            let npc = HANDLERS[arena[k].op as usize](self, arena, k, pc, left);
+            let npc =
+                handlers(false, self.ctr_chain)[arena[k].op as usize](self, arena, k, pc, left);
             let mut lcofi = false;
             if S::RUNS || self.hooks {
                 let n = (left - self.sched.budget) as usize;
@@ -370,7 +371,7 @@ impl Machine {
             self.rec.fetch_pa = Some(self.fetch_page.1.wrapping_add(pc - self.fetch_page.0));
             let left = self.sched.budget;
             let prv = self.rec.prv;
-            let npc = HANDLERS_REC[d.op as usize](self, arena, k, pc, left);
+            let npc = handlers(true, self.ctr_chain)[d.op as usize](self, arena, k, pc, left);
             let lcofi = self.hooks
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
                 && self.account_run(arena, k, 1, pc, d.len as u64, npc, prv, false);

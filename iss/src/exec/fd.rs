@@ -84,7 +84,7 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+        fn $name<const REC: bool, const CTR: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
             let $d = &a[k];
             let r = (|| {
                 if $m.fs_off() {
@@ -96,7 +96,7 @@ macro_rules! fp_ops {
                 $m.accrue::<REC>(flags);
                 next($d, pc)
             })();
-            done::<REC>($m, a, k, pc, left, r)
+            done::<REC, CTR>($m, a, k, pc, left, r)
         }
     )*};
     (@rm rm, $m:ident, $d:ident) => {
@@ -187,7 +187,7 @@ fp_ops! {
 }
 
 /// FP loads: `flw` boxes the loaded single.
-fn fload<const REC: bool, const SIZE: u8>(
+fn fload<const REC: bool, const CTR: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -197,17 +197,17 @@ fn fload<const REC: bool, const SIZE: u8>(
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC>(m, a, k, pc, left, r);
+        return done::<REC, CTR>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = htri!(m, pc, left, m.load::<REC>(addr, SIZE));
     let v = if SIZE == 4 { fp::box_s(v as u32) } else { v };
     m.wf::<REC>(d.rd, v);
-    done::<REC>(m, a, k, pc, left, next(d, pc))
+    done::<REC, CTR>(m, a, k, pc, left, next(d, pc))
 }
 
 /// FP stores write the register's raw low bits (no unboxing).
-fn fstore<const REC: bool, const SIZE: u8>(
+fn fstore<const REC: bool, const CTR: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -217,47 +217,47 @@ fn fstore<const REC: bool, const SIZE: u8>(
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC>(m, a, k, pc, left, r);
+        return done::<REC, CTR>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     htri!(m, pc, left, m.store::<REC>(addr, SIZE, v));
     let r = m.after_store(next(d, pc));
-    done::<REC>(m, a, k, pc, left, r)
+    done::<REC, CTR>(m, a, k, pc, left, r)
 }
 
 /// Register the F and D handlers in a handler table.
-pub(super) const fn fp_handlers<const REC: bool>(t: &mut [Handler; 256]) {
+pub(super) const fn fp_handlers<const REC: bool, const CTR: bool>(t: &mut [Handler; 256]) {
     macro_rules! set {
         ($($op:ident => $h:expr),* $(,)?) => {$( t[Op::$op as usize] = $h; )*};
     }
     set!(
-        Flw => fload::<REC, 4>, Fld => fload::<REC, 8>,
-        Fsw => fstore::<REC, 4>, Fsd => fstore::<REC, 8>,
-        FaddS => fadd_s::<REC>, FsubS => fsub_s::<REC>, FmulS => fmul_s::<REC>,
-        FdivS => fdiv_s::<REC>, FsqrtS => fsqrt_s::<REC>,
-        FmaddS => fmadd_s::<REC>, FmsubS => fmsub_s::<REC>,
-        FnmsubS => fnmsub_s::<REC>, FnmaddS => fnmadd_s::<REC>,
-        FsgnjS => fsgnj_s::<REC>, FsgnjnS => fsgnjn_s::<REC>, FsgnjxS => fsgnjx_s::<REC>,
-        FminS => fmin_s::<REC>, FmaxS => fmax_s::<REC>,
-        FcvtWS => fcvt_w_s::<REC>, FcvtWuS => fcvt_wu_s::<REC>,
-        FcvtLS => fcvt_l_s::<REC>, FcvtLuS => fcvt_lu_s::<REC>,
-        FmvXW => fmv_x_w::<REC>, FeqS => feq_s::<REC>, FltS => flt_s::<REC>, FleS => fle_s::<REC>,
-        FclassS => fclass_s::<REC>,
-        FcvtSW => fcvt_s_w::<REC>, FcvtSWu => fcvt_s_wu::<REC>,
-        FcvtSL => fcvt_s_l::<REC>, FcvtSLu => fcvt_s_lu::<REC>, FmvWX => fmv_w_x::<REC>,
-        FaddD => fadd_d::<REC>, FsubD => fsub_d::<REC>, FmulD => fmul_d::<REC>,
-        FdivD => fdiv_d::<REC>, FsqrtD => fsqrt_d::<REC>,
-        FmaddD => fmadd_d::<REC>, FmsubD => fmsub_d::<REC>,
-        FnmsubD => fnmsub_d::<REC>, FnmaddD => fnmadd_d::<REC>,
-        FsgnjD => fsgnj_d::<REC>, FsgnjnD => fsgnjn_d::<REC>, FsgnjxD => fsgnjx_d::<REC>,
-        FminD => fmin_d::<REC>, FmaxD => fmax_d::<REC>,
-        FcvtSD => fcvt_s_d::<REC>, FcvtDS => fcvt_d_s::<REC>,
-        FeqD => feq_d::<REC>, FltD => flt_d::<REC>, FleD => fle_d::<REC>,
-        FclassD => fclass_d::<REC>,
-        FcvtWD => fcvt_w_d::<REC>, FcvtWuD => fcvt_wu_d::<REC>,
-        FcvtLD => fcvt_l_d::<REC>, FcvtLuD => fcvt_lu_d::<REC>, FmvXD => fmv_x_d::<REC>,
-        FcvtDW => fcvt_d_w::<REC>, FcvtDWu => fcvt_d_wu::<REC>,
-        FcvtDL => fcvt_d_l::<REC>, FcvtDLu => fcvt_d_lu::<REC>, FmvDX => fmv_d_x::<REC>,
+        Flw => fload::<REC, CTR, 4>, Fld => fload::<REC, CTR, 8>,
+        Fsw => fstore::<REC, CTR, 4>, Fsd => fstore::<REC, CTR, 8>,
+        FaddS => fadd_s::<REC, CTR>, FsubS => fsub_s::<REC, CTR>, FmulS => fmul_s::<REC, CTR>,
+        FdivS => fdiv_s::<REC, CTR>, FsqrtS => fsqrt_s::<REC, CTR>,
+        FmaddS => fmadd_s::<REC, CTR>, FmsubS => fmsub_s::<REC, CTR>,
+        FnmsubS => fnmsub_s::<REC, CTR>, FnmaddS => fnmadd_s::<REC, CTR>,
+        FsgnjS => fsgnj_s::<REC, CTR>, FsgnjnS => fsgnjn_s::<REC, CTR>, FsgnjxS => fsgnjx_s::<REC, CTR>,
+        FminS => fmin_s::<REC, CTR>, FmaxS => fmax_s::<REC, CTR>,
+        FcvtWS => fcvt_w_s::<REC, CTR>, FcvtWuS => fcvt_wu_s::<REC, CTR>,
+        FcvtLS => fcvt_l_s::<REC, CTR>, FcvtLuS => fcvt_lu_s::<REC, CTR>,
+        FmvXW => fmv_x_w::<REC, CTR>, FeqS => feq_s::<REC, CTR>, FltS => flt_s::<REC, CTR>, FleS => fle_s::<REC, CTR>,
+        FclassS => fclass_s::<REC, CTR>,
+        FcvtSW => fcvt_s_w::<REC, CTR>, FcvtSWu => fcvt_s_wu::<REC, CTR>,
+        FcvtSL => fcvt_s_l::<REC, CTR>, FcvtSLu => fcvt_s_lu::<REC, CTR>, FmvWX => fmv_w_x::<REC, CTR>,
+        FaddD => fadd_d::<REC, CTR>, FsubD => fsub_d::<REC, CTR>, FmulD => fmul_d::<REC, CTR>,
+        FdivD => fdiv_d::<REC, CTR>, FsqrtD => fsqrt_d::<REC, CTR>,
+        FmaddD => fmadd_d::<REC, CTR>, FmsubD => fmsub_d::<REC, CTR>,
+        FnmsubD => fnmsub_d::<REC, CTR>, FnmaddD => fnmadd_d::<REC, CTR>,
+        FsgnjD => fsgnj_d::<REC, CTR>, FsgnjnD => fsgnjn_d::<REC, CTR>, FsgnjxD => fsgnjx_d::<REC, CTR>,
+        FminD => fmin_d::<REC, CTR>, FmaxD => fmax_d::<REC, CTR>,
+        FcvtSD => fcvt_s_d::<REC, CTR>, FcvtDS => fcvt_d_s::<REC, CTR>,
+        FeqD => feq_d::<REC, CTR>, FltD => flt_d::<REC, CTR>, FleD => fle_d::<REC, CTR>,
+        FclassD => fclass_d::<REC, CTR>,
+        FcvtWD => fcvt_w_d::<REC, CTR>, FcvtWuD => fcvt_wu_d::<REC, CTR>,
+        FcvtLD => fcvt_l_d::<REC, CTR>, FcvtLuD => fcvt_lu_d::<REC, CTR>, FmvXD => fmv_x_d::<REC, CTR>,
+        FcvtDW => fcvt_d_w::<REC, CTR>, FcvtDWu => fcvt_d_wu::<REC, CTR>,
+        FcvtDL => fcvt_d_l::<REC, CTR>, FcvtDLu => fcvt_d_lu::<REC, CTR>, FmvDX => fmv_d_x::<REC, CTR>,
     );
 }

@@ -44,9 +44,24 @@ pub(crate) const DECODE: u64 = 11;
 pub(crate) type Handler = fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
 
 /// The handlers when no record is built.
-pub(crate) static HANDLERS: [Handler; 256] = table::<false>();
+pub(crate) static HANDLERS: [Handler; 256] = table::<false, false>();
 /// The handlers that also fill the retirement record.
-pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true>();
+pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false>();
+/// [`HANDLERS`] whose jumps and branches also tell CTR ([`Machine::ctr_chain`]).
+pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true>();
+/// [`HANDLERS_REC`] whose jumps and branches also tell CTR.
+pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true>();
+
+/// The handler table for a recording mode and whether CTR hears of transfers from handlers.
+#[inline(always)]
+pub(crate) fn handlers(rec: bool, ctr: bool) -> &'static [Handler; 256] {
+    match (rec, ctr) {
+        (false, false) => &HANDLERS,
+        (true, false) => &HANDLERS_REC,
+        (false, true) => &HANDLERS_CTR,
+        (true, true) => &HANDLERS_REC_CTR,
+    }
+}
 
 /// Evaluate a memory or CSR access; on `Err` the exception is already recorded: return TRAP.
 macro_rules! tri {
@@ -73,7 +88,7 @@ pub(crate) use htri;
 /// Finish a handler whose instruction produced `r` (its next pc, or a sentinel): fall through
 /// to the next instruction of the block, or stop the chain.
 #[inline(always)]
-pub(crate) fn done<const REC: bool>(
+pub(crate) fn done<const REC: bool, const CTR: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -85,12 +100,31 @@ pub(crate) fn done<const REC: bool>(
         let left = left - 1;
         if !REC && left != 0 {
             let d = &a[k + 1];
-            return HANDLERS[d.op as usize](m, a, k + 1, r, left);
+            let t = if CTR { &HANDLERS_CTR } else { &HANDLERS };
+            return t[d.op as usize](m, a, k + 1, r, left);
         }
         m.sched.budget = left;
         return r;
     }
     special(m, pc, left, r)
+}
+
+/// Finish the handler of jump or branch `a[k]` to `target` (its fall-through when not taken)
+/// when CTR could not simply note it ([`Machine::chain_transfer_noted`]): tell CTR, then go
+/// on as [`done`]. Out of line and called in tail position, so that the handler's common path
+/// makes no call (and saves no registers).
+#[inline(never)]
+fn ctr_done<const REC: bool, const CTR: bool>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    pc: u64,
+    left: u64,
+    target: u64,
+    ty: arch::Itype,
+) -> u64 {
+    m.chain_transfer(pc, target, ty, left);
+    done::<REC, CTR>(m, a, k, pc, left, target)
 }
 
 /// Stop the chain at an instruction that did not simply fall through: account for the budget
@@ -169,7 +203,7 @@ impl Machine {
     /// `sched.budget`.
     #[inline]
     pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
-        let t = if REC { &HANDLERS_REC } else { &HANDLERS };
+        let t = handlers(REC, self.ctr_chain);
         let block = [*d, Insn::NOT_DECODED];
         let left = self.sched.budget.max(1);
         t[d.op as usize](self, &block, 0, pc, left)
@@ -189,11 +223,15 @@ pub(crate) fn imm(d: &Insn) -> u64 {
 /// Define handlers: `name => |m, d, pc| result`, where the result is the next pc or a
 /// sentinel, and `d` is the instruction. `left` is in scope for `htri!`.
 macro_rules! handlers {
-    ($($name:ident => |$m:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool>($m: &mut Machine, a: &[Insn], k: usize, $pc: u64, $left: u64) -> u64 {
-            let $d = &a[k];
+    ($($name:ident => |$m:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {
+        handlers! {$($name => |$m, a, k, $d, $pc, $left| $e;)*}
+    };
+    // With the block and the instruction's index in it named too.
+    ($($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
+        fn $name<const REC: bool, const CTR: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
+            let $d = &$a[$k];
             let r = $e;
-            done::<REC>($m, a, k, $pc, $left, r)
+            done::<REC, CTR>($m, $a, $k, $pc, $left, r)
         }
     )*};
 }
@@ -229,14 +267,26 @@ macro_rules! alui {
 macro_rules! branch {
     ($($name:ident => |$a:ident, $b:ident| $c:expr;)*) => {
         handlers! {$(
-            $name => |m, d, pc, _left| {
+            $name => |m, a, k, d, pc, left| {
                 let $a = m.rs1(d);
                 let $b = m.rs2(d);
-                if $c {
+                let taken = $c;
+                let target = if taken {
                     pc.wrapping_add(imm(d))
                 } else {
                     next(d, pc)
+                };
+                if CTR {
+                    let ty = if taken {
+                        arch::Itype::TakenBranch
+                    } else {
+                        arch::Itype::NontakenBranch
+                    };
+                    if !m.chain_transfer_noted(pc, target, ty, left) {
+                        return ctr_done::<REC, CTR>(m, a, k, pc, left, target, ty);
+                    }
                 }
+                target
             };
         )*}
     };
@@ -269,6 +319,31 @@ macro_rules! store {
 }
 
 handlers! {
+    jal => |m, a, k, d, pc, left| {
+        m.wx::<REC>(d, next(d, pc));
+        let target = pc.wrapping_add(imm(d));
+        if CTR {
+            let ty = crate::classify::ctr_type(d, true);
+            if !m.chain_transfer_noted(pc, target, ty, left) {
+                return ctr_done::<REC, CTR>(m, a, k, pc, left, target, ty);
+            }
+        }
+        target
+    };
+    jalr => |m, a, k, d, pc, left| {
+        let target = m.rs1(d).wrapping_add(imm(d)) & !1;
+        m.wx::<REC>(d, next(d, pc));
+        if CTR {
+            let ty = crate::classify::ctr_type(d, true);
+            if !m.chain_transfer_noted(pc, target, ty, left) {
+                return ctr_done::<REC, CTR>(m, a, k, pc, left, target, ty);
+            }
+        }
+        target
+    };
+}
+
+handlers! {
     lui => |m, d, pc, _left| {
         m.wx::<REC>(d, imm(d));
         next(d, pc)
@@ -276,15 +351,6 @@ handlers! {
     auipc => |m, d, pc, _left| {
         m.wx::<REC>(d, pc.wrapping_add(imm(d)));
         next(d, pc)
-    };
-    jal => |m, d, pc, _left| {
-        m.wx::<REC>(d, next(d, pc));
-        pc.wrapping_add(imm(d))
-    };
-    jalr => |m, d, pc, _left| {
-        let target = m.rs1(d).wrapping_add(imm(d)) & !1;
-        m.wx::<REC>(d, next(d, pc));
-        target
     };
     fence => |_m, d, pc, _left| next(d, pc);
     fence_i => |m, d, pc, _left| m.fence_i(next(d, pc));
@@ -389,17 +455,23 @@ alu! {
 }
 
 /// The block's end marker: execution goes on at `pc`, the instruction after the block.
-fn end_of_block<const REC: bool>(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left: u64) -> u64 {
+fn end_of_block<const REC: bool, const CTR: bool>(
+    m: &mut Machine,
+    _: &[Insn],
+    _: usize,
+    pc: u64,
+    left: u64,
+) -> u64 {
     m.hart.pc = pc;
     m.sched.budget = left;
     DECODE
 }
 
 /// Build the handler table for one recording mode.
-const fn table<const REC: bool>() -> [Handler; 256] {
-    let mut t: [Handler; 256] = [illegal::<REC>; 256];
+const fn table<const REC: bool, const CTR: bool>() -> [Handler; 256] {
+    let mut t: [Handler; 256] = [illegal::<REC, CTR>; 256];
     macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC>; )*};
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR>; )*};
     }
     set!(
         NotDecoded => end_of_block, Illegal => illegal,
@@ -426,7 +498,7 @@ const fn table<const REC: bool>() -> [Handler; 256] {
         AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
         Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
     );
-    fd::fp_handlers::<REC>(&mut t);
+    fd::fp_handlers::<REC, CTR>(&mut t);
     t
 }
 
