@@ -217,7 +217,8 @@ impl Machine {
         self.pmu_runs = models || classes;
         self.ctr_active = ctr;
         self.ctr_chain = ctr && !models;
-        self.hooks = models || classes || (ctr && !self.ctr_chain);
+        // CTR needs the per-run accounting only with the models on (otherwise `ctr_chain`).
+        self.hooks = models || classes;
         self.fast_hooks = self.hooks && !models;
     }
 
@@ -291,7 +292,8 @@ impl Machine {
     /// Account for a run through the whole block whose end marker is `end` ([`FAST_BLOCK`],
     /// and the PMU's models off), from `pc`, in the current privilege. `npc` is what the chain
     /// returned: the next pc, or a sentinel after which `hart.pc` holds it. The class counts go
-    /// to the lanes.
+    /// to the lanes. (Only the PMU's class counts bring a run here: with the models off, CTR
+    /// hears of the block's transfer from its handler, `ctr_chain`.)
     #[inline(always)]
     pub(crate) fn account_block(&mut self, end: &Insn, pc: u64, npc: u64) {
         let fall = pc.wrapping_add(end.imm as u64);
@@ -299,12 +301,9 @@ impl Machine {
         let odd = 0u64.wrapping_sub(npc & 1);
         let target = npc ^ ((npc ^ self.hart.pc) & odd);
         let t = (target != fall) as usize;
-        if self.pmu_runs {
-            self.lanes = self
-                .lanes
-                .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
-        }
-        // (CTR hears of the block's transfer from its handler: `ctr_chain`.)
+        self.lanes = self
+            .lanes
+            .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
     }
 
     /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type
