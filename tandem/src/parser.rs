@@ -257,6 +257,17 @@ fn parse_item(
             Ok(())
         }
     };
+    // The payload after a memory request's or response's first `len` bytes, when `has` it.
+    let data = |has: bool, size: MemSize, len: &mut usize| -> Result<Option<u64>, ErrorKind> {
+        if !has {
+            return Ok(None);
+        }
+        let n = size.bytes() as usize;
+        need(*len + n)?;
+        let d = le(&b[*len..], n);
+        *len += n;
+        Ok(Some(d))
+    };
     // Dispatch on the byte itself (the registry in `opcode` describes the same codes; a test
     // checks the two agree): one jump instead of a table look-up and a jump.
     Ok(match op {
@@ -329,15 +340,7 @@ fn parse_item(
             let mop = MemOp::from_code(x & 15).ok_or(ErrorKind::InvalidMemOp(x & 15))?;
             let size = MemSize::from_code(x >> 4).ok_or(ErrorKind::InvalidMemSize(x >> 4))?;
             let mut len = 2 + m;
-            let data = if mop.request_has_data() {
-                let n = size.bytes() as usize;
-                need(len + n)?;
-                let d = le(&b[len..], n);
-                len += n;
-                Some(d)
-            } else {
-                None
-            };
+            let data = data(mop.request_has_data(), size, &mut len)?;
             (
                 Item::MemReq(MemReq {
                     addr,
@@ -355,15 +358,7 @@ fn parse_item(
             let size = MemSize::from_code(x & 15).ok_or(ErrorKind::InvalidMemSize(x & 15))?;
             let result = MemResult::from_code(x >> 4).ok_or(ErrorKind::InvalidMemResult(x >> 4))?;
             let mut len = 2;
-            let data = if req_op.response_has_data() {
-                let n = size.bytes() as usize;
-                need(len + n)?;
-                let d = le(&b[len..], n);
-                len += n;
-                Some(d)
-            } else {
-                None
-            };
+            let data = data(req_op.response_has_data(), size, &mut len)?;
             (Item::MemRsp(MemRsp { size, result, data }), len)
         }
         INSN16 => {
