@@ -100,8 +100,7 @@ pub(crate) fn done<const REC: bool, const CTR: bool>(
         let left = left - 1;
         if !REC && left != 0 {
             let d = &a[k + 1];
-            let t = if CTR { &HANDLERS_CTR } else { &HANDLERS };
-            return t[d.op as usize](m, a, k + 1, r, left);
+            return handlers(false, CTR)[d.op as usize](m, a, k + 1, r, left);
         }
         m.sched.budget = left;
         return r;
@@ -125,6 +124,19 @@ fn ctr_done<const REC: bool, const CTR: bool>(
 ) -> u64 {
     m.chain_transfer(pc, target, ty, left);
     done::<REC, CTR>(m, a, k, pc, left, target)
+}
+
+/// In a jump's or branch's handler, in the CTR tables: tell CTR of the transfer to `target`
+/// of type `ty` (evaluated only there), noting it in line or finishing through [`ctr_done`].
+macro_rules! tell_ctr {
+    ($m:ident, $a:ident, $k:ident, $pc:ident, $left:ident, $target:ident, $ty:expr) => {
+        if CTR {
+            let ty = $ty;
+            if !$m.chain_transfer_noted($pc, $target, ty, $left) {
+                return ctr_done::<REC, CTR>($m, $a, $k, $pc, $left, $target, ty);
+            }
+        }
+    };
 }
 
 /// Stop the chain at an instruction that did not simply fall through: account for the budget
@@ -276,16 +288,11 @@ macro_rules! branch {
                 } else {
                     next(d, pc)
                 };
-                if CTR {
-                    let ty = if taken {
-                        arch::Itype::TakenBranch
-                    } else {
-                        arch::Itype::NontakenBranch
-                    };
-                    if !m.chain_transfer_noted(pc, target, ty, left) {
-                        return ctr_done::<REC, CTR>(m, a, k, pc, left, target, ty);
-                    }
-                }
+                tell_ctr!(m, a, k, pc, left, target, if taken {
+                    arch::Itype::TakenBranch
+                } else {
+                    arch::Itype::NontakenBranch
+                });
                 target
             };
         )*}
@@ -322,23 +329,13 @@ handlers! {
     jal => |m, a, k, d, pc, left| {
         m.wx::<REC>(d, next(d, pc));
         let target = pc.wrapping_add(imm(d));
-        if CTR {
-            let ty = crate::classify::ctr_type(d, true);
-            if !m.chain_transfer_noted(pc, target, ty, left) {
-                return ctr_done::<REC, CTR>(m, a, k, pc, left, target, ty);
-            }
-        }
+        tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
     };
     jalr => |m, a, k, d, pc, left| {
         let target = m.rs1(d).wrapping_add(imm(d)) & !1;
         m.wx::<REC>(d, next(d, pc));
-        if CTR {
-            let ty = crate::classify::ctr_type(d, true);
-            if !m.chain_transfer_noted(pc, target, ty, left) {
-                return ctr_done::<REC, CTR>(m, a, k, pc, left, target, ty);
-            }
-        }
+        tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
     };
 }
