@@ -301,9 +301,13 @@ impl Machine {
         let odd = 0u64.wrapping_sub(npc & 1);
         let target = npc ^ ((npc ^ self.hart.pc) & odd);
         let t = (target != fall) as usize;
-        self.lanes = self
-            .lanes
-            .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
+        // Always true here; without the test the compiler lays out the run loop worse
+        // (cachegrind: +6 M host instructions per 20 M, untraced).
+        if self.pmu_runs {
+            self.lanes = self
+                .lanes
+                .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
+        }
     }
 
     /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type
