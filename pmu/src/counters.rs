@@ -277,7 +277,9 @@ impl Pmu {
     #[inline]
     pub fn check_overflow(&mut self) -> bool {
         let found = self.narmed != 0 && self.detect();
-        found || std::mem::take(&mut self.lcofi_latched)
+        // Take the latch whatever detect found: both are this one report.
+        let latched = std::mem::take(&mut self.lcofi_latched);
+        found || latched
     }
 
     /// Set OF on every armed counter past its need and disarm it; true if any.
