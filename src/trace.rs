@@ -6,7 +6,7 @@ use clap::Args;
 use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, EncoderThread, Filter, BTM, HTM};
 use iss::ingress::{
     Beat, BeatSink, ContextSource, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch,
-    Retirement, EVENT_BATCH,
+    Retirement,
 };
 use std::fs::File;
 use std::io::{self, BufWriter};
@@ -419,10 +419,7 @@ impl PortThread {
 
 impl EventSink for PortThread {
     fn events(&mut self, batch: &mut PortBatch) {
-        let fresh = self.recycle.try_recv().unwrap_or_else(|_| PortBatch {
-            events: Vec::with_capacity(EVENT_BATCH),
-            traps: Vec::new(),
-        });
+        let fresh = self.recycle.try_recv().unwrap_or_default();
         let full = std::mem::replace(batch, fresh);
         if let Some(tx) = &self.tx {
             // The thread only ends after `End` (or a panic, reported by `finish`).

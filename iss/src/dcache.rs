@@ -177,6 +177,7 @@ impl DecodeCache {
     /// Decode a block starting at `slot` of page `p` into `arena` (the run loop's), reading the
     /// page's bytes through `halfword(slot)`. Returns the block's arena index, or 0 when the
     /// first instruction crosses into the next page (it must run uncached).
+    #[inline(never)]
     pub fn build(
         &mut self,
         arena: &mut Vec<Insn>,
@@ -221,6 +222,7 @@ impl DecodeCache {
         }
         let mut end = Insn::block_end(2 * (s - slot) as u32);
         crate::events::mark_block(&mut end, &arena[start..], &mut self.meta);
+        crate::ingress::mark_block_end(&mut end, &arena[start..]);
         arena.push(end);
         self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
         start as u32

@@ -347,8 +347,8 @@ impl Machine {
         self.retired + (self.sched.budget_start - left) + 1
     }
 
-    /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, `bytes`
-    /// long, which ran in privilege `prv`. `npc` is what the chain returned (the target of a
+    /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, which ran
+    /// in privilege `prv`. `npc` is what the chain returned (the target of a
     /// transfer that ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a
     /// run that reaches the block's end then covers the whole block, whose class counts and
     /// last transfer kind its [`BlockMeta`] holds). True when LCOFI was raised.
@@ -360,7 +360,6 @@ impl Machine {
         k: usize,
         n: usize,
         pc: u64,
-        bytes: u64,
         npc: u64,
         prv: Priv,
         block_start: bool,
@@ -371,6 +370,13 @@ impl Machine {
         let end = &a[k + n];
         let last = &a[k + n - 1];
         let full = block_start && end.op == Op::NotDecoded && end.imm != 0;
+        // A whole block's length is in its end marker (summing would mispredict the loop's
+        // exit).
+        let bytes = if full {
+            end.imm as u64
+        } else {
+            a[k..k + n].iter().map(|d| d.len as u64).sum()
+        };
         // A run through its whole block has its block's meta (class counts, the transfer's
         // kind); any other counts its own instructions.
         let meta = full.then(|| self.dcache.meta[end.bits as usize]);

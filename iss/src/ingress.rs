@@ -559,7 +559,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// Replay what a [`Capture`] recorded on the hart's thread.
     pub fn replay(&mut self, b: &PortBatch) {
         let mut traps = b.traps.iter();
-        for ev in &b.events {
+        for ev in b.events() {
             match ev.kind() {
                 PortEvent::RUN => self.run_summary(
                     ev.pc(),
@@ -690,7 +690,8 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
         } else {
             PREV_UNKNOWN
         };
-        self.run_summary(r.pc, r.next_pc, &r.insns[n - 1], r.bytes, prev_const, r.prv);
+        let bytes = r.bytes();
+        self.run_summary(r.pc, r.next_pc, &r.insns[n - 1], bytes, prev_const, r.prv);
     }
 
     fn trap(&mut self, t: &TrapRecord) {
@@ -738,15 +739,19 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
 ///
 /// - word 0: [`PortEvent::RUN`]: the first instruction's pc; `TIME`, `SATP`: the new value;
 /// - word 1: `RUN`: the pc after the last instruction;
-/// - word 2: the kind (bits 7:0); `RUN`: the length in bytes (bits 31:16), the last
-///   instruction's operation (39:32), rd (47:40), rs1 (55:48), length (63:56);
-/// - word 3: `RUN`: the register the instruction before the last set to a constant (bits 7:0:
-///   0 none, [`PREV_UNKNOWN`] when the run has one instruction), the privilege (15:8).
+/// - word 2, byte by byte from the lowest: the kind; then for `RUN`: the last instruction's
+///   operation, rd, rs1; the register the instruction before the last set to a constant (0
+///   none, [`PREV_UNKNOWN`] when the run has one instruction); the privilege; the last
+///   instruction's length; one byte unused;
+/// - word 3: `RUN`: the length in bytes (bits 31:0).
+///
+/// Words 2 and 3 of a run through a whole decoded block are its end marker's 16 bytes (see
+/// [`mark_block_end`]) with the privilege added: the hart copies them as they are.
 #[derive(Clone, Copy, Debug)]
 pub struct PortEvent([u64; 4]);
 
 impl PortEvent {
-    /// Straight-line instructions.
+    /// Straight-line instructions (the kind byte of an end marker: [`Op::NotDecoded`]).
     pub const RUN: u8 = 0;
     /// The batch's next trap record.
     pub const TRAP: u8 = 1;
@@ -755,6 +760,8 @@ impl PortEvent {
     /// satp changed.
     pub const SATP: u8 = 3;
 
+    const EMPTY: PortEvent = PortEvent([0; 4]);
+
     #[inline(always)]
     fn value(kind: u8, v: u64) -> PortEvent {
         PortEvent([v, 0, kind as u64, 0])
@@ -762,13 +769,24 @@ impl PortEvent {
 
     #[inline(always)]
     fn run(pc: u64, next_pc: u64, bytes: u32, last: &Insn, prev_const: u8, prv: Priv) -> Self {
-        let w2 = (PortEvent::RUN as u64)
-            | (bytes as u64) << 16
-            | (last.op as u64) << 32
-            | (last.rd as u64) << 40
-            | (last.rs1 as u64) << 48
-            | (last.len as u64) << 56;
-        PortEvent([pc, next_pc, w2, prev_const as u64 | (prv as u64) << 8])
+        let w2 = u64::from_le_bytes([
+            PortEvent::RUN,
+            last.op as u8,
+            last.rd,
+            last.rs1,
+            prev_const,
+            prv as u8,
+            last.len,
+            0,
+        ]);
+        PortEvent([pc, next_pc, w2, bytes as u64])
+    }
+
+    /// A run through a whole block, from its end marker.
+    #[inline(always)]
+    fn block(pc: u64, next_pc: u64, end: &Insn, prv: Priv) -> Self {
+        let m = end.packed();
+        PortEvent([pc, next_pc, m as u64 | (prv as u64) << 40, (m >> 64) as u64])
     }
 
     #[inline]
@@ -788,48 +806,93 @@ impl PortEvent {
 
     #[inline]
     pub fn bytes(&self) -> u32 {
-        (self.0[2] >> 16) as u16 as u32
+        self.0[3] as u32
     }
 
     #[inline]
     pub fn prev_const(&self) -> u8 {
-        self.0[3] as u8
+        (self.0[2] >> 32) as u8
     }
 
     #[inline]
     pub fn prv(&self) -> Priv {
-        Priv::from_u8((self.0[3] >> 8) as u8).unwrap_or(Priv::M)
+        Priv::from_u8((self.0[2] >> 40) as u8).unwrap_or(Priv::M)
     }
 
     /// The last instruction, as much of it as the port needs.
     pub fn last(&self) -> Insn {
         let w = self.0[2];
         Insn {
-            op: Op::from_u8((w >> 32) as u8).unwrap_or(Op::NotDecoded),
-            rd: (w >> 40) as u8,
-            rs1: (w >> 48) as u8,
-            len: (w >> 56) as u8,
+            op: Op::from_u8((w >> 8) as u8).unwrap_or(Op::NotDecoded),
+            rd: (w >> 16) as u8,
+            rs1: (w >> 24) as u8,
+            len: (w >> 48) as u8,
             ..Insn::NOT_DECODED
         }
     }
 }
 
-/// Events in the order the hart produced them, and the trap records they refer to.
-#[derive(Default)]
-pub struct PortBatch {
-    pub events: Vec<PortEvent>,
-    pub traps: Vec<TrapRecord>,
-}
-
-impl PortBatch {
-    pub fn clear(&mut self) {
-        self.events.clear();
-        self.traps.clear();
-    }
+/// Record in a decoded block's end marker (made by [`Insn::block_end`]) what a [`PortEvent`]
+/// of a run through the whole block says of its last instruction, in the event's byte order
+/// (see [`PortEvent`]): `rd` holds its operation, `rs1` its rd, `rs2` its rs1, `rs3` what the
+/// instruction before it set to a constant, `len` its length. `op` stays [`Op::NotDecoded`]
+/// and `rm` 0; `wd`, `imm` (the block's length in bytes) and `bits` keep their meaning.
+pub(crate) fn mark_block_end(end: &mut Insn, block: &[Insn]) {
+    let n = block.len();
+    let Some(last) = block.last() else { return };
+    end.rd = last.op as u8;
+    end.rs1 = last.rd;
+    end.rs2 = last.rs1;
+    // Only a jalr looks at the instruction before it (sijump).
+    end.rs3 = if n < 2 {
+        PREV_UNKNOWN
+    } else if last.op == Op::Jalr {
+        classify::sets_constant(&block[n - 2]).unwrap_or(0)
+    } else {
+        0
+    };
+    end.len = last.len;
 }
 
 /// Events per batch.
 pub const EVENT_BATCH: usize = 8192;
+
+/// Events in the order the hart produced them, and the trap records they refer to. The
+/// events are a fixed array filled from the start (the hart's store is then one bounds test
+/// against a constant).
+pub struct PortBatch {
+    events: Box<[PortEvent; EVENT_BATCH]>,
+    len: usize,
+    pub traps: Vec<TrapRecord>,
+}
+
+impl Default for PortBatch {
+    fn default() -> Self {
+        let events: Box<[PortEvent]> = vec![PortEvent::EMPTY; EVENT_BATCH].into_boxed_slice();
+        PortBatch {
+            events: events.try_into().unwrap_or_else(|_| unreachable!()),
+            len: 0,
+            traps: Vec::new(),
+        }
+    }
+}
+
+impl PortBatch {
+    /// The events recorded.
+    #[inline]
+    pub fn events(&self) -> &[PortEvent] {
+        &self.events[..self.len]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.traps.clear();
+    }
+}
 
 /// Takes full batches from a [`Capture`]: it must leave `batch` empty (swapping in an empty
 /// one is the cheap way).
@@ -851,10 +914,7 @@ impl<E: EventSink> Capture<E> {
     pub fn new(cfg: &IngressConfig, out: E, csr: &Csrs) -> Self {
         Capture {
             out,
-            batch: PortBatch {
-                events: Vec::with_capacity(EVENT_BATCH),
-                traps: Vec::new(),
-            },
+            batch: PortBatch::default(),
             time: u64::MAX,
             satp: csr.satp,
             per_insn: per_insn(cfg),
@@ -863,22 +923,29 @@ impl<E: EventSink> Capture<E> {
 
     /// Hand over what is left; returns the event sink.
     pub fn finish(mut self) -> E {
-        if !self.batch.events.is_empty() {
+        if !self.batch.is_empty() {
             self.out.events(&mut self.batch);
         }
         self.out
     }
 
-    #[inline]
+    /// Record `e`; hand the batch over when it is full.
+    #[inline(always)]
     fn push(&mut self, e: PortEvent) {
-        self.batch.events.push(e);
+        let b = &mut self.batch;
+        if let Some(slot) = b.events.get_mut(b.len) {
+            *slot = e;
+            b.len += 1;
+        }
+        if b.len == EVENT_BATCH {
+            self.hand_over();
+        }
     }
 
-    #[inline]
-    fn check_full(&mut self) {
-        if self.batch.events.len() >= EVENT_BATCH {
-            self.out.events(&mut self.batch);
-        }
+    #[cold]
+    #[inline(never)]
+    fn hand_over(&mut self) {
+        self.out.events(&mut self.batch);
     }
 }
 
@@ -897,6 +964,12 @@ impl<E: EventSink> Sink for Capture<E> {
         if r.satp != self.satp {
             self.satp = r.satp;
             self.push(PortEvent::value(PortEvent::SATP, r.satp));
+        }
+        if !self.per_insn {
+            if let Some(end) = r.whole_block() {
+                self.push(PortEvent::block(r.pc, r.next_pc, end, r.prv));
+                return;
+            }
         }
         let n = r.insns.len();
         if self.per_insn {
@@ -918,7 +991,7 @@ impl<E: EventSink> Sink for Capture<E> {
                 pc = next_pc;
             }
         } else {
-            let bytes = r.bytes;
+            let bytes = r.bytes();
             let last = &r.insns[n - 1];
             // Only a jalr looks at the instruction before it (sijump).
             let prev_const = if n < 2 {
@@ -932,7 +1005,6 @@ impl<E: EventSink> Sink for Capture<E> {
                 r.pc, r.next_pc, bytes, last, prev_const, r.prv,
             ));
         }
-        self.check_full();
     }
 
     fn trap(&mut self, t: &TrapRecord) {
@@ -942,6 +1014,5 @@ impl<E: EventSink> Sink for Capture<E> {
         }
         self.batch.traps.push(t.clone());
         self.push(PortEvent::value(PortEvent::TRAP, 0));
-        self.check_full();
     }
 }

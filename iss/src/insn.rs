@@ -240,6 +240,16 @@ impl Op {
 const _: () = assert!(core::mem::size_of::<Insn>() == 16);
 
 impl Insn {
+    /// The instruction's 16 bytes, in field order from the lowest byte (one load: the
+    /// compiler does not merge loads of the separate fields).
+    #[inline(always)]
+    pub(crate) fn packed(&self) -> u128 {
+        // SAFETY: `Insn` is `repr(C)` with integer fields and a `repr(u8)` enum, 16 bytes
+        // with no padding (asserted above): all 16 bytes are initialised.
+        let raw = unsafe { (self as *const Insn as *const u128).read_unaligned() };
+        u128::from_le(raw)
+    }
+
     /// The cache's empty slot.
     pub const NOT_DECODED: Insn = Insn {
         op: Op::NotDecoded,

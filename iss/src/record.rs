@@ -167,14 +167,36 @@ pub struct Run<'a> {
     pub pc: u64,
     /// The pc after the last instruction: its target if it transferred control.
     pub next_pc: u64,
-    /// The instructions' length in bytes.
-    pub bytes: u32,
     /// The privilege the instructions ran in.
     pub prv: Priv,
     /// mtime while they ran.
     pub time: u64,
     /// satp while they ran.
     pub satp: u64,
+    /// The entry after `insns` in the decoded-instruction cache: when it is the block's end
+    /// marker, the run is that whole block, whose length and summary for the ingress port the
+    /// marker carries (see [`Run::whole_block`]).
+    pub(crate) end: &'a Insn,
+}
+
+impl<'a> Run<'a> {
+    /// The block's end marker, when the run went through its whole block (a run starts at
+    /// its block's first instruction).
+    #[inline(always)]
+    pub(crate) fn whole_block(&self) -> Option<&'a Insn> {
+        let end = self.end;
+        (end.op == crate::insn::Op::NotDecoded && end.imm != 0).then_some(end)
+    }
+
+    /// The instructions' length in bytes. (The usual run, a whole block, has its block's
+    /// length, which the end marker carries: summing would mispredict the loop's exit.)
+    #[inline(always)]
+    pub fn bytes(&self) -> u32 {
+        match self.whole_block() {
+            Some(end) => end.imm as u32,
+            None => self.insns.iter().map(|d| d.len as u32).sum(),
+        }
+    }
 }
 
 /// A trap taken: after an instruction raised an exception, or between instructions for an

@@ -325,15 +325,12 @@ impl Machine {
                     if fast {
                         self.account_block(end, pc, npc);
                     }
-                    let general = self.hooks && !fast;
-                    if S::RUNS || general {
-                        let bytes = run_bytes(arena, k, n);
-                        if general {
-                            lcofi = self.account_run(arena, k, n, pc, bytes, npc, prv, true);
-                        }
-                        if S::RUNS {
-                            self.report_run(sink, arena, k, pc, n, bytes, npc, prv, satp);
-                        }
+                    if self.hooks && !fast {
+                        lcofi = self.account_run(arena, k, n, pc, npc, prv, true);
+                    }
+                    if S::RUNS {
+                        let run = (&arena[k..k + n], end, pc);
+                        self.report_run(sink, run, npc, prv, satp);
                     }
                 }
             }
@@ -374,7 +371,7 @@ impl Machine {
             let npc = handlers(true, self.ctr_chain)[d.op as usize](self, arena, k, pc, left);
             let lcofi = self.hooks
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
-                && self.account_run(arena, k, 1, pc, d.len as u64, npc, prv, false);
+                && self.account_run(arena, k, 1, pc, npc, prv, false);
             if npc & 1 == 0 {
                 self.rec.next_pc = npc;
                 sink.retire(&self.rec);
@@ -401,22 +398,18 @@ impl Machine {
         }
     }
 
-    /// Tell a `RUNS` sink that the `n` instructions of the block from `arena[k]`, at `pc`,
-    /// `bytes` long, retired in the chain that just returned `npc`.
-    #[allow(clippy::too_many_arguments)]
+    /// Tell a `RUNS` sink that the instructions of `run` (with the cache entry after them,
+    /// and the first one's pc) retired in the chain that just returned `npc`.
     #[inline(always)]
     fn report_run<S: Sink>(
         &mut self,
         sink: &mut S,
-        arena: &[Insn],
-        k: usize,
-        pc: u64,
-        n: usize,
-        bytes: u64,
+        run: (&[Insn], &Insn, u64),
         npc: u64,
         prv: Priv,
         satp: u64,
     ) {
+        let (insns, end, pc) = run;
         let next_pc = match npc {
             // A transfer, or the end of the budget after a sequential instruction.
             npc if npc & 1 == 0 => npc,
@@ -425,13 +418,13 @@ impl Machine {
             _ => self.hart.pc,
         };
         sink.run(&Run {
-            insns: &arena[k..k + n],
+            insns,
             pc,
             next_pc,
-            bytes: bytes as u32,
             prv,
             time: self.bus.clint.mtime,
             satp,
+            end,
         });
     }
 
@@ -567,7 +560,7 @@ impl Machine {
         }
         if self.hooks {
             let block = [d, Insn::NOT_DECODED];
-            self.account_run(&block, 0, 1, pc, d.len as u64, npc, prv, false);
+            self.account_run(&block, 0, 1, pc, npc, prv, false);
         }
         self.events_flush();
         if !self.models {
@@ -605,20 +598,6 @@ fn after_lcofi(e: ChunkEnd, lcofi: bool) -> ChunkEnd {
     match e {
         ChunkEnd::Refetch if lcofi => ChunkEnd::Serialize,
         e => e,
-    }
-}
-
-/// The length in bytes of the `n` instructions of a block from `arena[k]` (a chain starts at
-/// its block's first instruction). A run that reached the end of its block (the usual case)
-/// has the block's length, which the block's end marker carries; summing would mispredict the
-/// loop's exit.
-#[inline(always)]
-fn run_bytes(arena: &[Insn], k: usize, n: usize) -> u64 {
-    let end = &arena[k + n];
-    if end.op == Op::NotDecoded && end.imm != 0 {
-        end.imm as u64
-    } else {
-        arena[k..k + n].iter().map(|d| d.len as u64).sum()
     }
 }
 

@@ -411,10 +411,10 @@ impl Machine {
                 insns: std::slice::from_ref(d),
                 pc,
                 next_pc: next,
-                bytes: d.len as u32,
                 prv: self.hart.prv,
                 time: self.bus.clint.mtime,
                 satp: self.hart.csr.satp,
+                end: &Insn::NOT_DECODED,
             });
         }
     }
