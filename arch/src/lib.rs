@@ -32,10 +32,15 @@ impl Priv {
     /// Decode the E-Trace encoding (0 U, 1 S, 3 M, 4 D).
     #[inline]
     pub fn from_u8(v: u8) -> Option<Priv> {
-        match v {
-            4 => Some(Priv::Debug),
-            v => Priv::from_bits(v as u64),
-        }
+        // By code (a table: trace replay decodes one per event).
+        const BY_CODE: [Option<Priv>; 5] = [
+            Some(Priv::U),
+            Some(Priv::S),
+            None,
+            Some(Priv::M),
+            Some(Priv::Debug),
+        ];
+        BY_CODE.get(v as usize).copied().flatten()
     }
 
     /// The encoding (0 U, 1 S, 3 M, 4 D).
@@ -280,6 +285,15 @@ mod tests {
     }
 
     #[test]
+    fn priv_codes_round_trip() {
+        for p in [Priv::U, Priv::S, Priv::M, Priv::Debug] {
+            assert_eq!(Priv::from_u8(p as u8), Some(p));
+        }
+        let valid = (0..=255u8).filter(|&v| Priv::from_u8(v).is_some()).count();
+        assert_eq!(valid, 4);
+    }
+
+    #[test]
     fn itype_codes_round_trip() {
         let mut n = 0;
         for c in 0..=255u8 {
@@ -321,27 +335,29 @@ pub enum Itype {
 
 impl Itype {
     /// The itype with a given code (0..=15).
+    #[inline]
     pub fn from_code(v: u8) -> Option<Itype> {
         use Itype::*;
-        Some(match v {
-            0 => None,
-            1 => Exception,
-            2 => Interrupt,
-            3 => TrapReturn,
-            4 => NontakenBranch,
-            5 => TakenBranch,
-            6 => UninferableJump,
-            7 => Reserved7,
-            8 => UninferableCall,
-            9 => InferableCall,
-            10 => UninferableTailCall,
-            11 => InferableTailCall,
-            12 => CoroutineSwap,
-            13 => Return,
-            14 => OtherUninferableJump,
-            15 => OtherInferableJump,
-            _ => return Option::None,
-        })
+        // By code (a table: the encoder looks up one per beat).
+        const ALL: [Itype; 16] = [
+            None,
+            Exception,
+            Interrupt,
+            TrapReturn,
+            NontakenBranch,
+            TakenBranch,
+            UninferableJump,
+            Reserved7,
+            UninferableCall,
+            InferableCall,
+            UninferableTailCall,
+            InferableTailCall,
+            CoroutineSwap,
+            Return,
+            OtherUninferableJump,
+            OtherInferableJump,
+        ];
+        ALL.get(v as usize).copied()
     }
 
     #[inline]

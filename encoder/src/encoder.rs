@@ -524,6 +524,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Add a HIST bit.
+    #[inline]
     fn push_hist(&mut self, bit: u64, time: u64) {
         let w = self.cfg.hist_bits as u32;
         if self.hist >> (w - 1) != 0 {
@@ -534,6 +535,8 @@ impl<W: Write> Encoder<W> {
     }
 
     /// The HIST register is full: send it, or (repeated history) hold it as a chunk.
+    #[cold]
+    #[inline(never)]
     fn hist_full(&mut self, h: u64, time: u64) {
         if !self.cfg.tr_te_inst_en_repeated_history {
             self.emit(
@@ -764,6 +767,14 @@ impl<W: Write> Encoder<W> {
 
     /// What the block's last instruction does.
     fn end_of_block(&mut self, b: &Beat, hw: u64) {
+        // A conditional branch in HTM (the usual block end): its direction is HIST's next bit,
+        // taken without a branch on it (the guest's branches are hard to predict; the match
+        // below is an indirect jump on them).
+        const _: () = assert!(Itype::NontakenBranch as u8 == 4 && Itype::TakenBranch as u8 == 5);
+        if b.itype & !1 == Itype::NontakenBranch as u8 && self.cfg.htm() {
+            self.push_hist((b.itype & 1) as u64, b.time);
+            return;
+        }
         let it = Itype::from_code(b.itype).unwrap_or(Itype::None);
         let last_hw = 1u64 << b.ilastsize;
         // The address after the last instruction: where a call returns.

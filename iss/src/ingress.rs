@@ -178,6 +178,11 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     satp: u64,
     single: bool,
     max_hw: u32,
+    /// The port's itype code of a run's last instruction by operation, when the run goes to
+    /// its fall-through (`[0]`) or elsewhere (`[1]`), for the operations whose itype depends
+    /// on nothing else and that set no constant; [`SLOW`] for the others, and for all with
+    /// per-instruction beats. (Replaying a run is the port's thread's main work.)
+    fast_itype: Box<[[u8; 2]; 256]>,
     /// Where the hart goes next, and in which privilege (after the last event seen).
     next_pc: u64,
     next_prv: Priv,
@@ -193,7 +198,32 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             Retirement::Single => (true, 2),
             Retirement::Block { max_halfwords } => (false, max_halfwords.max(2)),
         };
+        let mut fast_itype = Box::new([[SLOW; 2]; 256]);
+        if !single && max_hw >= 2048 {
+            for (v, e) in fast_itype.iter_mut().enumerate() {
+                let Some(op) = Op::from_u8(v as u8) else {
+                    continue;
+                };
+                if matches!(op, Op::Jal | Op::Jalr | Op::Ecall | Op::Lui | Op::Auipc) {
+                    continue;
+                }
+                let d = Insn {
+                    op,
+                    ..Insn::NOT_DECODED
+                };
+                let code = |taken| {
+                    let it = classify::itype(&d, taken);
+                    if cfg.itype_width == 3 {
+                        it.to_3bit().code()
+                    } else {
+                        it.code()
+                    }
+                };
+                *e = [code(false), code(true)];
+            }
+        }
         let mut p = IngressPort {
+            fast_itype,
             cfg,
             out,
             batch: Vec::with_capacity(BATCH),
@@ -527,9 +557,54 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         };
         let (it, sijump) = self.port_itype(it, last, prev_const);
         self.const_rd = classify::sets_constant(last);
+        let run = (pc, next_pc, hw, contiguous, last.len);
+        self.add_run(run, it.code(), cause, sijump, prv);
+    }
+
+    /// A run event whose last instruction's itype [`IngressPort::fast_itype`] gives, without
+    /// building the instruction; any other through [`IngressPort::run_summary`].
+    #[inline(always)]
+    fn replay_run(&mut self, ev: &PortEvent) {
+        let w = ev.0[2];
+        let [fall, taken] = self.fast_itype[(w >> 8) as u8 as usize];
+        let (pc, next_pc, bytes, prv) = (ev.pc(), ev.next_pc(), ev.bytes(), ev.prv());
+        if fall == SLOW {
+            let (last, prev_const) = (ev.last(), ev.prev_const());
+            self.run_summary(pc, next_pc, &last, bytes, prev_const, prv);
+            return;
+        }
+        let hw = bytes / 2;
+        let open_hw = if self.open {
+            self.batch.last().map_or(0, |o| o.iretire)
+        } else {
+            0
+        };
+        if hw + open_hw > self.max_hw {
+            self.close();
+        }
+        let contiguous = next_pc == pc.wrapping_add(bytes as u64);
+        let it = if contiguous { fall } else { taken };
+        self.const_rd = None;
+        let run = (pc, next_pc, hw, contiguous, (w >> 48) as u8);
+        self.add_run(run, it, 0, false, prv);
+    }
+
+    /// Add a run (first pc, next pc, half-words, whether the next pc follows it, the last
+    /// instruction's length) whose last instruction has itype code `it` (and `cause`,
+    /// `sijump`) to the open block, or to a new one; close the block after a transfer.
+    #[inline(always)]
+    fn add_run(
+        &mut self,
+        run: (u64, u64, u32, bool, u8),
+        it: u8,
+        cause: u64,
+        sijump: bool,
+        prv: Priv,
+    ) {
+        let (pc, next_pc, hw, contiguous, last_len) = run;
         let ctype = self.take_ctype();
         let prv_code = prv as u8;
-        let ilastsize = (last.len == 4) as u8;
+        let ilastsize = (last_len == 4) as u8;
         let time = self.time;
         if let Some(o) = self.open_mut() {
             if o.prv != prv_code || o.time != time || ctype != 0 || o.ndata != 0 {
@@ -545,13 +620,13 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         };
         b.iretire += hw;
         b.ilastsize = ilastsize;
-        b.itype = it.code();
+        b.itype = it;
         b.cause = cause;
         b.tval = 0;
         b.sijump = sijump;
         self.next_pc = next_pc;
         self.next_prv = prv;
-        if it != Itype::None || !contiguous {
+        if it != 0 || !contiguous {
             self.close();
         }
     }
@@ -561,14 +636,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let mut traps = b.traps.iter();
         for ev in b.events() {
             match ev.kind() {
-                PortEvent::RUN => self.run_summary(
-                    ev.pc(),
-                    ev.next_pc(),
-                    &ev.last(),
-                    ev.bytes(),
-                    ev.prev_const(),
-                    ev.prv(),
-                ),
+                PortEvent::RUN => self.replay_run(ev),
                 PortEvent::TRAP => {
                     if let Some(t) = traps.next() {
                         self.see_trap(t);
@@ -725,6 +793,9 @@ fn firmware_call(prv: Priv) -> (Itype, u64, u64) {
 /// applies.
 pub const PREV_UNKNOWN: u8 = 0xff;
 
+/// In [`IngressPort::fast_itype`]: the operation needs the general path.
+const SLOW: u8 = 0xff;
+
 /// Whether the port needs every instruction of a run, not only its summary: with single
 /// retirement, and with blocks smaller than a page (a run can then fill more than a beat).
 pub fn per_insn(cfg: &IngressConfig) -> bool {
@@ -854,8 +925,10 @@ pub(crate) fn mark_block_end(end: &mut Insn, block: &[Insn]) {
     end.len = last.len;
 }
 
-/// Events per batch.
-pub const EVENT_BATCH: usize = 8192;
+/// Events per batch (1 MiB). Handing a batch to the port's thread wakes it, which costs more
+/// than the cache misses of a batch larger than the cache: 2,048 events ran slower than 8,192,
+/// and 8,192 than 32,768 (`hookprof`-style hand-over with an idle consumer, best of 15).
+pub const EVENT_BATCH: usize = 32768;
 
 /// Events in the order the hart produced them, and the trap records they refer to. The
 /// events are a fixed array filled from the start (the hart's store is then one bounds test
