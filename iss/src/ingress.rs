@@ -1089,3 +1089,58 @@ impl<E: EventSink> Sink for Capture<E> {
         self.push(PortEvent::value(PortEvent::TRAP, 0));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+
+    /// A block's end marker gives the event the block's instructions give, and the event
+    /// gives back every field of it.
+    #[test]
+    fn run_events_from_end_markers() {
+        // lui a0; addi a0; jalr ra, a0 / c.addi; beq / j / c.nop; c.nop; c.jr ra.
+        let blocks: [&[u32]; 4] = [
+            &[0x0000_0537, 0x0105_0513, 0x0005_00e7],
+            &[0x0505, 0x00b5_0463],
+            &[0x0000_006f],
+            &[0x0001, 0x0001, 0x8082],
+        ];
+        for words in blocks {
+            let block: Vec<Insn> = words.iter().map(|&w| decode(w)).collect();
+            let bytes: u32 = block.iter().map(|d| d.len as u32).sum();
+            let mut end = Insn::block_end(bytes);
+            mark_block_end(&mut end, &block);
+            assert_eq!((end.op, end.imm), (Op::NotDecoded, bytes as i32));
+            let last = block.last().unwrap();
+            let n = block.len();
+            let prev_const = if n < 2 {
+                PREV_UNKNOWN
+            } else if last.op == Op::Jalr {
+                classify::sets_constant(&block[n - 2]).unwrap_or(0)
+            } else {
+                0
+            };
+            for prv in [Priv::U, Priv::S, Priv::M] {
+                let (pc, next) = (0x8000_1000, 0x8000_2000);
+                let e = PortEvent::block(pc, next, &end, prv);
+                let built = PortEvent::run(pc, next, bytes, last, prev_const, prv);
+                assert_eq!(e.kind(), PortEvent::RUN);
+                assert_eq!((e.pc(), e.next_pc(), e.prv()), (pc, next, prv));
+                assert_eq!(e.bytes(), bytes);
+                assert_eq!(e.prev_const(), prev_const);
+                for e in [e, built] {
+                    let l = e.last();
+                    assert_eq!(
+                        (l.op, l.rd, l.rs1, l.len),
+                        (last.op, last.rd, last.rs1, last.len)
+                    );
+                }
+            }
+        }
+        // The prev_const of a jalr after lui a0.
+        let mut end = Insn::block_end(8);
+        mark_block_end(&mut end, &[decode(0x0000_0537), decode(0x0005_00e7)]);
+        assert_eq!(PortEvent::block(0, 0, &end, Priv::M).prev_const(), 10);
+    }
+}
