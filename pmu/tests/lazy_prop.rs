@@ -47,6 +47,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 /// The naive model.
+#[derive(Clone)]
 struct Naive {
     cfg: PmuConfig,
     value: [u64; 32],
@@ -118,6 +119,131 @@ fn prv(p: u8) -> Priv {
     [Priv::U, Priv::S, Priv::M][p as usize]
 }
 
+/// Apply `op` to the lazy counters and to the model, and compare them after it (`live`: also
+/// that every class some counter counts is live, which costs more).
+fn step(p: &mut Pmu, n: &mut Naive, op: &Op, live: bool) -> Result<(), TestCaseError> {
+    match *op {
+        Op::Bump(pr, c, k) => {
+            p.count(prv(pr), Class::ALL[c], k);
+            n.bump(pr as usize, Class::ALL[c], k);
+        }
+        Op::WriteCounter(i, v) => {
+            p.write_counter(i, v);
+            if n.implemented(i) {
+                n.value[i] = v & n.mask(i);
+            }
+        }
+        Op::WriteEvent(i, v) => {
+            p.write_mhpmevent(i, v);
+            if i >= HPM_FIRST && n.implemented(i) {
+                n.mhpmevent[i] = event::legalize(v, &n.cfg);
+            }
+        }
+        Op::WriteInhibit(v) => {
+            p.write_mcountinhibit(v);
+            n.inhibit = v & p.counter_mask();
+        }
+        Op::Check => {
+            let raised = p.check_overflow();
+            prop_assert_eq!(raised, n.pending);
+            n.pending = false;
+            prop_assert!(!p.armed() || p.overflow_horizon() >= 1);
+        }
+    }
+    for i in 0..32 {
+        prop_assert_eq!(
+            p.counter(i),
+            if n.implemented(i) { n.value[i] } else { 0 },
+            "counter {}",
+            i
+        );
+        if i >= HPM_FIRST {
+            prop_assert_eq!(
+                p.mhpmevent(i),
+                if n.implemented(i) { n.mhpmevent[i] } else { 0 },
+                "mhpmevent {}",
+                i
+            );
+        }
+    }
+    prop_assert_eq!(p.scountovf(), n.scountovf());
+    prop_assert_eq!(p.mcountinhibit(), n.inhibit);
+    if live {
+        // Anything a counter counts is live.
+        for (c, cl) in Class::ALL.iter().enumerate() {
+            let counted = (0..32).any(|i| (0..3).any(|pr| n.counts(i, pr, *cl)));
+            if counted {
+                prop_assert!(p.live_classes() & (1 << c) != 0, "class {:?}", cl);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every sequence of up to five operations from a small set chosen around one 8-bit counter's
+/// overflow, from the counter counting its first event: bumps that do and do not overflow it
+/// in U and M, of the classes its two events count; a counter write; event writes (with OF
+/// set, with MINH, none); inhibiting it and not; checks. The property test draws long random
+/// sequences; this one leaves no short one out (the double LCOFI report CI once found is five
+/// operations long from here).
+#[test]
+fn lazy_counters_match_naive_accumulation_on_every_short_sequence() {
+    let cfg = PmuConfig {
+        hpm_counters: 1,
+        hpm_width: 8,
+        ..PmuConfig::default()
+    };
+    let (a, b) = (0x20001u64, 0x2000du64);
+    let class_of = |sel: u64| {
+        let c = event::lookup(sel).expect("a defined event").classes[0];
+        Class::ALL.iter().position(|&x| x == c).unwrap()
+    };
+    let (ca, cb) = (class_of(a), class_of(b));
+    let ops = [
+        Op::Bump(0, ca, 1),
+        Op::Bump(0, ca, 256),
+        Op::Bump(2, cb, 255),
+        Op::Bump(0, cb, 256),
+        Op::WriteCounter(3, 255),
+        Op::WriteEvent(3, a),
+        Op::WriteEvent(3, b | MHPMEVENT_OF),
+        Op::WriteEvent(3, a | event::MHPMEVENT_MINH),
+        Op::WriteEvent(3, 0),
+        Op::WriteInhibit(0),
+        Op::WriteInhibit(1 << 3),
+        Op::Check,
+    ];
+    fn walk(p: &Pmu, n: &Naive, ops: &[Op], path: &mut Vec<Op>, depth: usize, seen: &mut u64) {
+        for op in ops {
+            let (mut p, mut n) = (p.clone(), n.clone());
+            path.push(op.clone());
+            *seen += 1;
+            if let Err(e) = step(&mut p, &mut n, op, false) {
+                panic!("{e} after {path:?}");
+            }
+            if depth > 1 {
+                walk(&p, &n, ops, path, depth - 1, seen);
+            }
+            path.pop();
+        }
+    }
+    let mut p = Pmu::new(cfg.clone()).unwrap();
+    let mut n = Naive {
+        cfg,
+        value: [0; 32],
+        mhpmevent: [0; 32],
+        inhibit: 0,
+        pending: false,
+    };
+    step(&mut p, &mut n, &Op::WriteEvent(3, a), true).unwrap();
+    let mut seen = 0;
+    walk(&p, &n, &ops, &mut vec![], 5, &mut seen);
+    assert_eq!(
+        seen,
+        (1..=5).map(|d| (ops.len() as u64).pow(d)).sum::<u64>()
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
@@ -133,50 +259,8 @@ proptest! {
         }
         let mut p = Pmu::new(cfg.clone()).unwrap();
         let mut n = Naive { cfg: cfg.clone(), value: [0; 32], mhpmevent: [0; 32], inhibit: 0, pending: false };
-        for op in ops {
-            match op {
-                Op::Bump(pr, c, k) => {
-                    p.count(prv(pr), Class::ALL[c], k);
-                    n.bump(pr as usize, Class::ALL[c], k);
-                }
-                Op::WriteCounter(i, v) => {
-                    p.write_counter(i, v);
-                    if n.implemented(i) {
-                        n.value[i] = v & n.mask(i);
-                    }
-                }
-                Op::WriteEvent(i, v) => {
-                    p.write_mhpmevent(i, v);
-                    if i >= HPM_FIRST && n.implemented(i) {
-                        n.mhpmevent[i] = event::legalize(v, &cfg);
-                    }
-                }
-                Op::WriteInhibit(v) => {
-                    p.write_mcountinhibit(v);
-                    n.inhibit = v & p.counter_mask();
-                }
-                Op::Check => {
-                    let raised = p.check_overflow();
-                    prop_assert_eq!(raised, n.pending);
-                    n.pending = false;
-                    prop_assert!(!p.armed() || p.overflow_horizon() >= 1);
-                }
-            }
-            for i in 0..32 {
-                prop_assert_eq!(p.counter(i), if n.implemented(i) { n.value[i] } else { 0 }, "counter {}", i);
-                if i >= HPM_FIRST {
-                    prop_assert_eq!(p.mhpmevent(i), if n.implemented(i) { n.mhpmevent[i] } else { 0 }, "mhpmevent {}", i);
-                }
-            }
-            prop_assert_eq!(p.scountovf(), n.scountovf());
-            prop_assert_eq!(p.mcountinhibit(), n.inhibit);
-            // Anything a counter counts is live.
-            for (c, cl) in Class::ALL.iter().enumerate() {
-                let counted = (0..32).any(|i| (0..3).any(|pr| n.counts(i, pr, *cl)));
-                if counted {
-                    prop_assert!(p.live_classes() & (1 << c) != 0, "class {:?}", cl);
-                }
-            }
+        for op in &ops {
+            step(&mut p, &mut n, op, true)?;
         }
     }
 
