@@ -348,10 +348,10 @@ impl Machine {
     }
 
     /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, which ran
-    /// in privilege `prv`. `npc` is what the chain returned (the target of a
-    /// transfer that ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a
-    /// run that reaches the block's end then covers the whole block, whose class counts and
-    /// last transfer kind its [`BlockMeta`] holds). True when LCOFI was raised.
+    /// in privilege `prv`. `npc` is what the chain returned (the target of a transfer that
+    /// ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a run that
+    /// reaches the block's end then covers the whole block, whose class counts and last
+    /// transfer kind its [`BlockMeta`] holds). True when LCOFI was raised.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn account_run(
