@@ -11,17 +11,21 @@
 //!   ([`Machine::pmu_horizon`]), so LCOFI is raised exactly there.
 //! - **Per-run work** ([`Machine::account_run`]) is switched on by [`Machine::update_hooks`]
 //!   only when a counter counts an instruction class (loads, stores, atomics, FP operations,
-//!   branches, jumps, calls, returns), when a PMU model runs, or when CTR may record. A run is
-//!   straight-line code ending at most at one control transfer, so a run through a whole block
-//!   takes its classes and its transfer's kind from the block's [`BlockMeta`], made when the
-//!   block was decoded, and any other run looks at its instructions. CSR instructions start blocks of their own, so a counter read sees every
-//!   instruction before it.
-//! - **Runs through whole blocks** (the usual case, models off) take [`Machine::account_block`]:
-//!   the block's [`BlockMeta`] holds its class counts packed in lanes of one `u128` (taken and
-//!   not-taken versions), and its transfer's CTR type and source offset. The run adds its lanes to [`Machine::lanes`] (two instructions) and hands CTR its
-//!   record; [`Machine::pmu_sync`] moves the lanes into the totals, before every privilege
-//!   change and counter access and at every chunk's end, as it does the instruction count.
-//!   Partial runs, xRETs and the models take the general [`Machine::account_run`].
+//!   branches, jumps, calls, returns) or a PMU model runs. A run is straight-line code ending
+//!   at most at one control transfer, so a run through a whole block takes its classes and its
+//!   transfer's kind from the block's [`BlockMeta`], made when the block was decoded, and any
+//!   other run looks at its instructions. CSR instructions start blocks of their own, so a
+//!   counter read sees every instruction before it.
+//! - **Runs through whole blocks** (the usual case, models off) take
+//!   [`Machine::account_block`]: the block's [`BlockMeta`] holds its class counts packed in
+//!   lanes of one `u128` (taken and not-taken versions), which the run adds to
+//!   [`Machine::lanes`]; [`Machine::pmu_sync`] moves the lanes into the totals, before every
+//!   privilege change and counter access and at every chunk's end, as it does the instruction
+//!   count. Partial runs, xRETs and the models take the general [`Machine::account_run`].
+//! - **CTR** hears of jumps and branches from their handlers ([`Machine::chain_transfer`],
+//!   while [`Machine::ctr_chain`]), with no per-run work; with the PMU's models on (whose
+//!   cycle count and mispredictions it records) it hears of them from
+//!   [`Machine::account_run`] instead.
 
 use crate::classify;
 use crate::csr::MIP_LCOFIP;
@@ -369,7 +373,7 @@ impl Machine {
         }
         let end = &a[k + n];
         let last = &a[k + n - 1];
-        let full = block_start && end.op == Op::NotDecoded && end.imm != 0;
+        let full = block_start && end.is_block_end();
         // A whole block's length is in its end marker (summing would mispredict the loop's
         // exit).
         let bytes = if full {

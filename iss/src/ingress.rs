@@ -533,18 +533,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.retire_insn(pc, last, next_pc, prv, self.time, None, 0);
             return;
         }
-        let hw = bytes / 2;
-        let open_hw = if self.open {
-            self.batch.last().map_or(0, |o| o.iretire)
-        } else {
-            0
-        };
-        if hw + open_hw > self.max_hw {
-            // Without per-instruction splitting the maximum is at least a page, and a run
-            // never leaves its page: the run fits in a beat of its own.
-            self.close();
-        }
-        let contiguous = next_pc == pc.wrapping_add(bytes as u64);
+        let (hw, contiguous) = self.make_room(pc, next_pc, bytes);
         let (it, cause, _) = if last.op == Op::Ecall {
             firmware_call(prv)
         } else {
@@ -573,6 +562,19 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.run_summary(pc, next_pc, &last, bytes, prev_const, prv);
             return;
         }
+        let (hw, contiguous) = self.make_room(pc, next_pc, bytes);
+        let it = if contiguous { fall } else { taken };
+        self.const_rd = None;
+        let run = (pc, next_pc, hw, contiguous, (w >> 48) as u8);
+        self.add_run(run, it, 0, false, prv);
+    }
+
+    /// A run of `bytes` from `pc`, followed by `next_pc`, under multiple retirement: close the
+    /// open block if the run would take it past the maximum (which is then at least a page,
+    /// and a run never leaves its page: the run fits in a beat of its own). Returns the run's
+    /// half-words and whether `next_pc` follows it.
+    #[inline(always)]
+    fn make_room(&mut self, pc: u64, next_pc: u64, bytes: u32) -> (u32, bool) {
         let hw = bytes / 2;
         let open_hw = if self.open {
             self.batch.last().map_or(0, |o| o.iretire)
@@ -582,11 +584,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         if hw + open_hw > self.max_hw {
             self.close();
         }
-        let contiguous = next_pc == pc.wrapping_add(bytes as u64);
-        let it = if contiguous { fall } else { taken };
-        self.const_rd = None;
-        let run = (pc, next_pc, hw, contiguous, (w >> 48) as u8);
-        self.add_run(run, it, 0, false, prv);
+        (hw, next_pc == pc.wrapping_add(bytes as u64))
     }
 
     /// Add a run (first pc, next pc, half-words, whether the next pc follows it, the last
@@ -753,11 +751,7 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
             self.run_each(r);
             return;
         }
-        let prev_const = if n >= 2 {
-            classify::sets_constant(&r.insns[n - 2]).unwrap_or(0)
-        } else {
-            PREV_UNKNOWN
-        };
+        let prev_const = prev_const_of(r.insns);
         let bytes = r.bytes();
         self.run_summary(r.pc, r.next_pc, &r.insns[n - 1], bytes, prev_const, r.prv);
     }
@@ -793,6 +787,17 @@ fn firmware_call(prv: Priv) -> (Itype, u64, u64) {
 /// applies.
 pub const PREV_UNKNOWN: u8 = 0xff;
 
+/// What a run's `prev_const` is ([`PortEvent`]): the register the instruction before the last
+/// set to a constant, when the last is a `jalr` (only a jalr looks at it: sijump); 0 for none;
+/// [`PREV_UNKNOWN`] for a one-instruction run.
+fn prev_const_of(run: &[Insn]) -> u8 {
+    match run {
+        [] | [_] => PREV_UNKNOWN,
+        [.., before, last] if last.op == Op::Jalr => classify::sets_constant(before).unwrap_or(0),
+        _ => 0,
+    }
+}
+
 /// In [`IngressPort::fast_itype`]: the operation needs the general path.
 const SLOW: u8 = 0xff;
 
@@ -817,7 +822,7 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
 /// - word 3: `RUN`: the length in bytes (bits 31:0).
 ///
 /// Words 2 and 3 of a run through a whole decoded block are its end marker's 16 bytes (see
-/// [`mark_block_end`]) with the privilege added: the hart copies them as they are.
+/// `mark_block_end`) with the privilege added: the hart copies them as they are.
 #[derive(Clone, Copy, Debug)]
 pub struct PortEvent([u64; 4]);
 
@@ -904,25 +909,16 @@ impl PortEvent {
 }
 
 /// Record in a decoded block's end marker (made by [`Insn::block_end`]) what a [`PortEvent`]
-/// of a run through the whole block says of its last instruction, in the event's byte order
-/// (see [`PortEvent`]): `rd` holds its operation, `rs1` its rd, `rs2` its rs1, `rs3` what the
-/// instruction before it set to a constant, `len` its length. `op` stays [`Op::NotDecoded`]
-/// and `rm` 0; `wd`, `imm` (the block's length in bytes) and `bits` keep their meaning.
+/// of a run through the whole block says of it: the bytes 1 to 6 of the event's word 2 (see
+/// [`PortEvent`]) go to the marker's bytes 1 to 6 (`rd`, `rs1`, `rs2`, `rs3`, `rm`, `len`),
+/// where [`PortEvent::block`] takes them with one load. Byte 5, the privilege, stays 0 (the
+/// hart adds it); `op` stays [`Op::NotDecoded`] (the event's kind [`PortEvent::RUN`]); `wd`,
+/// `imm` (the block's length in bytes, the event's word 3) and `bits` keep their meaning.
 pub(crate) fn mark_block_end(end: &mut Insn, block: &[Insn]) {
-    let n = block.len();
     let Some(last) = block.last() else { return };
-    end.rd = last.op as u8;
-    end.rs1 = last.rd;
-    end.rs2 = last.rs1;
-    // Only a jalr looks at the instruction before it (sijump).
-    end.rs3 = if n < 2 {
-        PREV_UNKNOWN
-    } else if last.op == Op::Jalr {
-        classify::sets_constant(&block[n - 2]).unwrap_or(0)
-    } else {
-        0
-    };
-    end.len = last.len;
+    let e = PortEvent::run(0, 0, end.imm as u32, last, prev_const_of(block), Priv::U);
+    let w = e.0[2].to_le_bytes();
+    (end.rd, end.rs1, end.rs2, end.rs3, end.rm, end.len) = (w[1], w[2], w[3], w[4], w[5], w[6]);
 }
 
 /// Events per batch (1 MiB). Handing a batch to the port's thread wakes it, which costs more
@@ -1038,45 +1034,24 @@ impl<E: EventSink> Sink for Capture<E> {
             self.satp = r.satp;
             self.push(PortEvent::value(PortEvent::SATP, r.satp));
         }
-        if !self.per_insn {
-            if let Some(end) = r.whole_block() {
-                self.push(PortEvent::block(r.pc, r.next_pc, end, r.prv));
-                return;
-            }
-        }
-        let n = r.insns.len();
         if self.per_insn {
-            let mut pc = r.pc;
+            let (n, mut pc) = (r.insns.len(), r.pc);
             for (i, d) in r.insns.iter().enumerate() {
                 let next_pc = if i + 1 == n {
                     r.next_pc
                 } else {
                     pc.wrapping_add(d.len as u64)
                 };
-                self.push(PortEvent::run(
-                    pc,
-                    next_pc,
-                    d.len as u32,
-                    d,
-                    PREV_UNKNOWN,
-                    r.prv,
-                ));
+                let len = d.len as u32;
+                self.push(PortEvent::run(pc, next_pc, len, d, PREV_UNKNOWN, r.prv));
                 pc = next_pc;
             }
-        } else {
-            let bytes = r.bytes();
-            let last = &r.insns[n - 1];
-            // Only a jalr looks at the instruction before it (sijump).
-            let prev_const = if n < 2 {
-                PREV_UNKNOWN
-            } else if last.op == Op::Jalr {
-                classify::sets_constant(&r.insns[n - 2]).unwrap_or(0)
-            } else {
-                0
-            };
-            self.push(PortEvent::run(
-                r.pc, r.next_pc, bytes, last, prev_const, r.prv,
-            ));
+        } else if let Some(end) = r.whole_block() {
+            self.push(PortEvent::block(r.pc, r.next_pc, end, r.prv));
+        } else if let Some(last) = r.insns.last() {
+            let (bytes, prev_const) = (r.bytes(), prev_const_of(r.insns));
+            let e = PortEvent::run(r.pc, r.next_pc, bytes, last, prev_const, r.prv);
+            self.push(e);
         }
     }
 
@@ -1113,14 +1088,7 @@ mod tests {
             mark_block_end(&mut end, &block);
             assert_eq!((end.op, end.imm), (Op::NotDecoded, bytes as i32));
             let last = block.last().unwrap();
-            let n = block.len();
-            let prev_const = if n < 2 {
-                PREV_UNKNOWN
-            } else if last.op == Op::Jalr {
-                classify::sets_constant(&block[n - 2]).unwrap_or(0)
-            } else {
-                0
-            };
+            let prev_const = prev_const_of(&block);
             for prv in [Priv::U, Priv::S, Priv::M] {
                 let (pc, next) = (0x8000_1000, 0x8000_2000);
                 let e = PortEvent::block(pc, next, &end, prv);

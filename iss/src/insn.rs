@@ -250,6 +250,13 @@ impl Insn {
         u128::from_le(raw)
     }
 
+    /// This is a block's end marker ([`Insn::block_end`]), with the block's length (the
+    /// empty slot [`Insn::NOT_DECODED`] after an instruction run on its own has none).
+    #[inline(always)]
+    pub(crate) fn is_block_end(&self) -> bool {
+        self.op == Op::NotDecoded && self.imm != 0
+    }
+
     /// The cache's empty slot.
     pub const NOT_DECODED: Insn = Insn {
         op: Op::NotDecoded,

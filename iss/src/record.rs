@@ -184,8 +184,7 @@ impl<'a> Run<'a> {
     /// its block's first instruction).
     #[inline(always)]
     pub(crate) fn whole_block(&self) -> Option<&'a Insn> {
-        let end = self.end;
-        (end.op == crate::insn::Op::NotDecoded && end.imm != 0).then_some(end)
+        self.end.is_block_end().then_some(self.end)
     }
 
     /// The instructions' length in bytes. (The usual run, a whole block, has its block's
