@@ -988,8 +988,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
 
     /// Most instructions, on the usual settings ([`Enc::plain`]): at most one GPR or FPR
     /// written, at most one data access, in the privilege of the group before, which is not
-    /// an xRET's. Writes the same bytes as the general path with no per-element tests of the
-    /// settings; returns false, having written nothing, for anything else.
+    /// an xRET's. Writes the same bytes as the general path with the same element writers,
+    /// but without its tests of the group's state and the settings it excludes; returns
+    /// false, having written nothing, for anything else.
     #[inline(always)]
     fn plain(&mut self, r: &Retired) -> bool {
         let prv = r.prv as u8;
@@ -1011,26 +1012,19 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                 RegWrite {
                     reg: Reg::X(n),
                     value,
-                } => Some((0x1000 + (n & 31) as u64, value)),
+                } => Some((0x1000 + (n & 31) as u16, value)),
                 RegWrite {
                     reg: Reg::F(n),
                     value,
-                } => Some((0x1020 + (n & 31) as u64, value)),
+                } => Some((0x1020 + (n & 31) as u16, value)),
                 RegWrite {
                     reg: Reg::Csr(_), ..
                 } => return false,
             },
         };
-        let mem = match r.n_mem {
-            0 => None,
-            _ => {
-                let m = r.mem[0];
-                if self.htif.active() && self.htif.hit(m.paddr) {
-                    return false;
-                }
-                Some(m)
-            }
-        };
+        if r.n_mem != 0 && self.htif.active() && self.htif.hit(r.mem[0].paddr) {
+            return false;
+        }
         let e = &self.enc;
         let d = r.insn;
         let pos = self.pos;
@@ -1039,31 +1033,25 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         if e.incr_pc && r.next_pc == r.pc.wrapping_add(d.len as u64) {
             o.u8(INCR_PC);
         } else {
-            o.le(ADDL_STATE as u64 | (ADDL_PC as u64) << 8, 2);
-            o.le(r.next_pc, 8);
+            o.addl(ADDL_PC, r.next_pc, 8);
         }
-        if d.len == 2 {
-            o.le(INSN16 as u64 | (d.bits as u64 & 0xffff) << 8, 3);
-        } else {
-            o.le(INSN32 as u64 | (d.bits as u64) << 8, 5);
-        }
+        o.insn(&d);
         if let Some((addr, v)) = reg {
-            o.le(FULL_REG as u64 | addr << 8, 3);
-            o.le(v, 8);
+            o.full_reg(addr, v, 8);
         }
-        if let Some(m) = mem {
+        if r.n_mem != 0 {
+            // (What `Out::accesses` writes for one access, without its loop and its tests of
+            // what the plain path excludes.)
+            let m = &r.mem[0];
             if m.kind == MemKind::Store && e.store_data {
                 let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
-                o.le(ADDL_STATE as u64 | (size.store_data_id() as u64) << 8, 2);
-                o.le(m.value, m.size as usize);
+                o.addl(size.store_data_id(), m.value, m.size as usize);
             }
             if e.eaddr {
-                o.le(ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8, 2);
-                o.le(m.vaddr, 8);
+                o.addl(ADDL_EADDR, m.vaddr, 8);
             }
             if e.paddr {
-                o.le(ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8, 2);
-                o.le(m.paddr, 8);
+                o.addl(ADDL_PADDR, m.paddr, 8);
             }
         }
         self.pos = pos + o.n;
