@@ -29,9 +29,10 @@ impl Ctr {
     /// [`Itype::TakenBranch`]; not taken: [`Itype::NontakenBranch`] with `target_pc` the next
     /// sequential pc) or a jump (itypes 8..=15, the 4-bit encoding from the hart's classifier).
     /// Traps and trap returns go through [`Ctr::trap`] and [`Ctr::xret`]; itypes 0..=3, 6 and 7
-    /// are ignored here, and [`Itype::None`] (a straight-line run that ended without a
-    /// transfer) changes nothing at all. `misp` is the branch predictor's verdict (ignored unless
-    /// [`crate::CtrConfig::misp`]). `now_cycles` is the PMU cycle count, monotonic.
+    /// are ignored here, and [`Itype::None`] (no transfer) changes nothing at all, so that a
+    /// caller may report every run without testing whether it ended in a transfer. `misp` is
+    /// the branch predictor's verdict (ignored unless [`crate::CtrConfig::misp`]).
+    /// `now_cycles` is the PMU cycle count, monotonic.
     ///
     /// Qualification (chapter 5): `prv` enabled, FROZEN clear, type not inhibited (NTBREN
     /// opts in to not-taken branches, the *INH bits opt out). With RASEMU (5.4) calls are

@@ -178,8 +178,8 @@ fn misp(
     assert_eq!(c.entry(1).unwrap().misp, imp);
 }
 
-/// `Itype::None` is what the hart reports for a straight-line run that ended without a
-/// transfer (so that it need not branch on it): it must change nothing, whether transfer()
+/// `Itype::None` (no transfer: a caller may report every run without testing whether it
+/// ended in a transfer; the hart once did) must change nothing, whether transfer()
 /// takes its fast path (the mode records plainly) or not (another mode, or RAS emulation),
 /// so the array and the next record's cycle count are those of a run without it.
 #[rstest]
