@@ -175,7 +175,8 @@ impl HtifWatch {
 
     #[inline(always)]
     fn hit(&self, pa: u64) -> bool {
-        pa.wrapping_sub(self.lo) < self.span || self.magic.is_some_and(|m| pa & !7 == m)
+        // (`magic` is a word address: `u64::MAX` matches nothing.)
+        (pa.wrapping_sub(self.lo) < self.span) | (pa & !7 == self.magic.unwrap_or(u64::MAX))
     }
 }
 
@@ -646,6 +647,11 @@ pub struct TandemWriter<W: Write + Send + 'static> {
     open_priv_pos: Option<usize>,
     /// The open group is an MRET or SRET.
     open_xret: bool,
+    /// [`TandemWriter::plain`] may write the next group: the settings allow it
+    /// ([`Enc::plain`]) and a group is open that is not an xRET's.
+    fast: bool,
+    /// Instructions written by [`TandemWriter::plain`] (not yet in `stats`).
+    plain_groups: u64,
     /// The privilege the stream has reported last.
     cur_priv: u8,
     pending: Option<PendingExc>,
@@ -700,6 +706,8 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             open: false,
             open_priv_pos: None,
             open_xret: false,
+            fast: false,
+            plain_groups: 0,
             cur_priv: init.prv as u8,
             pending: None,
             htif: HtifWatch::new(init),
@@ -738,12 +746,14 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
 
     /// Groups written so far (the index the next group will have).
     pub fn groups_written(&self) -> u64 {
-        self.stats.groups
+        self.stats.groups + self.plain_groups
     }
 
     pub fn stats(&self) -> WriterStats {
         let mut s = self.stats;
         s.bytes += self.pos as u64;
+        s.groups += self.plain_groups;
+        s.instructions += self.plain_groups;
         s
     }
 
@@ -778,6 +788,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         self.open = true;
         self.open_priv_pos = None;
         self.open_xret = false;
+        self.fast = self.enc.plain;
         self.stats.groups += 1;
     }
 
@@ -789,6 +800,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             self.pos += 1;
         }
         self.open = false;
+        self.fast = false;
     }
 
     /// Hand a full chunk to the writer thread.
@@ -981,6 +993,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         self.open = true;
         self.open_priv_pos = None;
         self.open_xret = matches!(r.insn.op, Op::Mret | Op::Sret);
+        self.fast = self.enc.plain && !self.open_xret;
         self.cur_priv = prv;
         self.stats.groups += 1;
         self.stats.instructions += 1;
@@ -993,56 +1006,56 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     /// false, having written nothing, for anything else.
     #[inline(always)]
     fn plain(&mut self, r: &Retired) -> bool {
-        let prv = r.prv as u8;
-        if !self.enc.plain
-            || r.n_writes > 1
-            || r.n_mem > 1
-            || r.sc_failed
-            || !self.open
-            || self.open_xret
-            || prv != self.cur_priv
-            || self.pos >= CHUNK
+        // One branch for everything that sends a record to the general path (`|` evaluates
+        // them all: cheaper than a branch each).
+        if !self.fast
+            | ((r.n_writes | r.n_mem) > 1)
+            | r.sc_failed
+            | (r.prv as u8 != self.cur_priv)
+            | (self.pos >= CHUNK)
         {
             return false;
         }
-        let reg = match r.n_writes {
-            0 => None,
-            _ => match r.writes[0] {
-                RegWrite { reg: Reg::X(0), .. } => None,
-                RegWrite {
-                    reg: Reg::X(n),
-                    value,
-                } => Some((0x1000 + (n & 31) as u16, value)),
-                RegWrite {
-                    reg: Reg::F(n),
-                    value,
-                } => Some((0x1020 + (n & 31) as u16, value)),
-                RegWrite {
-                    reg: Reg::Csr(_), ..
-                } => return false,
-            },
-        };
-        if r.n_mem != 0 && self.htif.active() && self.htif.hit(r.mem[0].paddr) {
-            return false;
-        }
         let e = &self.enc;
-        let d = r.insn;
+        let d = &r.insn;
         let pos = self.pos;
-        let mut o = Out::new(&mut self.buf[pos..], e, &mut self.track);
+        // SAFETY: `pos < CHUNK` and the buffer has MAX_EVENT bytes more.
+        let room = unsafe { self.buf.get_unchecked_mut(pos..) };
+        let mut o = Out::new(room, e, &mut self.track);
         o.le(END_GROUP as u64 | (BEGIN_GROUP as u64) << 8, 2);
         if e.incr_pc && r.next_pc == r.pc.wrapping_add(d.len as u64) {
             o.u8(INCR_PC);
         } else {
             o.addl(ADDL_PC, r.next_pc, 8);
         }
-        o.insn(&d);
-        if let Some((addr, v)) = reg {
-            o.full_reg(addr, v, 8);
+        // INSN16 (3 bytes) or INSN32 (5 bytes), without a branch on the length.
+        let wide = (d.len >> 2) as u64;
+        let bits = d.bits as u64 & (0xffff | wide.wrapping_neg() << 16);
+        o.le((INSN16 as u64 + wide) | (bits << 8), 3 + 2 * wide as usize);
+        if r.n_writes != 0 {
+            match r.writes[0] {
+                RegWrite { reg: Reg::X(0), .. } => {}
+                RegWrite {
+                    reg: Reg::X(n),
+                    value,
+                } => o.full_reg(0x1000 + (n & 31) as u16, value, 8),
+                RegWrite {
+                    reg: Reg::F(n),
+                    value,
+                } => o.full_reg(0x1020 + (n & 31) as u16, value, 8),
+                RegWrite {
+                    reg: Reg::Csr(_), ..
+                } => return false,
+            }
         }
         if r.n_mem != 0 {
             // (What `Out::accesses` writes for one access, without its loop and its tests of
             // what the plain path excludes.)
             let m = &r.mem[0];
+            if self.htif.hit(m.paddr) {
+                // Nothing is kept of what was written past `pos`.
+                return false;
+            }
             if m.kind == MemKind::Store && e.store_data {
                 let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
                 o.addl(size.store_data_id(), m.value, m.size as usize);
@@ -1056,9 +1069,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         }
         self.pos = pos + o.n;
         self.open_priv_pos = None;
-        self.open_xret = matches!(d.op, Op::Mret | Op::Sret);
-        self.stats.groups += 1;
-        self.stats.instructions += 1;
+        if matches!(d.op, Op::Mret | Op::Sret) {
+            self.open_xret = true;
+            self.fast = false;
+        }
+        self.plain_groups += 1;
         true
     }
 
