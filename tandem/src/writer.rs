@@ -40,7 +40,7 @@ use std::io::{self, Write};
 /// Bytes handed to the writer thread at a time.
 const CHUNK: usize = 256 << 10;
 /// Buffers in circulation between the hart and the writer thread.
-const POOL: usize = 4;
+const POOL: usize = 32;
 /// Room kept free for one event's groups.
 const MAX_EVENT: usize = 2048;
 /// fcsr, the register the spec's example ORs new exception flags into.
@@ -672,7 +672,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         cfg.params
             .check()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-        let (full, to_write) = crossbeam_channel::bounded::<(Vec<u8>, usize)>(2);
+        let (full, to_write) = crossbeam_channel::bounded::<(Vec<u8>, usize)>(POOL - 2);
         let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(POOL + 1);
         let mut out = out;
         let thread = std::thread::Builder::new()
