@@ -228,36 +228,38 @@ fn fstore<const REC: bool, const CTR: bool, const SIZE: u8>(
 
 /// Register the F and D handlers in a handler table.
 pub(super) const fn fp_handlers<const REC: bool, const CTR: bool>(t: &mut [Handler; 256]) {
+    t[Op::Flw as usize] = fload::<REC, CTR, 4>;
+    t[Op::Fld as usize] = fload::<REC, CTR, 8>;
+    t[Op::Fsw as usize] = fstore::<REC, CTR, 4>;
+    t[Op::Fsd as usize] = fstore::<REC, CTR, 8>;
     macro_rules! set {
-        ($($op:ident => $h:expr),* $(,)?) => {$( t[Op::$op as usize] = $h; )*};
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR>; )*};
     }
     set!(
-        Flw => fload::<REC, CTR, 4>, Fld => fload::<REC, CTR, 8>,
-        Fsw => fstore::<REC, CTR, 4>, Fsd => fstore::<REC, CTR, 8>,
-        FaddS => fadd_s::<REC, CTR>, FsubS => fsub_s::<REC, CTR>, FmulS => fmul_s::<REC, CTR>,
-        FdivS => fdiv_s::<REC, CTR>, FsqrtS => fsqrt_s::<REC, CTR>,
-        FmaddS => fmadd_s::<REC, CTR>, FmsubS => fmsub_s::<REC, CTR>,
-        FnmsubS => fnmsub_s::<REC, CTR>, FnmaddS => fnmadd_s::<REC, CTR>,
-        FsgnjS => fsgnj_s::<REC, CTR>, FsgnjnS => fsgnjn_s::<REC, CTR>, FsgnjxS => fsgnjx_s::<REC, CTR>,
-        FminS => fmin_s::<REC, CTR>, FmaxS => fmax_s::<REC, CTR>,
-        FcvtWS => fcvt_w_s::<REC, CTR>, FcvtWuS => fcvt_wu_s::<REC, CTR>,
-        FcvtLS => fcvt_l_s::<REC, CTR>, FcvtLuS => fcvt_lu_s::<REC, CTR>,
-        FmvXW => fmv_x_w::<REC, CTR>, FeqS => feq_s::<REC, CTR>, FltS => flt_s::<REC, CTR>, FleS => fle_s::<REC, CTR>,
-        FclassS => fclass_s::<REC, CTR>,
-        FcvtSW => fcvt_s_w::<REC, CTR>, FcvtSWu => fcvt_s_wu::<REC, CTR>,
-        FcvtSL => fcvt_s_l::<REC, CTR>, FcvtSLu => fcvt_s_lu::<REC, CTR>, FmvWX => fmv_w_x::<REC, CTR>,
-        FaddD => fadd_d::<REC, CTR>, FsubD => fsub_d::<REC, CTR>, FmulD => fmul_d::<REC, CTR>,
-        FdivD => fdiv_d::<REC, CTR>, FsqrtD => fsqrt_d::<REC, CTR>,
-        FmaddD => fmadd_d::<REC, CTR>, FmsubD => fmsub_d::<REC, CTR>,
-        FnmsubD => fnmsub_d::<REC, CTR>, FnmaddD => fnmadd_d::<REC, CTR>,
-        FsgnjD => fsgnj_d::<REC, CTR>, FsgnjnD => fsgnjn_d::<REC, CTR>, FsgnjxD => fsgnjx_d::<REC, CTR>,
-        FminD => fmin_d::<REC, CTR>, FmaxD => fmax_d::<REC, CTR>,
-        FcvtSD => fcvt_s_d::<REC, CTR>, FcvtDS => fcvt_d_s::<REC, CTR>,
-        FeqD => feq_d::<REC, CTR>, FltD => flt_d::<REC, CTR>, FleD => fle_d::<REC, CTR>,
-        FclassD => fclass_d::<REC, CTR>,
-        FcvtWD => fcvt_w_d::<REC, CTR>, FcvtWuD => fcvt_wu_d::<REC, CTR>,
-        FcvtLD => fcvt_l_d::<REC, CTR>, FcvtLuD => fcvt_lu_d::<REC, CTR>, FmvXD => fmv_x_d::<REC, CTR>,
-        FcvtDW => fcvt_d_w::<REC, CTR>, FcvtDWu => fcvt_d_wu::<REC, CTR>,
-        FcvtDL => fcvt_d_l::<REC, CTR>, FcvtDLu => fcvt_d_lu::<REC, CTR>, FmvDX => fmv_d_x::<REC, CTR>,
+        FaddS => fadd_s, FsubS => fsub_s, FmulS => fmul_s,
+        FdivS => fdiv_s, FsqrtS => fsqrt_s,
+        FmaddS => fmadd_s, FmsubS => fmsub_s,
+        FnmsubS => fnmsub_s, FnmaddS => fnmadd_s,
+        FsgnjS => fsgnj_s, FsgnjnS => fsgnjn_s, FsgnjxS => fsgnjx_s,
+        FminS => fmin_s, FmaxS => fmax_s,
+        FcvtWS => fcvt_w_s, FcvtWuS => fcvt_wu_s,
+        FcvtLS => fcvt_l_s, FcvtLuS => fcvt_lu_s,
+        FmvXW => fmv_x_w, FeqS => feq_s, FltS => flt_s, FleS => fle_s,
+        FclassS => fclass_s,
+        FcvtSW => fcvt_s_w, FcvtSWu => fcvt_s_wu,
+        FcvtSL => fcvt_s_l, FcvtSLu => fcvt_s_lu, FmvWX => fmv_w_x,
+        FaddD => fadd_d, FsubD => fsub_d, FmulD => fmul_d,
+        FdivD => fdiv_d, FsqrtD => fsqrt_d,
+        FmaddD => fmadd_d, FmsubD => fmsub_d,
+        FnmsubD => fnmsub_d, FnmaddD => fnmadd_d,
+        FsgnjD => fsgnj_d, FsgnjnD => fsgnjn_d, FsgnjxD => fsgnjx_d,
+        FminD => fmin_d, FmaxD => fmax_d,
+        FcvtSD => fcvt_s_d, FcvtDS => fcvt_d_s,
+        FeqD => feq_d, FltD => flt_d, FleD => fle_d,
+        FclassD => fclass_d,
+        FcvtWD => fcvt_w_d, FcvtWuD => fcvt_wu_d,
+        FcvtLD => fcvt_l_d, FcvtLuD => fcvt_lu_d, FmvXD => fmv_x_d,
+        FcvtDW => fcvt_d_w, FcvtDWu => fcvt_d_wu,
+        FcvtDL => fcvt_d_l, FcvtDLu => fcvt_d_lu, FmvDX => fmv_d_x,
     );
 }
