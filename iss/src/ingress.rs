@@ -183,6 +183,8 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     /// on nothing else and that set no constant; [`SLOW`] for the others, and for all with
     /// per-instruction beats. (Replaying a run is the port's thread's main work.)
     fast_itype: Box<[[u8; 2]; 256]>,
+    /// The port needs every instruction of a run ([`per_insn`]).
+    per_insn: bool,
     /// Where the hart goes next, and in which privilege (after the last event seen).
     next_pc: u64,
     next_prv: Priv,
@@ -198,32 +200,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             Retirement::Single => (true, 2),
             Retirement::Block { max_halfwords } => (false, max_halfwords.max(2)),
         };
-        let mut fast_itype = Box::new([[SLOW; 2]; 256]);
-        if !single && max_hw >= 2048 {
-            for (v, e) in fast_itype.iter_mut().enumerate() {
-                let Some(op) = Op::from_u8(v as u8) else {
-                    continue;
-                };
-                if matches!(op, Op::Jal | Op::Jalr | Op::Ecall | Op::Lui | Op::Auipc) {
-                    continue;
-                }
-                let d = Insn {
-                    op,
-                    ..Insn::NOT_DECODED
-                };
-                let code = |taken| {
-                    let it = classify::itype(&d, taken);
-                    if cfg.itype_width == 3 {
-                        it.to_3bit().code()
-                    } else {
-                        it.code()
-                    }
-                };
-                *e = [code(false), code(true)];
-            }
-        }
         let mut p = IngressPort {
-            fast_itype,
+            fast_itype: Box::new([[SLOW; 2]; 256]),
+            per_insn: per_insn(&cfg),
             cfg,
             out,
             batch: Vec::with_capacity(BATCH),
@@ -241,6 +220,22 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             count: 0,
         };
         p.context = p.context_of(csr.satp);
+        if !p.per_insn {
+            for v in 0..=255u8 {
+                // jal and jalr (whose itype depends on their registers), ecall (firmware) and
+                // the instructions that set a constant (sijump) take the general path.
+                let Some(op) = Op::from_u8(v) else { continue };
+                if matches!(op, Op::Jal | Op::Jalr | Op::Ecall | Op::Lui | Op::Auipc) {
+                    continue;
+                }
+                let d = Insn {
+                    op,
+                    ..Insn::NOT_DECODED
+                };
+                let code = |taken| p.port_itype(classify::itype(&d, taken), &d, None).0.code();
+                p.fast_itype[v as usize] = [code(false), code(true)];
+            }
+        }
         p
     }
 
@@ -529,7 +524,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         prev_const: u8,
         prv: Priv,
     ) {
-        if self.single || self.max_hw < 2048 {
+        if self.per_insn {
             self.retire_insn(pc, last, next_pc, prv, self.time, None, 0);
             return;
         }
@@ -747,7 +742,7 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
         self.see_satp(r.satp);
         self.time = r.time;
         let n = r.insns.len();
-        if self.single || self.max_hw < 2048 {
+        if self.per_insn {
             self.run_each(r);
             return;
         }
