@@ -374,13 +374,7 @@ impl Machine {
         let end = &a[k + n];
         let last = &a[k + n - 1];
         let full = block_start && end.is_block_end();
-        // A whole block's length is in its end marker (summing would mispredict the loop's
-        // exit).
-        let bytes = if full {
-            end.imm as u64
-        } else {
-            a[k..k + n].iter().map(|d| d.len as u64).sum()
-        };
+        let bytes = crate::record::run_bytes(&a[k..k + n], full.then_some(end)) as u64;
         // A run through its whole block has its block's meta (class counts, the transfer's
         // kind); any other counts its own instructions.
         let meta = full.then(|| self.dcache.meta[end.bits as usize]);

@@ -187,14 +187,21 @@ impl<'a> Run<'a> {
         self.end.is_block_end().then_some(self.end)
     }
 
-    /// The instructions' length in bytes. (The usual run, a whole block, has its block's
-    /// length, which the end marker carries: summing would mispredict the loop's exit.)
+    /// The instructions' length in bytes.
     #[inline(always)]
     pub fn bytes(&self) -> u32 {
-        match self.whole_block() {
-            Some(end) => end.imm as u32,
-            None => self.insns.iter().map(|d| d.len as u32).sum(),
-        }
+        run_bytes(self.insns, self.whole_block())
+    }
+}
+
+/// The length in bytes of `insns`; `whole`: the end marker of their block when they are all of
+/// it. (The usual run, a whole block, has its block's length, which the end marker carries:
+/// summing would mispredict the loop's exit.)
+#[inline(always)]
+pub(crate) fn run_bytes(insns: &[Insn], whole: Option<&Insn>) -> u32 {
+    match whole {
+        Some(end) => end.imm as u32,
+        None => insns.iter().map(|d| d.len as u32).sum(),
     }
 }
 
