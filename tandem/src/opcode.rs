@@ -41,6 +41,11 @@ pub const STATE_INIT: u8 = 11;
 pub const INSN16: u8 = 16;
 pub const INSN32: u8 = 17;
 
+/// The debug-spec register address of x0 (x1..x31 follow), as register writes carry it.
+pub const GPR_ADDR: u16 = 0x1000;
+/// The debug-spec register address of f0 (f1..f31 follow).
+pub const FPR_ADDR: u16 = 0x1020;
+
 /// One opcode of the trace format.
 #[derive(Clone, Copy, Debug)]
 pub struct OpcodeInfo {

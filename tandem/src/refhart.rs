@@ -7,6 +7,7 @@
 //! hpmcounterN) have no index of their own: writes to them are applied to the registers
 //! that hold their bits.
 
+use crate::opcode::{FPR_ADDR, GPR_ADDR};
 use iss::csr::*;
 use iss::insn::{Insn, Op};
 use iss::mmu::Access;
@@ -39,8 +40,8 @@ pub enum Target {
 #[inline]
 pub fn target(addr: u16) -> Target {
     match addr {
-        0x1000..=0x101f => Target::Reg(GPR0 + (addr - 0x1000) as usize),
-        0x1020..=0x103f => Target::Reg(FPR0 + (addr - 0x1020) as usize),
+        GPR_ADDR..=0x101f => Target::Reg(GPR0 + (addr - GPR_ADDR) as usize),
+        FPR_ADDR..=0x103f => Target::Reg(FPR0 + (addr - FPR_ADDR) as usize),
         SSTATUS => Target::Sstatus,
         SIE => Target::Sie,
         SIP => Target::Sip,
@@ -57,9 +58,9 @@ pub fn target(addr: u16) -> Target {
 #[inline]
 pub fn addr_of(idx: usize) -> u16 {
     if idx >= FPR0 {
-        0x1020 + (idx - FPR0) as u16
+        FPR_ADDR + (idx - FPR0) as u16
     } else if idx >= GPR0 {
-        0x1000 + (idx - GPR0) as u16
+        GPR_ADDR + (idx - GPR0) as u16
     } else {
         idx as u16
     }

@@ -389,16 +389,16 @@ impl<'a> Out<'a> {
                     let delta = w.value.wrapping_sub(self.t.x[n]) as i64;
                     if (-128..=127).contains(&delta) {
                         self.u8(INCR_REG_ADD);
-                        self.le(0x1000 + n as u64, 2);
+                        self.le((GPR_ADDR + n as u16) as u64, 2);
                         self.u8(delta as i8 as u8);
                         return;
                     }
                 }
-                self.full_reg(0x1000 + n as u16, w.value, self.e.xb);
+                self.full_reg(GPR_ADDR + n as u16, w.value, self.e.xb);
             }
             Reg::F(n) => {
                 if self.e.fpr {
-                    self.full_reg(0x1020 + (n & 31) as u16, w.value, self.e.fb);
+                    self.full_reg(FPR_ADDR + (n & 31) as u16, w.value, self.e.fb);
                 }
             }
             Reg::Csr(c) => self.detour(|o| o.csr_write(c, w.value)),
@@ -734,7 +734,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             for (i, &v) in init.gpr.iter().enumerate().skip(1) {
                 if v != 0 {
                     w.b(FULL_REG);
-                    w.le(0x1000 + i as u64, 2);
+                    w.le((GPR_ADDR + i as u16) as u64, 2);
                     w.le(v, xb);
                 }
             }
@@ -785,11 +785,18 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     fn begin(&mut self) {
         self.buf[self.pos] = BEGIN_GROUP;
         self.pos += 1;
+        self.opened(false);
+        self.stats.groups += 1;
+    }
+
+    /// A group is open now (its privilege byte not placed yet); `xret`: an MRET's or SRET's.
+    /// Keeps `fast` in step with the fields it stands for.
+    #[inline(always)]
+    fn opened(&mut self, xret: bool) {
         self.open = true;
         self.open_priv_pos = None;
-        self.open_xret = false;
-        self.fast = self.enc.plain;
-        self.stats.groups += 1;
+        self.open_xret = xret;
+        self.fast = self.enc.plain && !xret;
     }
 
     /// End the open group now (no privilege look-ahead).
@@ -990,10 +997,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         }
         o.instruction(r);
         self.pos = pos + o.n;
-        self.open = true;
-        self.open_priv_pos = None;
-        self.open_xret = matches!(r.insn.op, Op::Mret | Op::Sret);
-        self.fast = self.enc.plain && !self.open_xret;
+        self.opened(matches!(r.insn.op, Op::Mret | Op::Sret));
         self.cur_priv = prv;
         self.stats.groups += 1;
         self.stats.instructions += 1;
@@ -1038,11 +1042,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                 RegWrite {
                     reg: Reg::X(n),
                     value,
-                } => o.full_reg(0x1000 + (n & 31) as u16, value, 8),
+                } => o.full_reg(GPR_ADDR + (n & 31) as u16, value, 8),
                 RegWrite {
                     reg: Reg::F(n),
                     value,
-                } => o.full_reg(0x1020 + (n & 31) as u16, value, 8),
+                } => o.full_reg(FPR_ADDR + (n & 31) as u16, value, 8),
                 RegWrite {
                     reg: Reg::Csr(_), ..
                 } => return false,
