@@ -392,6 +392,13 @@ impl Machine {
                 }
             }
         };
+        if self.models {
+            // The run's fetches come before its transfer (whose cycle count, for CTR, they
+            // are part of), however the run was cut: one instruction at a time or chained.
+            let pa = self.fetch_page.1.wrapping_add(pc - self.fetch_page.0);
+            let asid = self.asid();
+            self.hart.pmu.fetch(prv, pc, pa, bytes, asid);
+        }
         let mut t = 0;
         if kind != 0 {
             let len = last.len as u64;
@@ -430,9 +437,6 @@ impl Machine {
             // Overflows need no per-run look: chunks stop at the PMU's overflow horizon.
             return false;
         }
-        let pa = self.fetch_page.1.wrapping_add(pc - self.fetch_page.0);
-        let asid = self.asid();
-        self.hart.pmu.fetch(prv, pc, pa, bytes, asid);
         let n = n as u64;
         if self.hart.pmu.due(n) {
             self.pmu_sync();
