@@ -106,6 +106,11 @@ pub struct Machine {
     pub(crate) dcache: DecodeCache,
     /// The record of the instruction being executed (filled only when a sink wants it).
     pub(crate) rec: Retired,
+    /// For runs of simple instructions: the effect of each, by its index in the decoded
+    /// block ([`crate::record::SimpleRun`]); at least as long as the block arena.
+    pub(crate) effects: Vec<crate::record::Effect>,
+    /// The physical address of the last data access (left there for `effects`).
+    pub(crate) fx_paddr: u64,
     /// The exception the current instruction raised (valid when exec returned `TRAP`).
     pub(crate) exc: (Cause, u64),
     /// Instructions retired since reset.
@@ -173,6 +178,8 @@ impl Machine {
             tlb: Tlb::new(),
             dcache: DecodeCache::new(),
             rec: Retired::default(),
+            effects: Vec::new(),
+            fx_paddr: 0,
             exc: (Cause::Exception(arch::Exception::IllegalInstruction), 0),
             retired: 0,
             sched: crate::run::Scheduler::default(),

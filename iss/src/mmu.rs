@@ -354,23 +354,31 @@ impl Machine {
     // Data loads and stores, as instructions use them. `Err(())` means an exception was
     // recorded in `self.exc`.
 
-    /// Load `size` bytes at virtual address `va`, zero-extended.
+    /// Load `size` bytes at virtual address `va`, zero-extended. `FX`: leave the physical
+    /// address in `fx_paddr`.
     #[inline(always)]
-    pub(crate) fn load<const REC: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
+    pub(crate) fn load<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+    ) -> Result<u64, ()> {
         if va & (size as u64 - 1) == 0 {
             if let Some(off) = self.tlb.lookup(Access::Load, va) {
                 let v = self.bus.ram.read(off as usize, size);
                 if REC {
                     self.record_mem(MemKind::Load, va, RAM_BASE + off, size, v);
                 }
+                if FX {
+                    self.fx_paddr = RAM_BASE + off;
+                }
                 return Ok(v);
             }
         }
-        self.load_slow::<REC>(va, size)
+        self.load_slow::<REC, FX>(va, size)
     }
 
     #[inline(never)]
-    fn load_slow<const REC: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
+    fn load_slow<const REC: bool, const FX: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
         if va & (size as u64 - 1) != 0 {
             self.misaligned_event();
             if self.config.misaligned == Misaligned::Trap {
@@ -391,6 +399,9 @@ impl Machine {
             if REC {
                 self.record_mem(MemKind::Load, va, pa0, size, v);
             }
+            if FX {
+                self.fx_paddr = pa0;
+            }
             if self.models {
                 self.data_event(va, pa0, AccessKind::Read, size);
             }
@@ -404,6 +415,9 @@ impl Machine {
         }
         if REC {
             self.record_mem(MemKind::Load, va, pa, size, v);
+        }
+        if FX {
+            self.fx_paddr = pa;
         }
         Ok(v)
     }
@@ -421,9 +435,15 @@ impl Machine {
         }
     }
 
-    /// Store the low `size` bytes of `val` at virtual address `va`.
+    /// Store the low `size` bytes of `val` at virtual address `va`. `FX`: leave the physical
+    /// address in `fx_paddr`.
     #[inline(always)]
-    pub(crate) fn store<const REC: bool>(&mut self, va: u64, size: u8, val: u64) -> Result<(), ()> {
+    pub(crate) fn store<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+        val: u64,
+    ) -> Result<(), ()> {
         if va & (size as u64 - 1) == 0 {
             let e = self.tlb.store[Tlb::slot(va)];
             if e.tag == self.tlb.tag(va) {
@@ -434,21 +454,26 @@ impl Machine {
                         .store_in_page((e.code - 1) as usize, va & (PAGE_SIZE - 1), size);
                 }
                 if REC {
-                    self.record_mem(MemKind::Store, va, RAM_BASE + off, size, val);
+                    let v = low_bytes(val, size);
+                    self.record_mem(MemKind::Store, va, RAM_BASE + off, size, v);
+                }
+                if FX {
+                    self.fx_paddr = RAM_BASE + off;
                 }
                 return Ok(());
             }
         }
-        self.store_slow::<REC>(va, size, val)
+        self.store_slow::<REC, FX>(va, size, val)
     }
 
     #[inline(never)]
-    fn store_slow<const REC: bool>(&mut self, va: u64, size: u8, val: u64) -> Result<(), ()> {
-        let val = if size == 8 {
-            val
-        } else {
-            val & ((1u64 << (8 * size as u32)) - 1)
-        };
+    fn store_slow<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+        val: u64,
+    ) -> Result<(), ()> {
+        let val = low_bytes(val, size);
         if va & (size as u64 - 1) != 0 {
             self.misaligned_event();
             if self.config.misaligned == Misaligned::Trap {
@@ -466,6 +491,9 @@ impl Machine {
             if REC {
                 self.record_mem(MemKind::Store, va, pas[0], size, val);
             }
+            if FX {
+                self.fx_paddr = pas[0];
+            }
             if self.models {
                 self.data_event(va, pas[0], AccessKind::Write, size);
             }
@@ -480,6 +508,9 @@ impl Machine {
         if REC {
             self.record_mem(MemKind::Store, va, pa, size, val);
         }
+        if FX {
+            self.fx_paddr = pa;
+        }
         Ok(())
     }
 
@@ -493,6 +524,10 @@ impl Machine {
             Some(BusEffect::None) => Ok(()),
             Some(BusEffect::Clint) => {
                 self.clint_changed();
+                // End the chain, as after a store into decoded code: the records of the
+                // instructions after it have the time it may have set (runs of simple
+                // instructions have one time).
+                self.dcache.dirty = true;
                 Ok(())
             }
             Some(BusEffect::Exit) => {
@@ -621,6 +656,16 @@ impl Machine {
             .ram
             .offset(pa, size as u64)
             .map(|off| self.bus.ram.read(off, size))
+    }
+}
+
+/// The low `size` bytes of `v` (a store's data, as records hold it).
+#[inline(always)]
+pub(crate) fn low_bytes(v: u64, size: u8) -> u64 {
+    if size >= 8 {
+        v
+    } else {
+        v & ((1u64 << (8 * size as u32)) - 1)
     }
 }
 

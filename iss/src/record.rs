@@ -4,7 +4,7 @@
 //! never builds a record (every recording site is behind `if S::ENABLED`), so an untraced run
 //! pays nothing; a traced run pays for the fields it fills.
 
-use crate::insn::Insn;
+use crate::insn::{Insn, Op};
 use arch::{Cause, Priv};
 
 /// A register the instruction (or trap) wrote.
@@ -205,6 +205,148 @@ pub(crate) fn run_bytes(insns: &[Insn], whole: Option<&Insn>) -> u32 {
     }
 }
 
+/// What a record holds beside an instruction's pc, bits and next pc, for the operations whose
+/// records have a fixed shape ([`shape`]). The hart runs those chained, as untraced, and keeps
+/// only an [`Effect`] for each; [`SimpleRun`] makes the records again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The record depends on more than the operation (CSRs, FP flags, atomics, xRETs,
+    /// anything that can write several registers): the hart builds it as it executes.
+    Built,
+    /// Writes rd (when rd is not x0).
+    Rd,
+    /// Writes nothing (branches, fences).
+    Nothing,
+    /// Loads this many bytes and writes rd (when rd is not x0).
+    Load(u8),
+    /// Stores this many bytes.
+    Store(u8),
+}
+
+/// The shape of an operation's record.
+pub const fn shape(op: Op) -> Shape {
+    use Op::*;
+    match op {
+        Lui | Auipc | Jal | Jalr | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai
+        | Add | Sub | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Addiw | Slliw | Srliw
+        | Sraiw | Addw | Subw | Sllw | Srlw | Sraw | Mul | Mulh | Mulhsu | Mulhu | Div | Divu
+        | Rem | Remu | Mulw | Divw | Divuw | Remw | Remuw => Shape::Rd,
+        Beq | Bne | Blt | Bge | Bltu | Bgeu | Fence => Shape::Nothing,
+        Lb | Lbu => Shape::Load(1),
+        Lh | Lhu => Shape::Load(2),
+        Lw | Lwu => Shape::Load(4),
+        Ld => Shape::Load(8),
+        Sb => Shape::Store(1),
+        Sh => Shape::Store(2),
+        Sw => Shape::Store(4),
+        Sd => Shape::Store(8),
+        _ => Shape::Built,
+    }
+}
+
+/// [`shape`] of every operation, by discriminant (`Built` past the last).
+pub const SHAPES: [Shape; 256] = {
+    let mut t = [Shape::Built; 256];
+    let mut i = 0;
+    while i <= Op::LAST as usize {
+        // SAFETY: `Op` is `repr(u8)` with implicit discriminants from 0 to `LAST`.
+        t[i] = shape(unsafe { core::mem::transmute::<u8, Op>(i as u8) });
+        i += 1;
+    }
+    t
+};
+
+/// What an instruction of a fixed [`Shape`] left for its record, beside its pc, bits and next
+/// pc. Fields its shape does not use hold anything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct Effect {
+    /// The value written to rd (`Rd`, `Load`).
+    pub value: u64,
+    /// The value loaded (zero-extended) or stored (the low `size` bytes).
+    pub mem_value: u64,
+    /// Effective (virtual) address of the access.
+    pub vaddr: u64,
+    /// Physical address of the access.
+    pub paddr: u64,
+}
+
+/// Instructions of fixed shapes that retired one after the other in straight-line order (each
+/// at the previous one's pc plus its length; only the last can have transferred control), for
+/// sinks that take them so ([`Sink::SIMPLE_RUNS`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SimpleRun<'a> {
+    pub insns: &'a [Insn],
+    /// One per instruction.
+    pub effects: &'a [Effect],
+    /// The pc of `insns[0]`.
+    pub pc: u64,
+    /// The pc after the last instruction.
+    pub next_pc: u64,
+    /// The privilege they ran in.
+    pub prv: Priv,
+    /// mtime while they ran.
+    pub time: u64,
+    /// The virtual page they were fetched from, and its physical page (their physical pc is
+    /// at the same offset).
+    pub fetch_page: (u64, u64),
+}
+
+impl SimpleRun<'_> {
+    /// The record of each instruction, in order, as the hart would have built it.
+    pub fn for_each_record(&self, mut f: impl FnMut(&Retired)) {
+        let mut r = Retired {
+            prv: self.prv,
+            time: self.time,
+            ..Retired::default()
+        };
+        let mut pc = self.pc;
+        let last = self.insns.len().wrapping_sub(1);
+        for (i, (d, e)) in self.insns.iter().zip(self.effects).enumerate() {
+            let next_pc = if i == last {
+                self.next_pc
+            } else {
+                pc.wrapping_add(d.len as u64)
+            };
+            self.record(d, e, pc, next_pc, &mut r);
+            f(&r);
+            pc = next_pc;
+        }
+    }
+
+    /// Fill `r` (whose `prv` and `time` are this run's) with the record of `d` at `pc`.
+    #[inline]
+    fn record(&self, d: &Insn, e: &Effect, pc: u64, next_pc: u64, r: &mut Retired) {
+        r.pc = pc;
+        r.insn = *d;
+        r.next_pc = next_pc;
+        r.fetch_pa = Some(
+            self.fetch_page
+                .1
+                .wrapping_add(pc.wrapping_sub(self.fetch_page.0)),
+        );
+        r.n_writes = 0;
+        r.n_mem = 0;
+        let (kind, size) = match SHAPES[d.op as usize] {
+            Shape::Load(n) => (MemKind::Load, n),
+            Shape::Store(n) => (MemKind::Store, n),
+            _ => (MemKind::Load, 0),
+        };
+        if size != 0 {
+            r.push_mem(MemAccess {
+                kind,
+                vaddr: e.vaddr,
+                paddr: e.paddr,
+                size,
+                value: e.mem_value,
+            });
+        }
+        if matches!(SHAPES[d.op as usize], Shape::Rd | Shape::Load(_)) && d.rd != 0 {
+            r.push_write(Reg::X(d.rd), e.value);
+        }
+    }
+}
+
 /// A trap taken: after an instruction raised an exception, or between instructions for an
 /// interrupt.
 #[derive(Clone, Debug)]
@@ -239,8 +381,17 @@ pub trait Sink {
     const RUNS: bool = false;
     /// An instruction executed (see [`Retired::retired`]). `ENABLED` sinks only.
     fn retire(&mut self, r: &Retired);
+    /// With `ENABLED`: the sink also takes instructions of fixed shapes in [`SimpleRun`]s, so
+    /// that the hart can run them chained (it builds records only for the others, which go to
+    /// `retire`, in order with the runs).
+    const SIMPLE_RUNS: bool = false;
     /// Instructions retired in straight-line order. `RUNS` sinks only.
     fn run(&mut self, _r: &Run) {}
+    /// Instructions of fixed shapes retired in straight-line order. `SIMPLE_RUNS` sinks only;
+    /// by default, each one's record goes to `retire`.
+    fn simple_run(&mut self, r: &SimpleRun) {
+        r.for_each_record(|rec| self.retire(rec));
+    }
     /// A trap was taken (after the `retire` of the excepting instruction, or on its own for an
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
@@ -262,10 +413,16 @@ impl Sink for NoSink {
 impl<A: Sink, B: Sink> Sink for (A, B) {
     const ENABLED: bool = A::ENABLED || B::ENABLED;
     const RUNS: bool = A::RUNS || B::RUNS;
+    const SIMPLE_RUNS: bool = A::SIMPLE_RUNS && B::SIMPLE_RUNS;
     #[inline]
     fn retire(&mut self, r: &Retired) {
         self.0.retire(r);
         self.1.retire(r);
+    }
+    #[inline]
+    fn simple_run(&mut self, r: &SimpleRun) {
+        self.0.simple_run(r);
+        self.1.simple_run(r);
     }
     #[inline]
     fn run(&mut self, r: &Run) {
@@ -282,9 +439,14 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
 impl<S: Sink + ?Sized> Sink for &mut S {
     const ENABLED: bool = S::ENABLED;
     const RUNS: bool = S::RUNS;
+    const SIMPLE_RUNS: bool = S::SIMPLE_RUNS;
     #[inline]
     fn retire(&mut self, r: &Retired) {
         (**self).retire(r)
+    }
+    #[inline]
+    fn simple_run(&mut self, r: &SimpleRun) {
+        (**self).simple_run(r)
     }
     #[inline]
     fn run(&mut self, r: &Run) {

@@ -20,11 +20,11 @@
 use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
 use crate::decode::{decode, decode16, decode32};
 use crate::events::FAST_BLOCK;
-use crate::exec::{handlers, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::exec::{fx_handlers, handlers, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
-use crate::record::{Run, Sink};
+use crate::record::{Effect, Run, SimpleRun, Sink};
 use crate::sbi::{SbiTrap, Then};
 use arch::{Cause, Priv};
 
@@ -358,11 +358,19 @@ impl Machine {
             } else {
                 Insn::NOT_DECODED
             };
-            let e = self.finish_unusual(&d, pc, npc, sink);
+            let e = self.finish_unusual(&d, pc, npc, false, sink);
             return BlockEnd::End(after_lcofi(e, lcofi));
         }
-        // Traced: one instruction at a time, each handed to the sink.
+        // Traced: one instruction at a time, each handed to the sink; or, for a sink that takes
+        // runs of simple instructions, runs of those chained, and the others one at a time.
+        let mut block_start = true;
         loop {
+            if S::SIMPLE_RUNS {
+                match self.run_simple(arena, k, pc, block_start, sink) {
+                    Ok(at) => (k, pc) = at,
+                    Err(end) => return end,
+                }
+            }
             let d = &arena[k];
             self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
             self.rec.fetch_pa = Some(self.fetch_page.1.wrapping_add(pc - self.fetch_page.0));
@@ -386,6 +394,7 @@ impl Machine {
                 if npc == pc.wrapping_add(d.len as u64) {
                     pc = npc;
                     k += 1;
+                    block_start = false;
                     continue;
                 }
                 return BlockEnd::Next(npc);
@@ -393,8 +402,86 @@ impl Machine {
             if npc == DECODE {
                 return BlockEnd::Next(pc);
             }
-            let e = self.finish_unusual(d, pc, npc, sink);
+            let e = self.finish_unusual(d, pc, npc, true, sink);
             return BlockEnd::End(after_lcofi(e, lcofi));
+        }
+    }
+
+    /// Traced, for a sink that takes runs of simple instructions: run the chain of them from
+    /// `arena[k]` at `pc` (`block_start`: the first of its block) and hand it to the sink.
+    /// `Ok`: the chain stopped before an instruction whose record must be built (its index
+    /// and pc); `Err`: how the block ended.
+    #[inline(always)]
+    fn run_simple<S: Sink>(
+        &mut self,
+        arena: &[Insn],
+        k: usize,
+        pc: u64,
+        block_start: bool,
+        sink: &mut S,
+    ) -> Result<(usize, u64), BlockEnd> {
+        if self.effects.len() < arena.len() {
+            let n = arena.len().next_power_of_two().max(256);
+            self.effects.resize(n, Effect::default());
+        }
+        let left = self.sched.budget;
+        let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
+        let npc = fx_handlers(self.ctr_chain)[arena[k].op as usize](self, arena, k, pc, left);
+        // Retired in the chain: all but one that raised an exception or must be built.
+        let n = (left - self.sched.budget) as usize;
+        let mut lcofi = false;
+        if n != 0 {
+            if self.hooks {
+                let end = &arena[k + n];
+                if block_start && self.fast_hooks && end.wd == FAST_BLOCK {
+                    self.account_block(end, pc, npc);
+                } else {
+                    lcofi = self.account_run(arena, k, n, pc, npc, prv, block_start);
+                }
+            }
+            sink.simple_run(&SimpleRun {
+                insns: &arena[k..k + n],
+                effects: &self.effects[k..k + n],
+                pc,
+                // A transfer, or the end of the budget; else hart.pc (see `report_run`).
+                next_pc: if npc & 1 == 0 { npc } else { self.hart.pc },
+                prv,
+                time,
+                fetch_page: self.fetch_page,
+            });
+        }
+        if npc & 1 == 0 {
+            if self.sched.budget == 0 {
+                self.hart.pc = npc;
+                return Err(BlockEnd::End(ChunkEnd::Budget));
+            }
+            if lcofi {
+                self.hart.pc = npc;
+                return Err(BlockEnd::End(ChunkEnd::Serialize));
+            }
+            return Err(BlockEnd::Next(npc));
+        }
+        match npc {
+            // Nothing executed at hart.pc.
+            DECODE | BUILD if lcofi => Err(BlockEnd::End(ChunkEnd::Serialize)),
+            DECODE => Err(BlockEnd::Next(self.hart.pc)),
+            BUILD => Ok((k + n, self.hart.pc)),
+            _ => {
+                let d = &arena[k + n];
+                if npc == TRAP {
+                    // The instruction that raised it: its record, to which the trap adds.
+                    let at = self.hart.pc;
+                    self.rec.reset(at, d, prv, time);
+                    self.rec.fetch_pa = Some(
+                        self.fetch_page
+                            .1
+                            .wrapping_add(at.wrapping_sub(self.fetch_page.0)),
+                    );
+                }
+                // SERIALIZE, REFETCH, WFI: retired, in the run.
+                let e = self.finish_unusual(d, self.hart.pc, npc, false, sink);
+                Err(BlockEnd::End(after_lcofi(e, lcofi)))
+            }
         }
     }
 
@@ -429,17 +516,25 @@ impl Machine {
     }
 
     /// The cases where a handler returned a sentinel other than the end of a block. `d` and
-    /// `pc` are the instruction's when traced (untraced, `hart.pc` says where).
+    /// `pc` are the instruction's when traced (untraced, `hart.pc` says where); `built`: its
+    /// record is in `rec`, for the sink (else the sink has it in a run, or wants none).
     #[cold]
     #[inline(never)]
-    fn finish_unusual<S: Sink>(&mut self, d: &Insn, pc: u64, npc: u64, sink: &mut S) -> ChunkEnd {
+    fn finish_unusual<S: Sink>(
+        &mut self,
+        d: &Insn,
+        pc: u64,
+        npc: u64,
+        built: bool,
+        sink: &mut S,
+    ) -> ChunkEnd {
         match npc {
             TRAP => return self.trap_at(self.hart.pc, d, sink),
             IRQ => return ChunkEnd::Serialize,
             _ => {}
         }
         // SERIALIZE, REFETCH and WFI: the instruction retired and set hart.pc.
-        if S::ENABLED {
+        if S::ENABLED && built {
             debug_assert_eq!(self.rec.pc, pc);
             self.rec.next_pc = self.hart.pc;
             sink.retire(&self.rec);

@@ -96,7 +96,7 @@ macro_rules! fp_ops {
                 $m.accrue::<REC>(flags);
                 next($d, pc)
             })();
-            done::<REC, CTR>($m, a, k, pc, left, r)
+            done::<REC, CTR, false>($m, a, k, pc, left, r)
         }
     )*};
     (@rm rm, $m:ident, $d:ident) => {
@@ -197,13 +197,13 @@ fn fload<const REC: bool, const CTR: bool, const SIZE: u8>(
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR>(m, a, k, pc, left, r);
+        return done::<REC, CTR, false>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
-    let v = htri!(m, pc, left, m.load::<REC>(addr, SIZE));
+    let v = htri!(m, pc, left, m.load::<REC, false>(addr, SIZE));
     let v = if SIZE == 4 { fp::box_s(v as u32) } else { v };
     m.wf::<REC>(d.rd, v);
-    done::<REC, CTR>(m, a, k, pc, left, next(d, pc))
+    done::<REC, CTR, false>(m, a, k, pc, left, next(d, pc))
 }
 
 /// FP stores write the register's raw low bits (no unboxing).
@@ -217,13 +217,13 @@ fn fstore<const REC: bool, const CTR: bool, const SIZE: u8>(
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR>(m, a, k, pc, left, r);
+        return done::<REC, CTR, false>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
-    htri!(m, pc, left, m.store::<REC>(addr, SIZE, v));
+    htri!(m, pc, left, m.store::<REC, false>(addr, SIZE, v));
     let r = m.after_store(next(d, pc));
-    done::<REC, CTR>(m, a, k, pc, left, r)
+    done::<REC, CTR, false>(m, a, k, pc, left, r)
 }
 
 /// Register the F and D handlers in a handler table.

@@ -11,7 +11,11 @@
 //! sentinel, the block's end marker or the end of the budget, returning the next pc or one of
 //! the odd sentinels below (no real pc is odd with C), with `sched.budget` set to what is left
 //! and, for sentinels, `hart.pc` set as each says. Traced (`REC`), handlers do not chain: the
-//! run loop sees every instruction to hand its record to the sink.
+//! run loop sees every instruction to hand its record to the sink. For a sink that takes runs
+//! of simple instructions ([`crate::record::Sink::SIMPLE_RUNS`]), the handlers of operations
+//! whose records have a fixed shape chain as untraced and leave each instruction's
+//! [`Effect`](crate::record::Effect) (`FX`); the others stop the chain before they execute
+//! ([`BUILD`]) so that the run loop builds their records.
 
 mod a;
 mod fd;
@@ -20,7 +24,7 @@ pub(crate) mod zicsr;
 
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
-use crate::record::Reg;
+use crate::record::{Reg, Shape, SHAPES};
 use arch::{Cause, Exception};
 
 /// The instruction raised the exception in `Machine::exc`; it did not retire; `hart.pc` is its
@@ -39,18 +43,26 @@ pub(crate) const WFI: u64 = 7;
 pub(crate) const IRQ: u64 = 9;
 /// The end of a block: nothing executed; `hart.pc` is where execution goes on.
 pub(crate) const DECODE: u64 = 11;
+/// In the `FX` tables: the instruction did not execute, as its record must be built (its
+/// operation's [`Shape`] is `Built`); `hart.pc` is its pc.
+pub(crate) const BUILD: u64 = 13;
 
 /// An instruction handler: `(machine, block, index in the block, pc, budget left) -> next pc`.
 pub(crate) type Handler = fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
 
 /// The handlers when no record is built.
-pub(crate) static HANDLERS: [Handler; 256] = table::<false, false>();
+pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false>();
 /// The handlers that also fill the retirement record.
-pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false>();
+pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false, false>();
 /// [`HANDLERS`] whose jumps and branches also tell CTR ([`Machine::ctr_chain`]).
-pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true>();
+pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true, false>();
 /// [`HANDLERS_REC`] whose jumps and branches also tell CTR.
-pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true>();
+pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true, false>();
+/// The handlers of runs of simple instructions: [`HANDLERS`] that leave each instruction's
+/// effect, for the operations of fixed shapes; [`BUILD`] for the others.
+pub(crate) static HANDLERS_FX: [Handler; 256] = table::<false, false, true>();
+/// [`HANDLERS_FX`] whose jumps and branches also tell CTR.
+pub(crate) static HANDLERS_FX_CTR: [Handler; 256] = table::<false, true, true>();
 
 /// The handler table for a recording mode and whether CTR hears of transfers from handlers.
 #[inline(always)]
@@ -60,6 +72,16 @@ pub(crate) fn handlers(rec: bool, ctr: bool) -> &'static [Handler; 256] {
         (true, false) => &HANDLERS_REC,
         (false, true) => &HANDLERS_CTR,
         (true, true) => &HANDLERS_REC_CTR,
+    }
+}
+
+/// The handler table of runs of simple instructions.
+#[inline(always)]
+pub(crate) fn fx_handlers(ctr: bool) -> &'static [Handler; 256] {
+    if ctr {
+        &HANDLERS_FX_CTR
+    } else {
+        &HANDLERS_FX
     }
 }
 
@@ -88,7 +110,7 @@ pub(crate) use htri;
 /// Finish a handler whose instruction produced `r` (its next pc, or a sentinel): fall through
 /// to the next instruction of the block, or stop the chain.
 #[inline(always)]
-pub(crate) fn done<const REC: bool, const CTR: bool>(
+pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -100,7 +122,12 @@ pub(crate) fn done<const REC: bool, const CTR: bool>(
         let left = left - 1;
         if !REC && left != 0 {
             let d = &a[k + 1];
-            return handlers(false, CTR)[d.op as usize](m, a, k + 1, r, left);
+            let t = if FX {
+                fx_handlers(CTR)
+            } else {
+                handlers(false, CTR)
+            };
+            return t[d.op as usize](m, a, k + 1, r, left);
         }
         m.sched.budget = left;
         return r;
@@ -113,7 +140,7 @@ pub(crate) fn done<const REC: bool, const CTR: bool>(
 /// on as [`done`]. Out of line and called in tail position, so that the handler's common path
 /// makes no call (and saves no registers).
 #[inline(never)]
-fn ctr_done<const REC: bool, const CTR: bool>(
+fn ctr_done<const REC: bool, const CTR: bool, const FX: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -123,7 +150,7 @@ fn ctr_done<const REC: bool, const CTR: bool>(
     ty: arch::Itype,
 ) -> u64 {
     m.chain_transfer(pc, target, ty, left);
-    done::<REC, CTR>(m, a, k, pc, left, target)
+    done::<REC, CTR, FX>(m, a, k, pc, left, target)
 }
 
 /// In a jump's or branch's handler, in the CTR tables: tell CTR of the transfer to `target`
@@ -133,7 +160,7 @@ macro_rules! tell_ctr {
         if CTR {
             let ty = $ty;
             if !$m.chain_transfer_noted($pc, $target, ty, $left) {
-                return ctr_done::<REC, CTR>($m, $a, $k, $pc, $left, $target, ty);
+                return ctr_done::<REC, CTR, FX>($m, $a, $k, $pc, $left, $target, ty);
             }
         }
     };
@@ -177,6 +204,15 @@ impl Machine {
         self.hart.x[(d.wd & 63) as usize] = v;
         if REC && d.rd != 0 {
             self.rec.push_write(Reg::X(d.rd), v);
+        }
+    }
+
+    /// Write the destination GPR of `a[k]` (`d`); `FX`: keep the value as its effect.
+    #[inline(always)]
+    pub(crate) fn wxe<const REC: bool, const FX: bool>(&mut self, d: &Insn, k: usize, v: u64) {
+        self.wx::<REC>(d, v);
+        if FX {
+            self.effects[k].value = v;
         }
     }
 
@@ -240,10 +276,10 @@ macro_rules! handlers {
     };
     // With the block and the instruction's index in it named too.
     ($($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool, const CTR: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
+        fn $name<const REC: bool, const CTR: bool, const FX: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
             let $d = &$a[$k];
             let r = $e;
-            done::<REC, CTR>($m, $a, $k, $pc, $left, r)
+            done::<REC, CTR, FX>($m, $a, $k, $pc, $left, r)
         }
     )*};
 }
@@ -252,10 +288,10 @@ macro_rules! handlers {
 macro_rules! alu {
     ($($name:ident => |$a:ident, $b:ident| $e:expr;)*) => {
         handlers! {$(
-            $name => |m, d, pc, _left| {
+            $name => |m, a, k, d, pc, _left| {
                 let $a = m.rs1(d);
                 let $b = m.rs2(d);
-                m.wx::<REC>(d, $e);
+                m.wxe::<REC, FX>(d, k, $e);
                 next(d, pc)
             };
         )*}
@@ -266,10 +302,10 @@ macro_rules! alu {
 macro_rules! alui {
     ($($name:ident => |$a:ident, $i:ident| $e:expr;)*) => {
         handlers! {$(
-            $name => |m, d, pc, _left| {
+            $name => |m, a, k, d, pc, _left| {
                 let $a = m.rs1(d);
                 let $i = imm(d);
-                m.wx::<REC>(d, $e);
+                m.wxe::<REC, FX>(d, k, $e);
                 next(d, pc)
             };
         )*}
@@ -302,10 +338,17 @@ macro_rules! branch {
 macro_rules! load {
     ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {
         handlers! {$(
-            $name => |m, d, pc, left| {
+            $name => |m, a, k, d, pc, left| {
                 let addr = m.rs1(d).wrapping_add(imm(d));
-                let $v = htri!(m, pc, left, m.load::<REC>(addr, $size));
-                m.wx::<REC>(d, $e);
+                let $v = htri!(m, pc, left, m.load::<REC, FX>(addr, $size));
+                if FX {
+                    let paddr = m.fx_paddr;
+                    let e = &mut m.effects[k];
+                    e.mem_value = $v;
+                    e.vaddr = addr;
+                    e.paddr = paddr;
+                }
+                m.wxe::<REC, FX>(d, k, $e);
                 next(d, pc)
             };
         )*}
@@ -315,10 +358,17 @@ macro_rules! load {
 macro_rules! store {
     ($($name:ident => $size:expr;)*) => {
         handlers! {$(
-            $name => |m, d, pc, left| {
+            $name => |m, a, k, d, pc, left| {
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let v = m.rs2(d);
-                htri!(m, pc, left, m.store::<REC>(addr, $size, v));
+                htri!(m, pc, left, m.store::<REC, FX>(addr, $size, v));
+                if FX {
+                    let paddr = m.fx_paddr;
+                    let e = &mut m.effects[k];
+                    e.mem_value = crate::mmu::low_bytes(v, $size);
+                    e.vaddr = addr;
+                    e.paddr = paddr;
+                }
                 m.after_store(next(d, pc))
             };
         )*}
@@ -326,29 +376,29 @@ macro_rules! store {
 }
 
 handlers! {
+    lui => |m, a, k, d, pc, _left| {
+        m.wxe::<REC, FX>(d, k, imm(d));
+        next(d, pc)
+    };
+    auipc => |m, a, k, d, pc, _left| {
+        m.wxe::<REC, FX>(d, k, pc.wrapping_add(imm(d)));
+        next(d, pc)
+    };
     jal => |m, a, k, d, pc, left| {
-        m.wx::<REC>(d, next(d, pc));
+        m.wxe::<REC, FX>(d, k, next(d, pc));
         let target = pc.wrapping_add(imm(d));
         tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
     };
     jalr => |m, a, k, d, pc, left| {
         let target = m.rs1(d).wrapping_add(imm(d)) & !1;
-        m.wx::<REC>(d, next(d, pc));
+        m.wxe::<REC, FX>(d, k, next(d, pc));
         tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
     };
 }
 
 handlers! {
-    lui => |m, d, pc, _left| {
-        m.wx::<REC>(d, imm(d));
-        next(d, pc)
-    };
-    auipc => |m, d, pc, _left| {
-        m.wx::<REC>(d, pc.wrapping_add(imm(d)));
-        next(d, pc)
-    };
     fence => |_m, d, pc, _left| next(d, pc);
     fence_i => |m, d, pc, _left| m.fence_i(next(d, pc));
     ecall => |m, _d, _pc, _left| m.ecall();
@@ -452,7 +502,7 @@ alu! {
 }
 
 /// The block's end marker: execution goes on at `pc`, the instruction after the block.
-fn end_of_block<const REC: bool, const CTR: bool>(
+fn end_of_block<const REC: bool, const CTR: bool, const FX: bool>(
     m: &mut Machine,
     _: &[Insn],
     _: usize,
@@ -464,11 +514,18 @@ fn end_of_block<const REC: bool, const CTR: bool>(
     DECODE
 }
 
+/// In the `FX` tables, an operation whose record must be built: stop before it.
+fn build_record(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left: u64) -> u64 {
+    m.hart.pc = pc;
+    m.sched.budget = left;
+    BUILD
+}
+
 /// Build the handler table for one recording mode.
-const fn table<const REC: bool, const CTR: bool>() -> [Handler; 256] {
-    let mut t: [Handler; 256] = [illegal::<REC, CTR>; 256];
+const fn table<const REC: bool, const CTR: bool, const FX: bool>() -> [Handler; 256] {
+    let mut t: [Handler; 256] = [illegal::<REC, CTR, FX>; 256];
     macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR>; )*};
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX>; )*};
     }
     set!(
         NotDecoded => end_of_block, Illegal => illegal,
@@ -496,6 +553,15 @@ const fn table<const REC: bool, const CTR: bool>() -> [Handler; 256] {
         Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
     );
     fd::fp_handlers::<REC, CTR>(&mut t);
+    if FX {
+        let mut i = 0;
+        while i < 256 {
+            if matches!(SHAPES[i], Shape::Built) && i != Op::NotDecoded as usize {
+                t[i] = build_record;
+            }
+            i += 1;
+        }
+    }
     t
 }
 

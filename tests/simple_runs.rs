@@ -1,0 +1,200 @@
+//! Runs of simple instructions (`Sink::SIMPLE_RUNS`): for a sink that takes them, the hart runs
+//! the instructions of fixed record shapes chained, as untraced, and keeps only each one's
+//! effect; `SimpleRun` makes their records again. Here, for every guest program and in every
+//! configuration that changes how the hart runs (the PMU's per-run accounting and its models,
+//! CTR from handlers or from the run loop, emulated misaligned accesses), the records and
+//! traps a sink sees that way must be exactly those the hart builds one instruction at a time.
+
+mod common;
+
+use common::{assert_every_program_has_a_case, program_name, program_options};
+use iss::record::{MemAccess, RegWrite, Retired, Sink, TrapRecord};
+use iss::{Config, Machine, Misaligned};
+use rstest::rstest;
+use std::path::PathBuf;
+
+/// Instructions each program may run (bench runs for about 1e9).
+const LIMIT: u64 = 3_000_000;
+
+/// What a sink saw, with only the meaningful part of each record.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Retired {
+        pc: u64,
+        bits: u32,
+        op: iss::insn::Op,
+        prv: iss::Priv,
+        next_pc: u64,
+        exception: Option<(iss::Cause, u64)>,
+        writes: Vec<RegWrite>,
+        mem: Vec<MemAccess>,
+        sc: Option<u64>,
+        time: u64,
+        fetch_pa: Option<u64>,
+    },
+    Trap(String),
+}
+
+fn seen(r: &Retired) -> Seen {
+    Seen::Retired {
+        pc: r.pc,
+        bits: r.insn.bits,
+        op: r.insn.op,
+        prv: r.prv,
+        next_pc: r.next_pc,
+        exception: r.exception,
+        writes: r.writes().to_vec(),
+        mem: r.mem().to_vec(),
+        sc: r.sc_failed.then_some(r.sc_addr),
+        time: r.time,
+        fetch_pa: r.fetch_pa,
+    }
+}
+
+/// Everything a sink is told; `SIMPLE`: it takes runs of simple instructions (through the
+/// default `simple_run`, which hands each one's record to `retire`).
+struct Log<const SIMPLE: bool> {
+    seen: Vec<Seen>,
+    runs: u64,
+}
+
+impl<const SIMPLE: bool> Sink for Log<SIMPLE> {
+    const ENABLED: bool = true;
+    const SIMPLE_RUNS: bool = SIMPLE;
+    fn retire(&mut self, r: &Retired) {
+        self.seen.push(seen(r));
+    }
+    fn simple_run(&mut self, r: &iss::record::SimpleRun) {
+        assert_eq!(r.insns.len(), r.effects.len());
+        assert!(!r.insns.is_empty(), "an empty run");
+        self.runs += 1;
+        r.for_each_record(|rec| self.retire(rec));
+    }
+    fn trap(&mut self, t: &TrapRecord) {
+        self.seen.push(Seen::Trap(format!("{t:?}")));
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Variant {
+    /// The options the program's source names.
+    AsShipped,
+    /// Plus every PMU model: memory accesses take the slow path; runs are accounted one by one.
+    Models,
+    /// Plus 29 hpm counters counting instruction classes (per-run accounting without models).
+    Counters,
+    /// Plus CTR (from handlers; with the models, from the run loop).
+    Ctr,
+    /// Misaligned accesses emulated, not trapped.
+    Misaligned,
+}
+
+fn machine(p: &PathBuf, v: Variant) -> Machine {
+    let name = program_name(p);
+    let mut args = program_options(&name);
+    match v {
+        Variant::AsShipped | Variant::Misaligned => {}
+        Variant::Models => args.extend(["--pmu-models".into(), "all".into()]),
+        Variant::Counters => args.extend(["--hpm-counters".into(), "29".into()]),
+        Variant::Ctr => {
+            if !args.iter().any(|a| a == "--ctr" || a.contains("smctr")) {
+                args.extend(["--isa".into(), "rv64gc_smctr_ssctr".into()]);
+            }
+        }
+    }
+    let base = Config {
+        misaligned: match v {
+            Variant::Misaligned => Misaligned::Emulate,
+            _ => Misaligned::Trap,
+        },
+        ..Config::default()
+    };
+    let cfg = iss::options::HartOptions::from_args(&args)
+        .and_then(|o| o.config(base))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut m = Machine::new(cfg);
+    m.bus.console = iss::bus::Console::Null;
+    let bytes = std::fs::read(p).unwrap();
+    let prog = iss::elf::load(&mut m, &bytes, &p.display().to_string()).unwrap();
+    m.boot(prog.entry);
+    m
+}
+
+fn run<const SIMPLE: bool>(p: &PathBuf, v: Variant) -> (Log<SIMPLE>, String) {
+    let mut m = machine(p, v);
+    let mut log = Log::<SIMPLE> {
+        seen: Vec::new(),
+        runs: 0,
+    };
+    let stop = m.run(&mut log, Some(LIMIT));
+    let end = format!(
+        "{stop:?} retired {} pc {:#x} x {:?} minstret {:?} mcycle {:?}",
+        m.retired(),
+        m.hart.pc,
+        m.hart.x,
+        m.csr_read(iss::csr::MINSTRET),
+        m.csr_read(iss::csr::MCYCLE),
+    );
+    (log, end)
+}
+
+#[rstest]
+fn simple_runs_give_the_records_the_hart_builds(
+    #[files("programs/bin/*.elf")] path: PathBuf,
+    #[values(
+        Variant::AsShipped,
+        Variant::Models,
+        Variant::Counters,
+        Variant::Ctr,
+        Variant::Misaligned
+    )]
+    v: Variant,
+) {
+    let name = program_name(&path);
+    let (built, built_end) = run::<false>(&path, v);
+    let (simple, simple_end) = run::<true>(&path, v);
+    assert_eq!(built.runs, 0);
+    let mut m = machine(&path, v);
+    let stop = m.run(&mut iss::NoSink, Some(LIMIT));
+    let untraced_end = format!(
+        "{stop:?} retired {} pc {:#x} x {:?} minstret {:?} mcycle {:?}",
+        m.retired(),
+        m.hart.pc,
+        m.hart.x,
+        m.csr_read(iss::csr::MINSTRET),
+        m.csr_read(iss::csr::MCYCLE),
+    );
+    assert_eq!(
+        built_end, untraced_end,
+        "{name} {v:?}: untraced ended apart"
+    );
+    if let Some(i) = built
+        .seen
+        .iter()
+        .zip(&simple.seen)
+        .position(|(a, b)| a != b)
+    {
+        panic!(
+            "{name} {v:?}: event {i} differs\n  built:  {:?}\n  simple: {:?}",
+            built.seen[i], simple.seen[i]
+        );
+    }
+    assert_eq!(built.seen.len(), simple.seen.len(), "{name} {v:?}");
+    assert_eq!(
+        built_end, simple_end,
+        "{name} {v:?}: the machine ended apart"
+    );
+
+    // The runs must carry most instructions (else this tests the fallback only).
+    assert!(
+        simple.runs > 0 && built.seen.len() > 100,
+        "{name} {v:?}: {} runs for {} events",
+        simple.runs,
+        built.seen.len()
+    );
+}
+
+#[test]
+fn every_program_has_a_case() {
+    assert_every_program_has_a_case("simple_runs_give_the_records_the_hart_builds", &[]);
+}
