@@ -117,6 +117,7 @@ impl Retired {
         self.exception.is_none()
     }
 
+    /// Start the record of `insn` at `pc`: nothing written, no access, no exception.
     #[inline]
     pub(crate) fn reset(&mut self, pc: u64, insn: &Insn, prv: Priv, time: u64) {
         self.time = time;
@@ -256,6 +257,38 @@ pub const SHAPES: [Shape; 256] = {
     t
 };
 
+impl Shape {
+    /// In [`Shape::bits`]: writes rd (when rd is not x0).
+    pub const WRITES_RD: u8 = 1;
+    /// In [`Shape::bits`]: accesses memory (a load or a store).
+    pub const ACCESS: u8 = 2;
+    /// In [`Shape::bits`]: stores.
+    pub const STORE: u8 = 4;
+
+    /// The shape in one byte, for loops that test it per instruction: [`Shape::WRITES_RD`],
+    /// [`Shape::ACCESS`], [`Shape::STORE`], and the access size in bytes in bits 4-7 (`Built`
+    /// is 0).
+    pub const fn bits(self) -> u8 {
+        match self {
+            Shape::Built | Shape::Nothing => 0,
+            Shape::Rd => Shape::WRITES_RD,
+            Shape::Load(n) => Shape::WRITES_RD | Shape::ACCESS | n << 4,
+            Shape::Store(n) => Shape::ACCESS | Shape::STORE | n << 4,
+        }
+    }
+}
+
+/// [`Shape::bits`] of every operation, by discriminant.
+pub const SHAPE_BITS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = SHAPES[i].bits();
+        i += 1;
+    }
+    t
+};
+
 /// What an instruction of a fixed [`Shape`] left for its record, beside its pc, bits and next
 /// pc. Fields its shape does not use hold anything.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -293,55 +326,51 @@ pub struct SimpleRun<'a> {
 }
 
 impl SimpleRun<'_> {
-    /// The record of each instruction, in order, as the hart would have built it.
-    pub fn for_each_record(&self, mut f: impl FnMut(&Retired)) {
-        let mut r = Retired {
-            prv: self.prv,
-            time: self.time,
-            ..Retired::default()
-        };
-        let mut pc = self.pc;
-        let last = self.insns.len().wrapping_sub(1);
-        for (i, (d, e)) in self.insns.iter().zip(self.effects).enumerate() {
-            let next_pc = if i == last {
-                self.next_pc
-            } else {
-                pc.wrapping_add(d.len as u64)
-            };
-            self.record(d, e, pc, next_pc, &mut r);
-            f(&r);
-            pc = next_pc;
+    /// The pc after instruction `i`, at `pc`.
+    #[inline(always)]
+    pub fn next_pc_of(&self, i: usize, pc: u64) -> u64 {
+        if i + 1 == self.insns.len() {
+            self.next_pc
+        } else {
+            pc.wrapping_add(self.insns[i].len as u64)
         }
     }
 
-    /// Fill `r` (whose `prv` and `time` are this run's) with the record of `d` at `pc`.
-    #[inline]
-    fn record(&self, d: &Insn, e: &Effect, pc: u64, next_pc: u64, r: &mut Retired) {
-        r.pc = pc;
-        r.insn = *d;
-        r.next_pc = next_pc;
+    /// The record of each instruction, in order, as the hart would have built it.
+    pub fn for_each_record(&self, mut f: impl FnMut(&Retired)) {
+        let mut r = Retired::default();
+        let mut pc = self.pc;
+        for i in 0..self.insns.len() {
+            self.record(i, pc, &mut r);
+            f(&r);
+            pc = r.next_pc;
+        }
+    }
+
+    /// Fill `r` with the record of instruction `i`, at `pc`, as the hart would have built it.
+    pub fn record(&self, i: usize, pc: u64, r: &mut Retired) {
+        let (d, e) = (&self.insns[i], &self.effects[i]);
+        r.reset(pc, d, self.prv, self.time);
+        r.next_pc = self.next_pc_of(i, pc);
         r.fetch_pa = Some(
             self.fetch_page
                 .1
                 .wrapping_add(pc.wrapping_sub(self.fetch_page.0)),
         );
-        r.n_writes = 0;
-        r.n_mem = 0;
-        let (kind, size) = match SHAPES[d.op as usize] {
-            Shape::Load(n) => (MemKind::Load, n),
-            Shape::Store(n) => (MemKind::Store, n),
-            _ => (MemKind::Load, 0),
-        };
-        if size != 0 {
+        let shape = SHAPES[d.op as usize];
+        if let Shape::Load(size) | Shape::Store(size) = shape {
             r.push_mem(MemAccess {
-                kind,
+                kind: match shape {
+                    Shape::Load(_) => MemKind::Load,
+                    _ => MemKind::Store,
+                },
                 vaddr: e.vaddr,
                 paddr: e.paddr,
                 size,
                 value: e.mem_value,
             });
         }
-        if matches!(SHAPES[d.op as usize], Shape::Rd | Shape::Load(_)) && d.rd != 0 {
+        if matches!(shape, Shape::Rd | Shape::Load(_)) && d.rd != 0 {
             r.push_write(Reg::X(d.rd), e.value);
         }
     }
@@ -433,6 +462,27 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
     fn trap(&mut self, t: &TrapRecord) {
         self.0.trap(t);
         self.1.trap(t);
+    }
+}
+
+/// A sink that takes every record built, one instruction at a time, never in a [`SimpleRun`]
+/// (to compare the two ways, or to leave the hart in its one-at-a-time loop).
+pub struct OneByOne<S>(pub S);
+
+impl<S: Sink> Sink for OneByOne<S> {
+    const ENABLED: bool = S::ENABLED;
+    const RUNS: bool = S::RUNS;
+    #[inline]
+    fn retire(&mut self, r: &Retired) {
+        self.0.retire(r)
+    }
+    #[inline]
+    fn run(&mut self, r: &Run) {
+        self.0.run(r)
+    }
+    #[inline]
+    fn trap(&mut self, t: &TrapRecord) {
+        self.0.trap(t)
     }
 }
 

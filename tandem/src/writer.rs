@@ -33,7 +33,9 @@ use crate::config::{PcMode, Style, WriterConfig};
 use crate::opcode::*;
 use iss::csr::{FFLAGS, MCOUNTINHIBIT, MCYCLE, MINSTRET, MSTATUS, MVIP, SSTATUS, SSTATUS_MASK};
 use iss::insn::{Insn, Op};
-use iss::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use iss::record::{
+    MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
+};
 use iss::{Machine, Priv};
 use std::io::{self, Write};
 
@@ -1081,6 +1083,123 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         true
     }
 
+    /// A run of simple instructions ([`SimpleRun`]): each one's group as
+    /// [`TandemWriter::plain`] writes it, from the instruction and its effect, without a
+    /// record; through its record and [`TandemWriter::retired`] where the plain path would
+    /// not take it.
+    #[inline(always)]
+    fn simple(&mut self, run: &SimpleRun) {
+        if !self.fast | (run.prv as u8 != self.cur_priv) {
+            return self.simple_general(run);
+        }
+        let e = &self.enc;
+        let (incr_pc, store_data, eaddr, paddr) = (e.incr_pc, e.store_data, e.eaddr, e.paddr);
+        let n = run.insns.len();
+        let (insns, effects) = (run.insns, &run.effects[..n]);
+        let mut pc = run.pc;
+        let mut pos = self.pos;
+        let mut plain = 0;
+        for i in 0..n {
+            let (d, fx) = (&insns[i], &effects[i]);
+            let seq = pc.wrapping_add(d.len as u64);
+            let next = if i + 1 == n { run.next_pc } else { seq };
+            let shape = SHAPE_BITS[d.op as usize];
+            let access = shape & Shape::ACCESS != 0;
+            if (pos >= CHUNK) | (access & self.htif.hit(fx.paddr)) {
+                (self.pos, self.plain_groups) = (pos, self.plain_groups + plain);
+                plain = 0;
+                self.simple_one(run, i, pc);
+                pos = self.pos;
+                pc = next;
+                continue;
+            }
+            // SAFETY: `pos < CHUNK` and the buffer has MAX_EVENT more bytes; a group here
+            // writes at most 2 + 10 + 5 + 11 + 3 * 10 bytes, each store 8 wide.
+            pos += unsafe {
+                let p = self.buf.as_mut_ptr().add(pos);
+                let put = |at: usize, v: u64| {
+                    (p.add(at) as *mut [u8; 8]).write_unaligned(v.to_le_bytes())
+                };
+                // End the group before, begin this one, its next pc.
+                let mut k;
+                if incr_pc && next == seq {
+                    put(
+                        0,
+                        END_GROUP as u64 | (BEGIN_GROUP as u64) << 8 | (INCR_PC as u64) << 16,
+                    );
+                    k = 3;
+                } else {
+                    let head = END_GROUP as u64
+                        | (BEGIN_GROUP as u64) << 8
+                        | (ADDL_STATE as u64) << 16
+                        | (ADDL_PC as u64) << 24;
+                    put(0, head | next << 32);
+                    put(8, next >> 32);
+                    k = 12;
+                }
+                // INSN16 (3 bytes) or INSN32 (5 bytes), without a branch on the length.
+                let wide = (d.len >> 2) as u64;
+                let bits = d.bits as u64 & (0xffff | wide.wrapping_neg() << 16);
+                put(k, (INSN16 as u64 + wide) | (bits << 8));
+                k += 3 + 2 * wide as usize;
+                if (shape & Shape::WRITES_RD != 0) & (d.rd != 0) {
+                    let addr = (GPR_ADDR + (d.rd & 31) as u16) as u64;
+                    put(k, FULL_REG as u64 | addr << 8 | fx.value << 24);
+                    put(k + 8, fx.value >> 40);
+                    k += 11;
+                }
+                if access {
+                    if store_data & (shape & Shape::STORE != 0) {
+                        let size = (shape >> 4) as u64;
+                        let id = ADDL_DATA8 as u64 + size.trailing_zeros() as u64;
+                        put(k, ADDL_STATE as u64 | id << 8 | fx.mem_value << 16);
+                        put(k + 8, fx.mem_value >> 48);
+                        k += 2 + size as usize;
+                    }
+                    if eaddr {
+                        put(
+                            k,
+                            ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8 | fx.vaddr << 16,
+                        );
+                        put(k + 8, fx.vaddr >> 48);
+                        k += 10;
+                    }
+                    if paddr {
+                        put(
+                            k,
+                            ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8 | fx.paddr << 16,
+                        );
+                        put(k + 8, fx.paddr >> 48);
+                        k += 10;
+                    }
+                }
+                k
+            };
+            plain += 1;
+            pc = next;
+        }
+        self.pos = pos;
+        self.open_priv_pos = None;
+        self.plain_groups += plain;
+    }
+
+    /// Instruction `i` of `run`, at `pc`, through its record.
+    #[cold]
+    #[inline(never)]
+    fn simple_one(&mut self, run: &SimpleRun, i: usize, pc: u64) {
+        let mut r = Retired::default();
+        run.record(i, pc, &mut r);
+        self.retired(&r);
+    }
+
+    /// A run the plain path does not write (other settings, another privilege): each
+    /// instruction through its record.
+    #[cold]
+    #[inline(never)]
+    fn simple_general(&mut self, run: &SimpleRun) {
+        run.for_each_record(|r| self.retired(r));
+    }
+
     /// A trap's group: an exception (with the instruction that raised it, if it was fetched)
     /// or an interrupt.
     fn trap_group(&mut self, t: &TrapRecord) {
@@ -1211,6 +1330,12 @@ fn amo_op(op: Op) -> Option<MemOp> {
 
 impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
     const ENABLED: bool = true;
+    const SIMPLE_RUNS: bool = true;
+
+    #[inline(always)]
+    fn simple_run(&mut self, r: &SimpleRun) {
+        self.simple(r);
+    }
 
     #[inline(always)]
     fn retire(&mut self, r: &Retired) {
@@ -1253,8 +1378,16 @@ mod tests {
     use crate::config::{PcMode, Style};
     use crate::session::{machine, writer, HartConfig};
 
-    /// The stream of `elf` (at most `limit` instructions), with the plain path on or off.
-    fn stream(name: &str, elf: &[u8], cfg: &WriterConfig, plain: bool, limit: u64) -> Vec<u8> {
+    /// The stream of `elf` (at most `limit` instructions), with the plain path on or off,
+    /// and taking runs of simple instructions or every record built.
+    fn stream(
+        name: &str,
+        elf: &[u8],
+        cfg: &WriterConfig,
+        plain: bool,
+        simple: bool,
+        limit: u64,
+    ) -> Vec<u8> {
         let (mut m, prog) = machine(elf, name, HartConfig::default()).unwrap();
         let mut w = writer(&m, &prog, cfg, Vec::new()).unwrap();
         assert!(
@@ -1262,13 +1395,17 @@ mod tests {
             "{name}: the configuration should take the plain path"
         );
         w.enc.plain = plain;
-        m.run(&mut w, Some(limit));
+        if simple {
+            m.run(&mut w, Some(limit));
+        } else {
+            m.run(&mut iss::record::OneByOne(&mut w), Some(limit));
+        }
         w.finish(Some(m.hart.prv)).unwrap().0
     }
 
-    /// The plain path writes exactly the bytes the general path writes, for every shipped
-    /// program, on each setting it covers (full and incremented pc, with and without
-    /// effective and physical addresses, store data).
+    /// The plain path, and the runs of simple instructions, write exactly the bytes the
+    /// general path writes, for every shipped program, on each setting they cover (full and
+    /// incremented pc, with and without effective and physical addresses, store data).
     #[test]
     fn plain_path_writes_what_the_general_path_writes() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/bin");
@@ -1298,13 +1435,16 @@ mod tests {
             let name = p.file_stem().unwrap().to_string_lossy();
             let elf = std::fs::read(p).unwrap();
             for cfg in &configs {
-                let fast = stream(&name, &elf, cfg, true, 200_000);
-                let general = stream(&name, &elf, cfg, false, 200_000);
-                assert!(fast.len() > 1000, "{name}");
-                if let Some(i) = fast.iter().zip(&general).position(|(a, b)| a != b) {
-                    panic!("{name} {cfg:?}: the streams differ from byte {i}");
+                let general = stream(&name, &elf, cfg, false, false, 200_000);
+                assert!(general.len() > 1000, "{name}");
+                for (plain, simple) in [(true, false), (true, true), (false, true)] {
+                    let fast = stream(&name, &elf, cfg, plain, simple, 200_000);
+                    let how = format!("{name} {cfg:?} plain {plain} simple {simple}");
+                    if let Some(i) = fast.iter().zip(&general).position(|(a, b)| a != b) {
+                        panic!("{how}: the streams differ from byte {i}");
+                    }
+                    assert_eq!(fast.len(), general.len(), "{how}");
                 }
-                assert_eq!(fast.len(), general.len(), "{name} {cfg:?}");
             }
         }
     }
