@@ -40,9 +40,9 @@ use iss::{Machine, Priv};
 use std::io::{self, Write};
 
 /// Bytes handed to the writer thread at a time.
-const CHUNK: usize = 256 << 10;
+const CHUNK: usize = 1 << 20;
 /// Buffers in circulation between the hart and the writer thread.
-const POOL: usize = 32;
+const POOL: usize = 8;
 /// Room kept free for one event's groups.
 const MAX_EVENT: usize = 2048;
 /// fcsr, the register the spec's example ORs new exception flags into.
