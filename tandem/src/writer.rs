@@ -212,6 +212,8 @@ struct Enc {
     /// instruction's group present, 64-bit registers and addresses, nothing followed and no
     /// extras.
     plain: bool,
+    /// fflags writes are written out (full; incremental settings are not plain).
+    fflags_out: bool,
 }
 
 impl Enc {
@@ -250,6 +252,7 @@ impl Enc {
                 && cfg.params.xbytes() == 8
                 && cfg.params.fbytes() == 8
                 && cfg.params.mbytes() == 8,
+            fflags_out: !o.csr && !o.csrs.contains(&FFLAGS),
             cfg,
         }
     }
@@ -1006,16 +1009,19 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     }
 
     /// Most instructions, on the usual settings ([`Enc::plain`]): at most one GPR or FPR
-    /// written, at most one data access, in the privilege of the group before, which is not
-    /// an xRET's. Writes the same bytes as the general path with the same element writers,
+    /// written (and then maybe fflags, as FP operations do), at most one data access, in the
+    /// privilege of the group before, which is not an xRET's. Writes the same bytes as the general path with the same element writers,
     /// but without its tests of the group's state and the settings it excludes; returns
     /// false, having written nothing, for anything else.
     #[inline(always)]
     fn plain(&mut self, r: &Retired) -> bool {
         // One branch for everything that sends a record to the general path (`|` evaluates
         // them all: cheaper than a branch each).
+        let fflags = r.n_writes == 2;
         if !self.fast
-            | ((r.n_writes | r.n_mem) > 1)
+            | (r.n_mem > 1)
+            | (r.n_writes > 2)
+            | (fflags && r.writes[1].reg != Reg::Csr(FFLAGS))
             | r.sc_failed
             | (r.prv as u8 != self.cur_priv)
             | (self.pos >= CHUNK)
@@ -1052,6 +1058,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                 RegWrite {
                     reg: Reg::Csr(_), ..
                 } => return false,
+            }
+            if fflags & e.fflags_out {
+                o.full_reg(FFLAGS, r.writes[1].value, 8);
             }
         }
         if r.n_mem != 0 {
@@ -1405,7 +1414,7 @@ mod tests {
 
     /// The plain path, and the runs of simple instructions, write exactly the bytes the
     /// general path writes, for every shipped program, on each setting they cover (full and
-    /// incremented pc, with and without effective and physical addresses, store data).
+    /// incremented pc, with and without effective and physical addresses, store data, fflags).
     #[test]
     fn plain_path_writes_what_the_general_path_writes() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/bin");
@@ -1428,6 +1437,13 @@ mod tests {
             WriterConfig {
                 store_data: false,
                 paddr: true,
+                ..WriterConfig::flute()
+            },
+            WriterConfig {
+                omit: crate::config::Partial {
+                    csrs: vec![FFLAGS],
+                    ..Default::default()
+                },
                 ..WriterConfig::flute()
             },
         ];
