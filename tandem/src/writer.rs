@@ -140,8 +140,9 @@ struct HtifWatch {
     lo: u64,
     span: u64,
     words: Vec<Watched>,
-    /// The syscall buffer's first word (the result), while a syscall is outstanding.
-    magic: Option<u64>,
+    /// The syscall buffer's first word (the result), once a syscall was made; `u64::MAX`
+    /// (a word address matches nothing) before.
+    magic: u64,
     /// mtime when a command was written to tohost: the host acts at the next quantum end,
     /// which advances mtime. `u64::MAX`: nothing outstanding.
     pending_time: u64,
@@ -153,6 +154,7 @@ impl HtifWatch {
             tohost: init.tohost,
             lo: u64::MAX,
             span: 0,
+            magic: u64::MAX,
             pending_time: u64::MAX,
             ..Default::default()
         };
@@ -172,13 +174,12 @@ impl HtifWatch {
 
     #[inline(always)]
     fn active(&self) -> bool {
-        self.span != 0 || self.magic.is_some()
+        self.span != 0 || self.magic != u64::MAX
     }
 
     #[inline(always)]
     fn hit(&self, pa: u64) -> bool {
-        // (`magic` is a word address: `u64::MAX` matches nothing.)
-        (pa.wrapping_sub(self.lo) < self.span) | (pa & !7 == self.magic.unwrap_or(u64::MAX))
+        (pa.wrapping_sub(self.lo) < self.span) | (pa & !7 == self.magic)
     }
 }
 
@@ -950,7 +951,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                         if dev == 0 && cmd == 0 && payload & 1 == 0 {
                             // A proxied syscall: the host writes the result at payload[0].
                             let magic = payload & !7;
-                            self.htif.magic = Some(magic);
+                            self.htif.magic = magic;
                             if !self.htif.words.iter().any(|w| w.addr == magic) {
                                 self.htif.words.push(Watched {
                                     addr: magic,
@@ -1107,6 +1108,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         let (insns, effects) = (run.insns, &run.effects[..n]);
         let mut pc = run.pc;
         let mut pos = self.pos;
+        let mut buf = self.buf.as_mut_ptr();
         let mut plain = 0;
         for i in 0..n {
             let (d, fx) = (&insns[i], &effects[i]);
@@ -1114,18 +1116,20 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             let next = if i + 1 == n { run.next_pc } else { seq };
             let shape = SHAPE_BITS[d.op as usize];
             let access = shape & Shape::ACCESS != 0;
-            if (pos >= CHUNK) | (access & self.htif.hit(fx.paddr)) {
+            if (pos >= CHUNK) || (access && self.htif.hit(fx.paddr)) {
                 (self.pos, self.plain_groups) = (pos, self.plain_groups + plain);
                 plain = 0;
                 self.simple_one(run, i, pc);
-                pos = self.pos;
+                // (It may have handed the buffer over.)
+                (pos, buf) = (self.pos, self.buf.as_mut_ptr());
                 pc = next;
                 continue;
             }
-            // SAFETY: `pos < CHUNK` and the buffer has MAX_EVENT more bytes; a group here
-            // writes at most 2 + 10 + 5 + 11 + 3 * 10 bytes, each store 8 wide.
+            // SAFETY: `buf` is `self.buf`'s; `pos < CHUNK` and the buffer has MAX_EVENT more
+            // bytes; a group here writes at most 2 + 10 + 5 + 11 + 3 * 10 bytes, each store 8
+            // wide.
             pos += unsafe {
-                let p = self.buf.as_mut_ptr().add(pos);
+                let p = buf.add(pos);
                 let put = |at: usize, v: u64| {
                     (p.add(at) as *mut [u8; 8]).write_unaligned(v.to_le_bytes())
                 };
