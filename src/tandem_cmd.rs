@@ -412,6 +412,7 @@ struct BenchResult {
     program: String,
     untraced_mips: f64,
     records_mips: f64,
+    simple_runs_mips: f64,
     tandem_sink_mips: f64,
     tandem_sink_ratio: f64,
     bytes_per_insn: f64,
@@ -456,9 +457,12 @@ fn bench(a: BenchArgs) -> Result<()> {
         let (n, s, _) = tandem::bench::hart_speed(&elf, &path, hart, a.insns, None)
             .map_err(anyhow::Error::msg)?;
         r.untraced_mips = r.untraced_mips.max(mips(n, s));
-        let (n, s) = tandem::bench::hart_speed_records(&elf, &path, hart, a.insns)
+        let (n, s) = tandem::bench::hart_speed_records(&elf, &path, hart, a.insns, false)
             .map_err(anyhow::Error::msg)?;
         r.records_mips = r.records_mips.max(mips(n, s));
+        let (n, s) = tandem::bench::hart_speed_records(&elf, &path, hart, a.insns, true)
+            .map_err(anyhow::Error::msg)?;
+        r.simple_runs_mips = r.simple_runs_mips.max(mips(n, s));
         let (n, s, b) = tandem::bench::hart_speed(
             &elf,
             &path,
@@ -472,15 +476,22 @@ fn bench(a: BenchArgs) -> Result<()> {
     }
     println!(
         "hart, untraced:                 {:>8.1} MIPS (best of {} runs, alternated with the \
-         two below)",
+         three below)",
         r.untraced_mips,
         a.repeat.max(1)
     );
     println!(
         "hart, records to a null sink:   {:>8.1} MIPS ({:.1}% of untraced: the hart's cost of \
-         producing retirement records, under any writer)",
+         building every retirement record, one instruction at a time)",
         r.records_mips,
         100.0 * r.records_mips / r.untraced_mips
+    );
+    println!(
+        "hart, simple runs, null sink:   {:>8.1} MIPS ({:.1}% of untraced: the same records, \
+         those of simple instructions as runs of effects, as the writer takes them; the floor \
+         under the writer)",
+        r.simple_runs_mips,
+        100.0 * r.simple_runs_mips / r.untraced_mips
     );
     r.tandem_sink_ratio = r.tandem_sink_mips / r.untraced_mips;
     r.bytes_per_insn = bytes as f64 / insns.max(1) as f64;

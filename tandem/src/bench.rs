@@ -36,13 +36,20 @@ pub fn hart_speed(
 }
 
 /// A sink that takes every record and does almost nothing with it: the hart's own cost of
-/// producing records, the floor under any writer's.
-struct Records {
+/// producing records, the floor under any writer's. `SIMPLE`: it takes runs of simple
+/// instructions (as the tandem writer does), else every record built.
+struct Records<const SIMPLE: bool> {
     sum: u64,
 }
 
-impl iss::record::Sink for Records {
+impl<const SIMPLE: bool> iss::record::Sink for Records<SIMPLE> {
     const ENABLED: bool = true;
+    const SIMPLE_RUNS: bool = SIMPLE;
+    #[inline]
+    fn simple_run(&mut self, r: &iss::record::SimpleRun) {
+        std::hint::black_box(r);
+        self.sum = self.sum.wrapping_add(r.next_pc ^ r.effects.len() as u64);
+    }
     #[inline]
     fn retire(&mut self, r: &iss::record::Retired) {
         // The whole record must exist, as for a real sink (not only the fields read here).
@@ -55,19 +62,28 @@ impl iss::record::Sink for Records {
 }
 
 /// Like [`hart_speed`] untraced, but with a sink that takes the retirement records and
-/// ignores them. Returns (instructions retired, seconds).
+/// ignores them; `simple`: in runs of simple instructions where it can (as the writer takes
+/// them), else every record built. Returns (instructions retired, seconds).
 pub fn hart_speed_records(
     elf: &[u8],
     path: &str,
     hart: HartConfig,
     insns: u64,
+    simple: bool,
 ) -> Result<(u64, f64), String> {
     let (mut m, _) = machine(elf, path, hart)?;
-    let mut sink = Records { sum: 0 };
     let t = Instant::now();
-    m.run(&mut sink, Some(insns));
+    let sum = if simple {
+        let mut sink = Records::<true> { sum: 0 };
+        m.run(&mut sink, Some(insns));
+        sink.sum
+    } else {
+        let mut sink = Records::<false> { sum: 0 };
+        m.run(&mut sink, Some(insns));
+        sink.sum
+    };
     let secs = t.elapsed().as_secs_f64();
-    std::hint::black_box(sink.sum);
+    std::hint::black_box(sum);
     Ok((m.retired(), secs))
 }
 
