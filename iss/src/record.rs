@@ -222,6 +222,15 @@ pub enum Shape {
     Load(u8),
     /// Stores this many bytes.
     Store(u8),
+    /// Loads this many bytes into f[rd] (FS is Dirty: nothing else is written).
+    FLoad(u8),
+    /// Stores this many bytes of an FP register.
+    FStore(u8),
+    /// An FP operation that writes f[rd], and fflags when it raises a flag (FS is Dirty).
+    FpToF,
+    /// An FP operation that writes x[rd] (when rd is not x0), and fflags when it raises a
+    /// flag (FS is Dirty).
+    FpToX,
 }
 
 /// The shape of an operation's record.
@@ -241,6 +250,17 @@ pub const fn shape(op: Op) -> Shape {
         Sh => Shape::Store(2),
         Sw => Shape::Store(4),
         Sd => Shape::Store(8),
+        Flw => Shape::FLoad(4),
+        Fld => Shape::FLoad(8),
+        Fsw => Shape::FStore(4),
+        Fsd => Shape::FStore(8),
+        FaddS | FsubS | FmulS | FdivS | FsqrtS | FmaddS | FmsubS | FnmsubS | FnmaddS | FsgnjS
+        | FsgnjnS | FsgnjxS | FminS | FmaxS | FcvtSW | FcvtSWu | FcvtSL | FcvtSLu | FmvWX
+        | FaddD | FsubD | FmulD | FdivD | FsqrtD | FmaddD | FmsubD | FnmsubD | FnmaddD | FsgnjD
+        | FsgnjnD | FsgnjxD | FminD | FmaxD | FcvtSD | FcvtDS | FcvtDW | FcvtDWu | FcvtDL
+        | FcvtDLu | FmvDX => Shape::FpToF,
+        FcvtWS | FcvtWuS | FcvtLS | FcvtLuS | FmvXW | FeqS | FltS | FleS | FclassS | FeqD
+        | FltD | FleD | FclassD | FcvtWD | FcvtWuD | FcvtLD | FcvtLuD | FmvXD => Shape::FpToX,
         _ => Shape::Built,
     }
 }
@@ -264,16 +284,32 @@ impl Shape {
     pub const ACCESS: u8 = 2;
     /// In [`Shape::bits`]: stores.
     pub const STORE: u8 = 4;
+    /// In [`Shape::bits`]: the register written is f[rd] (f0 included), not x[rd].
+    pub const FREG: u8 = 8;
+    /// In [`Shape::bits`]: may write fflags (when the effect's `mem_value` is not
+    /// `u64::MAX`).
+    pub const FFLAGS: u8 = 16;
+    /// In [`Shape::bits`]: the access size's log2 is `bits >> SIZE_SHIFT`.
+    pub const SIZE_SHIFT: u32 = 5;
 
     /// The shape in one byte, for loops that test it per instruction: [`Shape::WRITES_RD`],
-    /// [`Shape::ACCESS`], [`Shape::STORE`], and the access size in bytes in bits 4-7 (`Built`
-    /// is 0).
+    /// [`Shape::ACCESS`], [`Shape::STORE`], [`Shape::FREG`], [`Shape::FFLAGS`], and the
+    /// access size's log2 above [`Shape::SIZE_SHIFT`] (`Built` is 0).
     pub const fn bits(self) -> u8 {
+        const fn size(n: u8) -> u8 {
+            (n.trailing_zeros() as u8) << Shape::SIZE_SHIFT
+        }
+        const W: u8 = Shape::WRITES_RD;
+        const A: u8 = Shape::ACCESS;
         match self {
             Shape::Built | Shape::Nothing => 0,
-            Shape::Rd => Shape::WRITES_RD,
-            Shape::Load(n) => Shape::WRITES_RD | Shape::ACCESS | n << 4,
-            Shape::Store(n) => Shape::ACCESS | Shape::STORE | n << 4,
+            Shape::Rd => W,
+            Shape::Load(n) => W | A | size(n),
+            Shape::Store(n) => A | Shape::STORE | size(n),
+            Shape::FLoad(n) => W | Shape::FREG | A | size(n),
+            Shape::FStore(n) => A | Shape::STORE | size(n),
+            Shape::FpToF => W | Shape::FREG | Shape::FFLAGS,
+            Shape::FpToX => W | Shape::FFLAGS,
         }
     }
 }
@@ -294,9 +330,11 @@ pub const SHAPE_BITS: [u8; 256] = {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct Effect {
-    /// The value written to rd (`Rd`, `Load`).
+    /// The value written to rd (`Rd`, `Load`, `FLoad`, `FpToF`, `FpToX`).
     pub value: u64,
-    /// The value loaded (zero-extended) or stored (the low `size` bytes).
+    /// The value loaded (zero-extended) or stored (the low `size` bytes); for `FpToF` and
+    /// `FpToX`, the value written to fflags, or `u64::MAX` when the operation raised no flag
+    /// (and wrote none).
     pub mem_value: u64,
     /// Effective (virtual) address of the access.
     pub vaddr: u64,
@@ -358,10 +396,12 @@ impl SimpleRun<'_> {
                 .wrapping_add(pc.wrapping_sub(self.fetch_page.0)),
         );
         let shape = SHAPES[d.op as usize];
-        if let Shape::Load(size) | Shape::Store(size) = shape {
+        if let Shape::Load(size) | Shape::Store(size) | Shape::FLoad(size) | Shape::FStore(size) =
+            shape
+        {
             r.push_mem(MemAccess {
                 kind: match shape {
-                    Shape::Load(_) => MemKind::Load,
+                    Shape::Load(_) | Shape::FLoad(_) => MemKind::Load,
                     _ => MemKind::Store,
                 },
                 vaddr: e.vaddr,
@@ -370,8 +410,15 @@ impl SimpleRun<'_> {
                 value: e.mem_value,
             });
         }
-        if matches!(shape, Shape::Rd | Shape::Load(_)) && d.rd != 0 {
-            r.push_write(Reg::X(d.rd), e.value);
+        match shape {
+            Shape::Rd | Shape::Load(_) | Shape::FpToX if d.rd != 0 => {
+                r.push_write(Reg::X(d.rd), e.value)
+            }
+            Shape::FLoad(_) | Shape::FpToF => r.push_write(Reg::F(d.rd), e.value),
+            _ => {}
+        }
+        if matches!(shape, Shape::FpToF | Shape::FpToX) && e.mem_value != u64::MAX {
+            r.push_write(Reg::Csr(crate::csr::FFLAGS), e.mem_value);
         }
     }
 }

@@ -45,6 +45,8 @@ pub const INSN32: u8 = 17;
 pub const GPR_ADDR: u16 = 0x1000;
 /// The debug-spec register address of f0 (f1..f31 follow).
 pub const FPR_ADDR: u16 = 0x1020;
+// (The writer's runs find an FPR's address as a GPR's plus 32.)
+const _: () = assert!(FPR_ADDR == GPR_ADDR + 32);
 
 /// One opcode of the trace format.
 #[derive(Clone, Copy, Debug)]

@@ -1104,6 +1104,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         }
         let e = &self.enc;
         let (incr_pc, store_data, eaddr, paddr) = (e.incr_pc, e.store_data, e.eaddr, e.paddr);
+        let fflags_out = e.fflags_out;
         let n = run.insns.len();
         let (insns, effects) = (run.insns, &run.effects[..n]);
         let mut pc = run.pc;
@@ -1155,19 +1156,29 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                 let bits = d.bits as u64 & (0xffff | wide.wrapping_neg() << 16);
                 put(k, (INSN16 as u64 + wide) | (bits << 8));
                 k += 3 + 2 * wide as usize;
-                if (shape & Shape::WRITES_RD != 0) & (d.rd != 0) {
-                    let addr = (GPR_ADDR + (d.rd & 31) as u16) as u64;
+                // x[rd] (not x0) or f[rd].
+                let freg = shape & Shape::FREG != 0;
+                if (shape & Shape::WRITES_RD != 0) & ((d.rd != 0) | freg) {
+                    let addr = (GPR_ADDR + ((freg as u16) << 5) + (d.rd & 31) as u16) as u64;
                     put(k, FULL_REG as u64 | addr << 8 | fx.value << 24);
                     put(k + 8, fx.value >> 40);
                     k += 11;
                 }
+                if (shape & Shape::FFLAGS != 0) && fx.mem_value != u64::MAX && fflags_out {
+                    put(
+                        k,
+                        FULL_REG as u64 | (FFLAGS as u64) << 8 | fx.mem_value << 24,
+                    );
+                    put(k + 8, fx.mem_value >> 40);
+                    k += 11;
+                }
                 if access {
                     if store_data & (shape & Shape::STORE != 0) {
-                        let size = (shape >> 4) as u64;
-                        let id = ADDL_DATA8 as u64 + size.trailing_zeros() as u64;
+                        let log = (shape >> Shape::SIZE_SHIFT) as u64;
+                        let id = ADDL_DATA8 as u64 + log;
                         put(k, ADDL_STATE as u64 | id << 8 | fx.mem_value << 16);
                         put(k + 8, fx.mem_value >> 48);
-                        k += 2 + size as usize;
+                        k += 2 + (1 << log);
                     }
                     if eaddr {
                         put(

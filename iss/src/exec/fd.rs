@@ -8,17 +8,26 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{done, htri, imm, next, Handler};
+use super::{build_record, done, htri, imm, next, Handler};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
+use crate::record::Effect;
 use crate::record::Reg;
 
 impl Machine {
     #[inline(always)]
     fn fs_off(&self) -> bool {
         self.hart.csr.mstatus & MSTATUS_FS == 0
+    }
+
+    /// In a run (`FX`): whether the instruction's record would not have its operation's fixed
+    /// shape, as FS is not Dirty (it would write mstatus, or raise illegal-instruction): then
+    /// it must be built.
+    #[inline(always)]
+    fn fs_not_dirty<const FX: bool>(&self) -> bool {
+        FX && self.hart.csr.mstatus & MSTATUS_FS != MSTATUS_FS
     }
 
     /// Mark the FP state Dirty; records the mstatus write when it changes.
@@ -84,7 +93,10 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool, const CTR: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+        fn $name<const REC: bool, const CTR: bool, const FX: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+            if $m.fs_not_dirty::<FX>() {
+                return build_record($m, a, k, pc, left);
+            }
             let $d = &a[k];
             let r = (|| {
                 if $m.fs_off() {
@@ -92,11 +104,17 @@ macro_rules! fp_ops {
                 }
                 let $r: u8 = fp_ops!(@rm $rm, $m, $d);
                 let (v, flags) = $e;
-                fp_ops!(@write $dst, $m, $d, v);
+                let v = fp_ops!(@write $dst, $m, $d, v);
                 $m.accrue::<REC>(flags);
+                if FX {
+                    let fflags = if flags != 0 { $m.hart.csr.fflags as u64 } else { u64::MAX };
+                    let e = &mut $m.effects[k];
+                    e.value = v;
+                    e.mem_value = fflags;
+                }
                 next($d, pc)
             })();
-            done::<REC, CTR, false>($m, a, k, pc, left, r)
+            done::<REC, CTR, FX>($m, a, k, pc, left, r)
         }
     )*};
     (@rm rm, $m:ident, $d:ident) => {
@@ -106,9 +124,19 @@ macro_rules! fp_ops {
         }
     };
     (@rm -, $m:ident, $d:ident) => { 0 };
-    (@write fs, $m:ident, $d:ident, $v:ident) => { $m.wf::<REC>($d.rd, fp::box_s($v)) };
-    (@write fd, $m:ident, $d:ident, $v:ident) => { $m.wf::<REC>($d.rd, $v) };
-    (@write x, $m:ident, $d:ident, $v:ident) => { $m.wx::<REC>($d, $v) };
+    (@write fs, $m:ident, $d:ident, $v:ident) => {{
+        let v = fp::box_s($v);
+        $m.wf::<REC>($d.rd, v);
+        v
+    }};
+    (@write fd, $m:ident, $d:ident, $v:ident) => {{
+        $m.wf::<REC>($d.rd, $v);
+        $v
+    }};
+    (@write x, $m:ident, $d:ident, $v:ident) => {{
+        $m.wx::<REC>($d, $v);
+        $v
+    }};
 }
 
 /// Unboxed single-precision operands.
@@ -187,53 +215,81 @@ fp_ops! {
 }
 
 /// FP loads: `flw` boxes the loaded single.
-fn fload<const REC: bool, const CTR: bool, const SIZE: u8>(
+fn fload<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
     pc: u64,
     left: u64,
 ) -> u64 {
+    if m.fs_not_dirty::<FX>() {
+        return build_record(m, a, k, pc, left);
+    }
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR, false>(m, a, k, pc, left, r);
+        return done::<REC, CTR, FX>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
-    let v = htri!(m, pc, left, m.load::<REC, false>(addr, SIZE));
-    let v = if SIZE == 4 { fp::box_s(v as u32) } else { v };
+    let raw = htri!(m, pc, left, m.load::<REC, FX>(addr, SIZE));
+    let v = if SIZE == 4 {
+        fp::box_s(raw as u32)
+    } else {
+        raw
+    };
     m.wf::<REC>(d.rd, v);
-    done::<REC, CTR, false>(m, a, k, pc, left, next(d, pc))
+    if FX {
+        let paddr = m.fx_paddr;
+        m.effects[k] = Effect {
+            value: v,
+            mem_value: raw,
+            vaddr: addr,
+            paddr,
+        };
+    }
+    done::<REC, CTR, FX>(m, a, k, pc, left, next(d, pc))
 }
 
 /// FP stores write the register's raw low bits (no unboxing).
-fn fstore<const REC: bool, const CTR: bool, const SIZE: u8>(
+fn fstore<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
     pc: u64,
     left: u64,
 ) -> u64 {
+    if m.fs_not_dirty::<FX>() {
+        return build_record(m, a, k, pc, left);
+    }
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR, false>(m, a, k, pc, left, r);
+        return done::<REC, CTR, FX>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
-    htri!(m, pc, left, m.store::<REC, false>(addr, SIZE, v));
+    htri!(m, pc, left, m.store::<REC, FX>(addr, SIZE, v));
+    if FX {
+        let paddr = m.fx_paddr;
+        let e = &mut m.effects[k];
+        e.mem_value = crate::mmu::low_bytes(v, SIZE);
+        e.vaddr = addr;
+        e.paddr = paddr;
+    }
     let r = m.after_store(next(d, pc));
-    done::<REC, CTR, false>(m, a, k, pc, left, r)
+    done::<REC, CTR, FX>(m, a, k, pc, left, r)
 }
 
 /// Register the F and D handlers in a handler table.
-pub(super) const fn fp_handlers<const REC: bool, const CTR: bool>(t: &mut [Handler; 256]) {
-    t[Op::Flw as usize] = fload::<REC, CTR, 4>;
-    t[Op::Fld as usize] = fload::<REC, CTR, 8>;
-    t[Op::Fsw as usize] = fstore::<REC, CTR, 4>;
-    t[Op::Fsd as usize] = fstore::<REC, CTR, 8>;
+pub(super) const fn fp_handlers<const REC: bool, const CTR: bool, const FX: bool>(
+    t: &mut [Handler; 256],
+) {
+    t[Op::Flw as usize] = fload::<REC, CTR, FX, 4>;
+    t[Op::Fld as usize] = fload::<REC, CTR, FX, 8>;
+    t[Op::Fsw as usize] = fstore::<REC, CTR, FX, 4>;
+    t[Op::Fsd as usize] = fstore::<REC, CTR, FX, 8>;
     macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR>; )*};
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX>; )*};
     }
     set!(
         FaddS => fadd_s, FsubS => fsub_s, FmulS => fmul_s,

@@ -44,7 +44,7 @@ pub(crate) const IRQ: u64 = 9;
 /// The end of a block: nothing executed; `hart.pc` is where execution goes on.
 pub(crate) const DECODE: u64 = 11;
 /// In the `FX` tables: the instruction did not execute, as its record must be built (its
-/// operation's [`Shape`] is `Built`); `hart.pc` is its pc.
+/// operation's [`Shape`] is `Built`, or FS is not Dirty for an FP one); `hart.pc` is its pc.
 pub(crate) const BUILD: u64 = 13;
 
 /// An instruction handler: `(machine, block, index in the block, pc, budget left) -> next pc`.
@@ -515,7 +515,7 @@ fn end_of_block<const REC: bool, const CTR: bool, const FX: bool>(
 }
 
 /// In the `FX` tables, an operation whose record must be built: stop before it.
-fn build_record(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left: u64) -> u64 {
+pub(super) fn build_record(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left: u64) -> u64 {
     m.hart.pc = pc;
     m.sched.budget = left;
     BUILD
@@ -552,7 +552,7 @@ const fn table<const REC: bool, const CTR: bool, const FX: bool>() -> [Handler; 
         AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
         Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
     );
-    fd::fp_handlers::<REC, CTR>(&mut t);
+    fd::fp_handlers::<REC, CTR, FX>(&mut t);
     if FX {
         let mut i = 0;
         while i < 256 {
