@@ -447,7 +447,10 @@ pub struct TrapRecord {
 /// Receives what the hart does. Two levels of detail, chosen at compile time:
 ///
 /// - `ENABLED`: a full [`Retired`] record per executed instruction (registers, CSRs, memory);
-///   the hart then executes one instruction at a time and fills records;
+///   the hart then executes one instruction at a time and fills records; with
+///   `SIMPLE_RUNS` too, the same records, but those of operations of fixed shapes come in
+///   [`SimpleRun`]s, as effects the hart left while running chained (and `retire` gets the
+///   others, in order);
 /// - `RUNS` (with `ENABLED` false): a [`Run`] per straight-line run of retired instructions;
 ///   the hart runs at full speed and only reports where control went.
 ///
