@@ -227,6 +227,8 @@ fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite) {
 
 impl<W: Write + Send + 'static> Sink for CommitLog<W> {
     const ENABLED: bool = true;
+    // Each record of a run is made from its effect and formatted as any other.
+    const SIMPLE_RUNS: bool = true;
 
     #[inline]
     fn retire(&mut self, r: &Retired) {
