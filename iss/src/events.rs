@@ -351,6 +351,30 @@ impl Machine {
         self.retired + (self.sched.budget_start - left) + 1
     }
 
+    /// Account for the `n` instructions a chain retired from `a[k]` (the first of its block
+    /// when `block_start`), at `pc`, in privilege `prv`, the chain having returned `npc`: a
+    /// whole fast block through [`Machine::account_block`], anything else through
+    /// [`Machine::account_run`]. True when LCOFI was raised.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn account_chain(
+        &mut self,
+        a: &[Insn],
+        k: usize,
+        n: usize,
+        pc: u64,
+        npc: u64,
+        prv: Priv,
+        block_start: bool,
+    ) -> bool {
+        let end = &a[k + n];
+        if block_start && self.fast_hooks && end.wd == FAST_BLOCK {
+            self.account_block(end, pc, npc);
+            return false;
+        }
+        self.account_run(a, k, n, pc, npc, prv, block_start)
+    }
+
     /// Account for a run: `n` instructions of `a` from index `k`, the first at `pc`, which ran
     /// in privilege `prv`. `npc` is what the chain returned (the target of a transfer that
     /// ended the run, or a sentinel). `block_start`: `a[k]` starts its block (a run that
@@ -395,7 +419,7 @@ impl Machine {
         if self.models {
             // The run's fetches come before its transfer (whose cycle count, for CTR, they
             // are part of), however the run was cut: one instruction at a time or chained.
-            let pa = self.fetch_page.1.wrapping_add(pc - self.fetch_page.0);
+            let pa = crate::record::fetch_pa(self.fetch_page, pc);
             let asid = self.asid();
             self.hart.pmu.fetch(prv, pc, pa, bytes, asid);
         }

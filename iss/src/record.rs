@@ -211,8 +211,9 @@ pub(crate) fn run_bytes(insns: &[Insn], whole: Option<&Insn>) -> u32 {
 /// only an [`Effect`] for each; [`SimpleRun`] makes the records again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// The record depends on more than the operation (CSRs, FP flags, atomics, xRETs,
-    /// anything that can write several registers): the hart builds it as it executes.
+    /// The record depends on more than the operation (CSRs, atomics, xRETs, ecall: anything
+    /// that can write several registers or change privilege): the hart builds it as it
+    /// executes.
     Built,
     /// Writes rd (when rd is not x0).
     Rd,
@@ -390,11 +391,7 @@ impl SimpleRun<'_> {
         let (d, e) = (&self.insns[i], &self.effects[i]);
         r.reset(pc, d, self.prv, self.time);
         r.next_pc = self.next_pc_of(i, pc);
-        r.fetch_pa = Some(
-            self.fetch_page
-                .1
-                .wrapping_add(pc.wrapping_sub(self.fetch_page.0)),
-        );
+        r.fetch_pa = Some(fetch_pa(self.fetch_page, pc));
         let shape = SHAPES[d.op as usize];
         if let Shape::Load(size) | Shape::Store(size) | Shape::FLoad(size) | Shape::FStore(size) =
             shape
@@ -421,6 +418,13 @@ impl SimpleRun<'_> {
             r.push_write(Reg::Csr(crate::csr::FFLAGS), e.mem_value);
         }
     }
+}
+
+/// The physical address of `pc`, fetched from the virtual page `page.0`, which is at the
+/// physical page `page.1`.
+#[inline(always)]
+pub(crate) fn fetch_pa(page: (u64, u64), pc: u64) -> u64 {
+    page.1.wrapping_add(pc.wrapping_sub(page.0))
 }
 
 /// A trap taken: after an instruction raised an exception, or between instructions for an

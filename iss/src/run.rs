@@ -19,14 +19,14 @@
 
 use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
 use crate::decode::{decode, decode16, decode32};
-use crate::events::FAST_BLOCK;
 use crate::exec::{fx_handlers, handlers, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
-use crate::record::{Effect, Run, SimpleRun, Sink};
+use crate::record::{fetch_pa, Effect, Run, SimpleRun, Sink};
 use crate::sbi::{SbiTrap, Then};
 use arch::{Cause, Priv};
+use std::ops::ControlFlow;
 
 /// Steps per quantum (Spike's INTERLEAVE).
 pub const QUANTUM: u64 = 5000;
@@ -233,6 +233,7 @@ impl Machine {
     }
 
     fn run_blocks<S: Sink>(&mut self, arena: &mut Vec<Insn>, sink: &mut S) -> ChunkEnd {
+        self.fit_effects::<S>(arena.len());
         // Set to run the next instruction outside the cache (it crosses a page boundary).
         let mut uncached = false;
         'page: loop {
@@ -277,6 +278,7 @@ impl Machine {
                     k = self
                         .dcache
                         .build(arena, p, slot, |s| ram.read_u16(base + 2 * s), decode);
+                    self.fit_effects::<S>(arena.len());
                     if k == 0 {
                         self.hart.pc = pc;
                         uncached = true;
@@ -320,36 +322,17 @@ impl Machine {
             if S::RUNS || self.hooks {
                 let n = (left - self.sched.budget) as usize;
                 if n != 0 {
-                    let end = &arena[k + n];
-                    let fast = self.fast_hooks && end.wd == FAST_BLOCK;
-                    if fast {
-                        self.account_block(end, pc, npc);
-                    }
-                    if self.hooks && !fast {
-                        lcofi = self.account_run(arena, k, n, pc, npc, prv, true);
+                    if self.hooks {
+                        lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);
                     }
                     if S::RUNS {
-                        let run = (&arena[k..k + n], end, pc);
+                        let run = (&arena[k..k + n], &arena[k + n], pc);
                         self.report_run(sink, run, npc, prv, satp);
                     }
                 }
             }
-            if npc & 1 == 0 {
-                if self.sched.budget == 0 {
-                    self.hart.pc = npc;
-                    return BlockEnd::End(ChunkEnd::Budget);
-                }
-                if lcofi {
-                    self.hart.pc = npc;
-                    return BlockEnd::End(ChunkEnd::Serialize);
-                }
-                return BlockEnd::Next(npc);
-            }
-            if npc == DECODE {
-                if lcofi {
-                    return BlockEnd::End(ChunkEnd::Serialize);
-                }
-                return BlockEnd::Next(self.hart.pc);
+            if let Some(end) = self.chain_end(npc, lcofi) {
+                return end;
             }
             let pc = self.hart.pc;
             let d = if npc == TRAP {
@@ -367,13 +350,12 @@ impl Machine {
         loop {
             if S::SIMPLE_RUNS {
                 match self.run_simple(arena, k, pc, block_start, sink) {
-                    Ok(at) => (k, pc) = at,
-                    Err(end) => return end,
+                    ControlFlow::Continue(at) => (k, pc) = at,
+                    ControlFlow::Break(end) => return end,
                 }
             }
             let d = &arena[k];
-            self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
-            self.rec.fetch_pa = Some(self.fetch_page.1.wrapping_add(pc - self.fetch_page.0));
+            self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
             let left = self.sched.budget;
             let prv = self.rec.prv;
             let npc = handlers(true, self.ctr_chain)[d.op as usize](self, arena, k, pc, left);
@@ -409,8 +391,8 @@ impl Machine {
 
     /// Traced, for a sink that takes runs of simple instructions: run the chain of them from
     /// `arena[k]` at `pc` (`block_start`: the first of its block) and hand it to the sink.
-    /// `Ok`: the chain stopped before an instruction whose record must be built (its index
-    /// and pc); `Err`: how the block ended.
+    /// `Continue`: the chain stopped before an instruction whose record must be built (its
+    /// index and pc); `Break`: how the block ended.
     #[inline(always)]
     fn run_simple<S: Sink>(
         &mut self,
@@ -419,11 +401,7 @@ impl Machine {
         pc: u64,
         block_start: bool,
         sink: &mut S,
-    ) -> Result<(usize, u64), BlockEnd> {
-        if self.effects.len() < arena.len() {
-            let n = arena.len().next_power_of_two().max(256);
-            self.effects.resize(n, Effect::default());
-        }
+    ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
         let npc = fx_handlers(self.ctr_chain)[arena[k].op as usize](self, arena, k, pc, left);
@@ -432,12 +410,7 @@ impl Machine {
         let mut lcofi = false;
         if n != 0 {
             if self.hooks {
-                let end = &arena[k + n];
-                if block_start && self.fast_hooks && end.wd == FAST_BLOCK {
-                    self.account_block(end, pc, npc);
-                } else {
-                    lcofi = self.account_run(arena, k, n, pc, npc, prv, block_start);
-                }
+                lcofi = self.account_chain(arena, k, n, pc, npc, prv, block_start);
             }
             sink.simple_run(&SimpleRun {
                 insns: &arena[k..k + n],
@@ -450,38 +423,68 @@ impl Machine {
                 fetch_page: self.fetch_page,
             });
         }
+        if let Some(end) = self.chain_end(npc, lcofi) {
+            return ControlFlow::Break(end);
+        }
+        if npc == BUILD {
+            // Nothing executed at hart.pc.
+            if lcofi {
+                return ControlFlow::Break(BlockEnd::End(ChunkEnd::Serialize));
+            }
+            return ControlFlow::Continue((k + n, self.hart.pc));
+        }
+        let d = &arena[k + n];
+        if npc == TRAP {
+            // The instruction that raised it: its record, to which the trap adds.
+            self.start_record(self.hart.pc, d, prv, time);
+        }
+        // SERIALIZE, REFETCH, WFI: retired, in the run.
+        let e = self.finish_unusual(d, self.hart.pc, npc, false, sink);
+        ControlFlow::Break(BlockEnd::End(after_lcofi(e, lcofi)))
+    }
+
+    /// How the block ends after a chain that returned `npc` (`lcofi`: an LCOFI must be taken
+    /// first): at a transfer, the end of the budget or the block's end; `None` for the other
+    /// sentinels.
+    #[inline(always)]
+    fn chain_end(&mut self, npc: u64, lcofi: bool) -> Option<BlockEnd> {
         if npc & 1 == 0 {
             if self.sched.budget == 0 {
                 self.hart.pc = npc;
-                return Err(BlockEnd::End(ChunkEnd::Budget));
+                return Some(BlockEnd::End(ChunkEnd::Budget));
             }
             if lcofi {
                 self.hart.pc = npc;
-                return Err(BlockEnd::End(ChunkEnd::Serialize));
+                return Some(BlockEnd::End(ChunkEnd::Serialize));
             }
-            return Err(BlockEnd::Next(npc));
+            return Some(BlockEnd::Next(npc));
         }
-        match npc {
+        if npc == DECODE {
             // Nothing executed at hart.pc.
-            DECODE | BUILD if lcofi => Err(BlockEnd::End(ChunkEnd::Serialize)),
-            DECODE => Err(BlockEnd::Next(self.hart.pc)),
-            BUILD => Ok((k + n, self.hart.pc)),
-            _ => {
-                let d = &arena[k + n];
-                if npc == TRAP {
-                    // The instruction that raised it: its record, to which the trap adds.
-                    let at = self.hart.pc;
-                    self.rec.reset(at, d, prv, time);
-                    self.rec.fetch_pa = Some(
-                        self.fetch_page
-                            .1
-                            .wrapping_add(at.wrapping_sub(self.fetch_page.0)),
-                    );
-                }
-                // SERIALIZE, REFETCH, WFI: retired, in the run.
-                let e = self.finish_unusual(d, self.hart.pc, npc, false, sink);
-                Err(BlockEnd::End(after_lcofi(e, lcofi)))
+            if lcofi {
+                return Some(BlockEnd::End(ChunkEnd::Serialize));
             }
+            return Some(BlockEnd::Next(self.hart.pc));
+        }
+        None
+    }
+
+    /// Start the record of `d` at `pc`, fetched from the current fetch page.
+    #[inline(always)]
+    fn start_record(&mut self, pc: u64, d: &Insn, prv: Priv, time: u64) {
+        self.rec.reset(pc, d, prv, time);
+        self.rec.fetch_pa = Some(fetch_pa(self.fetch_page, pc));
+    }
+
+    /// Make `effects` at least as long as the block arena, of `len` entries (the handlers of
+    /// runs index it by arena index), and as an instruction run uncached, whose arena of 2 is
+    /// its own. Only decoding lengthens the arena.
+    #[inline(always)]
+    fn fit_effects<S: Sink>(&mut self, len: usize) {
+        let want = len.max(256);
+        if S::SIMPLE_RUNS && self.effects.len() < want {
+            self.effects
+                .resize(want.next_power_of_two(), Effect::default());
         }
     }
 

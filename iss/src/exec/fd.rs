@@ -13,7 +13,6 @@ use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
-use crate::record::Effect;
 use crate::record::Reg;
 
 impl Machine {
@@ -238,14 +237,9 @@ fn fload<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
         raw
     };
     m.wf::<REC>(d.rd, v);
+    m.fx_access::<FX>(k, addr, raw);
     if FX {
-        let paddr = m.fx_paddr;
-        m.effects[k] = Effect {
-            value: v,
-            mem_value: raw,
-            vaddr: addr,
-            paddr,
-        };
+        m.effects[k].value = v;
     }
     done::<REC, CTR, FX>(m, a, k, pc, left, next(d, pc))
 }
@@ -269,13 +263,7 @@ fn fstore<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     htri!(m, pc, left, m.store::<REC, FX>(addr, SIZE, v));
-    if FX {
-        let paddr = m.fx_paddr;
-        let e = &mut m.effects[k];
-        e.mem_value = crate::mmu::low_bytes(v, SIZE);
-        e.vaddr = addr;
-        e.paddr = paddr;
-    }
+    m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
     let r = m.after_store(next(d, pc));
     done::<REC, CTR, FX>(m, a, k, pc, left, r)
 }

@@ -216,6 +216,19 @@ impl Machine {
         }
     }
 
+    /// `FX`: keep the data access of `a[k]` (at `vaddr`, of `value`; its physical address is
+    /// in `fx_paddr`) as its effect.
+    #[inline(always)]
+    pub(crate) fn fx_access<const FX: bool>(&mut self, k: usize, vaddr: u64, value: u64) {
+        if FX {
+            let paddr = self.fx_paddr;
+            let e = &mut self.effects[k];
+            e.mem_value = value;
+            e.vaddr = vaddr;
+            e.paddr = paddr;
+        }
+    }
+
     /// After a store: if it overwrote decoded instructions, the run loop must pick up the
     /// change before the next instruction.
     #[inline(always)]
@@ -341,13 +354,7 @@ macro_rules! load {
             $name => |m, a, k, d, pc, left| {
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let $v = htri!(m, pc, left, m.load::<REC, FX>(addr, $size));
-                if FX {
-                    let paddr = m.fx_paddr;
-                    let e = &mut m.effects[k];
-                    e.mem_value = $v;
-                    e.vaddr = addr;
-                    e.paddr = paddr;
-                }
+                m.fx_access::<FX>(k, addr, $v);
                 m.wxe::<REC, FX>(d, k, $e);
                 next(d, pc)
             };
@@ -362,13 +369,7 @@ macro_rules! store {
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let v = m.rs2(d);
                 htri!(m, pc, left, m.store::<REC, FX>(addr, $size, v));
-                if FX {
-                    let paddr = m.fx_paddr;
-                    let e = &mut m.effects[k];
-                    e.mem_value = crate::mmu::low_bytes(v, $size);
-                    e.vaddr = addr;
-                    e.paddr = paddr;
-                }
+                m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
                 m.after_store(next(d, pc))
             };
         )*}
