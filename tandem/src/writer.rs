@@ -370,6 +370,42 @@ impl<'a> Out<'a> {
         self.le(v, k);
     }
 
+    /// The start of a plain group ([`Enc::plain`]'s settings): end the group before, begin
+    /// this one, `d`'s next pc (incremented when set so and sequential) and `d` itself.
+    #[inline(always)]
+    fn plain_head(&mut self, d: &Insn, pc: u64, next_pc: u64) {
+        self.le(END_GROUP as u64 | (BEGIN_GROUP as u64) << 8, 2);
+        if self.e.incr_pc && next_pc == pc.wrapping_add(d.len as u64) {
+            self.u8(INCR_PC);
+        } else {
+            self.addl(ADDL_PC, next_pc, 8);
+        }
+        // INSN16 (3 bytes) or INSN32 (5 bytes), without a branch on the length.
+        let wide = (d.len >> 2) as u64;
+        let bits = d.bits as u64 & (0xffff | wide.wrapping_neg() << 16);
+        self.le((INSN16 as u64 + wide) | (bits << 8), 3 + 2 * wide as usize);
+    }
+
+    /// A plain group's elements for its one data access (what [`Out::accesses`] writes for
+    /// one, without its loop and its tests of what the plain path excludes): the data of a
+    /// store (`store`) of `size` bytes, the effective and physical addresses.
+    #[inline(always)]
+    fn plain_access(&mut self, store: bool, size: u8, value: u64, vaddr: u64, paddr: u64) {
+        if store & self.e.store_data {
+            self.addl(
+                ADDL_DATA8 + size.trailing_zeros() as u8,
+                value,
+                size as usize,
+            );
+        }
+        if self.e.eaddr {
+            self.addl(ADDL_EADDR, vaddr, 8);
+        }
+        if self.e.paddr {
+            self.addl(ADDL_PADDR, paddr, 8);
+        }
+    }
+
     #[inline(always)]
     fn insn(&mut self, d: &Insn) {
         if !self.e.insn {
@@ -1035,16 +1071,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         // SAFETY: `pos < CHUNK` and the buffer has MAX_EVENT bytes more.
         let room = unsafe { self.buf.get_unchecked_mut(pos..) };
         let mut o = Out::new(room, e, &mut self.track);
-        o.le(END_GROUP as u64 | (BEGIN_GROUP as u64) << 8, 2);
-        if e.incr_pc && r.next_pc == r.pc.wrapping_add(d.len as u64) {
-            o.u8(INCR_PC);
-        } else {
-            o.addl(ADDL_PC, r.next_pc, 8);
-        }
-        // INSN16 (3 bytes) or INSN32 (5 bytes), without a branch on the length.
-        let wide = (d.len >> 2) as u64;
-        let bits = d.bits as u64 & (0xffff | wide.wrapping_neg() << 16);
-        o.le((INSN16 as u64 + wide) | (bits << 8), 3 + 2 * wide as usize);
+        o.plain_head(d, r.pc, r.next_pc);
         if r.n_writes != 0 {
             match r.writes[0] {
                 RegWrite { reg: Reg::X(0), .. } => {}
@@ -1065,23 +1092,13 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             }
         }
         if r.n_mem != 0 {
-            // (What `Out::accesses` writes for one access, without its loop and its tests of
-            // what the plain path excludes.)
             let m = &r.mem[0];
             if self.htif.hit(m.paddr) {
                 // Nothing is kept of what was written past `pos`.
                 return false;
             }
-            if m.kind == MemKind::Store && e.store_data {
-                let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
-                o.addl(size.store_data_id(), m.value, m.size as usize);
-            }
-            if e.eaddr {
-                o.addl(ADDL_EADDR, m.vaddr, 8);
-            }
-            if e.paddr {
-                o.addl(ADDL_PADDR, m.paddr, 8);
-            }
+            let store = m.kind == MemKind::Store;
+            o.plain_access(store, m.size, m.value, m.vaddr, m.paddr);
         }
         self.pos = pos + o.n;
         self.open_priv_pos = None;
@@ -1102,9 +1119,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         if !self.fast | (run.prv as u8 != self.cur_priv) {
             return self.simple_general(run);
         }
-        let e = &self.enc;
-        let (incr_pc, store_data, eaddr, paddr) = (e.incr_pc, e.store_data, e.eaddr, e.paddr);
-        let fflags_out = e.fflags_out;
+        let fflags_out = self.enc.fflags_out;
         let n = run.insns.len();
         let (insns, effects) = (run.insns, &run.effects[..n]);
         let mut pc = run.pc;
@@ -1113,8 +1128,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         let mut plain = 0;
         for i in 0..n {
             let (d, fx) = (&insns[i], &effects[i]);
-            let seq = pc.wrapping_add(d.len as u64);
-            let next = if i + 1 == n { run.next_pc } else { seq };
+            let next = if i + 1 == n {
+                run.next_pc
+            } else {
+                pc.wrapping_add(d.len as u64)
+            };
             let shape = SHAPE_BITS[d.op as usize];
             let access = shape & Shape::ACCESS != 0;
             if (pos >= CHUNK) || (access && self.htif.hit(fx.paddr)) {
@@ -1126,79 +1144,25 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                 pc = next;
                 continue;
             }
-            // SAFETY: `buf` is `self.buf`'s; `pos < CHUNK` and the buffer has MAX_EVENT more
-            // bytes; a group here writes at most 2 + 10 + 5 + 11 + 3 * 10 bytes, each store 8
-            // wide.
-            pos += unsafe {
-                let p = buf.add(pos);
-                let put = |at: usize, v: u64| {
-                    (p.add(at) as *mut [u8; 8]).write_unaligned(v.to_le_bytes())
-                };
-                // End the group before, begin this one, its next pc.
-                let mut k;
-                if incr_pc && next == seq {
-                    put(
-                        0,
-                        END_GROUP as u64 | (BEGIN_GROUP as u64) << 8 | (INCR_PC as u64) << 16,
-                    );
-                    k = 3;
-                } else {
-                    let head = END_GROUP as u64
-                        | (BEGIN_GROUP as u64) << 8
-                        | (ADDL_STATE as u64) << 16
-                        | (ADDL_PC as u64) << 24;
-                    put(0, head | next << 32);
-                    put(8, next >> 32);
-                    k = 12;
-                }
-                // INSN16 (3 bytes) or INSN32 (5 bytes), without a branch on the length.
-                let wide = (d.len >> 2) as u64;
-                let bits = d.bits as u64 & (0xffff | wide.wrapping_neg() << 16);
-                put(k, (INSN16 as u64 + wide) | (bits << 8));
-                k += 3 + 2 * wide as usize;
-                // x[rd] (not x0) or f[rd].
-                let freg = shape & Shape::FREG != 0;
-                if (shape & Shape::WRITES_RD != 0) & ((d.rd != 0) | freg) {
-                    let addr = (GPR_ADDR + ((freg as u16) << 5) + (d.rd & 31) as u16) as u64;
-                    put(k, FULL_REG as u64 | addr << 8 | fx.value << 24);
-                    put(k + 8, fx.value >> 40);
-                    k += 11;
-                }
-                if (shape & Shape::FFLAGS != 0) && fx.mem_value != u64::MAX && fflags_out {
-                    put(
-                        k,
-                        FULL_REG as u64 | (FFLAGS as u64) << 8 | fx.mem_value << 24,
-                    );
-                    put(k + 8, fx.mem_value >> 40);
-                    k += 11;
-                }
-                if access {
-                    if store_data & (shape & Shape::STORE != 0) {
-                        let log = (shape >> Shape::SIZE_SHIFT) as u64;
-                        let id = ADDL_DATA8 as u64 + log;
-                        put(k, ADDL_STATE as u64 | id << 8 | fx.mem_value << 16);
-                        put(k + 8, fx.mem_value >> 48);
-                        k += 2 + (1 << log);
-                    }
-                    if eaddr {
-                        put(
-                            k,
-                            ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8 | fx.vaddr << 16,
-                        );
-                        put(k + 8, fx.vaddr >> 48);
-                        k += 10;
-                    }
-                    if paddr {
-                        put(
-                            k,
-                            ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8 | fx.paddr << 16,
-                        );
-                        put(k + 8, fx.paddr >> 48);
-                        k += 10;
-                    }
-                }
-                k
-            };
+            // SAFETY: `buf` is `self.buf`'s, which has MAX_EVENT bytes past `pos < CHUNK`.
+            let room = unsafe { std::slice::from_raw_parts_mut(buf.add(pos), MAX_EVENT) };
+            let mut o = Out::new(room, &self.enc, &mut self.track);
+            o.plain_head(d, pc, next);
+            // x[rd] (not x0) or f[rd], then the fflags an FP operation raised.
+            let freg = shape & Shape::FREG != 0;
+            if (shape & Shape::WRITES_RD != 0) & ((d.rd != 0) | freg) {
+                let addr = GPR_ADDR + ((freg as u16) << 5) + (d.rd & 31) as u16;
+                o.full_reg(addr, fx.value, 8);
+            }
+            if (shape & Shape::FFLAGS != 0) && fx.mem_value != u64::MAX && fflags_out {
+                o.full_reg(FFLAGS, fx.mem_value, 8);
+            }
+            if access {
+                let store = shape & Shape::STORE != 0;
+                let size = 1 << (shape >> Shape::SIZE_SHIFT);
+                o.plain_access(store, size, fx.mem_value, fx.vaddr, fx.paddr);
+            }
+            pos += o.n;
             plain += 1;
             pc = next;
         }
