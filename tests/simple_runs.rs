@@ -127,15 +127,19 @@ fn run<const SIMPLE: bool>(p: &PathBuf, v: Variant) -> (Log<SIMPLE>, String) {
         runs: 0,
     };
     let stop = m.run(&mut log, Some(LIMIT));
-    let end = format!(
+    (log, end_state(&m, stop))
+}
+
+/// How a run ended and the machine's state then.
+fn end_state(m: &Machine, stop: iss::Stop) -> String {
+    format!(
         "{stop:?} retired {} pc {:#x} x {:?} minstret {:?} mcycle {:?}",
         m.retired(),
         m.hart.pc,
         m.hart.x,
         m.csr_read(iss::csr::MINSTRET),
         m.csr_read(iss::csr::MCYCLE),
-    );
-    (log, end)
+    )
 }
 
 #[rstest]
@@ -156,14 +160,7 @@ fn simple_runs_give_the_records_the_hart_builds(
     assert_eq!(built.runs, 0);
     let mut m = machine(&path, v);
     let stop = m.run(&mut iss::NoSink, Some(LIMIT));
-    let untraced_end = format!(
-        "{stop:?} retired {} pc {:#x} x {:?} minstret {:?} mcycle {:?}",
-        m.retired(),
-        m.hart.pc,
-        m.hart.x,
-        m.csr_read(iss::csr::MINSTRET),
-        m.csr_read(iss::csr::MCYCLE),
-    );
+    let untraced_end = end_state(&m, stop);
     assert_eq!(
         built_end, untraced_end,
         "{name} {v:?}: untraced ended apart"

@@ -71,19 +71,20 @@ pub fn hart_speed_records(
     insns: u64,
     simple: bool,
 ) -> Result<(u64, f64), String> {
+    fn run<const SIMPLE: bool>(m: &mut iss::Machine, insns: u64) -> f64 {
+        let mut sink = Records::<SIMPLE> { sum: 0 };
+        let t = Instant::now();
+        m.run(&mut sink, Some(insns));
+        let secs = t.elapsed().as_secs_f64();
+        std::hint::black_box(sink.sum);
+        secs
+    }
     let (mut m, _) = machine(elf, path, hart)?;
-    let t = Instant::now();
-    let sum = if simple {
-        let mut sink = Records::<true> { sum: 0 };
-        m.run(&mut sink, Some(insns));
-        sink.sum
+    let secs = if simple {
+        run::<true>(&mut m, insns)
     } else {
-        let mut sink = Records::<false> { sum: 0 };
-        m.run(&mut sink, Some(insns));
-        sink.sum
+        run::<false>(&mut m, insns)
     };
-    let secs = t.elapsed().as_secs_f64();
-    std::hint::black_box(sum);
     Ok((m.retired(), secs))
 }
 
