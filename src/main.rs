@@ -2,10 +2,12 @@
 
 mod bench;
 mod bench_models;
+mod dtb_cmd;
 mod hart_args;
 mod ntrace_cmd;
 mod prealloc;
 mod run;
+mod spike;
 mod tandem_cmd;
 mod trace;
 
@@ -26,6 +28,8 @@ enum Command {
     Run(Box<run::RunArgs>),
     /// Measure hartscope's speed against Spike's on the same program.
     Bench(bench::BenchArgs),
+    /// Write the platform's device tree (for Spike's --dtb, Linux, or to read).
+    Dtb(dtb_cmd::DtbArgs),
     /// Read N-Trace byte streams: dump their messages, decode the pc flow.
     #[command(subcommand)]
     Ntrace(ntrace_cmd::NtraceCommand),
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(*args),
         Command::Bench(args) => bench::bench(args).map(|()| ExitCode::SUCCESS),
+        Command::Dtb(args) => dtb_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Command::Ntrace(cmd) => ntrace_cmd::run(cmd),
         Command::Tandem(cmd) => tandem_cmd::run(cmd),
     };

@@ -8,6 +8,7 @@
 //!     cpu@0 { device_type = "cpu"; reg = 0; compatible = "riscv"; status = "okay";
 //!             riscv,isa = "rv64imafdc_zicntr_zicsr_zifencei_zihpm[_sscofpmf][_smcsrind_smctr_smstateen_sscsrind_ssctr]";
 //!             riscv,isa-base = "rv64i"; riscv,isa-extensions = "i", "m", ...; mmu-type = "riscv,sv48";
+//!             riscv,pmpregions = 16; riscv,pmpgranularity = 4;
 //!             interrupt-controller { #interrupt-cells = 1; interrupt-controller; compatible = "riscv,cpu-intc"; phandle = 1; } } }
 //!   memory@80000000 { device_type = "memory"; reg = <RAM base and size>; }
 //!   soc { #address-cells = 2; #size-cells = 2; compatible = "simple-bus"; ranges;
@@ -39,6 +40,8 @@ use vm_fdt::{Error, FdtWriter};
 pub const TIMEBASE_FREQUENCY: u32 = 10_000_000;
 /// The UART's input clock as the device tree states it (Hz); nothing depends on it.
 pub const UART_CLOCK: u32 = 3_686_400;
+/// The PMP granularity in bytes (G = 0: every NAPOT and TOR boundary of 4 bytes works).
+pub const PMP_GRANULARITY: u32 = 4;
 /// The phandle of the hart's interrupt controller.
 const INTC_PHANDLE: u32 = 1;
 
@@ -105,6 +108,9 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     let exts: Vec<String> = isa_extensions(cfg).iter().map(|e| e.to_string()).collect();
     fdt.property_string_list("riscv,isa-extensions", exts)?;
     fdt.property_string("mmu-type", "riscv,sv48")?;
+    // Spike reads these two when it is handed this tree (`spike --dtb`).
+    fdt.property_u32("riscv,pmpregions", crate::csr::PMP_ENTRIES as u32)?;
+    fdt.property_u32("riscv,pmpgranularity", PMP_GRANULARITY)?;
     let intc = fdt.begin_node("interrupt-controller")?;
     fdt.property_u32("#interrupt-cells", 1)?;
     fdt.property_null("interrupt-controller")?;
@@ -174,6 +180,162 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
 
     fdt.end_node(root)?;
     fdt.finish()
+}
+
+/// What is wrong with a flattened device tree blob, and where (byte offsets into the blob).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FdtError {
+    #[error("not a flattened device tree: magic {0:#010x} (expected 0xd00dfeed)")]
+    Magic(u32),
+    #[error("truncated: {what} at byte {offset:#x} runs past the blob's {len} bytes")]
+    Truncated {
+        what: &'static str,
+        offset: usize,
+        len: usize,
+    },
+    #[error("unknown structure token {token:#x} at byte {offset:#x}")]
+    Token { token: u32, offset: usize },
+    #[error("nodes do not nest at byte {offset:#x}")]
+    Unbalanced { offset: usize },
+}
+
+/// Reads a blob's big-endian words and NUL-terminated strings, each bounds-checked.
+struct Blob<'a>(&'a [u8]);
+
+impl Blob<'_> {
+    fn u32(&self, offset: usize, what: &'static str) -> Result<u32, FdtError> {
+        self.bytes(offset, 4, what)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn bytes(&self, offset: usize, n: usize, what: &'static str) -> Result<&[u8], FdtError> {
+        offset
+            .checked_add(n)
+            .and_then(|end| self.0.get(offset..end))
+            .ok_or(FdtError::Truncated {
+                what,
+                offset,
+                len: self.0.len(),
+            })
+    }
+    fn cstr(&self, offset: usize, what: &'static str) -> Result<&[u8], FdtError> {
+        let rest = self.0.get(offset..).unwrap_or_default();
+        let n = rest
+            .iter()
+            .position(|&c| c == 0)
+            .ok_or(FdtError::Truncated {
+                what,
+                offset,
+                len: self.0.len(),
+            })?;
+        Ok(&rest[..n])
+    }
+}
+
+/// A property's value in DTS syntax: strings when it is a list of printable NUL-terminated
+/// strings, cells when its length is a multiple of 4, bytes otherwise (as `dtc -O dts` does).
+fn dts_value(v: &[u8]) -> String {
+    let printable =
+        |s: &[u8]| !s.is_empty() && s.iter().all(|&c| (0x20..0x7f).contains(&c) && c != b'"');
+    if v.last() == Some(&0) && v[..v.len() - 1].split(|&c| c == 0).all(printable) {
+        let parts: Vec<String> = v[..v.len() - 1]
+            .split(|&c| c == 0)
+            .map(|s| format!("\"{}\"", String::from_utf8_lossy(s)))
+            .collect();
+        parts.join(", ")
+    } else if v.len().is_multiple_of(4) {
+        let cells: Vec<String> = v
+            .chunks(4)
+            .map(|c| format!("{:#04x}", u32::from_be_bytes([c[0], c[1], c[2], c[3]])))
+            .collect();
+        format!("<{}>", cells.join(" "))
+    } else {
+        let bytes: Vec<String> = v.iter().map(|b| format!("{b:02x}")).collect();
+        format!("[{}]", bytes.join(" "))
+    }
+}
+
+/// The device tree source of a flattened device tree blob (Devicetree Specification 0.4,
+/// chapter 5), in the layout `dtc -I dtb -O dts` prints, so that a tree hartscope generates
+/// can be read without a device tree compiler.
+pub fn to_dts(blob: &[u8]) -> Result<String, FdtError> {
+    let b = Blob(blob);
+    let magic = b.u32(0, "the header")?;
+    if magic != 0xd00d_feed {
+        return Err(FdtError::Magic(magic));
+    }
+    let st = b.u32(8, "the header")? as usize;
+    let strings = b.u32(12, "the header")? as usize;
+    let rsvmap = b.u32(16, "the header")? as usize;
+    let mut out = String::from("/dts-v1/;\n\n");
+    let mut pos = rsvmap;
+    loop {
+        let e = b.bytes(pos, 16, "a memory reservation")?;
+        let (addr, size) = (
+            u64::from_be_bytes(e[..8].try_into().unwrap_or_default()),
+            u64::from_be_bytes(e[8..].try_into().unwrap_or_default()),
+        );
+        if addr == 0 && size == 0 {
+            break;
+        }
+        out.push_str(&format!("/memreserve/ {addr:#x} {size:#x};\n"));
+        pos += 16;
+    }
+    let mut pos = st;
+    let mut depth = 0usize;
+    loop {
+        let token = b.u32(pos, "a structure token")?;
+        let at = pos;
+        pos += 4;
+        let indent = "\t".repeat(depth);
+        match token {
+            1 => {
+                let name = b.cstr(pos, "a node name")?;
+                pos = (pos + name.len() + 1).next_multiple_of(4);
+                let name = if depth == 0 && name.is_empty() {
+                    "/".into()
+                } else {
+                    String::from_utf8_lossy(name)
+                };
+                if depth > 0 {
+                    out.push('\n');
+                }
+                out.push_str(&format!("{indent}{name} {{\n"));
+                depth += 1;
+            }
+            2 => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or(FdtError::Unbalanced { offset: at })?;
+                out.push_str(&format!("{}}};\n", "\t".repeat(depth)));
+                if depth == 0 {
+                    let end = b.u32(pos, "the end token")?;
+                    return if end == 9 {
+                        Ok(out)
+                    } else {
+                        Err(FdtError::Unbalanced { offset: pos })
+                    };
+                }
+            }
+            3 => {
+                if depth == 0 {
+                    return Err(FdtError::Unbalanced { offset: at });
+                }
+                let len = b.u32(pos, "a property length")? as usize;
+                let nameoff = b.u32(pos + 4, "a property name offset")? as usize;
+                let name = b.cstr(strings.saturating_add(nameoff), "a property name")?;
+                let value = b.bytes(pos + 8, len, "a property value")?;
+                pos = (pos + 8 + len).next_multiple_of(4);
+                let name = String::from_utf8_lossy(name);
+                if value.is_empty() {
+                    out.push_str(&format!("{indent}{name};\n"));
+                } else {
+                    out.push_str(&format!("{indent}{name} = {};\n", dts_value(value)));
+                }
+            }
+            4 => {}
+            token => return Err(FdtError::Token { token, offset: at }),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -383,5 +545,49 @@ mod tests {
         let rows = root.at("pmu").u32s("riscv,event-to-mhpmevent");
         // L1D read miss (0x10001) is there, as <event_idx 0 selector>.
         assert!(rows.chunks(3).any(|r| r == [0x10001, 0, 0x10001]));
+    }
+
+    #[test]
+    fn dts_of_the_generated_tree() {
+        let cfg = config(false, false);
+        let pmu = pmu::Pmu::new(cfg.pmu.clone()).unwrap();
+        let dts = to_dts(&build(&cfg, &pmu.dt_tables()).unwrap()).unwrap();
+        assert!(
+            dts.starts_with("/dts-v1/;\n\n/ {\n\t#address-cells = <0x02>;\n"),
+            "{dts}"
+        );
+        assert!(dts.contains("\t\tcpu@0 {\n"), "{dts}");
+        assert!(dts.contains("\t\t\triscv,isa = \"rv64imafdc_zicntr_zicsr_zifencei_zihpm\";\n"));
+        assert!(dts.contains("\t\t\triscv,pmpregions = <0x10>;\n"), "{dts}");
+        assert!(dts.contains("\t\t\t\tinterrupt-controller;\n"), "{dts}");
+        assert!(
+            dts.contains("\t\treg = <0x00 0x80000000 0x00 0x10000000>;\n"),
+            "{dts}"
+        );
+        assert!(dts.contains("compatible = \"sifive,clint0\", \"riscv,clint0\";"));
+        assert!(dts.ends_with("\t};\n};\n"), "{dts}");
+    }
+
+    #[test]
+    fn dts_of_bad_blobs_is_an_error() {
+        let cfg = config(false, false);
+        let pmu = pmu::Pmu::new(cfg.pmu.clone()).unwrap();
+        let blob = build(&cfg, &pmu.dt_tables()).unwrap();
+        assert_eq!(to_dts(&[0; 8]), Err(FdtError::Magic(0)));
+        // Every truncation is an error, never a panic.
+        for n in 0..blob.len() {
+            assert!(to_dts(&blob[..n]).is_err(), "truncated at {n}");
+        }
+        // A bad token names its offset.
+        let st = be32(&blob, 8) as usize;
+        let mut bad = blob.clone();
+        bad[st..st + 4].copy_from_slice(&7u32.to_be_bytes());
+        assert_eq!(
+            to_dts(&bad),
+            Err(FdtError::Token {
+                token: 7,
+                offset: st
+            })
+        );
     }
 }

