@@ -30,6 +30,20 @@ pub fn parse_isa(isa: &str) -> Result<Isa, String> {
     if !base.contains('i') {
         return Err(format!("--isa {isa}: the base integer ISA (i) is required"));
     }
+    // The hart always has M, A, F, D and C: a string without one of them would run code the
+    // user said the hart lacks, so it is refused rather than taken as RV64GC.
+    let missing: Vec<String> = "mafdc"
+        .chars()
+        .filter(|c| !base.contains(*c))
+        .map(|c| c.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "--isa {isa}: hartscope cannot leave out {}: its hart always implements rv64gc \
+             (imafdc), and switching extensions off is not implemented",
+            missing.join(", ")
+        ));
+    }
     let mut out = Isa::default();
     let mut csrind = false;
     for ext in parts {
@@ -203,5 +217,31 @@ mod tests {
         assert!(c.sbi && c.sscofpmf && c.pmu.hpm_counters == 29 && c.ctr.is_none());
         assert!(HartOptions::from_args(&["--mem", "1M"]).is_err());
         assert!(HartOptions::from_args(&["--isa"]).is_err());
+    }
+
+    /// A subset of RV64GC is refused, naming what is missing, never run as RV64GC.
+    #[test]
+    fn subsets_are_refused() {
+        for (isa, missing) in [
+            ("rv64i", "m, a, f, d, c"),
+            ("rv64imac", "f, d"),
+            ("rv64g", "c"),
+            ("rv64imafd_zicsr", "c"),
+            ("RV64IMAFC", "d"),
+        ] {
+            let e = parse_isa(isa).unwrap_err();
+            assert!(
+                e.contains(&format!("cannot leave out {missing}:")),
+                "{isa}: {e}"
+            );
+        }
+        for isa in [
+            "rv64gc",
+            "rv64imafdc",
+            "rv64gc_sscofpmf",
+            "RV64IMAFDC_ZICSR_ZIFENCEI",
+        ] {
+            assert!(parse_isa(isa).is_ok(), "{isa}");
+        }
     }
 }
