@@ -6,6 +6,7 @@ mod dtb_cmd;
 mod hart_args;
 mod ntrace_cmd;
 mod prealloc;
+mod progress;
 mod run;
 mod spike;
 mod tandem_cmd;

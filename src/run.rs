@@ -142,6 +142,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
 
     let start = Instant::now();
+    let progress = crate::progress::Progress::start(
+        crate::progress::wanted(args.quiet, true),
+        "hartscope run",
+        crate::progress::Unit::Instructions,
+        m.progress(),
+        args.max_insns,
+    );
     let (stop, stats) = run_sinks(
         &mut m,
         log,
@@ -150,6 +157,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         args.max_insns,
         args.log_commits.as_deref(),
     )?;
+    progress.finish();
     let secs = start.elapsed().as_secs_f64();
 
     if let Some(path) = &args.signature {

@@ -27,6 +27,8 @@ use crate::record::{fetch_pa, Effect, Run, SimpleRun, Sink};
 use crate::sbi::{SbiTrap, Then};
 use arch::{Cause, Priv};
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Steps per quantum (Spike's INTERLEAVE).
 pub const QUANTUM: u64 = 5000;
@@ -52,6 +54,9 @@ pub(crate) struct Scheduler {
     /// `retired` at the last trap, and how many traps in a row happened with nothing retired.
     last_trap_retired: u64,
     traps_in_a_row: u32,
+    /// Instructions retired, published at the end of every quantum for another thread to read
+    /// (a progress display): one relaxed store per 5000 instructions.
+    progress: Arc<AtomicU64>,
 }
 
 /// Why a run stopped.
@@ -93,6 +98,12 @@ impl Machine {
     #[inline]
     pub(crate) fn now(&self) -> u64 {
         self.retired + (self.sched.budget_start - self.sched.budget)
+    }
+
+    /// The number of instructions retired as of the last quantum's end, readable from another
+    /// thread while the machine runs (for a progress display).
+    pub fn progress(&self) -> Arc<AtomicU64> {
+        self.sched.progress.clone()
     }
 
     /// Run until the guest exits, the limit of retired instructions is reached, or the guest
@@ -202,6 +213,7 @@ impl Machine {
 
     /// End of a quantum: advance time, drop the reservation, poll HTIF.
     fn end_quantum(&mut self) -> Option<Stop> {
+        self.sched.progress.store(self.now(), Ordering::Relaxed);
         self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
         self.clint_changed();
         self.hart.reservation = None;
