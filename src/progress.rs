@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 /// What is counted, for the line's wording and rate.
 #[derive(Clone, Copy)]
+#[allow(dead_code)] // Bytes and Items: for ntrace decode and tandem verify/mutate, wired next.
 pub enum Unit {
     /// Retired instructions: "123,456,789 instructions, 310.2 MIPS".
     Instructions,
