@@ -84,15 +84,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     let v = n
         .checked_mul(mul)
         .ok_or_else(|| format!("'{s}' is too large"))?;
-    if v == 0 || v % 4096 != 0 {
-        return Err(format!(
+    // One rule for every RAM size: this option, and the sizes `tandem verify` reads from a
+    // settings file.
+    use tandem::limits::RamSizeError;
+    match tandem::limits::check_ram_size(v) {
+        Ok(()) => Ok(v),
+        Err(RamSizeError::NotPages(_)) => Err(format!(
             "'{s}': the size must be a non-zero multiple of 4 KiB"
-        ));
+        )),
+        Err(_) => Err(format!("'{s}': at most 1 TiB of RAM")),
     }
-    if v > 1 << 40 {
-        return Err(format!("'{s}': at most 1 TiB of RAM"));
-    }
-    Ok(v)
 }
 
 /// Check the ISA string: hartscope implements exactly RV64GC.
@@ -130,7 +131,21 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             Some(CommitLog::new(out))
         }
     };
-    let tandem = args.tandem.start(&m, &prog, &args.program)?;
+    if args.tandem.to_stdout()
+        && args
+            .log_commits
+            .as_ref()
+            .is_some_and(|p| p.as_os_str() == "-")
+    {
+        bail!("--tandem - and --log-commits - would both write to standard output");
+    }
+    let tandem = args.tandem.start(&mut m, &prog, &args.program)?;
+    let tandem_name = args
+        .tandem
+        .tandem
+        .as_deref()
+        .map(crate::tandem_cmd::stream_name)
+        .unwrap_or_default();
     let trace = if args.trace.wanted() {
         Some(start_trace(
             &args.trace,
@@ -142,14 +157,17 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
 
     let start = Instant::now();
-    let (stop, stats) = run_sinks(
+    let run = run_sinks(
         &mut m,
         log,
         trace,
         tandem,
         args.max_insns,
         args.log_commits.as_deref(),
-    )?;
+        &tandem_name,
+    );
+    args.tandem.show_console(&m);
+    let (stop, stats) = run?;
     let secs = start.elapsed().as_secs_f64();
 
     if let Some(path) = &args.signature {
@@ -370,12 +388,13 @@ fn run_sinks(
     tandem: Option<crate::tandem_cmd::TandemSink>,
     limit: Option<u64>,
     log_path: Option<&Path>,
+    tandem_name: &str,
 ) -> Result<(Stop, Option<EncoderStats>)> {
     // The tandem writer alone: the hart calls it directly.
     let tandem = match (log.is_none() && trace.is_none(), tandem) {
         (true, Some(mut t)) => {
             let stop = m.run(&mut t, limit);
-            crate::tandem_cmd::finish(t, m)?;
+            crate::tandem_cmd::finish(t, m, tandem_name)?;
             return Ok((stop, None));
         }
         (_, t) => t,
@@ -405,7 +424,7 @@ fn run_sinks(
                 })?;
             }
             if let Some(t) = r.tandem {
-                crate::tandem_cmd::finish(t, m)?;
+                crate::tandem_cmd::finish(t, m, tandem_name)?;
             }
             let stats = match r.port {
                 Some(p) => finish_port(p)?,
