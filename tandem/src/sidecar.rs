@@ -220,8 +220,8 @@ impl Fields<'_> {
     }
 
     fn choice<T: Copy>(&self, path: &str, v: &Value, names: &[(&str, T)]) -> Res<T> {
-        let s = self.string(path, v)?;
-        match names.iter().find(|(n, _)| *n == s) {
+        let s = v.as_str().unwrap_or_default();
+        match names.iter().find(|(n, _)| v.is_string() && *n == s) {
             Some((_, t)) => Ok(*t),
             None => {
                 let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
