@@ -976,6 +976,21 @@ mod tests {
         cleanup(&f);
     }
 
+    /// The RAM sizes a settings file may give are those `--mem` accepts (one rule, held by
+    /// `tandem::limits::check_ram_size`; `run::parse_size` states it for the option).
+    #[test]
+    fn settings_ram_sizes_follow_the_mem_option() {
+        let mut sizes = vec![0u64, 1, 4095, 4096, 4097, 8192, 256 << 20, 1 << 40];
+        sizes.extend([(1 << 40) + 4096, 1 << 41, u64::MAX - 4095, u64::MAX]);
+        for n in sizes {
+            assert_eq!(
+                crate::run::parse_size(&n.to_string()).is_ok(),
+                tandem::limits::check_ram_size(n).is_ok(),
+                "{n}"
+            );
+        }
+    }
+
     #[test]
     fn mutate_counts_detections() {
         let p = program("rv64i").display().to_string();

@@ -611,7 +611,7 @@ fn output_failures_blame_the_output_and_directories_are_named() {
         "{err}"
     );
     for cmd in ["dump", "verify"] {
-        let out = hs(&["tandem", cmd, s(&tmp.path().to_path_buf())]);
+        let out = hs(&["tandem", cmd, s(tmp.path())]);
         expect_code(&out, 2, cmd);
         let err = out.stderr_str();
         assert!(err.contains("is a directory, not a tandem trace"), "{err}");

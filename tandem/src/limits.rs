@@ -1,11 +1,17 @@
 //! Limits on sizes that come from outside (a settings file, a stream, an option), checked
 //! before anything is allocated from them, and reading a settings file with a size cap.
 //!
-//! The reference hart's RAM size follows the rules of `hartscope run --mem` (the command
-//! line's `parse_size` calls [`check_ram_size`] too): a non-zero multiple of 4 KiB, at most
-//! [`MAX_RAM_SIZE`]. A size within them may still be more than the host will give:
-//! [`probe_ram`] asks for it the way the hart's RAM does and reports a refusal as an error,
-//! where the allocation itself would abort the process.
+//! The reference hart's RAM size follows the rules of `hartscope run --mem` (a unit test of
+//! the command line checks that its `parse_size` agrees with [`check_ram_size`]): a non-zero
+//! multiple of 4 KiB, at most [`MAX_RAM_SIZE`]. A size within them may still be more than the
+//! host will give: [`probe_ram`] asks for it the way the hart's RAM does (`vec![0; size]`)
+//! and reports a refusal as an error, where the allocation itself would abort the process.
+//!
+//! The probe is a stopgap for as long as `iss::bus::Ram` allocates with `vec!`: once the
+//! RAM is reserved lazily with `mmap(MAP_NORESERVE)` and `Machine::try_new` reports a refusal
+//! as an error (work under way in iss/), `probe_ram` should go: it would refuse sizes the
+//! lazy reservation gives (those above the host's memory), and `try_new`'s error, which
+//! [`crate::verify::Verifier::new`] passes on, says the same.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -34,7 +40,7 @@ pub enum RamSizeError {
 /// `1 GiB`, `256 MiB`, `4 KiB`, or bytes.
 pub fn human(n: u64) -> String {
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if n >= 1 << shift && n % (1 << shift) == 0 {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
             return format!("{} {unit}", n >> shift);
         }
     }
@@ -46,7 +52,7 @@ pub fn check_ram_size(n: u64) -> Result<(), RamSizeError> {
     if n > MAX_RAM_SIZE {
         return Err(RamSizeError::TooLarge(n));
     }
-    if n == 0 || n % RAM_GRANULE != 0 {
+    if n == 0 || !n.is_multiple_of(RAM_GRANULE) {
         return Err(RamSizeError::NotPages(n));
     }
     Ok(())

@@ -155,18 +155,25 @@ proptest! {
     }
 }
 
+/// A real stream to mutate, with how it was written and the program.
+struct Clean {
+    cfg: WriterConfig,
+    elf: Vec<u8>,
+    bytes: Vec<u8>,
+}
+
 /// Real streams to mutate: rv64a's first 1500 instructions, written plainly and with every
 /// extra (memory requests, image, counters, increment pc...).
-fn clean_streams() -> &'static [(String, WriterConfig, Vec<u8>, Vec<u8>)] {
-    static S: std::sync::OnceLock<Vec<(String, WriterConfig, Vec<u8>, Vec<u8>)>> =
-        std::sync::OnceLock::new();
+fn clean_streams() -> &'static [Clean] {
+    static S: std::sync::OnceLock<Vec<Clean>> = std::sync::OnceLock::new();
     S.get_or_init(|| {
         let elf = program("rv64a");
         [WriterConfig::flute(), WriterConfig::everything()]
             .into_iter()
-            .map(|cfg| {
-                let b = stream("rv64a", &elf, &cfg, Some(1500));
-                ("rv64a".to_string(), cfg, elf.clone(), b)
+            .map(|cfg| Clean {
+                bytes: stream("rv64a", &elf, &cfg, Some(1500)),
+                cfg,
+                elf: elf.clone(),
             })
             .collect()
     })
@@ -222,7 +229,7 @@ fn apply(b: &mut Vec<u8>, m: &Mutation) {
         Mutation::Overwrite { at, byte } if n > 0 => b[pos(at, n)] = byte,
         Mutation::Truncate { at } => b.truncate(pos(at, n)),
         Mutation::Splice { src, from, len, at } => {
-            let s = &clean_streams()[src].3;
+            let s = &clean_streams()[src].bytes;
             let f = pos(from, s.len());
             let piece = s[f..(f + len as usize).min(s.len())].to_vec();
             let at = pos(at, n);
@@ -313,12 +320,12 @@ proptest! {
         which in 0usize..2,
         muts in proptest::collection::vec(mutation(), 1..6),
     ) {
-        let (_, cfg, elf, clean) = &clean_streams()[which];
-        let mut b = clean.clone();
+        let c = &clean_streams()[which];
+        let mut b = c.bytes.clone();
         for m in &muts {
             apply(&mut b, m);
         }
-        read_dump_verify(b, cfg.clone(), Some(elf.clone()));
+        read_dump_verify(b, c.cfg.clone(), Some(c.elf.clone()));
     }
 
     /// Arbitrary bytes, biased to the protocol's opcodes so that parsing goes deep; the
