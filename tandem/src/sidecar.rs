@@ -388,16 +388,24 @@ impl Fields<'_> {
                 "sscofpmf" | "sbi" => {
                     self.bool(&f, v)?;
                 }
-                "pmu" => {
-                    if let Err(e) = like(|c| &c.pmu, v) {
-                        return self.err(&f, format!("not PMU settings: {e}"));
+                "pmu" => match like(|c| &c.pmu, v) {
+                    Err(e) => return self.err(&f, format!("not PMU settings: {e}")),
+                    // Sizes become the models' allocations.
+                    Ok(p) => {
+                        if let Err(e) = p.validate() {
+                            return self.err(&f, e.to_string());
+                        }
                     }
-                }
-                "ctr" => {
-                    if let Err(e) = like(|c| &c.ctr, v) {
-                        return self.err(&f, format!("not CTR settings: {e}"));
+                },
+                "ctr" => match like(|c| &c.ctr, v) {
+                    Err(e) => return self.err(&f, format!("not CTR settings: {e}")),
+                    Ok(Some(c)) => {
+                        if let Err(e) = c.validate() {
+                            return self.err(&f, e.to_string());
+                        }
                     }
-                }
+                    Ok(None) => {}
+                },
                 _ => {}
             }
         }

@@ -181,6 +181,15 @@ fn bad_fields_are_named_in_words() {
             "not PMU settings",
         ),
         (
+            with(
+                &["hart", "machine", "pmu", "caches"],
+                json!({"l1i": {"size": 32768u64, "ways": 4, "line": 64},
+                       "l1d": {"size": 1u64 << 62, "ways": 4, "line": 64}}),
+            ),
+            "hart.machine.pmu",
+            "l1d: 4611686018427387904 bytes of 64-byte lines is more than 16777216 lines",
+        ),
+        (
             with(&["entry"], json!(-1)),
             "entry",
             "expected a whole number",
