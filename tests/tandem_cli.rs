@@ -654,3 +654,71 @@ fn settings_file_problems_are_named_and_reads_are_capped() {
     let out = hs(&["tandem", "dump", s(&trace), "--no-sidecar"]);
     expect_code(&out, 0, "dump --no-sidecar");
 }
+
+/// Findings 5 and 7 for the hart's settings files that `run --tandem` reads
+/// (`--pmu-config`, `--ctr-config`): read with a cap, errors with the position or the field.
+#[test]
+fn hart_settings_files_are_capped_and_their_fields_named() {
+    let tmp = TempDir::new("tandem-hart-settings");
+    let hello = program("hello");
+    let trace = tmp.join("h.trace");
+    let run = |opt: &str, file: &Path, needles: &[&str]| {
+        expect_unusable(
+            &["run", s(&hello), "--tandem", s(&trace), opt, s(file)],
+            needles,
+        );
+    };
+    let f = tmp.write(
+        "p.toml",
+        b"hpm_counters = 5\n[caches.l1i]\nsize = \"big\"\n",
+    );
+    run(
+        "--pmu-config",
+        &f,
+        &["p.toml: caches.l1i.size: invalid type: string \"big\""],
+    );
+    let f = tmp.write("p.toml", b"hpm_counters = 5\nhpm_width = \n");
+    run(
+        "--pmu-config",
+        &f,
+        &["p.toml: not valid TOML at line 2, column 13"],
+    );
+    let f = tmp.write(
+        "p.json",
+        b"{\"hpm_counters\": 5, \"bp\": {\"table_bits\": -1}}",
+    );
+    run(
+        "--pmu-config",
+        &f,
+        &["p.json: bp.table_bits: invalid value: integer `-1`"],
+    );
+    let f = tmp.write("p.json", b"{\"hpm_counters\": 5,");
+    run(
+        "--pmu-config",
+        &f,
+        &["p.json: not valid JSON at line 1, column 19"],
+    );
+    let f = tmp.write("c.json", b"{\"layout\": \"sideways\"}");
+    run(
+        "--ctr-config",
+        &f,
+        &["c.json: layout: unknown variant `sideways`"],
+    );
+    run(
+        "--ctr-config",
+        Path::new("/dev/zero"),
+        &["/dev/zero: larger than the 1 MiB"],
+    );
+    run(
+        "--pmu-config",
+        tmp.path(),
+        &["is a directory, not a settings file"],
+    );
+    // A cache too large to model is refused, not an abort.
+    let f = tmp.write(
+        "big.toml",
+        b"[caches.l1i]\nsize = 4611686018427387904\nways = 4\nline = 64\n\
+          [caches.l1d]\nsize = 32768\nways = 4\nline = 64\n",
+    );
+    run("--pmu-config", &f, &["l1i", "more than 16777216 lines"]);
+}

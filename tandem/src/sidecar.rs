@@ -389,7 +389,15 @@ impl Fields<'_> {
                     self.bool(&f, v)?;
                 }
                 "pmu" => match like(|c| &c.pmu, v) {
-                    Err(e) => return self.err(&f, format!("not PMU settings: {e}")),
+                    Err(e) => {
+                        // Every model present, so that their fields are followed too.
+                        let d = iss::Config::default().pmu.with_all_models();
+                        let t = serde_json::to_value(&d).unwrap_or_default();
+                        return match bad_field_like(&d, v, &t) {
+                            Some((inner, what)) => self.err(&format!("{f}.{inner}"), what),
+                            None => self.err(&f, format!("not PMU settings: {e}")),
+                        };
+                    }
                     // Sizes become the models' allocations.
                     Ok(p) => {
                         if let Err(e) = p.validate() {
@@ -413,10 +421,69 @@ impl Fields<'_> {
     }
 }
 
+/// Where in `v` the field is that keeps it from reading as a `T`: `v`'s fields are put one
+/// at a time into `template` (a `T` that reads, as JSON: its default), and the first whose
+/// value fails is the one, followed into nested objects (`caches.l1d.size`). `None` when
+/// no single field fails (a missing field, which serde names itself, or a combination).
+/// Returns the path and what serde said of that field alone. For messages about settings
+/// read with serde, which does not say where it failed.
+pub fn bad_field<T: serde::de::DeserializeOwned>(
+    v: &Value,
+    template: &Value,
+) -> Option<(String, String)> {
+    fn set(root: &mut Value, path: &[String], val: Value) {
+        let mut at = root;
+        for k in &path[..path.len() - 1] {
+            at = match at {
+                Value::Object(m) => m.entry(k.clone()).or_insert(Value::Null),
+                _ => return,
+            };
+        }
+        if let Value::Object(m) = at {
+            m.insert(path[path.len() - 1].clone(), val);
+        }
+    }
+    fn walk<T: serde::de::DeserializeOwned>(
+        root: &Value,
+        path: &mut Vec<String>,
+        v: &Value,
+        t: Option<&Value>,
+    ) -> Option<(String, String)> {
+        let Value::Object(m) = v else { return None };
+        for (k, vv) in m {
+            path.push(k.clone());
+            let mut candidate = root.clone();
+            set(&mut candidate, path, vv.clone());
+            if let Err(e) = T::deserialize(&candidate) {
+                let inner = t.and_then(|t| t.get(k));
+                let deeper = match inner {
+                    Some(Value::Object(_)) => walk::<T>(root, path, vv, inner),
+                    _ => None,
+                };
+                let here = (path.join("."), e.to_string());
+                path.pop();
+                return Some(deeper.unwrap_or(here));
+            }
+            path.pop();
+        }
+        None
+    }
+    walk::<T>(template, &mut Vec::new(), v, Some(template))
+}
+
 /// `v` read as the type of a field of `iss::Config` (the field picked by `_field`).
 fn like<T: serde::de::DeserializeOwned>(
     _field: fn(&iss::Config) -> &T,
     v: &Value,
 ) -> Result<T, serde_json::Error> {
     T::deserialize(v)
+}
+
+/// [`bad_field`] for the type of `_like`.
+fn bad_field_like<T: serde::de::DeserializeOwned>(
+    _like: &T,
+    v: &Value,
+    template: &Value,
+) -> Option<(String, String)> {
+    bad_field::<T>(v, template)
 }

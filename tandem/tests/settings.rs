@@ -176,9 +176,17 @@ fn bad_fields_are_named_in_words() {
             "expected true or false",
         ),
         (
+            with(
+                &["hart", "machine", "pmu", "caches"],
+                json!({"l1i": {"size": 32768u64, "ways": 4, "line": "long"}}),
+            ),
+            "hart.machine.pmu.caches.l1i.line",
+            "invalid type: string \"long\", expected u32",
+        ),
+        (
             with(&["hart", "machine", "pmu"], json!({"hpm_counters": "many"})),
-            "hart.machine.pmu",
-            "not PMU settings",
+            "hart.machine.pmu.hpm_counters",
+            "invalid type: string \"many\", expected u8",
         ),
         (
             with(
