@@ -542,6 +542,15 @@ fn tandem_dash_is_standard_output_and_sidecars_need_a_regular_file() {
         );
     }
     assert!(!Path::new("/dev/null.json").exists());
+    // A named pipe: refused before it is opened (opening it would wait for a reader).
+    let fifo = tmp.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let a = run(s(&fifo), &[]);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        expect_unusable(&a, &["not a regular file (a device or a pipe)"]);
+        assert!(!tandem::sidecar::path_for(&fifo).exists());
+    }
     let out = hs(&run("/dev/null", &["--no-tandem-sidecar"]));
     expect_code(&out, 0, "--tandem /dev/null --no-tandem-sidecar");
     // A failing output names itself.
