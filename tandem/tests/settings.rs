@@ -122,6 +122,12 @@ fn huge_valid_ram_sizes_never_abort_the_verifier() {
         };
         let e = Verifier::new(cfg, None).err().expect("refused");
         assert!(e.starts_with("RAM size"), "{e}");
+        let hart = tandem::session::HartConfig {
+            ram_size: size,
+            ..Default::default()
+        };
+        let e = tandem::session::machine(&program("hello"), "hello", hart).err();
+        assert!(e.expect("refused").starts_with("RAM size"));
     }
 }
 
