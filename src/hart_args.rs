@@ -87,14 +87,51 @@ pub enum SbiArg {
     Builtin,
 }
 
-fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
-    let text =
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-    if p.extension().is_some_and(|e| e == "toml") {
-        toml::from_str(&text).with_context(|| format!("{}: not valid {what} settings", p.display()))
+/// Read `--pmu-config` / `--ctr-config` (TOML by extension, else JSON): at most
+/// [`tandem::limits::SETTINGS_CAP`] bytes, and an error names the file, the position of a
+/// syntax error, or the field whose value is wrong (found against `template`, a valid
+/// value with every part present).
+fn load<T: serde::de::DeserializeOwned + serde::Serialize>(
+    p: &Path,
+    what: &str,
+    template: T,
+) -> Result<T> {
+    let bytes = tandem::limits::read_capped(p, tandem::limits::SETTINGS_CAP)?;
+    let f = p.display();
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        anyhow::anyhow!("{f}: not text (invalid UTF-8 at byte {})", e.valid_up_to())
+    })?;
+    let value: serde_json::Value = if p.extension().is_some_and(|e| e == "toml") {
+        let table = toml::from_str::<toml::Table>(text).map_err(|e| {
+            let at = e.span().map(|s| s.start).unwrap_or(0).min(text.len());
+            let line = text[..at].matches('\n').count() + 1;
+            let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+            anyhow::anyhow!(
+                "{f}: not valid TOML at line {line}, column {column}: {}",
+                e.message().trim()
+            )
+        })?;
+        serde_json::to_value(table).with_context(|| format!("{f}: not valid {what} settings"))?
     } else {
-        serde_json::from_str(&text)
-            .with_context(|| format!("{}: not valid {what} settings", p.display()))
+        serde_json::from_str(text).map_err(|e| {
+            let msg = e.to_string();
+            let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+            anyhow::anyhow!(
+                "{f}: not valid JSON at line {}, column {}: {msg}",
+                e.line(),
+                e.column()
+            )
+        })?
+    };
+    match T::deserialize(&value) {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            let t = serde_json::to_value(&template).unwrap_or_default();
+            match tandem::sidecar::bad_field::<T>(&value, &t) {
+                Some((field, problem)) => bail!("{f}: {field}: {problem}"),
+                None => bail!("{f}: not valid {what} settings: {e}"),
+            }
+        }
     }
 }
 
@@ -111,13 +148,13 @@ impl HartArgs {
             pmu: self
                 .pmu_config
                 .as_deref()
-                .map(|p| load(p, "PMU"))
+                .map(|p| load(p, "PMU", pmu::PmuConfig::default().with_all_models()))
                 .transpose()?,
             ctr_layout: self.ctr.clone(),
             ctr: self
                 .ctr_config
                 .as_deref()
-                .map(|p| load(p, "CTR"))
+                .map(|p| load(p, "CTR", ctr::CtrConfig::default()))
                 .transpose()?,
         };
         let c = options.config(base).map_err(anyhow::Error::msg)?;

@@ -130,7 +130,21 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             Some(CommitLog::new(out))
         }
     };
-    let tandem = args.tandem.start(&m, &prog, &args.program)?;
+    if args.tandem.to_stdout()
+        && args
+            .log_commits
+            .as_ref()
+            .is_some_and(|p| p.as_os_str() == "-")
+    {
+        bail!("--tandem - and --log-commits - would both write to standard output");
+    }
+    let tandem = args.tandem.start(&mut m, &prog, &args.program)?;
+    let tandem_name = args
+        .tandem
+        .tandem
+        .as_deref()
+        .map(crate::tandem_cmd::stream_name)
+        .unwrap_or_default();
     let trace = if args.trace.wanted() {
         Some(start_trace(
             &args.trace,
@@ -149,15 +163,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         m.progress(),
         args.max_insns,
     );
-    let (stop, stats) = run_sinks(
+    let run = run_sinks(
         &mut m,
         log,
         trace,
         tandem,
         args.max_insns,
         args.log_commits.as_deref(),
-    )?;
+        &tandem_name,
+    );
     progress.finish();
+    args.tandem.show_console(&m);
+    let (stop, stats) = run?;
     let secs = start.elapsed().as_secs_f64();
 
     if let Some(path) = &args.signature {
@@ -378,12 +395,13 @@ fn run_sinks(
     tandem: Option<crate::tandem_cmd::TandemSink>,
     limit: Option<u64>,
     log_path: Option<&Path>,
+    tandem_name: &str,
 ) -> Result<(Stop, Option<EncoderStats>)> {
     // The tandem writer alone: the hart calls it directly.
     let tandem = match (log.is_none() && trace.is_none(), tandem) {
         (true, Some(mut t)) => {
             let stop = m.run(&mut t, limit);
-            crate::tandem_cmd::finish(t, m)?;
+            crate::tandem_cmd::finish(t, m, tandem_name)?;
             return Ok((stop, None));
         }
         (_, t) => t,
@@ -413,7 +431,7 @@ fn run_sinks(
                 })?;
             }
             if let Some(t) = r.tandem {
-                crate::tandem_cmd::finish(t, m)?;
+                crate::tandem_cmd::finish(t, m, tandem_name)?;
             }
             let stats = match r.port {
                 Some(p) => finish_port(p)?,

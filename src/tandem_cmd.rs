@@ -16,10 +16,19 @@ use tandem::verify::{Nondet, VerifyConfig};
 /// `hartscope run` options for the tandem trace.
 #[derive(Args, Debug, Default, Clone)]
 pub struct TandemRunArgs {
-    /// Write the Bluespec tandem trace to FILE (its settings go to FILE.json, which `tandem
-    /// dump` and `tandem verify` read).
+    /// Write the Bluespec tandem trace to FILE ('-' for standard output). Its settings go to
+    /// FILE.json, which `tandem dump` and `tandem verify` read; for standard output or a
+    /// file that is not a regular file (a device, a pipe), give --tandem-sidecar or
+    /// --no-tandem-sidecar.
     #[arg(long, value_name = "FILE", help_heading = "Tandem trace")]
     pub tandem: Option<PathBuf>,
+    /// Write the trace's settings file to FILE instead of beside the trace.
+    #[arg(long, value_name = "FILE", help_heading = "Tandem trace")]
+    pub tandem_sidecar: Option<PathBuf>,
+    /// Write no settings file (`tandem dump` and `tandem verify` then need the settings as
+    /// options).
+    #[arg(long, conflicts_with = "tandem_sidecar", help_heading = "Tandem trace")]
+    pub no_tandem_sidecar: bool,
     /// Group layout: flute (as Bluespec Flute/Piccolo write it; the default) or spec (the
     /// spec's Appendix C: increment pc, physical addresses, incremental fflags).
     #[arg(long, value_enum, value_name = "STYLE", help_heading = "Tandem trace")]
@@ -32,9 +41,10 @@ pub struct TandemRunArgs {
     /// insn, priv, eaddr, store-data, csr:NAME.
     #[arg(long, value_name = "LIST", help_heading = "Tandem trace")]
     pub tandem_omit: Option<String>,
-    /// XLEN,FLEN,MLEN in bits (default 64,64,64).
-    #[arg(long, value_name = "X,F,M", help_heading = "Tandem trace")]
-    pub tandem_params: Option<String>,
+    /// XLEN,FLEN,MLEN in bits (default 64,64,64). The hart is RV64GC: XLEN and FLEN must be
+    /// 64, MLEN 57..64 (what `tandem verify` verifies).
+    #[arg(long, value_name = "X,F,M", value_parser = parse_hart_params, help_heading = "Tandem trace")]
+    pub tandem_params: Option<Params>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -43,19 +53,36 @@ pub enum StyleArg {
     Spec,
 }
 
-/// The writer as `hartscope run` uses it.
-pub type TandemSink = tandem::TandemWriter<File>;
+/// The writer as `hartscope run` uses it: to a file or standard output.
+pub type TandemSink = tandem::TandemWriter<Box<dyn Write + Send>>;
 
-fn parse_params(s: &str) -> Result<Params> {
+/// `X,F,M` as the protocol allows it (what `tandem dump --params` reads).
+fn parse_params(s: &str) -> Result<Params, String> {
     let v: Vec<u8> = s
         .split(',')
         .map(|x| x.trim().parse::<u8>())
         .collect::<Result<_, _>>()
-        .with_context(|| format!("'{s}': expected XLEN,FLEN,MLEN (e.g. 64,64,64)"))?;
+        .map_err(|_| "expected XLEN,FLEN,MLEN in bits (e.g. 64,64,64)".to_string())?;
     let [x, f, m] = v[..] else {
-        bail!("'{s}': expected three numbers, XLEN,FLEN,MLEN");
+        return Err("expected three numbers, XLEN,FLEN,MLEN".into());
     };
-    Ok(Params::new(x, f, m)?)
+    Params::new(x, f, m).map_err(|e| e.to_string())
+}
+
+/// `X,F,M` that hartscope's hart writes and its verifier verifies (`run --tandem-params`).
+fn parse_hart_params(s: &str) -> Result<Params, String> {
+    let p = parse_params(s)?;
+    p.check_hart().map_err(|e| e.to_string())?;
+    Ok(p)
+}
+
+/// Where the stream of `run --tandem` goes, shown in messages.
+pub fn stream_name(p: &Path) -> String {
+    if p.as_os_str() == "-" {
+        "standard output".into()
+    } else {
+        p.display().to_string()
+    }
 }
 
 impl TandemRunArgs {
@@ -65,8 +92,8 @@ impl TandemRunArgs {
             Some(StyleArg::Spec) => WriterConfig::spec(),
             _ => WriterConfig::flute(),
         };
-        if let Some(p) = &self.tandem_params {
-            cfg.params = parse_params(p).context("--tandem-params")?;
+        if let Some(p) = self.tandem_params {
+            cfg.params = p;
         }
         if let Some(w) = &self.tandem_with {
             cfg.apply_extras(w)
@@ -78,18 +105,54 @@ impl TandemRunArgs {
         Ok(cfg)
     }
 
+    /// Whether the stream goes to standard output.
+    pub fn to_stdout(&self) -> bool {
+        self.tandem.as_ref().is_some_and(|p| p.as_os_str() == "-")
+    }
+
+    /// Where the settings file goes: `--tandem-sidecar`, nowhere with `--no-tandem-sidecar`,
+    /// else beside the trace when that is a regular file (or not there yet). Standard output,
+    /// a device or a pipe has no "beside": an error asks for one of the options.
+    fn sidecar_path(&self, trace: &Path) -> Result<Option<PathBuf>> {
+        if self.no_tandem_sidecar {
+            return Ok(None);
+        }
+        if let Some(p) = &self.tandem_sidecar {
+            return Ok(Some(p.clone()));
+        }
+        if trace.as_os_str() == "-" {
+            bail!(
+                "--tandem -: the stream goes to standard output, so its settings file has no \
+                 place beside it: give --tandem-sidecar FILE (or --no-tandem-sidecar)"
+            );
+        }
+        match std::fs::metadata(trace) {
+            Ok(md) if !md.is_file() && !md.is_dir() => bail!(
+                "--tandem {}: not a regular file (a device or a pipe), so its settings file \
+                 is not written beside it: give --tandem-sidecar FILE (or --no-tandem-sidecar)",
+                trace.display()
+            ),
+            _ => Ok(Some(tandem::sidecar::path_for(trace))),
+        }
+    }
+
     /// Start the writer for a machine that is loaded and booted (with its settings file), or
-    /// nothing without `--tandem`.
+    /// nothing without `--tandem`. With the stream on standard output, the guest's console
+    /// is kept and shown on standard error at the end ([`TandemRunArgs::show_console`]).
     pub fn start(
         &self,
-        m: &Machine,
+        m: &mut Machine,
         prog: &iss::elf::Program,
         program: &Path,
     ) -> Result<Option<TandemSink>> {
         let Some(path) = &self.tandem else {
+            if self.tandem_sidecar.is_some() || self.no_tandem_sidecar {
+                bail!("--tandem-sidecar and --no-tandem-sidecar need --tandem");
+            }
             return Ok(None);
         };
         let cfg = self.config()?;
+        let side_path = self.sidecar_path(path)?;
         let side = Sidecar {
             format: tandem::sidecar::FORMAT.into(),
             writer: cfg.clone(),
@@ -111,21 +174,41 @@ impl TandemRunArgs {
                 .map(|p| p.display().to_string()),
             entry: prog.entry,
         };
-        let f = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-        side.write(path).with_context(|| {
-            format!("cannot write {}", tandem::sidecar::path_for(path).display())
-        })?;
+        let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
+            // The console would be mixed into the stream.
+            m.bus.console = iss::bus::Console::Capture(Vec::new());
+            Box::new(std::io::stdout())
+        } else {
+            Box::new(
+                File::create(path)
+                    .with_context(|| format!("--tandem: cannot create {}", path.display()))?,
+            )
+        };
+        if let Some(sp) = &side_path {
+            side.write_to(sp)
+                .with_context(|| format!("cannot write the settings file {}", sp.display()))?;
+        }
         let init = tandem::InitialState::capture(m, Some(prog), cfg.image);
-        let w = tandem::TandemWriter::new(cfg, f, &init)
-            .with_context(|| format!("--tandem {}", path.display()))?;
+        let w = tandem::TandemWriter::new(cfg, out, &init)
+            .with_context(|| format!("--tandem {}", stream_name(path)))?;
         Ok(Some(w))
+    }
+
+    /// After a run whose stream went to standard output: the guest's console output, which
+    /// was kept aside, to standard error.
+    pub fn show_console(&self, m: &Machine) {
+        if let (true, iss::bus::Console::Capture(b)) = (self.to_stdout(), &m.bus.console) {
+            let mut e = std::io::stderr().lock();
+            let _ = e.write_all(b);
+            let _ = e.flush();
+        }
     }
 }
 
-/// Close the stream at the end of a run.
-pub fn finish(w: TandemSink, m: &Machine) -> Result<()> {
+/// Close the stream at the end of a run; `name` is where it goes, for messages.
+pub fn finish(w: TandemSink, m: &Machine, name: &str) -> Result<()> {
     w.finish(Some(m.hart.prv))
-        .context("writing the tandem trace")?;
+        .with_context(|| format!("writing the tandem trace to {name}"))?;
     Ok(())
 }
 
@@ -147,8 +230,11 @@ pub enum TandemCommand {
 #[derive(Args, Debug, Clone)]
 pub struct ReadArgs {
     /// XLEN,FLEN,MLEN in bits (default: from IN.json, else 64,64,64).
-    #[arg(long, value_name = "X,F,M")]
-    pub params: Option<String>,
+    #[arg(long, value_name = "X,F,M", value_parser = parse_params)]
+    pub params: Option<Params>,
+    /// Read the settings file FILE (default: IN.json; none for standard input).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_sidecar")]
+    pub sidecar: Option<PathBuf>,
     /// Report any begin group inside a group as nested (by default a begin group ends a
     /// group that has something in it, as the spec allows).
     #[arg(long)]
@@ -277,67 +363,90 @@ fn open_input(p: &Path) -> Result<Box<dyn Read>> {
     if p.as_os_str() == "-" {
         return Ok(Box::new(std::io::stdin().lock()));
     }
+    let md = std::fs::metadata(p).with_context(|| format!("cannot open {}", p.display()))?;
+    if md.is_dir() {
+        bail!("{}: is a directory, not a tandem trace", p.display());
+    }
     Ok(Box::new(
         File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
     ))
 }
 
-fn sidecar(input: &Path, read: &ReadArgs) -> Result<Option<Sidecar>> {
-    if read.no_sidecar || input.as_os_str() == "-" {
+/// The stream's settings file: `--sidecar`, else IN.json if there is one (never for
+/// standard input), with the file it came from.
+fn sidecar(input: &Path, read: &ReadArgs) -> Result<Option<(Sidecar, PathBuf)>> {
+    if read.no_sidecar {
         return Ok(None);
     }
-    match Sidecar::read(input) {
-        None => Ok(None),
-        Some(Ok(s)) => Ok(Some(s)),
-        Some(Err(e)) => bail!("{e} (use --no-sidecar to ignore it)"),
+    let r = match &read.sidecar {
+        Some(p) => Sidecar::load(p).map(|s| Some((s, p.clone()))),
+        None if input.as_os_str() == "-" => Ok(None),
+        None => Sidecar::read(input).map(|s| s.map(|s| (s, tandem::sidecar::path_for(input)))),
+    };
+    r.map_err(|e| anyhow::anyhow!("{e} (use --no-sidecar to ignore it)"))
+}
+
+/// The parameters and where they came from (for messages).
+fn params(read: &ReadArgs, side: Option<&(Sidecar, PathBuf)>) -> (Params, String) {
+    match (read.params, side) {
+        (Some(p), _) => (p, "--params".into()),
+        (None, Some((s, p))) => (s.writer.params, format!("{}: writer.params", p.display())),
+        (None, None) => (Params::RV64GC, "the default parameters".into()),
     }
 }
 
-fn params(read: &ReadArgs, side: Option<&Sidecar>) -> Result<Params> {
-    match (&read.params, side) {
-        (Some(p), _) => parse_params(p).context("--params"),
-        (None, Some(s)) => Ok(s.writer.params),
-        (None, None) => Ok(Params::RV64GC),
-    }
+/// Write to standard output, saying so when it fails.
+fn stdout_context<T>(r: std::io::Result<T>) -> Result<T> {
+    r.context("cannot write to standard output")
 }
 
 fn dump(a: DumpArgs) -> Result<ExitCode> {
+    use tandem::dump::DumpError;
     let side = sidecar(&a.input, &a.read)?;
-    let mut parser = tandem::ParserOptions::with_params(params(&a.read, side.as_ref())?);
+    let mut parser = tandem::ParserOptions::with_params(params(&a.read, side.as_ref()).0);
     parser.strict_groups = a.read.strict_groups;
     let opts = tandem::dump::DumpOptions {
         parser,
-        start_pc: a.start_pc.or(side.as_ref().map(|s| s.entry)),
+        start_pc: a.start_pc.or(side.as_ref().map(|(s, _)| s.entry)),
     };
     let input = open_input(&a.input)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    // A reader that stopped reading (`| head`) is not an error.
     let broken_pipe = |e: &std::io::Error| e.kind() == std::io::ErrorKind::BrokenPipe;
     match tandem::dump::dump(input, &mut out, opts) {
         Ok(_) => match out.flush() {
-            Err(e) if !broken_pipe(&e) => Err(e.into()),
+            Err(e) if !broken_pipe(&e) => stdout_context(Err(e)),
             _ => Ok(ExitCode::SUCCESS),
         },
-        Err(tandem::dump::DumpError::Io(e)) if broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        Err(DumpError::Output(e)) if broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        Err(DumpError::Output(e)) => stdout_context(Err(e)),
         Err(e) => {
-            let _ = out.flush();
+            let flushed = out.flush();
             eprintln!("hartscope: {}: {e}", a.input.display());
-            Ok(ExitCode::from(2))
+            match flushed {
+                Err(f) if !broken_pipe(&f) => stdout_context(Err(f)),
+                _ => Ok(ExitCode::from(2)),
+            }
         }
     }
 }
 
 fn verify(a: VerifyArgs) -> Result<ExitCode> {
     let side = sidecar(&a.input, &a.read)?;
+    let (params, params_from) = params(&a.read, side.as_ref());
+    params
+        .check_hart()
+        .with_context(|| format!("{params_from}: the stream cannot be verified"))?;
     let mut cfg = VerifyConfig {
-        params: params(&a.read, side.as_ref())?,
+        params,
         max_mismatches: a.max_mismatches,
         full_compare_every: a.full_compare_every,
         strict_groups: a.read.strict_groups,
         ..Default::default()
     };
-    if let Some(s) = &side {
-        cfg.ram_size = s.hart.ram_size;
+    if let Some((s, _)) = &side {
+        // The loader accepts only these two.
         cfg.misaligned = match s.hart.misaligned.as_str() {
             "emulate" => Misaligned::Emulate,
             _ => Misaligned::Trap,
@@ -345,9 +454,17 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         cfg.absent = s.writer.omit.clone();
         cfg.machine = s.hart.machine.clone();
     }
+    let mut ram_from = "the default RAM size".to_string();
+    if let Some((s, p)) = &side {
+        ram_from = format!("the RAM size in {} (hart.ram_size)", p.display());
+        cfg.ram_size = s.hart.ram_size;
+    }
     if let Some(m) = a.mem {
         cfg.ram_size = m;
+        ram_from = "--mem".into();
     }
+    // Before anything else: the host may refuse a size the rules allow.
+    tandem::limits::probe_ram(cfg.ram_size).with_context(|| ram_from.clone())?;
     if let Some(m) = a.misaligned {
         cfg.misaligned = match m {
             crate::run::MisalignedArg::Trap => Misaligned::Trap,
@@ -360,7 +477,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
     if let Some(l) = &a.nondet {
         cfg.nondet = Nondet::parse(l).map_err(|e| anyhow::anyhow!("--nondet: {e}"))?;
     }
-    let elf_path = match (&a.elf, side.as_ref().and_then(|s| s.program.clone())) {
+    let elf_path = match (&a.elf, side.as_ref().and_then(|(s, _)| s.program.clone())) {
         (Some(p), _) => Some(p.clone()),
         (None, Some(p)) if Path::new(&p).exists() => {
             if !a.quiet {
@@ -380,30 +497,37 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .unwrap_or_default();
     let input = open_input(&a.input)?;
     let report = tandem::verify::verify(cfg, elf.as_deref().map(|b| (b, shown.as_str())), input);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if a.quiet {
-        let mut summary = Vec::new();
-        report.write_human(&mut summary)?;
-        let text = String::from_utf8_lossy(&summary);
+    let mut human = Vec::new();
+    report.write_human(&mut human)?;
+    let shown = if a.quiet {
+        let text = String::from_utf8_lossy(&human);
+        let mut s = String::new();
         for l in text.lines().filter(|l| l.starts_with("error:")) {
-            writeln!(out, "{l}")?;
+            s.push_str(l);
+            s.push('\n');
         }
         if let Some(last) = text.lines().last() {
-            writeln!(out, "{last}")?;
+            s.push_str(last);
+            s.push('\n');
         }
+        s.into_bytes()
     } else {
-        report.write_human(&mut out)?;
-    }
-    out.flush()?;
+        human
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let written = out.write_all(&shown).and_then(|()| out.flush());
     if let Some(e) = &report.error {
         // Standard output has the report; a script reading standard error sees why too.
         eprintln!("hartscope: {}: {e}", a.input.display());
     }
+    // The JSON report is written even when standard output failed.
     if let Some(p) = &a.report {
         let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        std::fs::write(p, text)
+            .with_context(|| format!("--report: cannot write the report to {}", p.display()))?;
     }
+    written.context("cannot write the report to standard output")?;
     Ok(ExitCode::from(report.exit_code()))
 }
 
@@ -850,6 +974,21 @@ mod tests {
         let args = R::try_parse_from(&v).unwrap().run;
         assert!(crate::run::run(args).is_err());
         cleanup(&f);
+    }
+
+    /// The RAM sizes a settings file may give are those `--mem` accepts (one rule, held by
+    /// `tandem::limits::check_ram_size`; `run::parse_size` states it for the option).
+    #[test]
+    fn settings_ram_sizes_follow_the_mem_option() {
+        let mut sizes = vec![0u64, 1, 4095, 4096, 4097, 8192, 256 << 20, 1 << 40];
+        sizes.extend([(1 << 40) + 4096, 1 << 41, u64::MAX - 4095, u64::MAX]);
+        for n in sizes {
+            assert_eq!(
+                crate::run::parse_size(&n.to_string()).is_ok(),
+                tandem::limits::check_ram_size(n).is_ok(),
+                "{n}"
+            );
+        }
     }
 
     #[test]

@@ -396,3 +396,338 @@ fn unusable_input_is_exit_status_2() {
         &["no-dir"],
     );
 }
+
+/// What the settings file beside `trace` becomes with `edit` applied.
+fn edit_sidecar(trace: &Path, edit: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let p = tandem::sidecar::path_for(trace);
+    let mut v = read_json(&p);
+    edit(&mut v);
+    std::fs::write(&p, v.to_string()).unwrap();
+    p
+}
+
+/// Finding 1 of issue 13: a settings file's RAM size went straight into the reference
+/// hart's allocation (u64::MAX: a panic, capacity overflow; 32 GiB: an abort).
+#[test]
+fn settings_ram_sizes_are_checked_and_huge_ones_never_abort() {
+    let tmp = TempDir::new("tandem-ram");
+    let trace = record(&tmp, "hello", &[]);
+    for bad in [u64::MAX, 4097, 0] {
+        edit_sidecar(&trace, |v| v["hart"]["ram_size"] = bad.into());
+        expect_unusable(
+            &["tandem", "verify", s(&trace), "-q"],
+            &[
+                "hello.trace.json: hart.ram_size: RAM size",
+                &bad.to_string(),
+            ],
+        );
+    }
+    // Within `run --mem`'s rules: the reference hart gets it, or the host's refusal is an
+    // error naming where the size came from. Never a signal.
+    for size in [32u64 << 30, 1 << 40] {
+        edit_sidecar(&trace, |v| v["hart"]["ram_size"] = size.into());
+        let out = hs(&["tandem", "verify", s(&trace), "-q"]);
+        match out.code() {
+            Some(0) => assert!(out.stdout_str().contains("MATCH")),
+            Some(2) => assert!(
+                out.stderr_str()
+                    .contains("hello.trace.json (hart.ram_size): the host refused"),
+                "{}",
+                out.stderr_str()
+            ),
+            other => panic!(
+                "{size}: exit {other:?} ({})\n{}",
+                out.status,
+                out.stderr_str()
+            ),
+        }
+    }
+    let out = hs(&["tandem", "verify", s(&trace), "-q", "--mem", "1024G"]);
+    assert!(
+        matches!(out.code(), Some(0) | Some(2)),
+        "{}: {}",
+        out.status,
+        out.stderr_str()
+    );
+}
+
+/// Finding 2: the writer took `--tandem-params` its own verifier refused (32,64,32) or
+/// mis-verified (64,32,64; MLEN below 57 on sv39). Every value the option takes now
+/// verifies as matching; the others are refused when the options are read.
+#[test]
+fn every_tandem_params_value_the_writer_takes_verifies_as_matching() {
+    let tmp = TempDir::new("tandem-params");
+    for p in tandem::params::Params::hart_values() {
+        let arg = format!("{},{},{}", p.xlen, p.flen, p.mlen);
+        let trace = record(&tmp, "sv39", &["--tandem-params", &arg]);
+        let side = read_json(&tandem::sidecar::path_for(&trace));
+        assert_eq!(side["writer"]["params"]["mlen"], p.mlen);
+        let out = hs(&["tandem", "verify", s(&trace), "-q"]);
+        expect_code(&out, 0, &format!("verify of --tandem-params {arg}"));
+        assert!(out.stdout_str().contains("MATCH: "), "{arg}");
+    }
+    for (arg, says) in [
+        ("32,64,32", "XLEN must be 64"),
+        ("64,32,64", "FLEN must be 64"),
+        ("64,64,56", "MLEN must be 57..64"),
+        ("64,64,70", "MLEN must be between 32 and 64"),
+        ("64,64", "expected three numbers"),
+    ] {
+        let trace = tmp.join("refused.trace");
+        expect_unusable(
+            &[
+                "run",
+                s(&program("sv39")),
+                "--tandem",
+                s(&trace),
+                "--tandem-params",
+                arg,
+            ],
+            &["--tandem-params", says],
+        );
+        assert!(!trace.exists(), "{arg}: a stream was written");
+    }
+    // The verifier says the same of a stream another tool wrote with such params.
+    let trace = record(&tmp, "hello", &[]);
+    expect_unusable(
+        &["tandem", "verify", s(&trace), "--params", "64,32,64"],
+        &["--params: the stream cannot be verified", "FLEN must be 64"],
+    );
+}
+
+/// Finding 3: `--tandem -` wrote a file named '-' (and '-.json').
+#[test]
+fn tandem_dash_is_standard_output_and_sidecars_need_a_regular_file() {
+    let tmp = TempDir::new("tandem-stdout");
+    let hello = program("hello");
+    let side = tmp.join("s.json");
+    let what = "run hello --tandem -";
+    let out = run_with_timeout(
+        hartscope().current_dir(tmp.path()).args([
+            "run",
+            s(&hello),
+            "-q",
+            "--tandem",
+            "-",
+            "--tandem-sidecar",
+            s(&side),
+        ]),
+        what,
+        TIMEOUT,
+    );
+    assert_no_panic(what, &out.stderr_str());
+    expect_code(&out, 0, what);
+    assert!(!tmp.join("-").exists() && !tmp.join("-.json").exists());
+    // Standard output is the stream alone; the guest's console went to standard error.
+    let groups = parse_groups(&out.stdout, ParserOptions::default()).expect("a stream");
+    assert!(groups.len() > 1000, "{}", groups.len());
+    assert!(out.stderr_str().contains("Hello"), "{}", out.stderr_str());
+    let trace = tmp.write("from-stdout.trace", &out.stdout);
+    let v = hs(&["tandem", "verify", s(&trace), "--sidecar", s(&side), "-q"]);
+    expect_code(&v, 0, "verify with --sidecar");
+    assert_eq!(read_json(&side)["hart"]["ram_size"], 256 << 20);
+
+    // No place for the settings: refused, unless said.
+    let run = |target: &str, extra: &[&str]| {
+        let mut a = vec!["run", s(&hello), "-q", "--tandem", target];
+        a.extend_from_slice(extra);
+        a.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    for target in ["-", "/dev/null"] {
+        let a = run(target, &[]);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        expect_unusable(
+            &a,
+            &[&format!("--tandem {target}"), "--tandem-sidecar FILE"],
+        );
+    }
+    assert!(!Path::new("/dev/null.json").exists());
+    // A named pipe: refused before it is opened (opening it would wait for a reader).
+    let fifo = tmp.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let a = run(s(&fifo), &[]);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        expect_unusable(&a, &["not a regular file (a device or a pipe)"]);
+        assert!(!tandem::sidecar::path_for(&fifo).exists());
+    }
+    let out = hs(&run("/dev/null", &["--no-tandem-sidecar"]));
+    expect_code(&out, 0, "--tandem /dev/null --no-tandem-sidecar");
+    // A failing output names itself.
+    let a = run("/dev/full", &["--no-tandem-sidecar"]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    expect_unusable(
+        &a,
+        &["writing the tandem trace to /dev/full", "No space left"],
+    );
+    let a = run(
+        s(&tmp.join("t.trace")),
+        &["--tandem-sidecar", "/nonexistent/s.json"],
+    );
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    expect_unusable(&a, &["cannot write the settings file /nonexistent/s.json"]);
+}
+
+/// Run `hartscope ARGS` with standard output going to /dev/full.
+fn hs_to_full(args: &[&str]) -> (Option<i32>, String) {
+    let what = format!("hartscope {} > /dev/full", args.join(" "));
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let mut cmd = hartscope();
+    cmd.args(args)
+        .stdout(std::process::Stdio::from(full))
+        .stderr(std::process::Stdio::piped());
+    let mut w = common::Watched::spawn(&mut cmd, &what, TIMEOUT);
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut w.stderr.take().unwrap(), &mut err).unwrap();
+    let status = w.wait();
+    assert_no_panic(&what, &err);
+    (status.code(), err)
+}
+
+/// Finding 4: a full standard output was blamed on the input ("malformed stream", or the
+/// input's name before the error), and a directory was called a malformed stream.
+#[test]
+fn output_failures_blame_the_output_and_directories_are_named() {
+    let tmp = TempDir::new("tandem-full");
+    let small = record(&tmp, "hello", &[]);
+    let big = record(&tmp, "rv64d", &[]);
+    for trace in [&small, &big] {
+        let (code, err) = hs_to_full(&["tandem", "dump", s(trace)]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("cannot write to standard output: No space left"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("malformed") && !err.contains(s(trace)),
+            "{err}"
+        );
+    }
+    let (code, err) = hs_to_full(&["tandem", "verify", s(&small)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("cannot write the report to standard output"),
+        "{err}"
+    );
+    // The JSON report to a full file.
+    let (code, err) = hs_to_full(&["tandem", "verify", s(&small), "--report", "/dev/full"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--report: cannot write the report to /dev/full"),
+        "{err}"
+    );
+    for cmd in ["dump", "verify"] {
+        let out = hs(&["tandem", cmd, s(tmp.path())]);
+        expect_code(&out, 2, cmd);
+        let err = out.stderr_str();
+        assert!(err.contains("is a directory, not a tandem trace"), "{err}");
+        assert!(!err.contains("malformed"), "{err}");
+    }
+}
+
+/// Findings 5 and 7: the settings file's problems were serde_json's text ("invalid type:
+/// ..., expected u64 at line 35 column 20"), and it was read whole, whatever its size.
+#[test]
+fn settings_file_problems_are_named_and_reads_are_capped() {
+    let tmp = TempDir::new("tandem-side");
+    let trace = record(&tmp, "hello", &[]);
+    let side = edit_sidecar(&trace, |v| v["writer"]["style"] = 3.into());
+    for cmd in ["dump", "verify"] {
+        expect_unusable(
+            &["tandem", cmd, s(&trace)],
+            &[
+                "hello.trace.json: writer.style: expected one of flute, spec, got the number 3",
+                "--no-sidecar",
+            ],
+        );
+    }
+    std::fs::write(&side, "{\"format\": 1e400}").unwrap();
+    expect_unusable(
+        &["tandem", "dump", s(&trace)],
+        &["hello.trace.json: not a tandem settings file: not JSON at line 1, column"],
+    );
+    // A settings file that never ends.
+    std::fs::remove_file(&side).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &side).unwrap();
+    expect_unusable(
+        &["tandem", "verify", s(&trace)],
+        &["hello.trace.json: larger than the 1 MiB a settings file may hold"],
+    );
+    expect_unusable(
+        &["tandem", "dump", s(&trace), "--sidecar", "/dev/zero"],
+        &["/dev/zero: larger than the 1 MiB"],
+    );
+    let out = hs(&["tandem", "dump", s(&trace), "--no-sidecar"]);
+    expect_code(&out, 0, "dump --no-sidecar");
+}
+
+/// Findings 5 and 7 for the hart's settings files that `run --tandem` reads
+/// (`--pmu-config`, `--ctr-config`): read with a cap, errors with the position or the field.
+#[test]
+fn hart_settings_files_are_capped_and_their_fields_named() {
+    let tmp = TempDir::new("tandem-hart-settings");
+    let hello = program("hello");
+    let trace = tmp.join("h.trace");
+    let run = |opt: &str, file: &Path, needles: &[&str]| {
+        expect_unusable(
+            &["run", s(&hello), "--tandem", s(&trace), opt, s(file)],
+            needles,
+        );
+    };
+    let f = tmp.write(
+        "p.toml",
+        b"hpm_counters = 5\n[caches.l1i]\nsize = \"big\"\n",
+    );
+    run(
+        "--pmu-config",
+        &f,
+        &["p.toml: caches.l1i.size: invalid type: string \"big\""],
+    );
+    let f = tmp.write("p.toml", b"hpm_counters = 5\nhpm_width = \n");
+    run(
+        "--pmu-config",
+        &f,
+        &["p.toml: not valid TOML at line 2, column 13"],
+    );
+    let f = tmp.write(
+        "p.json",
+        b"{\"hpm_counters\": 5, \"bp\": {\"table_bits\": -1}}",
+    );
+    run(
+        "--pmu-config",
+        &f,
+        &["p.json: bp.table_bits: invalid value: integer `-1`"],
+    );
+    let f = tmp.write("p.json", b"{\"hpm_counters\": 5,");
+    run(
+        "--pmu-config",
+        &f,
+        &["p.json: not valid JSON at line 1, column 19"],
+    );
+    let f = tmp.write("c.json", b"{\"layout\": \"sideways\"}");
+    run(
+        "--ctr-config",
+        &f,
+        &["c.json: layout: unknown variant `sideways`"],
+    );
+    run(
+        "--ctr-config",
+        Path::new("/dev/zero"),
+        &["/dev/zero: larger than the 1 MiB"],
+    );
+    run(
+        "--pmu-config",
+        tmp.path(),
+        &["is a directory, not a settings file"],
+    );
+    // A cache too large to model is refused, not an abort.
+    let f = tmp.write(
+        "big.toml",
+        b"[caches.l1i]\nsize = 4611686018427387904\nways = 4\nline = 64\n\
+          [caches.l1d]\nsize = 32768\nways = 4\nline = 64\n",
+    );
+    run("--pmu-config", &f, &["l1i", "more than 16777216 lines"]);
+}

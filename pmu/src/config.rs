@@ -23,6 +23,13 @@ pub enum ConfigError {
     Geometry(String),
 }
 
+/// The most lines a cache model has (16 Mi: a 1 GiB cache of 64-byte lines).
+pub const MAX_CACHE_LINES: u64 = 1 << 24;
+/// The most entries a TLB model has.
+pub const MAX_TLB_ENTRIES: u32 = 1 << 16;
+/// The most BTB entries the branch predictor has.
+pub const MAX_BTB_ENTRIES: u32 = 1 << 20;
+
 /// The geometry of a set-associative cache (LRU replacement, physically indexed and tagged,
 /// write-back with write-allocate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +62,14 @@ impl CacheGeometry {
             return Err(ConfigError::Geometry(format!(
                 "{what}: {} bytes cannot hold {} ways of {}-byte lines",
                 self.size, self.ways, self.line
+            )));
+        }
+        // The model keeps a tag per line: a size from a settings file must not be an
+        // allocation the host refuses (which aborts).
+        if self.size / self.line as u64 > MAX_CACHE_LINES {
+            return Err(ConfigError::Geometry(format!(
+                "{what}: {} bytes of {}-byte lines is more than {MAX_CACHE_LINES} lines",
+                self.size, self.line
             )));
         }
         Ok(())
@@ -115,6 +130,12 @@ impl TlbGeometry {
             return Err(ConfigError::Geometry(format!(
                 "{what}: {} ways in {} entries",
                 self.ways, self.entries
+            )));
+        }
+        if self.entries > MAX_TLB_ENTRIES {
+            return Err(ConfigError::Geometry(format!(
+                "{what}: {} entries is more than {MAX_TLB_ENTRIES}",
+                self.entries
             )));
         }
         Ok(())
@@ -182,6 +203,12 @@ impl BpConfig {
                 field: "btb_entries",
                 value: self.btb_entries as u64,
             });
+        }
+        if self.btb_entries > MAX_BTB_ENTRIES {
+            return Err(ConfigError::Geometry(format!(
+                "branch predictor: btb_entries {} is more than {MAX_BTB_ENTRIES}",
+                self.btb_entries
+            )));
         }
         if self.ras_depth == 0 || self.ras_depth > 1024 {
             return Err(ConfigError::Geometry(format!(
@@ -333,5 +360,31 @@ mod tests {
         let mut c = PmuConfig::default().with_all_models();
         c.caches.as_mut().unwrap().l1d.size = 128;
         assert!(matches!(c.validate(), Err(ConfigError::Geometry(_))));
+    }
+
+    /// Sizes from a settings file (the tandem sidecar's `hart.machine.pmu`, `--pmu-config`)
+    /// became allocations: a 2^62-byte cache aborted the process. Each model has a ceiling.
+    #[test]
+    fn model_sizes_have_a_ceiling() {
+        let mut c = PmuConfig::default().with_all_models();
+        c.caches.as_mut().unwrap().l1d.size = 1 << 62;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("l1d") && e.contains("more than 16777216 lines"),
+            "{e}"
+        );
+        c.caches.as_mut().unwrap().l1d.size = 1 << 30;
+        c.validate().unwrap();
+        let mut c = PmuConfig::default().with_all_models();
+        c.tlb.as_mut().unwrap().dtlb.entries = 1 << 31;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("dtlb") && e.contains("more than 65536"), "{e}");
+        let mut c = PmuConfig::default().with_all_models();
+        c.bp.as_mut().unwrap().btb_entries = 1 << 31;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("btb_entries") && e.contains("more than 1048576"),
+            "{e}"
+        );
     }
 }

@@ -25,23 +25,15 @@ pub struct DumpOptions {
     pub start_pc: Option<u64>,
 }
 
-/// Why a dump stopped early.
-#[derive(Debug)]
+/// Why a dump stopped early: the input (malformed, or unreadable: [`ParseError`] says which,
+/// with the byte offset and the group), or the output.
+#[derive(Debug, thiserror::Error)]
 pub enum DumpError {
+    #[error("{}", .0.describe())]
     Parse(ParseError),
-    Io(io::Error),
+    #[error("cannot write the dump: {0}")]
+    Output(io::Error),
 }
-
-impl std::fmt::Display for DumpError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DumpError::Parse(e) => write!(f, "malformed stream: {e}"),
-            DumpError::Io(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for DumpError {}
 
 /// Dump a whole stream. Returns the number of groups.
 pub fn dump<R: Read, W: Write>(input: R, out: &mut W, opts: DumpOptions) -> Result<u64, DumpError> {
@@ -56,14 +48,14 @@ pub fn dump<R: Read, W: Write>(input: R, out: &mut W, opts: DumpOptions) -> Resu
             Ok(true) => {}
             Ok(false) => return Ok(n),
             Err(e) => {
-                out.flush().map_err(DumpError::Io)?;
+                out.flush().map_err(DumpError::Output)?;
                 return Err(DumpError::Parse(e));
             }
         }
         line.clear();
         pc = format_group(&g, pc, &mut line);
         line.push('\n');
-        out.write_all(line.as_bytes()).map_err(DumpError::Io)?;
+        out.write_all(line.as_bytes()).map_err(DumpError::Output)?;
         n += 1;
     }
 }

@@ -9,13 +9,15 @@
 //! - [`verify`]: the tandem verifier of spec sections 3.1 and 3.2 against a hartscope
 //!   reference hart ([`refhart`]);
 //! - [`mutate`]: broken-core streams for the mutation test; [`bench`]: the benchmarks;
-//! - [`sidecar`]: the settings file written beside a trace.
+//! - [`sidecar`]: the settings file written beside a trace; [`limits`]: sizes from outside
+//!   and capped reads of settings files.
 
 pub mod bench;
 pub mod config;
 pub mod dump;
 pub mod group;
 pub mod item;
+pub mod limits;
 pub mod mutate;
 pub mod names;
 pub mod opcode;

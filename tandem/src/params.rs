@@ -6,6 +6,15 @@
 //! address 0x1020-0x103f); the pc (additional state 10) XLEN bits; physical and effective
 //! addresses (additional state 2, 3, 9) and memory-request addresses MLEN bits, rounded up to
 //! whole bytes. Fields are little-endian.
+//!
+//! Two sets of values are valid. The protocol's ([`Params::check`]: XLEN and FLEN 32 or 64,
+//! MLEN 32..=64) is what `tandem dump` reads, whichever core wrote the stream. hartscope's
+//! hart is RV64GC, so what its writer writes and its verifier verifies is narrower
+//! ([`Params::check_hart`]): XLEN = FLEN = 64, and MLEN 57..=64, the widths whose fields
+//! (8 bytes) hold every address the hart makes (effective addresses are 64 bits). The writer
+//! and the verifier check the same function, so the writer never writes a stream its
+//! verifier refuses or mis-verifies (a 32-bit FLEN field would drop the upper half of the
+//! D registers, a 7-byte MLEN field the upper byte of a sign-extended virtual address).
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -33,6 +42,21 @@ pub enum ParamsError {
     Flen(u8),
     #[error("MLEN must be between 32 and 64 bits (got {0})")]
     Mlen(u8),
+    #[error(
+        "XLEN must be 64 for hartscope's hart, which is RV64 (got {0}; a {0}-bit field \
+         would cut its registers)"
+    )]
+    HartXlen(u8),
+    #[error(
+        "FLEN must be 64 for hartscope's hart, which has the D extension (got {0}; a \
+         {0}-bit field would cut its FP registers)"
+    )]
+    HartFlen(u8),
+    #[error(
+        "MLEN must be 57..64 for hartscope's hart (got {0}): its effective addresses are \
+         64 bits, and only MLEN 57..64 gives address fields of 8 bytes"
+    )]
+    HartMlen(u8),
 }
 
 impl Params {
@@ -59,6 +83,31 @@ impl Params {
             return Err(ParamsError::Mlen(self.mlen));
         }
         Ok(())
+    }
+
+    /// What hartscope's writer writes and its verifier verifies (see the module doc): the
+    /// protocol's check, then XLEN = FLEN = 64 and MLEN 57..=64.
+    pub fn check_hart(&self) -> Result<(), ParamsError> {
+        self.check()?;
+        if self.xlen != 64 {
+            return Err(ParamsError::HartXlen(self.xlen));
+        }
+        if self.flen != 64 {
+            return Err(ParamsError::HartFlen(self.flen));
+        }
+        if self.mbytes() != 8 {
+            return Err(ParamsError::HartMlen(self.mlen));
+        }
+        Ok(())
+    }
+
+    /// Every value [`Params::check_hart`] accepts.
+    pub fn hart_values() -> impl Iterator<Item = Params> {
+        (57..=64).map(|mlen| Params {
+            xlen: 64,
+            flen: 64,
+            mlen,
+        })
     }
 
     /// Bytes of an XLEN field.
@@ -105,5 +154,31 @@ mod tests {
         assert_eq!(Params::new(32, 64, 32).unwrap().reg_bytes(0x1027), 8);
         assert_eq!(Params::new(16, 32, 32), Err(ParamsError::Xlen(16)));
         assert_eq!(Params::new(64, 64, 70), Err(ParamsError::Mlen(70)));
+    }
+
+    #[test]
+    fn hart_values_are_exactly_those_check_hart_accepts() {
+        let mut ok = Vec::new();
+        for x in 0..=255u8 {
+            for f in [0, 16, 32, 64, 128] {
+                for m in 0..=255u8 {
+                    let p = Params {
+                        xlen: x,
+                        flen: f,
+                        mlen: m,
+                    };
+                    if p.check_hart().is_ok() {
+                        ok.push(p);
+                    }
+                }
+            }
+        }
+        assert_eq!(ok, Params::hart_values().collect::<Vec<_>>());
+        let p = Params::new(32, 64, 32).unwrap();
+        assert_eq!(p.check_hart(), Err(ParamsError::HartXlen(32)));
+        let p = Params::new(64, 32, 64).unwrap();
+        assert_eq!(p.check_hart(), Err(ParamsError::HartFlen(32)));
+        let p = Params::new(64, 64, 56).unwrap();
+        assert_eq!(p.check_hart(), Err(ParamsError::HartMlen(56)));
     }
 }

@@ -105,6 +105,23 @@ pub struct ParseError {
     pub kind: ErrorKind,
 }
 
+impl ParseError {
+    /// Whether the input could not be read (an I/O error), rather than being malformed.
+    pub fn is_read_error(&self) -> bool {
+        matches!(self.kind, ErrorKind::Io(_))
+    }
+
+    /// What went wrong, for a message: "malformed stream: ..." or "cannot read the stream:
+    /// ...", with the byte offset and the group.
+    pub fn describe(&self) -> String {
+        if self.is_read_error() {
+            format!("cannot read the stream: {self}")
+        } else {
+            format!("malformed stream: {self}")
+        }
+    }
+}
+
 /// How the reader reads.
 #[derive(Clone, Copy, Debug)]
 pub struct ParserOptions {

@@ -28,12 +28,15 @@ pub fn machine(
     path: &str,
     hart: HartConfig,
 ) -> Result<(Machine, iss::elf::Program), String> {
-    let mut m = Machine::new(Config {
+    crate::limits::check_ram_size(hart.ram_size).map_err(|e| e.to_string())?;
+    crate::limits::probe_ram(hart.ram_size).map_err(|e| e.to_string())?;
+    let mut m = Machine::try_new(Config {
         ram_size: hart.ram_size,
         misaligned: hart.misaligned,
         finisher: true,
         ..Config::default()
-    });
+    })
+    .map_err(|e| e.to_string())?;
     m.bus.console = iss::bus::Console::Null;
     let prog = iss::elf::load(&mut m, elf, path).map_err(|e| e.to_string())?;
     m.boot(prog.entry);

@@ -1,11 +1,22 @@
-//! The settings file `hartscope run --tandem FILE` writes beside the trace (`FILE.json`):
-//! the parameters and options the stream was written with, and the hart's configuration.
-//! The protocol cannot carry them ("negotiation ... is outside the scope of this protocol"),
-//! so `tandem dump` and `tandem verify` read this file when it is there.
+//! The settings file `hartscope run --tandem FILE` writes beside the trace (`FILE.json`, or
+//! where `--tandem-sidecar` says): the parameters and options the stream was written with,
+//! and the hart's configuration. The protocol cannot carry them ("negotiation ... is outside
+//! the scope of this protocol"), so `tandem dump` and `tandem verify` read this file when it
+//! is there.
+//!
+//! Reading is strict, since the file is input like any other: at most
+//! [`SETTINGS_CAP`](crate::limits::SETTINGS_CAP) bytes are read, every field is checked for
+//! its type and range (the RAM size as `hartscope run --mem` checks it, the parameters as the
+//! protocol allows them), and an error names the file, the field (`hart.ram_size`) and what
+//! is wrong with it, in words rather than in the JSON parser's.
 
-use crate::config::WriterConfig;
+use crate::config::{Partial, PcMode, Style, WriterConfig};
+use crate::limits::{self, ReadError, SETTINGS_CAP};
+use crate::params::Params;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use thiserror::Error;
 
 pub const FORMAT: &str = "bluespec-tandem-trace-2018-11-20";
 
@@ -32,6 +43,27 @@ pub struct Sidecar {
     pub entry: u64,
 }
 
+/// Why a settings file is not usable.
+#[derive(Debug, Error)]
+pub enum SidecarError {
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    #[error("{}: not a tandem settings file: not JSON at line {line}, column {column}: {what}", file.display())]
+    Syntax {
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    #[error("{}: {field}: {problem}", file.display())]
+    Field {
+        file: PathBuf,
+        /// The field's path, `hart.ram_size` (`(top level)` for the whole file).
+        field: String,
+        problem: String,
+    },
+}
+
 /// Where the settings of a trace file are kept.
 pub fn path_for(trace: &Path) -> PathBuf {
     let mut s = trace.as_os_str().to_owned();
@@ -40,18 +72,418 @@ pub fn path_for(trace: &Path) -> PathBuf {
 }
 
 impl Sidecar {
+    /// Write the settings beside `trace`.
     pub fn write(&self, trace: &Path) -> std::io::Result<()> {
+        self.write_to(&path_for(trace))
+    }
+
+    /// Write the settings to `file`.
+    pub fn write_to(&self, file: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(path_for(trace), text)
+        std::fs::write(file, text)
     }
 
     /// The settings beside `trace`: `None` when there is no file.
-    pub fn read(trace: &Path) -> Option<Result<Sidecar, String>> {
+    pub fn read(trace: &Path) -> Result<Option<Sidecar>, SidecarError> {
         let p = path_for(trace);
-        let text = std::fs::read_to_string(&p).ok()?;
-        Some(
-            serde_json::from_str(&text)
-                .map_err(|e| format!("{}: not a tandem settings file: {e}", p.display())),
-        )
+        match std::fs::symlink_metadata(&p) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            _ => Sidecar::load(&p).map(Some),
+        }
     }
+
+    /// The settings in `file` (read with a cap of [`SETTINGS_CAP`] bytes).
+    pub fn load(file: &Path) -> Result<Sidecar, SidecarError> {
+        let bytes = limits::read_capped(file, SETTINGS_CAP)?;
+        Sidecar::parse(&bytes, file)
+    }
+
+    /// The settings in `bytes`, read from `file` (named in errors).
+    pub fn parse(bytes: &[u8], file: &Path) -> Result<Sidecar, SidecarError> {
+        let v: Value = serde_json::from_slice(bytes).map_err(|e| SidecarError::Syntax {
+            file: file.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            what: syntax_problem(&e),
+        })?;
+        Fields { file }.sidecar(&v)
+    }
+}
+
+/// serde_json's description of a syntax error without its position (given separately).
+fn syntax_problem(e: &serde_json::Error) -> String {
+    if e.classify() == serde_json::error::Category::Eof {
+        return "the text ends early".into();
+    }
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// A short description of a JSON value for a message.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            let mut t: String = s.chars().take(40).collect();
+            if t.len() < s.len() {
+                t.push_str("...");
+            }
+            format!("the string {t:?}")
+        }
+        Value::Array(a) => format!("an array of {} elements", a.len()),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// The field checker: every error names the file and the field.
+struct Fields<'a> {
+    file: &'a Path,
+}
+
+type Res<T> = Result<T, SidecarError>;
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+impl Fields<'_> {
+    fn err<T>(&self, field: &str, problem: impl Into<String>) -> Res<T> {
+        Err(SidecarError::Field {
+            file: self.file.to_path_buf(),
+            field: if field.is_empty() {
+                "(top level)".into()
+            } else {
+                field.into()
+            },
+            problem: problem.into(),
+        })
+    }
+
+    fn object<'v>(&self, path: &str, v: &'v Value) -> Res<&'v Map<String, Value>> {
+        match v {
+            Value::Object(m) => Ok(m),
+            _ => self.err(path, format!("expected an object, got {}", describe(v))),
+        }
+    }
+
+    fn required<'v>(&self, m: &'v Map<String, Value>, path: &str, key: &str) -> Res<&'v Value> {
+        match m.get(key) {
+            Some(v) => Ok(v),
+            None => self.err(&join(path, key), "missing"),
+        }
+    }
+
+    fn u64(&self, path: &str, v: &Value) -> Res<u64> {
+        match v.as_u64() {
+            Some(n) => Ok(n),
+            None => self.err(
+                path,
+                format!(
+                    "expected a whole number 0..=18446744073709551615, got {}",
+                    describe(v)
+                ),
+            ),
+        }
+    }
+
+    fn bits(&self, path: &str, v: &Value) -> Res<u8> {
+        match v.as_u64().and_then(|n| u8::try_from(n).ok()) {
+            Some(n) => Ok(n),
+            None => self.err(
+                path,
+                format!("expected a number of bits (32..64), got {}", describe(v)),
+            ),
+        }
+    }
+
+    fn bool(&self, path: &str, v: &Value) -> Res<bool> {
+        match v {
+            Value::Bool(b) => Ok(*b),
+            _ => self.err(path, format!("expected true or false, got {}", describe(v))),
+        }
+    }
+
+    fn string<'v>(&self, path: &str, v: &'v Value) -> Res<&'v str> {
+        match v {
+            Value::String(s) => Ok(s),
+            _ => self.err(path, format!("expected a string, got {}", describe(v))),
+        }
+    }
+
+    fn choice<T: Copy>(&self, path: &str, v: &Value, names: &[(&str, T)]) -> Res<T> {
+        let s = v.as_str().unwrap_or_default();
+        match names.iter().find(|(n, _)| v.is_string() && *n == s) {
+            Some((_, t)) => Ok(*t),
+            None => {
+                let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+                self.err(
+                    path,
+                    format!("expected one of {}, got {}", all.join(", "), describe(v)),
+                )
+            }
+        }
+    }
+
+    fn sidecar(&self, v: &Value) -> Res<Sidecar> {
+        let m = self.object("", v)?;
+        let format = self.string("format", self.required(m, "", "format")?)?;
+        if format != FORMAT {
+            return self.err(
+                "format",
+                format!("expected {FORMAT:?}, got {}", describe(&m["format"])),
+            );
+        }
+        let writer = self.writer("writer", self.required(m, "", "writer")?)?;
+        let hart = self.hart("hart", self.required(m, "", "hart")?)?;
+        let program = match m.get("program") {
+            None | Some(Value::Null) => None,
+            Some(p) => Some(self.string("program", p)?.to_string()),
+        };
+        let entry = self.u64("entry", self.required(m, "", "entry")?)?;
+        Ok(Sidecar {
+            format: format.to_string(),
+            writer,
+            hart,
+            program,
+            entry,
+        })
+    }
+
+    fn params(&self, path: &str, v: &Value) -> Res<Params> {
+        let m = self.object(path, v)?;
+        let mut p = Params::RV64GC;
+        for (key, slot) in [
+            ("xlen", &mut p.xlen),
+            ("flen", &mut p.flen),
+            ("mlen", &mut p.mlen),
+        ] {
+            if let Some(v) = m.get(key) {
+                *slot = self.bits(&join(path, key), v)?;
+            }
+        }
+        match p.check() {
+            Ok(()) => Ok(p),
+            Err(e) => self.err(path, e.to_string()),
+        }
+    }
+
+    fn writer(&self, path: &str, v: &Value) -> Res<WriterConfig> {
+        let m = self.object(path, v)?;
+        let mut c = WriterConfig::flute();
+        for (key, v) in m {
+            let f = join(path, key);
+            match key.as_str() {
+                "params" => c.params = self.params(&f, v)?,
+                "style" => {
+                    c.style =
+                        self.choice(&f, v, &[("flute", Style::Flute), ("spec", Style::Spec)])?
+                }
+                "pc" => {
+                    c.pc = self.choice(
+                        &f,
+                        v,
+                        &[("full", PcMode::Full), ("increment", PcMode::Increment)],
+                    )?
+                }
+                "incremental" => c.incremental = self.bool(&f, v)?,
+                "implicit_end" => c.implicit_end = self.bool(&f, v)?,
+                "eaddr" => c.eaddr = self.bool(&f, v)?,
+                "paddr" => c.paddr = self.bool(&f, v)?,
+                "store_data" => c.store_data = self.bool(&f, v)?,
+                "pc_paddr" => c.pc_paddr = self.bool(&f, v)?,
+                "mtime" => c.mtime = self.bool(&f, v)?,
+                "memory" => c.memory = self.bool(&f, v)?,
+                "image" => c.image = self.bool(&f, v)?,
+                "counters" => c.counters = self.bool(&f, v)?,
+                "omit" => c.omit = self.partial(&f, v)?,
+                // Fields of later versions are left to them.
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+
+    fn partial(&self, path: &str, v: &Value) -> Res<Partial> {
+        let m = self.object(path, v)?;
+        let mut p = Partial::default();
+        for (key, v) in m {
+            let f = join(path, key);
+            match key.as_str() {
+                "gpr" => p.gpr = self.bool(&f, v)?,
+                "fpr" => p.fpr = self.bool(&f, v)?,
+                "csr" => p.csr = self.bool(&f, v)?,
+                "trap" => p.trap = self.bool(&f, v)?,
+                "pc" => p.pc = self.bool(&f, v)?,
+                "insn" => p.insn = self.bool(&f, v)?,
+                "priv" => p.priv_ = self.bool(&f, v)?,
+                "eaddr" => p.eaddr = self.bool(&f, v)?,
+                "store_data" => p.store_data = self.bool(&f, v)?,
+                "csrs" => {
+                    let Value::Array(a) = v else {
+                        return self.err(
+                            &f,
+                            format!("expected an array of CSR numbers, got {}", describe(v)),
+                        );
+                    };
+                    for (i, c) in a.iter().enumerate() {
+                        match c.as_u64().filter(|n| *n < 0x1000) {
+                            Some(n) => p.csrs.push(n as u16),
+                            None => {
+                                return self.err(
+                                    &format!("{f}[{i}]"),
+                                    format!("expected a CSR number 0..=4095, got {}", describe(c)),
+                                )
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(p)
+    }
+
+    fn hart(&self, path: &str, v: &Value) -> Res<HartInfo> {
+        let m = self.object(path, v)?;
+        let f = join(path, "ram_size");
+        let ram_size = self.u64(&f, self.required(m, path, "ram_size")?)?;
+        if let Err(e) = limits::check_ram_size(ram_size) {
+            return self.err(&f, format!("{e} (as `hartscope run --mem` requires)"));
+        }
+        let f = join(path, "misaligned");
+        let misaligned = self.choice(
+            &f,
+            self.required(m, path, "misaligned")?,
+            &[("trap", "trap"), ("emulate", "emulate")],
+        )?;
+        let machine = match m.get("machine") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                self.machine(&join(path, "machine"), v)?;
+                Some(v.clone())
+            }
+        };
+        Ok(HartInfo {
+            ram_size,
+            misaligned: misaligned.to_string(),
+            machine,
+        })
+    }
+
+    /// The hart's extensions, checked for the types the verifier reads them as.
+    fn machine(&self, path: &str, v: &Value) -> Res<()> {
+        let m = self.object(path, v)?;
+        for (key, v) in m {
+            let f = join(path, key);
+            match key.as_str() {
+                "sscofpmf" | "sbi" => {
+                    self.bool(&f, v)?;
+                }
+                "pmu" => match like(|c| &c.pmu, v) {
+                    Err(e) => {
+                        // Every model present, so that their fields are followed too.
+                        let d = iss::Config::default().pmu.with_all_models();
+                        let t = serde_json::to_value(&d).unwrap_or_default();
+                        return match bad_field_like(&d, v, &t) {
+                            Some((inner, what)) => self.err(&format!("{f}.{inner}"), what),
+                            None => self.err(&f, format!("not PMU settings: {e}")),
+                        };
+                    }
+                    // Sizes become the models' allocations.
+                    Ok(p) => {
+                        if let Err(e) = p.validate() {
+                            return self.err(&f, e.to_string());
+                        }
+                    }
+                },
+                "ctr" => match like(|c| &c.ctr, v) {
+                    Err(e) => return self.err(&f, format!("not CTR settings: {e}")),
+                    Ok(Some(c)) => {
+                        if let Err(e) = c.validate() {
+                            return self.err(&f, e.to_string());
+                        }
+                    }
+                    Ok(None) => {}
+                },
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where in `v` the field is that keeps it from reading as a `T`: `v`'s fields are put one
+/// at a time into `template` (a `T` that reads, as JSON: its default), and the first whose
+/// value fails is the one, followed into nested objects (`caches.l1d.size`). `None` when
+/// no single field fails (a missing field, which serde names itself, or a combination).
+/// Returns the path and what serde said of that field alone. For messages about settings
+/// read with serde, which does not say where it failed.
+pub fn bad_field<T: serde::de::DeserializeOwned>(
+    v: &Value,
+    template: &Value,
+) -> Option<(String, String)> {
+    fn set(root: &mut Value, path: &[String], val: Value) {
+        let mut at = root;
+        for k in &path[..path.len() - 1] {
+            at = match at {
+                Value::Object(m) => m.entry(k.clone()).or_insert(Value::Null),
+                _ => return,
+            };
+        }
+        if let Value::Object(m) = at {
+            m.insert(path[path.len() - 1].clone(), val);
+        }
+    }
+    fn walk<T: serde::de::DeserializeOwned>(
+        root: &Value,
+        path: &mut Vec<String>,
+        v: &Value,
+        t: Option<&Value>,
+    ) -> Option<(String, String)> {
+        let Value::Object(m) = v else { return None };
+        for (k, vv) in m {
+            path.push(k.clone());
+            let mut candidate = root.clone();
+            set(&mut candidate, path, vv.clone());
+            if let Err(e) = T::deserialize(&candidate) {
+                let inner = t.and_then(|t| t.get(k));
+                let deeper = match inner {
+                    Some(Value::Object(_)) => walk::<T>(root, path, vv, inner),
+                    _ => None,
+                };
+                let here = (path.join("."), e.to_string());
+                path.pop();
+                return Some(deeper.unwrap_or(here));
+            }
+            path.pop();
+        }
+        None
+    }
+    walk::<T>(template, &mut Vec::new(), v, Some(template))
+}
+
+/// `v` read as the type of a field of `iss::Config` (the field picked by `_field`).
+fn like<T: serde::de::DeserializeOwned>(
+    _field: fn(&iss::Config) -> &T,
+    v: &Value,
+) -> Result<T, serde_json::Error> {
+    T::deserialize(v)
+}
+
+/// [`bad_field`] for the type of `_like`.
+fn bad_field_like<T: serde::de::DeserializeOwned>(
+    _like: &T,
+    v: &Value,
+    template: &Value,
+) -> Option<(String, String)> {
+    bad_field::<T>(v, template)
 }

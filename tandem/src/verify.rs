@@ -401,10 +401,9 @@ impl Verifier {
     /// A verifier whose reference hart runs `elf` (or, with `None`, starts empty and takes
     /// its program from the stream's state-initialisation groups).
     pub fn new(cfg: VerifyConfig, elf: Option<(&[u8], &str)>) -> Result<Verifier, String> {
-        cfg.params.check().map_err(|e| e.to_string())?;
-        if cfg.params.xlen != 64 {
-            return Err("the reference hart is RV64: XLEN must be 64".into());
-        }
+        cfg.params.check_hart().map_err(|e| e.to_string())?;
+        crate::limits::check_ram_size(cfg.ram_size).map_err(|e| e.to_string())?;
+        crate::limits::probe_ram(cfg.ram_size).map_err(|e| e.to_string())?;
         let mut config = Config {
             ram_size: cfg.ram_size,
             misaligned: cfg.misaligned,
@@ -540,7 +539,7 @@ impl Verifier {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) => {
-                    self.report.error = Some(format!("malformed stream: {e}"));
+                    self.report.error = Some(e.describe());
                     self.report.parse_error = Some(e);
                     break;
                 }

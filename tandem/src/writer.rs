@@ -712,7 +712,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     /// program image and the start state.
     pub fn new(cfg: WriterConfig, out: W, init: &InitialState) -> io::Result<Self> {
         cfg.params
-            .check()
+            .check_hart()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         let (full, to_write) = crossbeam_channel::bounded::<(Vec<u8>, usize)>(POOL - 2);
         let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(POOL + 1);

@@ -62,3 +62,30 @@ pub fn show(r: &Report) -> String {
     r.write_human(&mut out).unwrap();
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// Cases of a property test: `default` in a normal run (a few seconds), or the number in
+/// the environment variable `HARTSCOPE_FUZZ_CASES` (the nightly long run).
+pub fn fuzz_cases(default: u32) -> u32 {
+    std::env::var("HARTSCOPE_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+/// Run `f` on a thread of its own and return its result; fail the test, naming `what`, if it
+/// has not finished after `secs` seconds (a hang is a finding like a panic).
+pub fn within<T: Send + 'static>(
+    secs: u64,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(p)) => std::panic::resume_unwind(p),
+        Err(_) => panic!("{what}: still running after {secs} s (a hang)"),
+    }
+}
