@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 /// What is counted, for the line's wording and rate.
 #[derive(Clone, Copy)]
-#[allow(dead_code)] // Bytes and Items: for ntrace decode and tandem verify/mutate, wired next.
 pub enum Unit {
     /// Retired instructions: "123,456,789 instructions, 310.2 MIPS".
     Instructions,
@@ -25,6 +24,29 @@ pub enum Unit {
     Bytes,
     /// Items of work ("programs", "groups"): "12 of 40 programs".
     Items(&'static str),
+}
+
+/// A reader that counts the bytes read through it into a shared counter, for a progress line
+/// over a stream that is read once (one relaxed add per read call).
+pub struct Counted<R> {
+    pub inner: R,
+    pub count: Arc<AtomicU64>,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The size of a regular file (the total of a progress line over it), if it is one.
+pub fn file_size(p: &std::path::Path) -> Option<u64> {
+    std::fs::metadata(p)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
 }
 
 /// Whether a progress line may be drawn: standard error is a terminal, standard output is not

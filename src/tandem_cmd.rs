@@ -1,6 +1,7 @@
 //! The Bluespec tandem trace on the command line: `hartscope run --tandem FILE` (the writer's
 //! options are flattened into `run`'s), and `hartscope tandem dump | verify | bench | mutate`.
 
+use crate::progress::{Counted, Progress, Unit};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use iss::{Machine, Misaligned};
@@ -8,6 +9,8 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use tandem::config::{Partial, WriterConfig};
 use tandem::params::Params;
 use tandem::sidecar::{HartInfo, Sidecar};
@@ -495,8 +498,21 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_default();
-    let input = open_input(&a.input)?;
+    let read = Arc::new(AtomicU64::new(0));
+    let input = Counted {
+        inner: open_input(&a.input)?,
+        count: read.clone(),
+    };
+    // The report is written when verification ends, after the line is cleared.
+    let progress = Progress::start(
+        crate::progress::wanted(a.quiet, false),
+        "hartscope tandem verify",
+        Unit::Bytes,
+        read,
+        crate::progress::file_size(&a.input),
+    );
     let report = tandem::verify::verify(cfg, elf.as_deref().map(|b| (b, shown.as_str())), input);
+    progress.finish();
     let mut human = Vec::new();
     report.write_human(&mut human)?;
     let shown = if a.quiet {
@@ -757,8 +773,17 @@ fn mutate(a: MutateArgs) -> Result<ExitCode> {
     );
     let mut all = Vec::new();
     let mut ok = true;
+    let done = Arc::new(AtomicU64::new(0));
+    let progress = Progress::start(
+        crate::progress::wanted(false, true),
+        "hartscope tandem mutate",
+        Unit::Items("fault kinds"),
+        done.clone(),
+        Some(kinds.len() as u64),
+    );
     for kind in kinds {
         let t = run_kind(kind, &progs, &cfg, &vcfg, a.per_kind).map_err(anyhow::Error::msg)?;
+        done.fetch_add(1, Ordering::Relaxed);
         println!(
             "{:<24} {:>8} {:>9} {:>9} {:>9} {:>7} {:>7.1}%",
             kind.name(),
@@ -775,6 +800,7 @@ fn mutate(a: MutateArgs) -> Result<ExitCode> {
         ok &= t.detected == t.state_changing && t.false_reports == 0;
         all.push((kind, t));
     }
+    progress.finish();
     if let Some(p) = &a.json {
         std::fs::write(p, serde_json::to_string_pretty(&all)?)
             .with_context(|| format!("cannot write {}", p.display()))?;
