@@ -72,6 +72,12 @@ pub struct DecodeArgs {
     /// Follow only the messages of this trace source (SRC).
     #[arg(long, value_name = "ID")]
     pub src: Option<u16>,
+    /// The most half-words of code one message may make the decoder walk, its repetitions
+    /// (RepeatBranch B-CNT, ResourceFull HREPEAT) included. A message asking for more is
+    /// reported as implausible (a decode error at its byte offset) and decoding resumes at
+    /// the next sync; raise the limit for a trace of long-repeated loops. `none`: no limit.
+    #[arg(long, value_name = "HALFWORDS", default_value = "16777216", value_parser = parse_limit)]
+    pub work_limit: u64,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -281,6 +287,7 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         line: String::new(),
     };
     let mut dec = Decoder::new(cfg, image).map_err(|e| anyhow::anyhow!("ntrace decode: {e}"))?;
+    dec.set_work_limit(a.work_limit);
     let mut f = std::fs::File::open(&a.input)
         .with_context(|| format!("cannot read {}", a.input.display()))?;
     let mut buf = vec![0u8; 1 << 20];
@@ -315,6 +322,23 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--work-limit`: a count of half-words (decimal or 0x hex), or `none`.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(u64::MAX);
+    }
+    let t = s.trim().replace('_', "");
+    let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    }
+    .map_err(|_| format!("'{s}' is not a count of half-words (or `none`)"))?;
+    if v == 0 {
+        return Err("the work limit must be at least 1 half-word".into());
+    }
+    Ok(v)
 }
 
 /// (address, file offset, file size) of the ELF's loadable segments, for disassembly.

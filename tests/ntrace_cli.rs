@@ -590,3 +590,133 @@ fn data_trace_in_every_retirement_mode(#[files("programs/bin/*.elf")] elf: std::
 fn every_program_has_a_data_trace_case() {
     common::assert_every_program_has_a_case("data_trace_in_every_retirement_mode", &[]);
 }
+
+/// The messages of a stream (cut at the bytes with MSEO 11), with their offsets.
+fn split_messages(bytes: &[u8]) -> Vec<(usize, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0xff && start == i {
+            start = i + 1;
+        } else if b & 3 == 3 {
+            v.push((start, bytes[start..=i].to_vec()));
+            start = i + 1;
+        }
+    }
+    v
+}
+
+/// A RepeatBranch whose B-CNT was corrupted to 0x3fffffdd made `ntrace decode` write two
+/// billion pcs. Now it is a decode error at the message's offset (exit status 1) that names
+/// the limit and the option raising it, and decoding resumes at the next sync; the work a
+/// message may cause is bounded by `--work-limit`.
+#[test]
+fn implausible_repeat_counts_are_decode_errors() {
+    use encoder::msg::{self, Body, Format, Message};
+    let dir = TempDir::new("ntrace-work");
+    let elf = program("rv64i");
+    let ntr = dir.join("r.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args(["--tr-te-inst-mode", "btm", "--tr-te-inst-en-repeat-branch", "-q"]));
+    let bytes = std::fs::read(&ntr).unwrap();
+    let f = Format::default();
+    let (at, old) = split_messages(&bytes)
+        .into_iter()
+        .find(|(_, m)| matches!(msg::parse(m, &f), Ok(Message { body: Body::RepeatBranch { .. }, .. })))
+        .expect("rv64i repeats a branch");
+    let mut m = msg::parse(&old, &f).unwrap();
+    m.body = Body::RepeatBranch { bcnt: 0x3fff_ffdd };
+    let mut bad = bytes[..at].to_vec();
+    bad.extend(msg::to_bytes(&m, &f));
+    bad.extend(&bytes[at + old.len()..]);
+    let bad_ntr = dir.write("bad.ntr", &bad);
+    std::fs::copy(dir.join("r.ntr.json"), dir.join("bad.ntr.json")).unwrap();
+    let o = expect_status(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&bad_ntr)
+            .arg("--elf")
+            .arg(&elf),
+        1,
+        &[
+            &format!("byte {at:#x}: RepeatBranch: B-CNT 1073741789 repetitions"),
+            "work limit of 16777216 half-words",
+            "--work-limit",
+        ],
+    );
+    let good = ok(hartscope()
+        .args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    let n = o.stdout_str().lines().count();
+    assert!(
+        n > 100 && n <= good.lines().count(),
+        "{n} pcs, the good stream {}",
+        good.lines().count()
+    );
+    // A low limit refuses the real stream's repeats; the default and `none` decode it.
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode", "--work-limit", "8"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf),
+        1,
+        &["work limit of 8 half-words"],
+    );
+    let none = ok(hartscope()
+        .args(["ntrace", "decode", "--work-limit", "none"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    assert_eq!(none, good);
+    expect_status(
+        hartscope().args(["ntrace", "decode", "--work-limit", "0"]).arg(&ntr),
+        2,
+        &["--work-limit", "at least 1"],
+    );
+}
+
+/// A lossy FIFO that is still dropping when the run ends: the encoder waits for the FIFO at
+/// the end, so the stream reports the loss (Error, SYNC 7) and closes with
+/// ProgTraceCorrelation; the decoder reports the loss, not a stream cut short.
+#[test]
+fn loss_at_the_end_of_a_run_is_reported() {
+    let dir = TempDir::new("ntrace-fifo-end");
+    let elf = program("rv64i");
+    let ntr = dir.join("l.ntr");
+    let run = ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args(["--trace-fifo", "32", "--trace-drain", "1", "--stats", "-q"]));
+    assert!(
+        run.stderr_str().contains("dropped (FIFO full)"),
+        "{}",
+        run.stderr_str()
+    );
+    let dump = ok(hartscope().args(["ntrace", "dump"]).arg(&ntr)).stdout_str();
+    let last: Vec<&str> = dump.lines().rev().take(3).collect();
+    assert!(last[0].contains("ProgTraceCorrelation") && last[0].contains("EVCODE=0x0"), "{dump}");
+    assert!(last[1].contains("ProgTraceSync") && last[1].contains("SYNC=0x7"), "{dump}");
+    assert!(last[2].contains(" Error "), "{dump}");
+    let o = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf));
+    assert!(!o.stderr_str().contains("cut short"), "{}", o.stderr_str());
+    let out = o.stdout_str();
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert!(tail[2].starts_with("-- trace lost"), "{out}");
+    assert!(tail[1].starts_with("-- sync (SYNC 7)"), "{out}");
+    assert_eq!(tail[0], "-- trace off (EVCODE 0)");
+}
