@@ -720,3 +720,222 @@ fn loss_at_the_end_of_a_run_is_reported() {
     assert!(tail[1].starts_with("-- sync (SYNC 7)"), "{out}");
     assert_eq!(tail[0], "-- trace off (EVCODE 0)");
 }
+
+/// Inputs are read with a cap: a raw image cannot exceed the address space above its address
+/// (nor 256 MiB), a settings file 1 MiB; `/dev/zero` is refused, naming the file and the cap,
+/// instead of filling the memory.
+#[test]
+fn unbounded_inputs_are_refused() {
+    let dir = TempDir::new("ntrace-caps");
+    let elf = program("rv64i");
+    let ntr = dir.join("r.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .arg("-q"));
+    let decode = |extra: &[&str]| {
+        let mut c = hartscope();
+        c.args(["ntrace", "decode"]).arg(&ntr).args(extra);
+        c
+    };
+    expect_status(
+        &mut decode(&["--raw", "0xfffffffffffff000:/dev/zero"]),
+        2,
+        &["--raw 0xfffffffffffff000:/dev/zero: /dev/zero: a raw image larger than the cap of 4096 bytes"],
+    );
+    expect_status(
+        &mut decode(&["--raw", "0x80000000:/dev/zero"]),
+        2,
+        &["/dev/zero: a raw image larger than the cap of 268435456 bytes (256 MiB)"],
+    );
+    let settings_cap = "/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)";
+    expect_status(
+        &mut decode(&["--config", "/dev/zero", "--elf", elf.to_str().unwrap()]),
+        2,
+        &[settings_cap],
+    );
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(["--ntrace", "x.ntr", "--ntrace-config", "/dev/zero"])
+            .current_dir(dir.path()),
+        2,
+        &[settings_cap],
+    );
+    expect_status(
+        &mut decode(&["--elf", "/dev/zero"]),
+        2,
+        &["/dev/zero: an ELF program larger than the cap"],
+    );
+}
+
+/// `--ntrace -` is standard output (with the settings where --ntrace-sidecar says, which it
+/// needs; the guest's console goes to standard error); no settings file is made beside a
+/// device (`/dev/null.json`); write failures name the file.
+#[test]
+fn trace_output_names() {
+    let dir = TempDir::new("ntrace-names");
+    let elf = program("hello");
+    let run = |args: &[&str]| {
+        let mut c = hartscope();
+        c.arg("run").arg(&elf).arg("-q").args(args).current_dir(dir.path());
+        c
+    };
+    expect_status(
+        &mut run(&["--ntrace", "-"]),
+        2,
+        &["--ntrace -: the trace goes to standard output", "--ntrace-sidecar FILE"],
+    );
+    assert!(!dir.join("-").exists(), "no file named -");
+    let o = ok(&mut run(&["--ntrace", "-", "--ntrace-sidecar", "s.json"]));
+    assert!(o.stderr_str().contains("Hello from hartscope!"), "console on stderr");
+    let ntr = dir.write("s.ntr", &o.stdout);
+    let file = ok(&mut run(&["--ntrace", "f.ntr"]));
+    assert!(file.stdout_str().contains("Hello from hartscope!"));
+    assert_eq!(std::fs::read(dir.join("f.ntr")).unwrap(), o.stdout, "the same stream");
+    let decoded = ok(hartscope()
+        .args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf)
+        .arg("--config")
+        .arg(dir.join("s.json")));
+    assert!(decoded.stdout_str().lines().count() > 100);
+    expect_status(
+        &mut run(&["--ntrace", "-", "--ntrace-sidecar", "s.json", "--log-commits", "-"]),
+        2,
+        &["cannot both write to standard output"],
+    );
+    // A device: no sidecar beside it, unless given.
+    expect_status(
+        &mut run(&["--ntrace", "/dev/null"]),
+        2,
+        &["--ntrace /dev/null: not a regular file", "/dev/null.json", "--ntrace-sidecar"],
+    );
+    ok(&mut run(&["--ntrace", "/dev/null", "--ntrace-sidecar", "n.json"]));
+    assert!(dir.join("n.json").is_file());
+    // Write failures name the file.
+    expect_status(
+        &mut run(&["--ntrace", "/dev/full", "--ntrace-sidecar", "n.json"]),
+        2,
+        &["writing /dev/full: No space left on device"],
+    );
+    std::os::unix::fs::symlink("/dev/full", dir.join("full.jsonl")).unwrap();
+    expect_status(
+        &mut run(&["--ingress", "full.jsonl"]),
+        2,
+        &["writing full.jsonl: No space left on device"],
+    );
+    expect_status(
+        &mut run(&["--ntrace", "missing/o.ntr"]),
+        2,
+        &["cannot create missing/o.ntr: No such file or directory"],
+    );
+}
+
+/// `ntrace dump` streams (a stream larger than its 64 KiB reads dumps the same as the
+/// library's dump of the whole), and output failures name standard output (exit status 2)
+/// for the dump and the decoded flow; a closed pipe is not an error.
+#[test]
+fn dump_streams_and_output_failures_are_reported() {
+    let dir = TempDir::new("ntrace-dump");
+    let elf = program("cprog");
+    let ntr = dir.join("c.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args(["--tr-te-inst-mode", "btm", "-q"]));
+    let bytes = std::fs::read(&ntr).unwrap();
+    assert!(bytes.len() > 1 << 16, "{} bytes: more than one read", bytes.len());
+    for raw in [false, true] {
+        let mut expected = Vec::new();
+        let f = encoder::msg::Format::default();
+        if raw {
+            encoder::dump::dump_raw(&bytes, &f, &mut expected).unwrap();
+        } else {
+            encoder::dump::dump(&bytes, &f, &mut expected).unwrap();
+        }
+        let mut c = hartscope();
+        c.args(["ntrace", "dump"]).arg(&ntr);
+        if raw {
+            c.arg("--raw");
+        }
+        let o = ok(&mut c);
+        assert!(o.stdout == expected, "the streamed dump (raw {raw}) is the whole one");
+    }
+    let full = || std::fs::File::create("/dev/full").unwrap();
+    for args in [
+        vec!["dump"],
+        vec!["decode", "--elf", elf.to_str().unwrap()],
+        vec!["decode", "--pcs", "-", "--elf", elf.to_str().unwrap()],
+    ] {
+        let mut c = hartscope();
+        c.arg("ntrace").args(&args[..1]).arg(&ntr).args(&args[1..]);
+        let what = format!("{c:?}");
+        c.stdout(full()).stderr(std::process::Stdio::piped());
+        let o = c.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("to standard output: No space left on device"),
+            "{what}: {err}"
+        );
+    }
+    assert!(!dir.join("-").exists(), "--pcs - is standard output, not a file");
+}
+
+/// Settings errors name the file, the field and what is wrong, for --ntrace-config and for
+/// the settings beside a trace that dump and decode read.
+#[test]
+fn settings_errors_name_file_and_field() {
+    let dir = TempDir::new("ntrace-settings");
+    let elf = program("rv64i");
+    let ntr = dir.join("r.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .arg("-q"));
+    let cfg = dir.write("c.toml", b"tr_te_inst_mode = 3\nicnt_bits = 99999999999999999999999\n");
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(["--ntrace", "x.ntr", "--ntrace-config"])
+            .arg(&cfg)
+            .current_dir(dir.path()),
+        2,
+        &["c.toml: not valid TOML: line 2, column 13: ", "99999999999999999999999"],
+    );
+    let cfg = dir.write("c.json", br#"{"tr_te_inst_mode": 3, "hist_bits": 256}"#);
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(["--ntrace", "x.ntr", "--ntrace-config"])
+            .arg(&cfg)
+            .current_dir(dir.path()),
+        2,
+        &["c.json: field `hist_bits`: invalid value: integer `256`, expected u8"],
+    );
+    // The sidecar, corrupted.
+    std::fs::write(dir.join("r.ntr.json"), b"{\"tr_te_inst_mode\": \"btm\"}").unwrap();
+    for cmd in ["dump", "decode"] {
+        let mut c = hartscope();
+        c.args(["ntrace", cmd]).arg(&ntr);
+        if cmd == "decode" {
+            c.arg("--elf").arg(&elf);
+        }
+        expect_status(
+            &mut c,
+            2,
+            &["r.ntr.json: field `tr_te_inst_mode`: invalid type: string \"btm\", expected u8"],
+        );
+    }
+}

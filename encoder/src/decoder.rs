@@ -314,6 +314,11 @@ impl Framer {
         self.pos
     }
 
+    /// The offset of the message being framed, if the last chunk ended inside one.
+    pub(crate) fn partial_start(&self) -> Option<u64> {
+        (self.state == FState::Message).then_some(self.start)
+    }
+
     /// Frames `chunk`, calling `f` for each message or error, in stream order.
     pub(crate) fn push(&mut self, chunk: &[u8], mut f: impl FnMut(Frame<'_>)) {
         let base = self.pos;
