@@ -113,7 +113,8 @@ pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
         Err(whole) => {
             // Every field defaults: the first field that alone does not deserialize is the one.
             for (name, v) in fields {
-                let one = serde_json::Value::Object([(name.clone(), v.clone())].into_iter().collect());
+                let one =
+                    serde_json::Value::Object([(name.clone(), v.clone())].into_iter().collect());
                 if let Err(e) = serde_json::from_value::<EncoderConfig>(one) {
                     let what = json_what(&e);
                     if what.starts_with("unknown field") {
@@ -155,6 +156,7 @@ fn kind_of(v: &serde_json::Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn err(name: &str, text: &str) -> String {
         let dir = std::env::temp_dir().join(format!("hartscope-files-{}", std::process::id()));
@@ -169,20 +171,136 @@ mod tests {
     #[test]
     fn settings_errors_name_the_file_and_the_field() {
         let e = err("a.json", r#"{"tr_te_inst_mode": 3, "icnt_bits": 300}"#);
-        assert!(e.ends_with("a.json: field `icnt_bits`: invalid value: integer `300`, expected u8"), "{e}");
+        assert!(
+            e.ends_with("a.json: field `icnt_bits`: invalid value: integer `300`, expected u8"),
+            "{e}"
+        );
         let e = err("b.json", r#"{"bogus": 1}"#);
         assert!(e.contains("b.json: unknown field `bogus`"), "{e}");
         let e = err("c.json", "{\n \"x\" 1}");
-        assert!(e.contains("c.json: not valid JSON: line 2, column 6: expected `:`"), "{e}");
+        assert!(
+            e.contains("c.json: not valid JSON: line 2, column 6: expected `:`"),
+            "{e}"
+        );
         let e = err("d.toml", "icnt_bits = 300\n");
-        assert!(e.contains("d.toml: field `icnt_bits`: invalid value: integer `300`"), "{e}");
+        assert!(
+            e.contains("d.toml: field `icnt_bits`: invalid value: integer `300`"),
+            "{e}"
+        );
         let e = err("e.toml", "icnt_bits = 1\nx = \n");
         assert!(e.contains("e.toml: not valid TOML: line 2, column"), "{e}");
         assert!(!e.contains('|'), "no source snippet: {e}");
         let e = err("f.json", "[1, 2]");
-        assert!(e.contains("f.json: not valid encoder settings: expected a table"), "{e}");
+        assert!(
+            e.contains("f.json: not valid encoder settings: expected a table"),
+            "{e}"
+        );
         let e = err("g.json", r#"{"filter": {"start": 1}}"#);
-        assert!(e.contains("g.json: field `filter`: missing field `end`"), "{e}");
+        assert!(
+            e.contains("g.json: field `filter`: missing field `end`"),
+            "{e}"
+        );
+    }
+
+    /// Cases per property test: bounded in `cargo test`, `HARTSCOPE_FUZZ_CASES` for long runs.
+    fn fuzz_cases() -> u32 {
+        std::env::var("HARTSCOPE_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(128)
+    }
+
+    const FIELDS: &[&str] = &[
+        "tr_te_inst_mode",
+        "tr_te_context",
+        "tr_te_src_bits",
+        "tr_te_inst_sync_max",
+        "icnt_bits",
+        "hist_bits",
+        "filter",
+        "trace_on",
+        "fifo_bytes",
+        "retirement",
+        "bogus",
+    ];
+
+    fn json_value() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            any::<i64>().prop_map(|v| v.to_string()),
+            any::<u64>().prop_map(|v| v.to_string()),
+            "[0-9]{1,40}",
+            any::<f64>().prop_map(|v| format!("{v:?}")),
+            any::<bool>().prop_map(|v| v.to_string()),
+            Just("null".to_string()),
+            "\\PC{0,12}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+            Just("\"Single\"".to_string()),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec(("[a-z_]{1,8}", inner), 0..4).prop_map(|v| {
+                    let f: Vec<String> = v.iter().map(|(k, x)| format!("\"{k}\": {x}")).collect();
+                    format!("{{{}}}", f.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+
+        /// Settings built from the real field names with arbitrary values, in JSON and (the
+        /// same converted) TOML, and arbitrary mutations of the text: the loader never
+        /// panics, every error names the file, and a field error names a field of the input.
+        #[test]
+        fn arbitrary_settings_never_panic(
+            fields in proptest::collection::vec((0..FIELDS.len(), json_value()), 0..5),
+            edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 0..4),
+            toml in any::<bool>(),
+        ) {
+            let body: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("\"{}\": {v}", FIELDS[*k]))
+                .collect();
+            let json = format!("{{{}}}", body.join(", "));
+            let mut text = if toml {
+                match serde_json::from_str::<serde_json::Value>(&json)
+                    .ok()
+                    .and_then(|v| toml::to_string(&v).ok())
+                {
+                    Some(t) => t.into_bytes(),
+                    None => json.clone().into_bytes(),
+                }
+            } else {
+                json.clone().into_bytes()
+            };
+            for (at, v, kind) in edits {
+                let n = text.len();
+                match kind {
+                    0 if n > 0 => text[at % n] = v,
+                    1 => text.insert(at % (n + 1), v),
+                    _ => text.truncate(at % (n + 1)),
+                }
+            }
+            let name = if toml { "p.toml" } else { "p.json" };
+            let dir = std::env::temp_dir().join(format!("hartscope-prop-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let p = dir.join(name);
+            std::fs::write(&p, &text).unwrap();
+            let r = load_encoder_config(&p);
+            let _ = std::fs::remove_file(&p);
+            if let Err(e) = r {
+                let e = format!("{e:#}");
+                prop_assert!(e.starts_with(&p.display().to_string()), "{e}");
+                prop_assert!(!e.contains('\n'), "one line: {e}");
+                if let Some(rest) = e.split(": field `").nth(1) {
+                    let field = rest.split('`').next().unwrap();
+                    let t = String::from_utf8_lossy(&text);
+                    prop_assert!(t.contains(field), "{field} is not in {t}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -193,6 +311,7 @@ mod tests {
             "/dev/zero: a raw image larger than the cap of 4096 bytes (4 KiB), refused"
         );
         let e = load_encoder_config(Path::new("/dev/zero")).unwrap_err();
-        assert!(format!("{e:#}").contains("/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)"));
+        assert!(format!("{e:#}")
+            .contains("/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)"));
     }
 }

@@ -117,7 +117,8 @@ pub fn run(cmd: NtraceCommand) -> Result<ExitCode> {
 
 /// Reads a trace in chunks, calling `f` with each; `f` returns false to stop.
 fn for_chunks(p: &Path, mut f: impl FnMut(&[u8]) -> bool) -> Result<()> {
-    let mut file = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let mut file =
+        std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
     let mut buf = vec![0u8; 1 << 16];
     loop {
         let n = match file.read(&mut buf) {

@@ -130,9 +130,17 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             Some(CommitLog::new(out))
         }
     };
-    let trace_to_stdout = args.trace.ntrace.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    let trace_to_stdout = args
+        .trace
+        .ntrace
+        .as_deref()
+        .is_some_and(|p| p.as_os_str() == "-");
     if trace_to_stdout {
-        if args.log_commits.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+        if args
+            .log_commits
+            .as_deref()
+            .is_some_and(|p| p.as_os_str() == "-")
+        {
             bail!("--ntrace - and --log-commits - cannot both write to standard output");
         }
         // The binary stream owns standard output: the guest's console goes to standard error

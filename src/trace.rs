@@ -339,7 +339,9 @@ impl BeatSink for Outputs {
     fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
         let mut first = Ok(());
         if let Some(w) = &mut self.writer {
-            first = w.finish(next_pc, prv).map_err(|e| writing(&self.writer_name, e));
+            first = w
+                .finish(next_pc, prv)
+                .map_err(|e| writing(&self.writer_name, e));
         }
         let result = match self.encoder.take() {
             Some(EncoderOut::Inline(e)) => Some((Ok(()), (*e).finish(next_pc, prv))),

@@ -533,7 +533,12 @@ fn data_trace_in_every_retirement_mode(#[files("programs/bin/*.elf")] elf: std::
     // Enough for dozens of 4096-beat batches; bench runs much longer.
     let limit = ["--max-insns", "200000"];
     let plain = common::run_with_timeout(
-        hartscope().arg("run").arg(&elf).args(&opts).args(limit).arg("-q"),
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(&opts)
+            .args(limit)
+            .arg("-q"),
         &name,
         std::time::Duration::from_secs(120),
     );
@@ -621,12 +626,25 @@ fn implausible_repeat_counts_are_decode_errors() {
         .arg(&elf)
         .arg("--ntrace")
         .arg(&ntr)
-        .args(["--tr-te-inst-mode", "btm", "--tr-te-inst-en-repeat-branch", "-q"]));
+        .args([
+            "--tr-te-inst-mode",
+            "btm",
+            "--tr-te-inst-en-repeat-branch",
+            "-q",
+        ]));
     let bytes = std::fs::read(&ntr).unwrap();
     let f = Format::default();
     let (at, old) = split_messages(&bytes)
         .into_iter()
-        .find(|(_, m)| matches!(msg::parse(m, &f), Ok(Message { body: Body::RepeatBranch { .. }, .. })))
+        .find(|(_, m)| {
+            matches!(
+                msg::parse(m, &f),
+                Ok(Message {
+                    body: Body::RepeatBranch { .. },
+                    ..
+                })
+            )
+        })
         .expect("rv64i repeats a branch");
     let mut m = msg::parse(&old, &f).unwrap();
     m.body = Body::RepeatBranch { bcnt: 0x3fff_ffdd };
@@ -678,7 +696,9 @@ fn implausible_repeat_counts_are_decode_errors() {
     .stdout_str();
     assert_eq!(none, good);
     expect_status(
-        hartscope().args(["ntrace", "decode", "--work-limit", "0"]).arg(&ntr),
+        hartscope()
+            .args(["ntrace", "decode", "--work-limit", "0"])
+            .arg(&ntr),
         2,
         &["--work-limit", "at least 1"],
     );
@@ -705,8 +725,14 @@ fn loss_at_the_end_of_a_run_is_reported() {
     );
     let dump = ok(hartscope().args(["ntrace", "dump"]).arg(&ntr)).stdout_str();
     let last: Vec<&str> = dump.lines().rev().take(3).collect();
-    assert!(last[0].contains("ProgTraceCorrelation") && last[0].contains("EVCODE=0x0"), "{dump}");
-    assert!(last[1].contains("ProgTraceSync") && last[1].contains("SYNC=0x7"), "{dump}");
+    assert!(
+        last[0].contains("ProgTraceCorrelation") && last[0].contains("EVCODE=0x0"),
+        "{dump}"
+    );
+    assert!(
+        last[1].contains("ProgTraceSync") && last[1].contains("SYNC=0x7"),
+        "{dump}"
+    );
     assert!(last[2].contains(" Error "), "{dump}");
     let o = ok(hartscope()
         .args(["ntrace", "decode", "--disasm"])
@@ -781,21 +807,35 @@ fn trace_output_names() {
     let elf = program("hello");
     let run = |args: &[&str]| {
         let mut c = hartscope();
-        c.arg("run").arg(&elf).arg("-q").args(args).current_dir(dir.path());
+        c.arg("run")
+            .arg(&elf)
+            .arg("-q")
+            .args(args)
+            .current_dir(dir.path());
         c
     };
     expect_status(
         &mut run(&["--ntrace", "-"]),
         2,
-        &["--ntrace -: the trace goes to standard output", "--ntrace-sidecar FILE"],
+        &[
+            "--ntrace -: the trace goes to standard output",
+            "--ntrace-sidecar FILE",
+        ],
     );
     assert!(!dir.join("-").exists(), "no file named -");
     let o = ok(&mut run(&["--ntrace", "-", "--ntrace-sidecar", "s.json"]));
-    assert!(o.stderr_str().contains("Hello from hartscope!"), "console on stderr");
+    assert!(
+        o.stderr_str().contains("Hello from hartscope!"),
+        "console on stderr"
+    );
     let ntr = dir.write("s.ntr", &o.stdout);
     let file = ok(&mut run(&["--ntrace", "f.ntr"]));
     assert!(file.stdout_str().contains("Hello from hartscope!"));
-    assert_eq!(std::fs::read(dir.join("f.ntr")).unwrap(), o.stdout, "the same stream");
+    assert_eq!(
+        std::fs::read(dir.join("f.ntr")).unwrap(),
+        o.stdout,
+        "the same stream"
+    );
     let decoded = ok(hartscope()
         .args(["ntrace", "decode"])
         .arg(&ntr)
@@ -805,7 +845,14 @@ fn trace_output_names() {
         .arg(dir.join("s.json")));
     assert!(decoded.stdout_str().lines().count() > 100);
     expect_status(
-        &mut run(&["--ntrace", "-", "--ntrace-sidecar", "s.json", "--log-commits", "-"]),
+        &mut run(&[
+            "--ntrace",
+            "-",
+            "--ntrace-sidecar",
+            "s.json",
+            "--log-commits",
+            "-",
+        ]),
         2,
         &["cannot both write to standard output"],
     );
@@ -813,9 +860,18 @@ fn trace_output_names() {
     expect_status(
         &mut run(&["--ntrace", "/dev/null"]),
         2,
-        &["--ntrace /dev/null: not a regular file", "/dev/null.json", "--ntrace-sidecar"],
+        &[
+            "--ntrace /dev/null: not a regular file",
+            "/dev/null.json",
+            "--ntrace-sidecar",
+        ],
     );
-    ok(&mut run(&["--ntrace", "/dev/null", "--ntrace-sidecar", "n.json"]));
+    ok(&mut run(&[
+        "--ntrace",
+        "/dev/null",
+        "--ntrace-sidecar",
+        "n.json",
+    ]));
     assert!(dir.join("n.json").is_file());
     // Write failures name the file.
     expect_status(
@@ -851,7 +907,11 @@ fn dump_streams_and_output_failures_are_reported() {
         .arg(&ntr)
         .args(["--tr-te-inst-mode", "btm", "-q"]));
     let bytes = std::fs::read(&ntr).unwrap();
-    assert!(bytes.len() > 1 << 16, "{} bytes: more than one read", bytes.len());
+    assert!(
+        bytes.len() > 1 << 16,
+        "{} bytes: more than one read",
+        bytes.len()
+    );
     for raw in [false, true] {
         let mut expected = Vec::new();
         let f = encoder::msg::Format::default();
@@ -866,7 +926,10 @@ fn dump_streams_and_output_failures_are_reported() {
             c.arg("--raw");
         }
         let o = ok(&mut c);
-        assert!(o.stdout == expected, "the streamed dump (raw {raw}) is the whole one");
+        assert!(
+            o.stdout == expected,
+            "the streamed dump (raw {raw}) is the whole one"
+        );
     }
     let full = || std::fs::File::create("/dev/full").unwrap();
     for args in [
@@ -886,7 +949,10 @@ fn dump_streams_and_output_failures_are_reported() {
             "{what}: {err}"
         );
     }
-    assert!(!dir.join("-").exists(), "--pcs - is standard output, not a file");
+    assert!(
+        !dir.join("-").exists(),
+        "--pcs - is standard output, not a file"
+    );
 }
 
 /// Settings errors name the file, the field and what is wrong, for --ntrace-config and for
@@ -902,7 +968,10 @@ fn settings_errors_name_file_and_field() {
         .arg("--ntrace")
         .arg(&ntr)
         .arg("-q"));
-    let cfg = dir.write("c.toml", b"tr_te_inst_mode = 3\nicnt_bits = 99999999999999999999999\n");
+    let cfg = dir.write(
+        "c.toml",
+        b"tr_te_inst_mode = 3\nicnt_bits = 99999999999999999999999\n",
+    );
     expect_status(
         hartscope()
             .arg("run")
@@ -911,7 +980,10 @@ fn settings_errors_name_file_and_field() {
             .arg(&cfg)
             .current_dir(dir.path()),
         2,
-        &["c.toml: not valid TOML: line 2, column 13: ", "99999999999999999999999"],
+        &[
+            "c.toml: not valid TOML: line 2, column 13: ",
+            "99999999999999999999999",
+        ],
     );
     let cfg = dir.write("c.json", br#"{"tr_te_inst_mode": 3, "hist_bits": 256}"#);
     expect_status(

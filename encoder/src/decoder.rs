@@ -2440,7 +2440,9 @@ mod tests {
         let o = offsets(&bodies, &Format::default());
         let f = run_cfg(repeat_cfg(), loop_prog().image(), &bytes);
         one_error(&f, o[3], "B-CNT 1073741789 repetitions of I-CNT 4");
-        assert!(errors(&f)[0].1.contains("work limit of 16777216 half-words"));
+        assert!(errors(&f)[0]
+            .1
+            .contains("work limit of 16777216 half-words"));
         assert!(errors(&f)[0].1.contains("--work-limit"));
         // The two DirectBranches, then after the sync the third one and the end.
         assert_eq!(pcs(&f).len(), 3 + 2 + 3 + 3);
@@ -2452,7 +2454,11 @@ mod tests {
             B::RepeatBranch { bcnt: 100 },
         ];
         let f = run_limited(repeat_cfg(), loop_prog().image(), &stream(&small), 399);
-        one_error(&f, offsets(&small, &Format::default())[3], "work limit of 399");
+        one_error(
+            &f,
+            offsets(&small, &Format::default())[3],
+            "work limit of 399",
+        );
         let f = run_limited(repeat_cfg(), loop_prog().image(), &stream(&small), 400);
         no_errors(&f);
         assert_eq!(pcs(&f).len(), 3 + 2 + 200);
@@ -2500,7 +2506,11 @@ mod tests {
         a.h(cj(0));
         let bodies = [sync(3, BASE), rf(1, 0b11, None)];
         let f = run_limited(htm(), a.image(), &stream(&bodies), 1000);
-        one_error(&f, offsets(&bodies, &Format::default())[1], "work limit of 1000");
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "work limit of 1000",
+        );
         assert_eq!(pcs(&f).len(), 1000);
     }
 
