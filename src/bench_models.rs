@@ -130,6 +130,8 @@ fn capture(
         encoder: Some(EncoderOut::Inline(Box::new(enc))),
         writer: None,
         stats: None,
+        encoder_name: out.display().to_string(),
+        writer_name: String::new(),
     };
     let port = IngressPort::new(icfg.clone(), outputs, &m.hart.csr);
     let mut cap = Capture::new(&icfg, PortThread::spawn(port)?, &m.hart.csr);

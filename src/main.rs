@@ -3,6 +3,7 @@
 mod bench;
 mod bench_models;
 mod dtb_cmd;
+mod files;
 mod hart_args;
 mod ntrace_cmd;
 mod prealloc;

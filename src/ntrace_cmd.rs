@@ -1,6 +1,7 @@
 //! `hartscope ntrace dump` and `hartscope ntrace decode`.
 
-use crate::trace::{load_config, parse_addr};
+use crate::files::{load_encoder_config as load_config, read_capped, ELF_CAP, RAW_CAP};
+use crate::trace::parse_addr;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink, TrapKind};
@@ -63,7 +64,8 @@ pub struct DecodeArgs {
     /// VADDR:ADDR:LEN.
     #[arg(long, value_name = "VADDR:ADDR:LEN")]
     pub alias: Vec<String>,
-    /// Write the pc flow (one hex pc per line) to FILE instead of standard output.
+    /// Write the pc flow (one hex pc per line) to FILE instead of standard output (`-`:
+    /// standard output).
     #[arg(long, value_name = "FILE")]
     pub pcs: Option<PathBuf>,
     /// Symbolised output with disassembly and the events (traps, syncs, ...).
@@ -72,6 +74,12 @@ pub struct DecodeArgs {
     /// Follow only the messages of this trace source (SRC).
     #[arg(long, value_name = "ID")]
     pub src: Option<u16>,
+    /// The most half-words of code one message may make the decoder walk, its repetitions
+    /// (RepeatBranch B-CNT, ResourceFull HREPEAT) included. A message asking for more is
+    /// reported as implausible (a decode error at its byte offset) and decoding resumes at
+    /// the next sync; raise the limit for a trace of long-repeated loops. `none`: no limit.
+    #[arg(long, value_name = "HALFWORDS", default_value = "16777216", value_parser = parse_limit)]
+    pub work_limit: u64,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -107,31 +115,55 @@ pub fn run(cmd: NtraceCommand) -> Result<ExitCode> {
     }
 }
 
-fn read(p: &Path) -> Result<Vec<u8>> {
-    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
+/// Reads a trace in chunks, calling `f` with each; `f` returns false to stop.
+fn for_chunks(p: &Path, mut f: impl FnMut(&[u8]) -> bool) -> Result<()> {
+    let mut file =
+        std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("reading {}", p.display())),
+        };
+        if n == 0 || !f(&buf[..n]) {
+            return Ok(());
+        }
+    }
+}
+
+/// An output failure: a closed pipe (e.g. `| head`) ends the output quietly (`Ok(true)`);
+/// anything else is an error naming the output.
+fn output_failed(e: std::io::Error, what: &str, to: &str) -> Result<bool> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return Ok(true);
+    }
+    Err(e).with_context(|| format!("writing {what} to {to}"))
 }
 
 fn dump(a: DumpArgs) -> Result<ExitCode> {
     let f = format_of(&a.input, &a.format)?;
-    let bytes = read(&a.input)?;
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let stats = if a.raw {
-        encoder::dump::dump_raw(&bytes, &f, &mut out)
-    } else {
-        encoder::dump::dump(&bytes, &f, &mut out)
-    };
-    // A closed pipe (e.g. `| head`) is not an error worth reporting.
-    match stats {
-        Ok(s) => {
-            let _ = out.flush();
-            Ok(if s.errors > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut d = encoder::dump::Dumper::new(f, a.raw);
+    let mut failed = None;
+    for_chunks(&a.input, |c| match d.feed(c, &mut out) {
+        Ok(()) => true,
+        Err(e) => {
+            failed = Some(e);
+            false
         }
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e).context("writing the dump"),
+    })?;
+    let result = match failed {
+        Some(e) => Err(e),
+        None => d.finish(&mut out).and_then(|s| out.flush().map(|()| s)),
+    };
+    match result {
+        Ok(s) => Ok(if s.errors > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }),
+        Err(e) => output_failed(e, "the dump", "standard output").map(|_| ExitCode::SUCCESS),
     }
 }
 
@@ -144,9 +176,19 @@ struct Printer<'a, W: Write> {
     segments: Vec<(u64, u64, u64)>,
     errors: u64,
     line: String,
+    /// The first write error: the output stops there.
+    failed: Option<std::io::Error>,
 }
 
 impl<W: Write> Printer<'_, W> {
+    fn put(&mut self, text: &[u8]) {
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(text) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
     /// The raw instruction bits at `pc`, read from the ELF's loaded segments.
     fn bits(&self, pc: u64) -> Option<u64> {
         let bytes = self.elf_bytes?;
@@ -183,7 +225,9 @@ impl<W: Write> FlowSink for Printer<'_, W> {
         } else {
             let _ = writeln!(self.line, "{pc:x}");
         }
-        let _ = self.out.write_all(self.line.as_bytes());
+        let line = std::mem::take(&mut self.line);
+        self.put(line.as_bytes());
+        self.line = line;
     }
 
     fn event(&mut self, e: &Event) {
@@ -214,7 +258,7 @@ impl<W: Write> FlowSink for Printer<'_, W> {
             }
             Event::Error { offset, message } => format!("-- error at byte {offset:#x}: {message}"),
         };
-        let _ = writeln!(self.out, "{text}");
+        self.put(format!("{text}\n").as_bytes());
     }
 }
 
@@ -232,7 +276,7 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut symbols = None;
     let mut segments = Vec::new();
     if let Some(p) = &a.elf {
-        let b = read(p)?;
+        let b = read_capped(p, ELF_CAP, "an ELF program")?;
         let shown = p.display().to_string();
         image = Image::from_elf(&b, &shown).map_err(|e| anyhow::anyhow!("{e}"))?;
         symbols = iss::elf::parse_symbols(&b, &shown).ok();
@@ -245,8 +289,13 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         let (addr, file) = r
             .split_once(':')
             .with_context(|| format!("--raw {r}: expected ADDR:FILE"))?;
+        let addr = parse_addr(addr)?;
+        // The image cannot go past the end of the address space it is mapped into.
+        let room = (u64::MAX - addr).saturating_add(1);
+        let bytes = read_capped(Path::new(file), RAW_CAP.min(room), "a raw image")
+            .with_context(|| format!("--raw {r}"))?;
         image
-            .add_raw(parse_addr(addr)?, read(Path::new(file))?)
+            .add_raw(addr, bytes)
             .map_err(|e| anyhow::anyhow!("--raw {r}: {e}"))?;
     }
     for al in &a.alias {
@@ -265,11 +314,18 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
     if a.elf.is_none() && a.raw.is_empty() {
         bail!("ntrace decode needs the program: --elf FILE (or --raw ADDR:FILE)");
     }
-    let out: Box<dyn Write> = match &a.pcs {
-        Some(p) => Box::new(
-            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+    let (out, to): (Box<dyn Write>, String) = match &a.pcs {
+        Some(p) if p.as_os_str() != "-" => (
+            Box::new(
+                std::fs::File::create(p)
+                    .with_context(|| format!("cannot create {}", p.display()))?,
+            ),
+            p.display().to_string(),
         ),
-        None => Box::new(std::io::stdout().lock()),
+        _ => (
+            Box::new(std::io::stdout().lock()),
+            "standard output".to_string(),
+        ),
     };
     let mut printer = Printer {
         out: BufWriter::with_capacity(1 << 20, out),
@@ -279,19 +335,17 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         segments,
         errors: 0,
         line: String::new(),
+        failed: None,
     };
     let mut dec = Decoder::new(cfg, image).map_err(|e| anyhow::anyhow!("ntrace decode: {e}"))?;
-    let mut f = std::fs::File::open(&a.input)
-        .with_context(|| format!("cannot read {}", a.input.display()))?;
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f
-            .read(&mut buf)
-            .with_context(|| format!("reading {}", a.input.display()))?;
-        if n == 0 {
-            break;
-        }
-        dec.feed(&buf[..n], &mut printer);
+    dec.set_work_limit(a.work_limit);
+    for_chunks(&a.input, |c| {
+        dec.feed(c, &mut printer);
+        printer.failed.is_none()
+    })?;
+    if let Some(e) = printer.failed.take() {
+        output_failed(e, "the pc flow", &to)?;
+        return Ok(ExitCode::SUCCESS);
     }
     dec.finish(&mut printer);
     if dec.pc().is_some() {
@@ -305,16 +359,35 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         );
         printer.errors += 1;
     }
+    if let Some(e) = printer.failed.take() {
+        output_failed(e, "the pc flow", &to)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Err(e) = printer.out.flush() {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(e).context("writing the pc flow");
-        }
+        output_failed(e, "the pc flow", &to)?;
     }
     Ok(if printer.errors > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--work-limit`: a count of half-words (decimal or 0x hex), or `none`.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(u64::MAX);
+    }
+    let t = s.trim().replace('_', "");
+    let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    }
+    .map_err(|_| format!("'{s}' is not a count of half-words (or `none`)"))?;
+    if v == 0 {
+        return Err("the work limit must be at least 1 half-word".into());
+    }
+    Ok(v)
 }
 
 /// (address, file offset, file size) of the ELF's loadable segments, for disassembly.

@@ -130,13 +130,26 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             Some(CommitLog::new(out))
         }
     };
-    if args.tandem.to_stdout()
-        && args
-            .log_commits
-            .as_ref()
-            .is_some_and(|p| p.as_os_str() == "-")
-    {
-        bail!("--tandem - and --log-commits - would both write to standard output");
+    // At most one output may own standard output; while a binary stream does, the guest's
+    // console is kept and goes to standard error when the run ends (however it ends).
+    let dash = |p: Option<&Path>| p.is_some_and(|p| p.as_os_str() == "-");
+    let on_stdout: Vec<&str> = [
+        ("--log-commits -", dash(args.log_commits.as_deref())),
+        ("--ntrace -", dash(args.trace.ntrace.as_deref())),
+        ("--tandem -", args.tandem.to_stdout()),
+    ]
+    .into_iter()
+    .filter_map(|(name, on)| on.then_some(name))
+    .collect();
+    if on_stdout.len() > 1 {
+        bail!(
+            "{} would all write to standard output: give files to all but one",
+            on_stdout.join(" and ")
+        );
+    }
+    let console_kept = dash(args.trace.ntrace.as_deref()) || args.tandem.to_stdout();
+    if console_kept {
+        m.bus.console = iss::bus::Console::Capture(Vec::new());
     }
     let tandem = args.tandem.start(&mut m, &prog, &args.program)?;
     let tandem_name = args
@@ -173,7 +186,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         &tandem_name,
     );
     progress.finish();
-    args.tandem.show_console(&m);
+    if let (true, iss::bus::Console::Capture(text)) = (console_kept, &mut m.bus.console) {
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(&std::mem::take(text)).and_then(|()| e.flush());
+    }
     let (stop, stats) = run?;
     let secs = start.elapsed().as_secs_f64();
 
@@ -292,9 +308,7 @@ fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
     let threaded = !icfg.data && !records;
     let encoder = match &t.ntrace {
         Some(path) => {
-            let f =
-                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-            let cfg_path = sidecar(path);
+            let (f, cfg_path) = open_ntrace(path, t.ntrace_sidecar.as_deref())?;
             std::fs::write(&cfg_path, serde_json::to_string_pretty(&enc)?)
                 .with_context(|| format!("cannot write {}", cfg_path.display()))?;
             let out = BufWriter::with_capacity(1 << 20, f);
@@ -317,6 +331,17 @@ fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
         encoder,
         writer,
         stats: None,
+        encoder_name: t.ntrace.as_deref().map_or(String::new(), |p| {
+            if p.as_os_str() == "-" {
+                "the N-Trace stream to standard output".into()
+            } else {
+                p.display().to_string()
+            }
+        }),
+        writer_name: t
+            .ingress
+            .as_deref()
+            .map_or(String::new(), |p| p.display().to_string()),
     };
     Ok(if icfg.data {
         Port::Records(IngressPort::new(icfg, out, &m.hart.csr))
@@ -331,6 +356,40 @@ fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
     } else {
         Port::Inline(IngressPort::new(icfg, out, &m.hart.csr))
     })
+}
+
+/// The trace's output (`-`: standard output) and where its settings go: `--ntrace-sidecar`,
+/// else beside a trace that is (or will be) a regular file. Beside standard output, a device
+/// or a pipe there is no place for them (`/dev/null.json`): that needs `--ntrace-sidecar`.
+fn open_ntrace(path: &Path, side: Option<&Path>) -> Result<(File, PathBuf)> {
+    let stdout = path.as_os_str() == "-";
+    let cfg_path = match side {
+        Some(s) => s.to_path_buf(),
+        None if stdout => bail!(
+            "--ntrace -: the trace goes to standard output, so its settings (which `ntrace \
+             decode` needs) need a file of their own: give --ntrace-sidecar FILE"
+        ),
+        None => match std::fs::metadata(path) {
+            Ok(md) if !md.is_file() => bail!(
+                "--ntrace {}: not a regular file (a device, a pipe or a directory), so its \
+                 settings cannot go beside it as {}: give --ntrace-sidecar FILE",
+                path.display(),
+                sidecar(path).display()
+            ),
+            _ => sidecar(path),
+        },
+    };
+    let f = if stdout {
+        use std::os::fd::AsFd;
+        let fd = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("--ntrace -: cannot use standard output")?;
+        File::from(fd)
+    } else {
+        File::create(path).with_context(|| format!("cannot create {}", path.display()))?
+    };
+    Ok((f, cfg_path))
 }
 
 /// Where `ntrace decode` finds the encoder's settings for a trace file.
@@ -407,7 +466,8 @@ fn run_sinks(
         (_, t) => t,
     };
     let finish_port = |p: Port| -> Result<Option<EncoderStats>> {
-        Ok(p.finish().context("writing the trace")?.stats)
+        // The error names the file that failed.
+        Ok(p.finish()?.stats)
     };
     match (log, trace) {
         (None, None) => Ok((m.run(&mut NoSink, limit), None)),

@@ -141,7 +141,7 @@ impl TandemRunArgs {
 
     /// Start the writer for a machine that is loaded and booted (with its settings file), or
     /// nothing without `--tandem`. With the stream on standard output, the guest's console
-    /// is kept and shown on standard error at the end ([`TandemRunArgs::show_console`]).
+    /// is kept and shown on standard error at the end (src/run.rs).
     pub fn start(
         &self,
         m: &mut Machine,
@@ -178,8 +178,7 @@ impl TandemRunArgs {
             entry: prog.entry,
         };
         let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
-            // The console would be mixed into the stream.
-            m.bus.console = iss::bus::Console::Capture(Vec::new());
+            // run keeps the guest's console aside meanwhile.
             Box::new(std::io::stdout())
         } else {
             Box::new(
@@ -195,16 +194,6 @@ impl TandemRunArgs {
         let w = tandem::TandemWriter::new(cfg, out, &init)
             .with_context(|| format!("--tandem {}", stream_name(path)))?;
         Ok(Some(w))
-    }
-
-    /// After a run whose stream went to standard output: the guest's console output, which
-    /// was kept aside, to standard error.
-    pub fn show_console(&self, m: &Machine) {
-        if let (true, iss::bus::Console::Capture(b)) = (self.to_stdout(), &m.bus.console) {
-            let mut e = std::io::stderr().lock();
-            let _ = e.write_all(b);
-            let _ = e.flush();
-        }
     }
 }
 

@@ -10,14 +10,20 @@ use iss::ingress::{
 };
 use std::fs::File;
 use std::io::{self, BufWriter};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Default)]
 pub struct TraceArgs {
     /// Capture N-Trace: write the encoder's MSEO/MDO byte stream to FILE (and its settings to
-    /// FILE.json, which `ntrace decode` reads).
+    /// FILE.json, which `ntrace dump` and `ntrace decode` read). `-`: standard output (the
+    /// guest's console output then goes to standard error, and --ntrace-sidecar is needed).
     #[arg(long, value_name = "FILE", help_heading = "Trace capture")]
     pub ntrace: Option<PathBuf>,
+    /// Write the encoder's settings to FILE instead of beside the trace (FILE.json). Needed when
+    /// the trace goes to standard output or to something that is not a regular file (a device,
+    /// a pipe).
+    #[arg(long, value_name = "FILE", help_heading = "Trace capture")]
+    pub ntrace_sidecar: Option<PathBuf>,
     /// Write the ingress port's beats to FILE: .jsonl, .vcd or .csv (the E-Trace reference
     /// encoder model's input).
     #[arg(long, value_name = "FILE", help_heading = "Trace capture")]
@@ -139,7 +145,7 @@ impl TraceArgs {
     /// The encoder settings: the file, then the flags.
     pub fn encoder_config(&self) -> Result<EncoderConfig> {
         let mut c = match &self.ntrace_config {
-            Some(p) => load_config(p)?,
+            Some(p) => crate::files::load_encoder_config(p)?,
             None => EncoderConfig::default(),
         };
         if let Some(m) = &self.tr_te_inst_mode {
@@ -292,21 +298,6 @@ pub fn parse_retirement(r: &str) -> Result<Retirement> {
     })
 }
 
-/// Read encoder settings from TOML or JSON (by extension; JSON when unsure).
-pub fn load_config(p: &Path) -> Result<EncoderConfig> {
-    let text =
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-    let toml = p.extension().is_some_and(|e| e == "toml");
-    let c: EncoderConfig = if toml {
-        toml::from_str(&text)
-            .with_context(|| format!("{}: not valid encoder settings", p.display()))?
-    } else {
-        serde_json::from_str(&text)
-            .with_context(|| format!("{}: not valid encoder settings", p.display()))?
-    };
-    Ok(c)
-}
-
 /// The encoder: in line with the ingress port (when the port has a thread of its own), or on
 /// a thread of its own (when the port runs on the hart's thread).
 pub enum EncoderOut {
@@ -319,6 +310,14 @@ pub struct Outputs {
     pub encoder: Option<EncoderOut>,
     pub writer: Option<Box<dyn BeatSink + Send>>,
     pub stats: Option<EncoderStats>,
+    /// The names of the encoder's and the writer's files, for their errors.
+    pub encoder_name: String,
+    pub writer_name: String,
+}
+
+/// `e`, saying which file it happened to.
+fn writing(name: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("writing {name}: {e}"))
 }
 
 impl BeatSink for Outputs {
@@ -340,7 +339,9 @@ impl BeatSink for Outputs {
     fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
         let mut first = Ok(());
         if let Some(w) = &mut self.writer {
-            first = w.finish(next_pc, prv);
+            first = w
+                .finish(next_pc, prv)
+                .map_err(|e| writing(&self.writer_name, e));
         }
         let result = match self.encoder.take() {
             Some(EncoderOut::Inline(e)) => Some((Ok(()), (*e).finish(next_pc, prv))),
@@ -351,6 +352,11 @@ impl BeatSink for Outputs {
             None => None,
         };
         if let Some((r, out)) = result {
+            let name = &self.encoder_name;
+            let (r, out) = (
+                r.map_err(|e| writing(name, e)),
+                out.map_err(|e| writing(name, e)),
+            );
             match out {
                 Ok((_, stats)) => self.stats = Some(stats),
                 Err(err) if first.is_ok() => first = Err(err),

@@ -511,3 +511,517 @@ fn fifo_drops_are_reported() {
         pos = at + s.len();
     }
 }
+
+/// The data accesses in an `--ingress` JSON Lines file (its `"kind":"data"` lines).
+fn data_lines(p: &Path) -> usize {
+    lines(p)
+        .iter()
+        .filter(|l| l.contains("\"kind\":\"data\""))
+        .count()
+}
+
+/// Data trace with every retirement mode, on every shipped program: a beat's data accesses
+/// always travel in the same batch as the beat. (A retirement recorded its accesses before its
+/// beat closed the one before, which could fill the batch: the accesses went out with the
+/// batch before and the writers failed with "beat N owns 1 data accesses but the batch has
+/// only 0 left", single retirement on 10 of 11 programs.) Every mode sees the same accesses.
+#[rstest]
+fn data_trace_in_every_retirement_mode(#[files("programs/bin/*.elf")] elf: std::path::PathBuf) {
+    let name = common::program_name(&elf);
+    let opts = common::program_options(&name);
+    let dir = TempDir::new("ntrace-data");
+    // Enough for dozens of 4096-beat batches; bench runs much longer.
+    let limit = ["--max-insns", "200000"];
+    let plain = common::run_with_timeout(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(&opts)
+            .args(limit)
+            .arg("-q"),
+        &name,
+        std::time::Duration::from_secs(120),
+    );
+    let mut counts = Vec::new();
+    for mode in ["single", "block", "block:7"] {
+        let jsonl = dir.join("f.jsonl");
+        let o = expect_status(
+            hartscope()
+                .arg("run")
+                .arg(&elf)
+                .args(&opts)
+                .args(limit)
+                .arg("-q")
+                .arg("--ntrace")
+                .arg(dir.join("f.ntr"))
+                .arg("--ingress")
+                .arg(&jsonl)
+                .args(["--ingress-data", "--retirement", mode]),
+            plain.code().expect("an exit status"),
+            &[],
+        );
+        assert!(
+            !o.stderr_str().contains("error"),
+            "{name} --retirement {mode}:\n{}",
+            o.stderr_str()
+        );
+        counts.push(data_lines(&jsonl));
+        if mode == "single" {
+            // The reference encoder model's CSV, single retirement only.
+            let csv = dir.join("f.csv");
+            expect_status(
+                hartscope()
+                    .arg("run")
+                    .arg(&elf)
+                    .args(&opts)
+                    .args(limit)
+                    .arg("-q")
+                    .arg("--ingress")
+                    .arg(&csv)
+                    .arg("--ingress-data"),
+                plain.code().expect("an exit status"),
+                &[],
+            );
+        }
+    }
+    assert!(counts[0] > 0, "{name}: data accesses traced");
+    assert!(
+        counts.iter().all(|&c| c == counts[0]),
+        "{name}: the same data accesses in every retirement mode: {counts:?}"
+    );
+}
+
+#[test]
+fn every_program_has_a_data_trace_case() {
+    common::assert_every_program_has_a_case("data_trace_in_every_retirement_mode", &[]);
+}
+
+/// The messages of a stream (cut at the bytes with MSEO 11), with their offsets.
+fn split_messages(bytes: &[u8]) -> Vec<(usize, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0xff && start == i {
+            start = i + 1;
+        } else if b & 3 == 3 {
+            v.push((start, bytes[start..=i].to_vec()));
+            start = i + 1;
+        }
+    }
+    v
+}
+
+/// A RepeatBranch whose B-CNT was corrupted to 0x3fffffdd made `ntrace decode` write two
+/// billion pcs. Now it is a decode error at the message's offset (exit status 1) that names
+/// the limit and the option raising it, and decoding resumes at the next sync; the work a
+/// message may cause is bounded by `--work-limit`.
+#[test]
+fn implausible_repeat_counts_are_decode_errors() {
+    use encoder::msg::{self, Body, Format, Message};
+    let dir = TempDir::new("ntrace-work");
+    let elf = program("rv64i");
+    let ntr = dir.join("r.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args([
+            "--tr-te-inst-mode",
+            "btm",
+            "--tr-te-inst-en-repeat-branch",
+            "-q",
+        ]));
+    let bytes = std::fs::read(&ntr).unwrap();
+    let f = Format::default();
+    let (at, old) = split_messages(&bytes)
+        .into_iter()
+        .find(|(_, m)| {
+            matches!(
+                msg::parse(m, &f),
+                Ok(Message {
+                    body: Body::RepeatBranch { .. },
+                    ..
+                })
+            )
+        })
+        .expect("rv64i repeats a branch");
+    let mut m = msg::parse(&old, &f).unwrap();
+    m.body = Body::RepeatBranch { bcnt: 0x3fff_ffdd };
+    let mut bad = bytes[..at].to_vec();
+    bad.extend(msg::to_bytes(&m, &f));
+    bad.extend(&bytes[at + old.len()..]);
+    let bad_ntr = dir.write("bad.ntr", &bad);
+    std::fs::copy(dir.join("r.ntr.json"), dir.join("bad.ntr.json")).unwrap();
+    let o = expect_status(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&bad_ntr)
+            .arg("--elf")
+            .arg(&elf),
+        1,
+        &[
+            &format!("byte {at:#x}: RepeatBranch: B-CNT 1073741789 repetitions"),
+            "work limit of 16777216 half-words",
+            "--work-limit",
+        ],
+    );
+    let good = ok(hartscope()
+        .args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    let n = o.stdout_str().lines().count();
+    assert!(
+        n > 100 && n <= good.lines().count(),
+        "{n} pcs, the good stream {}",
+        good.lines().count()
+    );
+    // A low limit refuses the real stream's repeats; the default and `none` decode it.
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode", "--work-limit", "8"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf),
+        1,
+        &["work limit of 8 half-words"],
+    );
+    let none = ok(hartscope()
+        .args(["ntrace", "decode", "--work-limit", "none"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    assert_eq!(none, good);
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode", "--work-limit", "0"])
+            .arg(&ntr),
+        2,
+        &["--work-limit", "at least 1"],
+    );
+}
+
+/// A lossy FIFO that is still dropping when the run ends: the encoder waits for the FIFO at
+/// the end, so the stream reports the loss (Error, SYNC 7) and closes with
+/// ProgTraceCorrelation; the decoder reports the loss, not a stream cut short.
+#[test]
+fn loss_at_the_end_of_a_run_is_reported() {
+    let dir = TempDir::new("ntrace-fifo-end");
+    let elf = program("rv64i");
+    let ntr = dir.join("l.ntr");
+    let run = ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args(["--trace-fifo", "32", "--trace-drain", "1", "--stats", "-q"]));
+    assert!(
+        run.stderr_str().contains("dropped (FIFO full)"),
+        "{}",
+        run.stderr_str()
+    );
+    let dump = ok(hartscope().args(["ntrace", "dump"]).arg(&ntr)).stdout_str();
+    let last: Vec<&str> = dump.lines().rev().take(3).collect();
+    assert!(
+        last[0].contains("ProgTraceCorrelation") && last[0].contains("EVCODE=0x0"),
+        "{dump}"
+    );
+    assert!(
+        last[1].contains("ProgTraceSync") && last[1].contains("SYNC=0x7"),
+        "{dump}"
+    );
+    assert!(last[2].contains(" Error "), "{dump}");
+    let o = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf));
+    assert!(!o.stderr_str().contains("cut short"), "{}", o.stderr_str());
+    let out = o.stdout_str();
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert!(tail[2].starts_with("-- trace lost"), "{out}");
+    assert!(tail[1].starts_with("-- sync (SYNC 7)"), "{out}");
+    assert_eq!(tail[0], "-- trace off (EVCODE 0)");
+}
+
+/// Inputs are read with a cap: a raw image cannot exceed the address space above its address
+/// (nor 256 MiB), a settings file 1 MiB; `/dev/zero` is refused, naming the file and the cap,
+/// instead of filling the memory.
+#[test]
+fn unbounded_inputs_are_refused() {
+    let dir = TempDir::new("ntrace-caps");
+    let elf = program("rv64i");
+    let ntr = dir.join("r.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .arg("-q"));
+    let decode = |extra: &[&str]| {
+        let mut c = hartscope();
+        c.args(["ntrace", "decode"]).arg(&ntr).args(extra);
+        c
+    };
+    expect_status(
+        &mut decode(&["--raw", "0xfffffffffffff000:/dev/zero"]),
+        2,
+        &["--raw 0xfffffffffffff000:/dev/zero: /dev/zero: a raw image larger than the cap of 4096 bytes"],
+    );
+    expect_status(
+        &mut decode(&["--raw", "0x80000000:/dev/zero"]),
+        2,
+        &["/dev/zero: a raw image larger than the cap of 268435456 bytes (256 MiB)"],
+    );
+    let settings_cap = "/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)";
+    expect_status(
+        &mut decode(&["--config", "/dev/zero", "--elf", elf.to_str().unwrap()]),
+        2,
+        &[settings_cap],
+    );
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(["--ntrace", "x.ntr", "--ntrace-config", "/dev/zero"])
+            .current_dir(dir.path()),
+        2,
+        &[settings_cap],
+    );
+    expect_status(
+        &mut decode(&["--elf", "/dev/zero"]),
+        2,
+        &["/dev/zero: an ELF program larger than the cap"],
+    );
+}
+
+/// `--ntrace -` is standard output (with the settings where --ntrace-sidecar says, which it
+/// needs; the guest's console goes to standard error); no settings file is made beside a
+/// device (`/dev/null.json`); write failures name the file.
+#[test]
+fn trace_output_names() {
+    let dir = TempDir::new("ntrace-names");
+    let elf = program("hello");
+    let run = |args: &[&str]| {
+        let mut c = hartscope();
+        c.arg("run")
+            .arg(&elf)
+            .arg("-q")
+            .args(args)
+            .current_dir(dir.path());
+        c
+    };
+    expect_status(
+        &mut run(&["--ntrace", "-"]),
+        2,
+        &[
+            "--ntrace -: the trace goes to standard output",
+            "--ntrace-sidecar FILE",
+        ],
+    );
+    assert!(!dir.join("-").exists(), "no file named -");
+    let o = ok(&mut run(&["--ntrace", "-", "--ntrace-sidecar", "s.json"]));
+    assert!(
+        o.stderr_str().contains("Hello from hartscope!"),
+        "console on stderr"
+    );
+    let ntr = dir.write("s.ntr", &o.stdout);
+    let file = ok(&mut run(&["--ntrace", "f.ntr"]));
+    assert!(file.stdout_str().contains("Hello from hartscope!"));
+    assert_eq!(
+        std::fs::read(dir.join("f.ntr")).unwrap(),
+        o.stdout,
+        "the same stream"
+    );
+    let decoded = ok(hartscope()
+        .args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf)
+        .arg("--config")
+        .arg(dir.join("s.json")));
+    assert!(decoded.stdout_str().lines().count() > 100);
+    expect_status(
+        &mut run(&[
+            "--ntrace",
+            "-",
+            "--ntrace-sidecar",
+            "s.json",
+            "--log-commits",
+            "-",
+        ]),
+        2,
+        &["--log-commits - and --ntrace - would all write to standard output"],
+    );
+    expect_status(
+        &mut run(&[
+            "--ntrace",
+            "-",
+            "--ntrace-sidecar",
+            "s.json",
+            "--tandem",
+            "-",
+            "--tandem-sidecar",
+            "t.json",
+        ]),
+        2,
+        &["--ntrace - and --tandem - would all write to standard output"],
+    );
+    // A device: no sidecar beside it, unless given.
+    expect_status(
+        &mut run(&["--ntrace", "/dev/null"]),
+        2,
+        &[
+            "--ntrace /dev/null: not a regular file",
+            "/dev/null.json",
+            "--ntrace-sidecar",
+        ],
+    );
+    ok(&mut run(&[
+        "--ntrace",
+        "/dev/null",
+        "--ntrace-sidecar",
+        "n.json",
+    ]));
+    assert!(dir.join("n.json").is_file());
+    // Write failures name the file.
+    expect_status(
+        &mut run(&["--ntrace", "/dev/full", "--ntrace-sidecar", "n.json"]),
+        2,
+        &["writing /dev/full: No space left on device"],
+    );
+    std::os::unix::fs::symlink("/dev/full", dir.join("full.jsonl")).unwrap();
+    expect_status(
+        &mut run(&["--ingress", "full.jsonl"]),
+        2,
+        &["writing full.jsonl: No space left on device"],
+    );
+    expect_status(
+        &mut run(&["--ntrace", "missing/o.ntr"]),
+        2,
+        &["cannot create missing/o.ntr: No such file or directory"],
+    );
+}
+
+/// `ntrace dump` streams (a stream larger than its 64 KiB reads dumps the same as the
+/// library's dump of the whole), and output failures name standard output (exit status 2)
+/// for the dump and the decoded flow; a closed pipe is not an error.
+#[test]
+fn dump_streams_and_output_failures_are_reported() {
+    let dir = TempDir::new("ntrace-dump");
+    let elf = program("cprog");
+    let ntr = dir.join("c.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .args(["--tr-te-inst-mode", "btm", "-q"]));
+    let bytes = std::fs::read(&ntr).unwrap();
+    assert!(
+        bytes.len() > 1 << 16,
+        "{} bytes: more than one read",
+        bytes.len()
+    );
+    for raw in [false, true] {
+        let mut expected = Vec::new();
+        let f = encoder::msg::Format::default();
+        if raw {
+            encoder::dump::dump_raw(&bytes, &f, &mut expected).unwrap();
+        } else {
+            encoder::dump::dump(&bytes, &f, &mut expected).unwrap();
+        }
+        let mut c = hartscope();
+        c.args(["ntrace", "dump"]).arg(&ntr);
+        if raw {
+            c.arg("--raw");
+        }
+        let o = ok(&mut c);
+        assert!(
+            o.stdout == expected,
+            "the streamed dump (raw {raw}) is the whole one"
+        );
+    }
+    let full = || std::fs::File::create("/dev/full").unwrap();
+    for args in [
+        vec!["dump"],
+        vec!["decode", "--elf", elf.to_str().unwrap()],
+        vec!["decode", "--pcs", "-", "--elf", elf.to_str().unwrap()],
+    ] {
+        let mut c = hartscope();
+        c.arg("ntrace").args(&args[..1]).arg(&ntr).args(&args[1..]);
+        let what = format!("{c:?}");
+        c.stdout(full()).stderr(std::process::Stdio::piped());
+        let o = c.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("to standard output: No space left on device"),
+            "{what}: {err}"
+        );
+    }
+    assert!(
+        !dir.join("-").exists(),
+        "--pcs - is standard output, not a file"
+    );
+}
+
+/// Settings errors name the file, the field and what is wrong, for --ntrace-config and for
+/// the settings beside a trace that dump and decode read.
+#[test]
+fn settings_errors_name_file_and_field() {
+    let dir = TempDir::new("ntrace-settings");
+    let elf = program("rv64i");
+    let ntr = dir.join("r.ntr");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ntrace")
+        .arg(&ntr)
+        .arg("-q"));
+    let cfg = dir.write(
+        "c.toml",
+        b"tr_te_inst_mode = 3\nicnt_bits = 99999999999999999999999\n",
+    );
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(["--ntrace", "x.ntr", "--ntrace-config"])
+            .arg(&cfg)
+            .current_dir(dir.path()),
+        2,
+        &[
+            "c.toml: not valid TOML: line 2, column 13: ",
+            "99999999999999999999999",
+        ],
+    );
+    let cfg = dir.write("c.json", br#"{"tr_te_inst_mode": 3, "hist_bits": 256}"#);
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .args(["--ntrace", "x.ntr", "--ntrace-config"])
+            .arg(&cfg)
+            .current_dir(dir.path()),
+        2,
+        &["c.json: field `hist_bits`: invalid value: integer `256`, expected u8"],
+    );
+    // The sidecar, corrupted.
+    std::fs::write(dir.join("r.ntr.json"), b"{\"tr_te_inst_mode\": \"btm\"}").unwrap();
+    for cmd in ["dump", "decode"] {
+        let mut c = hartscope();
+        c.args(["ntrace", cmd]).arg(&ntr);
+        if cmd == "decode" {
+            c.arg("--elf").arg(&elf);
+        }
+        expect_status(
+            &mut c,
+            2,
+            &["r.ntr.json: field `tr_te_inst_mode`: invalid type: string \"btm\", expected u8"],
+        );
+    }
+}

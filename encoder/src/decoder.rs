@@ -53,6 +53,12 @@ pub const MAX_ICNT: u64 = (1 << 22) - 1;
 /// The largest repeat count (HREPEAT, B-CNT) accepted.
 pub const MAX_REPEAT: u64 = (1 << 32) - 1;
 
+/// The default work limit ([`Decoder::set_work_limit`]): the half-words one message may make
+/// the decoder walk, its repetitions (RepeatBranch's B-CNT, ResourceFull's HREPEAT) included.
+/// Four times the longest walk one message without repetitions can ask for ([`MAX_ICNT`]);
+/// a corrupt repeat count asks for up to 2^54.
+pub const DEFAULT_WORK_LIMIT: u64 = 1 << 24;
+
 /// BTM: Branch Trace Messaging (`trTeInstMode` 3).
 pub const MODE_BTM: u8 = 3;
 /// HTM: History Trace Messaging (`trTeInstMode` 6).
@@ -306,6 +312,11 @@ impl Framer {
 
     pub(crate) fn pos(&self) -> u64 {
         self.pos
+    }
+
+    /// The offset of the message being framed, if the last chunk ended inside one.
+    pub(crate) fn partial_start(&self) -> Option<u64> {
+        (self.state == FState::Message).then_some(self.start)
     }
 
     /// Frames `chunk`, calling `f` for each message or error, in stream order.
@@ -631,7 +642,12 @@ struct Core {
     src_seen: Option<u16>,
     /// The segment the walk is in.
     seg: usize,
-    walk_limit: u64,
+    /// Half-words one message may make the decoder walk (its repetitions included); every
+    /// repetition counts at least one (a repeated trap with I-CNT 0 walks nothing but is
+    /// reported).
+    work_limit: u64,
+    /// What the message being applied may still walk.
+    work_left: u64,
     stats: Stats,
 }
 
@@ -693,6 +709,7 @@ impl Core {
                 return self.error(offset, format!("{name} (TCODE {tcode}): {e}{hint}"), out);
             }
         };
+        self.work_left = self.work_limit;
         if let Err(e) = self.apply(&m, offset, out) {
             self.error(offset, format!("{}: {e}", m.body.name()), out);
         }
@@ -886,7 +903,18 @@ impl Core {
                             "HIST {rdata:#x} has no branch bit or is longer than 32 bits"
                         ));
                     }
-                    for _ in 0..n {
+                    // Every repetition walks at least one half-word: a count that cannot fit is
+                    // refused before the rest is reported (the walks stop at the limit anyway).
+                    let before = self.work_left;
+                    self.walk_hist(rdata, out)?;
+                    let first = before - self.work_left;
+                    if n - 1 > self.work_left {
+                        return Err(format!(
+                            "HREPEAT {n} repetitions (the first walked {first} half-words): {}",
+                            self.over_limit()
+                        ));
+                    }
+                    for _ in 1..n {
                         self.walk_hist(rdata, out)?;
                     }
                     self.time_rel(m, offset, out);
@@ -908,6 +936,15 @@ impl Core {
                 }
                 if !(1..=MAX_REPEAT).contains(&bcnt) {
                     return Err(format!("B-CNT {bcnt} is not 1..=2^32-1"));
+                }
+                let (Repeatable::Direct { icnt } | Repeatable::Indirect { icnt, .. }) = r;
+                let work = bcnt.saturating_mul(icnt.max(1));
+                if work > self.work_left {
+                    return Err(format!(
+                        "B-CNT {bcnt} repetitions of I-CNT {icnt} would walk {work} half-words: \
+                         {}",
+                        self.over_limit()
+                    ));
                 }
                 for _ in 0..bcnt {
                     let trap = self.repeatable(r, out)?;
@@ -1083,21 +1120,44 @@ impl Core {
         };
         self.hw_since_icnt = 0;
         self.seq_pc = u64::MAX;
-        if remaining > self.walk_limit {
+        if remaining > self.work_left {
             return Err(format!(
-                "I-CNT {remaining} is more than the walk limit {}",
-                self.walk_limit
+                "I-CNT {remaining} (half-words) is more than this message may still walk: {}",
+                self.over_limit()
             ));
         }
+        // A repetition of nothing (a trap with I-CNT 0) still costs one.
+        self.work_left -= remaining.max(1).min(self.work_left);
         self.walk::<S, false>(remaining, hist, end, out)
+    }
+
+    /// What an error about the work limit says about it.
+    fn over_limit(&self) -> String {
+        format!(
+            "more than the work limit of {} half-words per message (implausible; raise the \
+             limit to decode it: `ntrace decode --work-limit`)",
+            self.work_limit
+        )
     }
 
     /// Walks a ResourceFull's HIST.
     fn walk_hist<S: FlowSink>(&mut self, hist: u64, out: &mut S) -> R<()> {
         self.seq_pc = u64::MAX;
-        let limit = (MAX_ICNT - self.hw_since_icnt.min(MAX_ICNT)).min(self.walk_limit);
-        self.walk::<S, true>(limit, hist, End::Hist, out)?;
-        Ok(())
+        let icnt_left = MAX_ICNT - self.hw_since_icnt.min(MAX_ICNT);
+        let limit = icnt_left.min(self.work_left);
+        let before = self.hw_since_icnt;
+        let r = self.walk::<S, true>(limit, hist, End::Hist, out);
+        let walked = self.hw_since_icnt - before;
+        self.work_left -= walked.max(1).min(self.work_left);
+        match r {
+            // Stopped by the work limit, not by the I-CNT's range.
+            Err(_) if limit < icnt_left && walked >= limit => Err(format!(
+                "HIST walk: {walked} half-words without finding the branches of all HIST bits: \
+                 {}",
+                self.over_limit()
+            )),
+            r => r.map(|_| ()),
+        }
     }
 
     /// The walk. Without `HIST_ONLY`, walks exactly `limit` half-words; with it, up to the
@@ -1435,17 +1495,26 @@ impl Decoder {
                 repeat: None,
                 src_seen: None,
                 seg: 0,
-                walk_limit: u64::MAX,
+                work_limit: DEFAULT_WORK_LIMIT,
+                work_left: DEFAULT_WORK_LIMIT,
                 stats: Stats::default(),
             },
         })
     }
 
-    /// Limits the half-words one walk (one message, or one repetition) may cover; more is an
-    /// error. For decoding untrusted streams in bounded time (a corrupt RepeatBranch can ask
-    /// for 2^32 repetitions of a 2^22 half-word block).
-    pub fn set_walk_limit(&mut self, halfwords: u64) {
-        self.core.walk_limit = halfwords;
+    /// Limits the half-words one message may make the decoder walk, its repetitions
+    /// (RepeatBranch's B-CNT, ResourceFull's HREPEAT) included, each repetition counting at
+    /// least one; a message asking for more is an [`Event::Error`] at its offset (and the
+    /// decoder resumes at the next sync). This bounds the work and the output per byte of
+    /// stream: a corrupt RepeatBranch can ask for 2^32 repetitions of a 2^22 half-word walk.
+    /// [`DEFAULT_WORK_LIMIT`] unless set; `u64::MAX` for no limit.
+    pub fn set_work_limit(&mut self, halfwords: u64) {
+        self.core.work_limit = halfwords.max(1);
+    }
+
+    /// The work limit ([`Decoder::set_work_limit`]).
+    pub fn work_limit(&self) -> u64 {
+        self.core.work_limit
     }
 
     /// Decodes the next bytes of the stream.
@@ -2344,6 +2413,107 @@ mod tests {
         }
     }
 
+    fn run_limited(cfg: DecoderConfig, img: Image, bytes: &[u8], limit: u64) -> Vec<Flow> {
+        let mut d = Decoder::new(cfg, img).unwrap();
+        d.set_work_limit(limit);
+        let mut out = Vec::new();
+        d.decode_all(bytes, &mut out);
+        out
+    }
+
+    /// A corrupt RepeatBranch asked for 0x3fffffdd repetitions (two billion pcs from a
+    /// 1,260-byte stream): a count whose walk exceeds the work limit is an error at the
+    /// message's offset, reported before anything of it is walked; decoding resumes at the
+    /// next sync. Raising the limit decodes it.
+    #[test]
+    fn implausible_repeat_counts_are_errors() {
+        let bodies = [
+            sync(3, BASE),
+            B::DirectBranch { icnt: 6 },
+            B::DirectBranch { icnt: 4 },
+            B::RepeatBranch { bcnt: 0x3fff_ffdd },
+            sync(3, BASE),
+            B::DirectBranch { icnt: 6 },
+            end(&btm(), 5),
+        ];
+        let bytes = stream(&bodies);
+        let o = offsets(&bodies, &Format::default());
+        let f = run_cfg(repeat_cfg(), loop_prog().image(), &bytes);
+        one_error(&f, o[3], "B-CNT 1073741789 repetitions of I-CNT 4");
+        assert!(errors(&f)[0]
+            .1
+            .contains("work limit of 16777216 half-words"));
+        assert!(errors(&f)[0].1.contains("--work-limit"));
+        // The two DirectBranches, then after the sync the third one and the end.
+        assert_eq!(pcs(&f).len(), 3 + 2 + 3 + 3);
+        // The same under a lower limit for a plausible count, and no error when raised.
+        let small = [
+            sync(3, BASE),
+            B::DirectBranch { icnt: 6 },
+            B::DirectBranch { icnt: 4 },
+            B::RepeatBranch { bcnt: 100 },
+        ];
+        let f = run_limited(repeat_cfg(), loop_prog().image(), &stream(&small), 399);
+        one_error(
+            &f,
+            offsets(&small, &Format::default())[3],
+            "work limit of 399",
+        );
+        let f = run_limited(repeat_cfg(), loop_prog().image(), &stream(&small), 400);
+        no_errors(&f);
+        assert_eq!(pcs(&f).len(), 3 + 2 + 200);
+        // Repeated traps with I-CNT 0 walk nothing but each is reported: they count too.
+        let traps = [
+            sync(3, BASE + 0x10),
+            B::IndirectBranch {
+                btype: 2,
+                icnt: 0,
+                uaddr: 0,
+            },
+            B::RepeatBranch { bcnt: 0xffff_ffff },
+        ];
+        let f = run_cfg(repeat_cfg(), loop_prog().image(), &stream(&traps));
+        let e = errors(&f);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, offsets(&traps, &Format::default())[2]);
+        assert!(f.len() < 10, "{} items", f.len());
+    }
+
+    /// The same for HREPEAT: the first repetition tells what all of them walk.
+    #[test]
+    fn implausible_history_repeats_are_errors() {
+        let cfg = with(htm(), |c| c.repeated_history = true);
+        // From 00: addi, addi, bne (taken, 6 half-words), then 04: addi, bne (4) each time.
+        let bodies = [sync(3, BASE), rf(2, 0b11, Some(0xffff_fff0))];
+        let f = run_cfg(cfg.clone(), loop_prog().image(), &stream(&bodies));
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "HREPEAT 4294967280 repetitions (the first walked 6 half-words)",
+        );
+        assert_eq!(pcs(&f), at(&[0x00, 0x04, 0x08]));
+        let fine = [sync(3, BASE), rf(2, 0b11, Some(3))];
+        let f = run_limited(cfg, loop_prog().image(), &stream(&fine), 14);
+        no_errors(&f);
+        assert_eq!(pcs(&f).len(), 3 + 2 + 2);
+    }
+
+    /// A walk that never meets the branch its HIST bit needs (a `j .` loop) stops at the
+    /// work limit, not after 2^22 half-words.
+    #[test]
+    fn hist_walks_stop_at_the_work_limit() {
+        let mut a = Asm::new(BASE);
+        a.h(cj(0));
+        let bodies = [sync(3, BASE), rf(1, 0b11, None)];
+        let f = run_limited(htm(), a.image(), &stream(&bodies), 1000);
+        one_error(
+            &f,
+            offsets(&bodies, &Format::default())[1],
+            "work limit of 1000",
+        );
+        assert_eq!(pcs(&f).len(), 1000);
+    }
+
     #[test]
     fn repeat_branch_after_nonzero_uaddr_is_an_error() {
         // An IndirectBranch (the ret of prog) with U-ADDR 9, then RepeatBranch.
@@ -3163,7 +3333,7 @@ mod tests {
 
     fn decode_untrusted(cfg: DecoderConfig, bytes: &[u8], chunk: usize) -> Stats {
         let mut d = Decoder::new(cfg, prog().image()).unwrap();
-        d.set_walk_limit(1 << 12);
+        d.set_work_limit(1 << 12);
         let mut out = Vec::new();
         for c in bytes.chunks(chunk.max(1)) {
             d.feed(c, &mut out);

@@ -21,27 +21,6 @@ pub struct DumpStats {
     pub errors: u64,
 }
 
-/// The frames of a whole stream, in order, owned.
-enum Item {
-    Message { offset: u64, bytes: Vec<u8> },
-    Error { offset: u64, message: String },
-}
-
-fn frames(bytes: &[u8]) -> Vec<Item> {
-    let mut v = Vec::new();
-    let mut fr = Framer::new();
-    let mut take = |f: Frame<'_>| match f {
-        Frame::Message { offset, bytes } => v.push(Item::Message {
-            offset,
-            bytes: bytes.to_vec(),
-        }),
-        Frame::Error { offset, message } => v.push(Item::Error { offset, message }),
-    };
-    fr.push(bytes, &mut take);
-    fr.finish(&mut take);
-    v
-}
-
 /// The fields of a parsed message in layout order: name, kind, value (conditional fields only
 /// when present).
 fn fields(m: &Message) -> Vec<(&'static str, Kind, u64)> {
@@ -63,72 +42,6 @@ fn fields(m: &Message) -> Vec<(&'static str, Kind, u64)> {
         }
         None => values.into_iter().map(|x| ("DATA", Kind::Var, x)).collect(),
     }
-}
-
-/// Dumps `bytes` (a whole stream), one line per message.
-pub fn dump(bytes: &[u8], f: &Format, out: &mut impl Write) -> io::Result<DumpStats> {
-    let mut st = DumpStats::default();
-    // The address reference of each SRC, once an F-ADDR has set it.
-    let mut refs: HashMap<u16, u64> = HashMap::new();
-    for item in frames(bytes) {
-        match item {
-            Item::Error { offset, message } => {
-                st.errors += 1;
-                writeln!(out, "{offset:#010x}    ERROR: {message}")?;
-            }
-            Item::Message { offset, bytes } => {
-                st.messages += 1;
-                let m = match msg::parse(&bytes, f) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        st.errors += 1;
-                        let tcode = bytes[0] >> 2;
-                        let name = msg::layout(tcode).map_or("Unknown", |l| l.name);
-                        writeln!(
-                            out,
-                            "{offset:#010x} {tcode:2} {name:<22} ERROR: {e} (bytes {})",
-                            hex_bytes(&bytes)
-                        )?;
-                        if f.src_bits > 0 {
-                            if let Some(src) = peek_src(&bytes, f.src_bits) {
-                                refs.remove(&src);
-                            }
-                        }
-                        continue;
-                    }
-                };
-                let tcode = m.body.tcode();
-                let mut line = format!("{offset:#010x} {tcode:2} {:<22}", m.body.name());
-                if f.src_bits > 0 {
-                    line += &format!(" SRC={:#x}", m.src);
-                }
-                for (name, kind, v) in fields(&m) {
-                    line += &format!(" {name}={v:#x}");
-                    if kind == Kind::Addr {
-                        let a = v << 1;
-                        if name == "FADDR" {
-                            line += &format!(" ({a:#x})");
-                            refs.insert(m.src, a);
-                        } else if let Some(r) = refs.get_mut(&m.src) {
-                            *r ^= a;
-                            line += &format!(" (^{a:#x} = {:#x})", *r);
-                        } else {
-                            line += &format!(" (^{a:#x})");
-                        }
-                    }
-                }
-                if let Some(t) = m.tstamp {
-                    line += &format!(" TSTAMP={t:#x}");
-                }
-                if let Body::Other { .. } = m.body {
-                    st.errors += 1;
-                    line += "  ERROR: not an N-Trace instruction trace message";
-                }
-                writeln!(out, "{line}")?;
-            }
-        }
-    }
-    Ok(st)
 }
 
 fn hex_bytes(b: &[u8]) -> String {
@@ -200,50 +113,219 @@ fn annotate(bytes: &[u8], f: &Format, m: &Message, index: u64) -> Vec<Vec<String
     notes
 }
 
+/// Dumps `bytes` (a whole stream), one line per message.
+pub fn dump(bytes: &[u8], f: &Format, out: &mut impl Write) -> io::Result<DumpStats> {
+    let mut d = Dumper::new(*f, false);
+    d.feed(bytes, out)?;
+    d.finish(out)
+}
+
 /// Dumps `bytes` one byte per line, as the reference dump tool does: `0xNN mmmmmm_ss:` and
 /// the fields that end in that byte; a blank line between messages; `IDLE` for a run of idle
 /// bytes.
 pub fn dump_raw(bytes: &[u8], f: &Format, out: &mut impl Write) -> io::Result<DumpStats> {
-    let mut st = DumpStats::default();
-    let mut at = 0usize;
-    let gap = |out: &mut dyn Write, from: usize, to: usize| -> io::Result<()> {
-        let mut k = from;
-        while k < to {
-            if bytes[k] == 0xff {
-                writeln!(out, "{} IDLE", raw_byte(0xff))?;
-                while k < to && bytes[k] == 0xff {
-                    k += 1;
+    let mut d = Dumper::new(*f, true);
+    d.feed(bytes, out)?;
+    d.finish(out)
+}
+
+/// One framed item, owned (a message is at most [`crate::decoder::MAX_MESSAGE`] bytes).
+enum Item {
+    Message { offset: u64, bytes: Vec<u8> },
+    Error { offset: u64, message: String },
+}
+
+/// The dump of a stream fed in chunks of any size ([`dump`] or, `raw`, [`dump_raw`]): its
+/// memory is bounded (a chunk's frames and at most one partial message), and its output is
+/// the same whatever the chunks.
+pub struct Dumper {
+    f: Format,
+    raw: bool,
+    framer: Framer,
+    st: DumpStats,
+    /// The address reference of each SRC, once an F-ADDR has set it.
+    refs: HashMap<u16, u64>,
+    /// Raw: the offset of the first byte not printed yet.
+    at: u64,
+    /// Raw: the bytes from `carry_at` to the end of the chunks fed so far that are not printed
+    /// yet (the start of a message still being framed).
+    carry: Vec<u8>,
+    carry_at: u64,
+    /// Raw: the last line printed was `IDLE` and idle bytes continue it.
+    idle: bool,
+}
+
+impl Dumper {
+    pub fn new(f: Format, raw: bool) -> Dumper {
+        Dumper {
+            f,
+            raw,
+            framer: Framer::new(),
+            st: DumpStats::default(),
+            refs: HashMap::new(),
+            at: 0,
+            carry: Vec::new(),
+            carry_at: 0,
+            idle: false,
+        }
+    }
+
+    /// Dumps the next bytes of the stream.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl Write) -> io::Result<()> {
+        let base = self.framer.pos();
+        let mut items = Vec::new();
+        self.framer.push(chunk, |fr| items.push(own(fr)));
+        // The bytes not printed yet, from `carry_at`: the carry, then this chunk.
+        let mut window = std::mem::take(&mut self.carry);
+        if self.raw {
+            debug_assert_eq!(self.carry_at + window.len() as u64, base);
+            window.extend_from_slice(chunk);
+        }
+        for it in items {
+            self.item(it, &window, out)?;
+        }
+        if self.raw {
+            let end = base + chunk.len() as u64;
+            let upto = self.framer.partial_start().unwrap_or(end).max(self.at);
+            self.gap(&window, upto, out)?;
+            let keep = (self.at - self.carry_at) as usize;
+            self.carry = window.get(keep..).unwrap_or_default().to_vec();
+            self.carry_at = self.at;
+        }
+        Ok(())
+    }
+
+    /// The end of the stream: a partial message is an error. Returns what the dump saw.
+    pub fn finish(mut self, out: &mut impl Write) -> io::Result<DumpStats> {
+        let mut items = Vec::new();
+        self.framer.finish(|fr| items.push(own(fr)));
+        let window = std::mem::take(&mut self.carry);
+        for it in items {
+            self.item(it, &window, out)?;
+        }
+        if self.raw {
+            let end = self.carry_at + window.len() as u64;
+            self.gap(&window, end, out)?;
+        }
+        Ok(self.st)
+    }
+
+    /// Raw: prints the bytes from `at` to `to` that are no message (idle or skipped);
+    /// `window` holds the bytes from `carry_at`.
+    fn gap(&mut self, window: &[u8], to: u64, out: &mut impl Write) -> io::Result<()> {
+        while self.at < to {
+            let b = window
+                .get((self.at - self.carry_at) as usize)
+                .copied()
+                .unwrap_or(0xff);
+            if b == 0xff {
+                if !self.idle {
+                    writeln!(out, "{} IDLE", raw_byte(0xff))?;
+                    self.idle = true;
                 }
             } else {
-                writeln!(out, "{} (skipped)", raw_byte(bytes[k]))?;
-                k += 1;
+                writeln!(out, "{} (skipped)", raw_byte(b))?;
+                self.idle = false;
+            }
+            self.at += 1;
+        }
+        Ok(())
+    }
+
+    fn item(&mut self, it: Item, window: &[u8], out: &mut impl Write) -> io::Result<()> {
+        if self.raw {
+            self.item_raw(it, window, out)
+        } else {
+            self.item_text(it, out)
+        }
+    }
+
+    fn item_text(&mut self, it: Item, out: &mut impl Write) -> io::Result<()> {
+        let f = &self.f;
+        let st = &mut self.st;
+        let refs = &mut self.refs;
+        match it {
+            Item::Error { offset, message } => {
+                st.errors += 1;
+                writeln!(out, "{offset:#010x}    ERROR: {message}")?;
+            }
+            Item::Message { offset, bytes } => {
+                st.messages += 1;
+                let m = match msg::parse(&bytes, f) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        st.errors += 1;
+                        let tcode = bytes[0] >> 2;
+                        let name = msg::layout(tcode).map_or("Unknown", |l| l.name);
+                        writeln!(
+                            out,
+                            "{offset:#010x} {tcode:2} {name:<22} ERROR: {e} (bytes {})",
+                            hex_bytes(&bytes)
+                        )?;
+                        if f.src_bits > 0 {
+                            if let Some(src) = peek_src(&bytes, f.src_bits) {
+                                refs.remove(&src);
+                            }
+                        }
+                        return Ok(());
+                    }
+                };
+                let tcode = m.body.tcode();
+                let mut line = format!("{offset:#010x} {tcode:2} {:<22}", m.body.name());
+                if f.src_bits > 0 {
+                    line += &format!(" SRC={:#x}", m.src);
+                }
+                for (name, kind, v) in fields(&m) {
+                    line += &format!(" {name}={v:#x}");
+                    if kind == Kind::Addr {
+                        let a = v << 1;
+                        if name == "FADDR" {
+                            line += &format!(" ({a:#x})");
+                            refs.insert(m.src, a);
+                        } else if let Some(r) = refs.get_mut(&m.src) {
+                            *r ^= a;
+                            line += &format!(" (^{a:#x} = {:#x})", *r);
+                        } else {
+                            line += &format!(" (^{a:#x})");
+                        }
+                    }
+                }
+                if let Some(t) = m.tstamp {
+                    line += &format!(" TSTAMP={t:#x}");
+                }
+                if let Body::Other { .. } = m.body {
+                    st.errors += 1;
+                    line += "  ERROR: not an N-Trace instruction trace message";
+                }
+                writeln!(out, "{line}")?;
             }
         }
         Ok(())
-    };
-    for item in frames(bytes) {
-        match item {
+    }
+
+    fn item_raw(&mut self, it: Item, window: &[u8], out: &mut impl Write) -> io::Result<()> {
+        match it {
             Item::Error { offset, message } => {
-                st.errors += 1;
-                let o = (offset as usize).min(bytes.len());
-                if o >= at {
-                    gap(out, at, o)?;
-                    at = o;
+                self.st.errors += 1;
+                if offset >= self.at {
+                    self.gap(window, offset, out)?;
                 }
+                self.idle = false;
                 writeln!(out, "ERROR at offset {offset:#x}: {message}")?;
             }
             Item::Message { offset, bytes: mb } => {
-                let o = offset as usize;
-                if o > at {
-                    gap(out, at, o)?;
+                if offset > self.at {
+                    self.gap(window, offset, out)?;
                 }
-                at = o + mb.len();
-                let parsed = msg::parse(&mb, f);
+                self.idle = false;
+                self.at = offset + mb.len() as u64;
+                let f = self.f;
+                let parsed = msg::parse(&mb, &f);
                 let notes = match &parsed {
-                    Ok(m) => annotate(&mb, f, m, st.messages),
+                    Ok(m) => annotate(&mb, &f, m, self.st.messages),
                     Err(_) => vec![Vec::new(); mb.len()],
                 };
-                st.messages += 1;
+                self.st.messages += 1;
                 for (k, b) in mb.iter().enumerate() {
                     let mut line = raw_byte(*b);
                     for n in &notes[k] {
@@ -254,11 +336,11 @@ pub fn dump_raw(bytes: &[u8], f: &Format, out: &mut impl Write) -> io::Result<Du
                 }
                 match parsed {
                     Err(e) => {
-                        st.errors += 1;
+                        self.st.errors += 1;
                         writeln!(out, "ERROR at offset {offset:#x}: {e}")?;
                     }
                     Ok(m) if matches!(m.body, Body::Other { .. }) => {
-                        st.errors += 1;
+                        self.st.errors += 1;
                         writeln!(
                             out,
                             "ERROR at offset {offset:#x}: TCODE {} is not an N-Trace \
@@ -271,11 +353,18 @@ pub fn dump_raw(bytes: &[u8], f: &Format, out: &mut impl Write) -> io::Result<Du
                 writeln!(out)?;
             }
         }
+        Ok(())
     }
-    if at < bytes.len() {
-        gap(out, at, bytes.len())?;
+}
+
+fn own(f: Frame<'_>) -> Item {
+    match f {
+        Frame::Message { offset, bytes } => Item::Message {
+            offset,
+            bytes: bytes.to_vec(),
+        },
+        Frame::Error { offset, message } => Item::Error { offset, message },
     }
-    Ok(st)
 }
 
 #[cfg(test)]
@@ -293,6 +382,41 @@ mod tests {
         let mut v = Vec::new();
         let st = f(&mut v).unwrap();
         (String::from_utf8(v).unwrap(), st)
+    }
+
+    /// Fed in chunks of any size, the dump is the same as of the whole stream (both kinds),
+    /// with idle runs, stray bytes, broken and partial messages crossing chunk boundaries.
+    #[test]
+    fn chunked_dumps_are_the_same() {
+        let mut noisy = T1[..700].to_vec();
+        noisy.extend([0xff; 5]);
+        noisy.extend([0x01, 0x02, 0x07, 0xff, 0x10, 0x22, 0x33]);
+        noisy.extend(&T1[700..900]);
+        noisy.extend(std::iter::repeat_n(0x04, 200));
+        noisy.extend([0x07, 0xff, 0xff, 0x24]);
+        for bytes in [T1, &noisy[..]] {
+            for raw in [false, true] {
+                let mut whole = Vec::new();
+                let st = if raw {
+                    dump_raw(bytes, &Format::default(), &mut whole).unwrap()
+                } else {
+                    dump(bytes, &Format::default(), &mut whole).unwrap()
+                };
+                for chunk in [1, 2, 3, 7, 64, 1000] {
+                    let mut d = Dumper::new(Format::default(), raw);
+                    let mut got = Vec::new();
+                    for c in bytes.chunks(chunk) {
+                        d.feed(c, &mut got).unwrap();
+                    }
+                    assert_eq!(d.finish(&mut got).unwrap(), st);
+                    assert!(
+                        got == whole,
+                        "raw {raw}, chunks of {chunk}: differs at byte {:?}",
+                        got.iter().zip(&whole).position(|(a, b)| a != b)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

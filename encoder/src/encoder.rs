@@ -290,6 +290,8 @@ pub struct Encoder<W: Write> {
     fifo_level: u64,
     lost: bool,
     lost_time: u64,
+    /// The run has ended ([`Encoder::finish`]): nothing is dropped any more.
+    ending: bool,
     /// Trigger state.
     trig_on: bool,
     /// The last beat's time (for messages not tied to an event).
@@ -335,6 +337,7 @@ impl<W: Write> Encoder<W> {
             fifo_level: 0,
             lost: false,
             lost_time: 0,
+            ending: false,
             trig_on,
             now: 0,
             stats: EncoderStats::default(),
@@ -389,7 +392,10 @@ impl<W: Write> Encoder<W> {
         let start = self.buf.len();
         msg::encode(&m, &self.fmt, &mut self.buf);
         let len = (self.buf.len() - start) as u64;
-        if !self.cfg.tr_te_inst_stall_ena {
+        if self.ending && !self.lost {
+            // The end of the run: the encoder waits for room (see `finish`).
+            self.fifo_level = 0;
+        } else if !self.cfg.tr_te_inst_stall_ena {
             let cap = self.cfg.fifo_bytes as u64 * 1000;
             if self.lost || self.fifo_level + len * 1000 > cap {
                 self.buf.truncate(start);
@@ -623,32 +629,7 @@ impl<W: Write> Encoder<W> {
 
         // Lost trace: recover as soon as there is room for Error and a sync.
         if self.lost && self.fifo_level + 64 * 1000 <= self.cfg.fifo_bytes as u64 * 1000 {
-            self.lost = false;
-            let t = self.lost_time;
-            self.rh_chunk = None;
-            self.bcnt = 0;
-            self.last_branch = None;
-            self.send(
-                Body::Error {
-                    etype: 0,
-                    ecode: 0b100,
-                },
-                t,
-            );
-            if self.tracing {
-                let faddr = b.iaddr;
-                self.sync_message(
-                    Body::ProgTraceSync {
-                        sync: sync::FIFO_OVERRUN,
-                        icnt: 0,
-                        faddr: faddr >> 1,
-                    },
-                    sync::FIFO_OVERRUN,
-                    faddr,
-                    b.prv,
-                    b.time,
-                );
-            }
+            self.recover(b.iaddr, b.prv, b.time);
         }
 
         // Trace on or off.
@@ -969,6 +950,36 @@ impl<W: Write> Encoder<W> {
         self.emit(body, time);
     }
 
+    /// Report lost trace: the Error message (time-stamped when the loss began), then, when
+    /// tracing, SYNC 7 at `faddr`, the next instruction.
+    fn recover(&mut self, faddr: u64, prv: u8, time: u64) {
+        self.lost = false;
+        let t = self.lost_time;
+        self.rh_chunk = None;
+        self.bcnt = 0;
+        self.last_branch = None;
+        self.send(
+            Body::Error {
+                etype: 0,
+                ecode: 0b100,
+            },
+            t,
+        );
+        if self.tracing {
+            self.sync_message(
+                Body::ProgTraceSync {
+                    sync: sync::FIFO_OVERRUN,
+                    icnt: 0,
+                    faddr: faddr >> 1,
+                },
+                sync::FIFO_OVERRUN,
+                faddr,
+                prv,
+                time,
+            );
+        }
+    }
+
     /// Stop tracing (trace disabled, or the end).
     fn stop(&mut self, evcode: u8, time: u64) {
         if self.tracing {
@@ -982,10 +993,18 @@ impl<W: Write> Encoder<W> {
     /// send ProgTraceCorrelation EVCODE 0 and flush. Returns the writer.
     pub fn finish(mut self, next_pc: u64, prv: u8) -> io::Result<(W, EncoderStats)> {
         let t = self.now;
+        // The hart has stopped: from here the encoder waits for the trace port to drain the
+        // FIFO instead of dropping, so the end of a lossy run reports its loss (Error, SYNC 7)
+        // and the closing ProgTraceCorrelation always gets out.
+        self.ending = true;
         if let Some(p) = self.pending.take() {
             if self.tracing {
+                // Dropped if trace is being lost: it belongs to the lost stretch.
                 self.complete(p, next_pc, prv);
             }
+        }
+        if self.lost {
+            self.recover(next_pc, prv, t);
         }
         if !self.started {
             // Nothing retired at all.

@@ -54,6 +54,27 @@ pub enum ImageError {
     Wraps { what: String, addr: u64, len: u64 },
 }
 
+/// What is wrong with an ELF file, from goblin's error, without its internals
+/// ("Malformed entity: ... Overflowed: false").
+fn elf_reason(e: &goblin::error::Error, file_len: usize) -> String {
+    use goblin::error::Error as G;
+    match e {
+        G::Malformed(m) => {
+            let m = m.trim();
+            let m = m
+                .strip_suffix("Overflowed: false")
+                .or_else(|| m.strip_suffix("Overflowed: true"))
+                .unwrap_or(m)
+                .trim_end()
+                .trim_end_matches('.');
+            format!("malformed: {m} (the file has {file_len} bytes)")
+        }
+        G::BadMagic(magic) => format!("bad magic number {magic:#x}"),
+        G::Scroll(_) => format!("truncated or malformed headers (the file has {file_len} bytes)"),
+        other => other.to_string(),
+    }
+}
+
 /// Why an instruction could not be fetched.
 #[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
 pub enum FetchError {
@@ -148,7 +169,7 @@ impl Image {
         let p = || path.to_string();
         let elf = Elf::parse(bytes).map_err(|e| ImageError::NotElf {
             path: p(),
-            reason: e.to_string(),
+            reason: elf_reason(&e, bytes.len()),
         })?;
         if !elf.is_64 || !elf.little_endian || elf.header.e_machine != header::EM_RISCV {
             return Err(ImageError::NotRiscv64 { path: p() });
@@ -302,6 +323,40 @@ mod tests {
         assert_eq!(img.fetch(0x1001), Err(FetchError::Odd(0x1001)));
         assert!(img.contains(0x100b));
         assert!(!img.contains(0x100c));
+    }
+
+    /// goblin's internals ("Malformed entity: ... Overflowed: false") do not reach the user.
+    #[test]
+    fn malformed_elf_errors_are_plain() {
+        let elf = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../programs/bin/rv64i.elf"
+        ))
+        .unwrap();
+        let mut bad = elf.clone();
+        let shoff = u64::from_le_bytes(bad[0x28..0x30].try_into().unwrap()) as usize;
+        let shnum = u16::from_le_bytes([bad[0x3c], bad[0x3d]]) as usize;
+        for i in 0..shnum {
+            let at = shoff + 64 * i + 0x20;
+            bad[at..at + 8].copy_from_slice(&0xf_ffff_fff0u64.to_le_bytes());
+        }
+        let e = Image::from_elf(&bad, "bad.elf").unwrap_err().to_string();
+        assert!(
+            e.starts_with("bad.elf: not an ELF file: malformed: "),
+            "{e}"
+        );
+        assert!(
+            e.contains(&format!("(the file has {} bytes)", bad.len())),
+            "{e}"
+        );
+        assert!(
+            !e.contains("Overflowed") && !e.contains("Malformed entity"),
+            "{e}"
+        );
+        let e = Image::from_elf(b"\x7fELX and more bytes than a header", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("x: not an ELF file: "), "{e}");
     }
 
     #[test]

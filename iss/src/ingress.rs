@@ -339,12 +339,18 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
+    /// Hand the finished beats to the sink with exactly the data accesses they own. Data
+    /// already recorded for an instruction whose beat is not in the batch yet (a retirement
+    /// records its accesses before its beat closes the one before it, which may fill the
+    /// batch) stays for the next batch, with its beat.
     fn flush(&mut self) {
         debug_assert!(!self.open);
         if !self.batch.is_empty() {
-            self.out.beats(&self.batch, &self.data);
+            let owned: usize = self.batch.iter().map(|b| b.ndata as usize).sum();
+            let owned = owned.min(self.data.len());
+            self.out.beats(&self.batch, &self.data[..owned]);
             self.batch.clear();
-            self.data.clear();
+            self.data.drain(..owned);
         }
     }
 

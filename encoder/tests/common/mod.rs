@@ -429,3 +429,12 @@ pub fn dump(bytes: &[u8], f: &Format) -> String {
     encoder::dump::dump(bytes, f, &mut out).unwrap();
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// Cases per property test: bounded (fast) in a normal `cargo test`, or the number in
+/// `HARTSCOPE_FUZZ_CASES` for long (nightly) runs.
+pub fn fuzz_cases() -> u32 {
+    std::env::var("HARTSCOPE_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(128)
+}

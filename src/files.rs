@@ -1,0 +1,317 @@
+//! Reading input files with a size cap, and the N-Trace settings files (TOML or JSON) with
+//! errors that name the file, the field and what is wrong.
+//!
+//! Every input is read through [`read_capped`]: a device or a pipe (`/dev/zero`) or a file far
+//! larger than anything the reader could use is refused with the file's name and the cap,
+//! instead of filling the memory.
+
+use anyhow::{bail, Context, Result};
+use encoder::encoder::EncoderConfig;
+use std::io::Read;
+use std::path::Path;
+
+/// The most a settings file may hold.
+pub const SETTINGS_CAP: u64 = 1 << 20;
+
+/// The most an ELF program given to `ntrace decode` may hold.
+pub const ELF_CAP: u64 = 1 << 30;
+
+/// The most a raw image given to `ntrace decode --raw` may hold: the default RAM of
+/// `hartscope run` (the decoder keeps the code, and a decoded-instruction slot per half-word
+/// of it, in memory).
+pub const RAW_CAP: u64 = 256 << 20;
+
+/// The bytes of `p`, refused (naming `what` and the file) when it holds more than `cap`.
+pub fn read_capped(p: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
+    let f = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let mut v = Vec::new();
+    f.take(cap.saturating_add(1))
+        .read_to_end(&mut v)
+        .with_context(|| format!("reading {}", p.display()))?;
+    if v.len() as u64 > cap {
+        bail!(
+            "{}: {what} larger than the cap of {cap} bytes ({}), refused",
+            p.display(),
+            human(cap)
+        );
+    }
+    Ok(v)
+}
+
+fn human(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// Line and column (from 1) of byte `at` of `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = text.as_bytes()[..at].split(|&b| b == b'\n');
+    let mut line = 0;
+    let mut col = 0;
+    for l in before {
+        line += 1;
+        col = l.len() + 1;
+    }
+    (line.max(1), col.max(1))
+}
+
+/// The text of a settings file: at most [`SETTINGS_CAP`] bytes of UTF-8.
+fn settings_text(p: &Path) -> Result<String> {
+    let bytes = read_capped(p, SETTINGS_CAP, "a settings file")?;
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not a settings file: not UTF-8 text (byte {})",
+            p.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Encoder settings from a TOML file (`.toml`) or JSON (anything else). A syntax error gives
+/// its line and column; a field error names the field and what is wrong with its value.
+pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
+    let text = settings_text(p)?;
+    let shown = p.display();
+    let toml = p.extension().is_some_and(|e| e == "toml");
+    let value: serde_json::Value = if toml {
+        let table: toml::Table = toml::from_str(&text).map_err(|e| {
+            let what = e.message().trim().to_string();
+            match e.span() {
+                Some(s) => {
+                    let (l, c) = line_col(&text, s.start);
+                    anyhow::anyhow!("{shown}: not valid TOML: line {l}, column {c}: {what}")
+                }
+                None => anyhow::anyhow!("{shown}: not valid TOML: {what}"),
+            }
+        })?;
+        serde_json::to_value(table)
+            .map_err(|e| anyhow::anyhow!("{shown}: not valid encoder settings: {e}"))?
+    } else {
+        serde_json::from_str(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{shown}: not valid JSON: line {}, column {}: {}",
+                e.line(),
+                e.column(),
+                json_what(&e)
+            )
+        })?
+    };
+    let serde_json::Value::Object(fields) = &value else {
+        bail!(
+            "{shown}: not valid encoder settings: expected a table of fields (tr_te_inst_mode, \
+             ...), found {}",
+            kind_of(&value)
+        );
+    };
+    match serde_json::from_value::<EncoderConfig>(value.clone()) {
+        Ok(c) => Ok(c),
+        Err(whole) => {
+            // Every field defaults: the first field that alone does not deserialize is the one.
+            for (name, v) in fields {
+                let one =
+                    serde_json::Value::Object([(name.clone(), v.clone())].into_iter().collect());
+                if let Err(e) = serde_json::from_value::<EncoderConfig>(one) {
+                    let what = json_what(&e);
+                    if what.starts_with("unknown field") {
+                        bail!(
+                            "{shown}: unknown field `{name}` (the fields are those of \
+                             `hartscope run --help`'s N-Trace encoder options, with `_`: \
+                             tr_te_inst_mode, icnt_bits, ...)"
+                        );
+                    }
+                    bail!("{shown}: field `{name}`: {what}");
+                }
+            }
+            bail!("{shown}: not valid encoder settings: {}", json_what(&whole))
+        }
+    }
+}
+
+/// A serde_json error's text without its position (which is that of a re-serialised value,
+/// or given separately).
+fn json_what(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) if e.line() > 0 => s[..i].to_string(),
+        _ => s,
+    }
+}
+
+fn kind_of(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "a table",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn err(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("hartscope-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        let e = load_encoder_config(&p).map(|_| ()).unwrap_err();
+        let _ = std::fs::remove_file(&p);
+        format!("{e:#}")
+    }
+
+    #[test]
+    fn settings_errors_name_the_file_and_the_field() {
+        let e = err("a.json", r#"{"tr_te_inst_mode": 3, "icnt_bits": 300}"#);
+        assert!(
+            e.ends_with("a.json: field `icnt_bits`: invalid value: integer `300`, expected u8"),
+            "{e}"
+        );
+        let e = err("b.json", r#"{"bogus": 1}"#);
+        assert!(e.contains("b.json: unknown field `bogus`"), "{e}");
+        let e = err("c.json", "{\n \"x\" 1}");
+        assert!(
+            e.contains("c.json: not valid JSON: line 2, column 6: expected `:`"),
+            "{e}"
+        );
+        let e = err("d.toml", "icnt_bits = 300\n");
+        assert!(
+            e.contains("d.toml: field `icnt_bits`: invalid value: integer `300`"),
+            "{e}"
+        );
+        let e = err("e.toml", "icnt_bits = 1\nx = \n");
+        assert!(e.contains("e.toml: not valid TOML: line 2, column"), "{e}");
+        assert!(!e.contains('|'), "no source snippet: {e}");
+        let e = err("f.json", "[1, 2]");
+        assert!(
+            e.contains("f.json: not valid encoder settings: expected a table"),
+            "{e}"
+        );
+        let e = err("g.json", r#"{"filter": {"start": 1}}"#);
+        assert!(
+            e.contains("g.json: field `filter`: missing field `end`"),
+            "{e}"
+        );
+    }
+
+    /// Cases per property test: bounded in `cargo test`, `HARTSCOPE_FUZZ_CASES` for long runs.
+    fn fuzz_cases() -> u32 {
+        std::env::var("HARTSCOPE_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(128)
+    }
+
+    const FIELDS: &[&str] = &[
+        "tr_te_inst_mode",
+        "tr_te_context",
+        "tr_te_src_bits",
+        "tr_te_inst_sync_max",
+        "icnt_bits",
+        "hist_bits",
+        "filter",
+        "trace_on",
+        "fifo_bytes",
+        "retirement",
+        "bogus",
+    ];
+
+    fn json_value() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            any::<i64>().prop_map(|v| v.to_string()),
+            any::<u64>().prop_map(|v| v.to_string()),
+            "[0-9]{1,40}",
+            any::<f64>().prop_map(|v| format!("{v:?}")),
+            any::<bool>().prop_map(|v| v.to_string()),
+            Just("null".to_string()),
+            "\\PC{0,12}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+            Just("\"Single\"".to_string()),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec(("[a-z_]{1,8}", inner), 0..4).prop_map(|v| {
+                    let f: Vec<String> = v.iter().map(|(k, x)| format!("\"{k}\": {x}")).collect();
+                    format!("{{{}}}", f.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+
+        /// Settings built from the real field names with arbitrary values, in JSON and (the
+        /// same converted) TOML, and arbitrary mutations of the text: the loader never
+        /// panics, every error names the file, and a field error names a field of the input.
+        #[test]
+        fn arbitrary_settings_never_panic(
+            fields in proptest::collection::vec((0..FIELDS.len(), json_value()), 0..5),
+            edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 0..4),
+            toml in any::<bool>(),
+        ) {
+            let body: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("\"{}\": {v}", FIELDS[*k]))
+                .collect();
+            let json = format!("{{{}}}", body.join(", "));
+            let mut text = if toml {
+                match serde_json::from_str::<serde_json::Value>(&json)
+                    .ok()
+                    .and_then(|v| toml::to_string(&v).ok())
+                {
+                    Some(t) => t.into_bytes(),
+                    None => json.clone().into_bytes(),
+                }
+            } else {
+                json.clone().into_bytes()
+            };
+            for (at, v, kind) in edits {
+                let n = text.len();
+                match kind {
+                    0 if n > 0 => text[at % n] = v,
+                    1 => text.insert(at % (n + 1), v),
+                    _ => text.truncate(at % (n + 1)),
+                }
+            }
+            let name = if toml { "p.toml" } else { "p.json" };
+            let dir = std::env::temp_dir().join(format!("hartscope-prop-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let p = dir.join(name);
+            std::fs::write(&p, &text).unwrap();
+            let r = load_encoder_config(&p);
+            let _ = std::fs::remove_file(&p);
+            if let Err(e) = r {
+                let e = format!("{e:#}");
+                prop_assert!(e.starts_with(&p.display().to_string()), "{e}");
+                prop_assert!(!e.contains('\n'), "one line: {e}");
+                if let Some(rest) = e.split(": field `").nth(1) {
+                    let field = rest.split('`').next().unwrap();
+                    let t = String::from_utf8_lossy(&text);
+                    prop_assert!(t.contains(field), "{field} is not in {t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reads_are_capped() {
+        let e = read_capped(Path::new("/dev/zero"), 4096, "a raw image").unwrap_err();
+        assert_eq!(
+            format!("{e:#}"),
+            "/dev/zero: a raw image larger than the cap of 4096 bytes (4 KiB), refused"
+        );
+        let e = load_encoder_config(Path::new("/dev/zero")).unwrap_err();
+        assert!(format!("{e:#}")
+            .contains("/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)"));
+    }
+}
