@@ -1,6 +1,7 @@
 //! `hartscope ntrace dump` and `hartscope ntrace decode`.
 
 use crate::files::{load_encoder_config as load_config, read_capped, ELF_CAP, RAW_CAP};
+use crate::progress::{Progress, Unit};
 use crate::trace::parse_addr;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
@@ -11,6 +12,8 @@ use encoder::msg::Format;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 #[derive(Subcommand, Debug)]
 pub enum NtraceCommand {
@@ -339,10 +342,20 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
     };
     let mut dec = Decoder::new(cfg, image).map_err(|e| anyhow::anyhow!("ntrace decode: {e}"))?;
     dec.set_work_limit(a.work_limit);
+    let read = Arc::new(AtomicU64::new(0));
+    let progress = Progress::start(
+        crate::progress::wanted(false, to == "standard output"),
+        "hartscope ntrace decode",
+        Unit::Bytes,
+        read.clone(),
+        crate::progress::file_size(&a.input),
+    );
     for_chunks(&a.input, |c| {
         dec.feed(c, &mut printer);
+        read.fetch_add(c.len() as u64, Ordering::Relaxed);
         printer.failed.is_none()
     })?;
+    progress.finish();
     if let Some(e) = printer.failed.take() {
         output_failed(e, "the pc flow", &to)?;
         return Ok(ExitCode::SUCCESS);
