@@ -89,7 +89,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
             "'{s}': the size must be a non-zero multiple of 4 KiB"
         ));
     }
-    if v > 1 << 40 {
+    if v > iss::bus::MAX_RAM_SIZE {
         return Err(format!("'{s}': at most 1 TiB of RAM"));
     }
     Ok(v)
@@ -105,7 +105,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         },
         ..Config::default()
     })?;
-    let mut m = Machine::try_new(config)?;
+    let mut m = Machine::try_new(config).map_err(|e| match e {
+        iss::machine::ConfigError::Ram(r) => anyhow::anyhow!("--mem: {r}"),
+        e => e.into(),
+    })?;
     let prog = iss::elf::load_file(&mut m, &args.program)?;
     m.boot(prog.entry);
     args.hart.check_boot(&m, &prog)?;

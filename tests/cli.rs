@@ -241,6 +241,32 @@ fn bad_mem_values() {
     }
 }
 
+/// RAM is reserved lazily: sizes above the host's memory (up to the 1 TiB the parser allows)
+/// run, costing only the pages touched (they used to abort: "memory allocation failed").
+#[test]
+fn mem_above_host_memory() {
+    let p = program("hello");
+    for size in ["32G", "1024G"] {
+        let out = run(&["-q", "--mem", size, path_str(&p)]);
+        assert_no_panic(size, &out.stderr_str());
+        assert_eq!(out.code(), Some(0), "--mem {size}: {}", out.stderr_str());
+        assert_eq!(out.stdout_str(), "Hello from hartscope!\n");
+    }
+}
+
+/// When the host refuses even the reservation (here a 1 GB address-space limit), the run ends
+/// with status 2 and a message naming --mem, not an abort.
+#[test]
+fn mem_reservation_refused() {
+    let p = program("hello");
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", "ulimit -v 1000000 && exec \"$0\" run -q --mem 32G \"$1\""])
+        .arg(env!("CARGO_BIN_EXE_hartscope"))
+        .arg(&p)
+        .env_remove("RUST_BACKTRACE");
+    common::expect_status(&mut cmd, 2, &["--mem", "cannot reserve", "34359738368 bytes"]);
+}
+
 /// PMU, CTR and SBI options are checked before anything runs: status 2, the option named.
 #[test]
 fn bad_pmu_ctr_and_sbi_options() {
