@@ -2,7 +2,7 @@
 
 use crate::trace::{EncoderOut, PortThread};
 use crate::trace::{Outputs, TraceArgs};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use encoder::encoder::{Encoder, EncoderStats, EncoderThread};
 use iss::commitlog::CommitLog;
@@ -223,24 +223,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 }
 
 fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Result<()> {
-    let (Some(begin), Some(end)) = (prog.symbol("begin_signature"), prog.symbol("end_signature"))
-    else {
-        bail!("--signature: the program has no begin_signature/end_signature symbols");
+    let (off, len) = iss::elf::signature_range(m, prog).context("--signature")?;
+    // Streamed from RAM: the range may be as large as RAM.
+    let write = || -> std::io::Result<()> {
+        let mut out = BufWriter::new(File::create(path)?);
+        for w in m.bus.ram.bytes(off, len).chunks(4) {
+            let mut b = [0u8; 4];
+            b[..w.len()].copy_from_slice(w);
+            writeln!(out, "{:08x}", u32::from_le_bytes(b))?;
+        }
+        out.flush()
     };
-    if end < begin {
-        bail!("--signature: end_signature {end:#x} is before begin_signature {begin:#x}");
-    }
-    let mut bytes = vec![0u8; (end - begin) as usize];
-    if !m.bus.read_phys(begin, &mut bytes) {
-        bail!("--signature: {begin:#x}..{end:#x} is not in RAM");
-    }
-    let mut out = String::with_capacity(bytes.len() * 3);
-    for w in bytes.chunks(4) {
-        let mut b = [0u8; 4];
-        b[..w.len()].copy_from_slice(w);
-        out.push_str(&format!("{:08x}\n", u32::from_le_bytes(b)));
-    }
-    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+    write().with_context(|| format!("--signature: cannot write {}", path.display()))
 }
 
 /// The ingress port with its outputs: on a thread of its own fed with the runs the hart

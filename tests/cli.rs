@@ -103,7 +103,43 @@ fn truncated_real_elf() {
     let bytes = std::fs::read(program("rv64i")).expect("read rv64i.elf");
     let p = tmp.write("truncated.elf", &bytes[..100]);
     // The ELF header is intact; the program headers are cut off.
-    expect_failure(&[&p], 2, &[path_str(&p), "not an ELF file"]);
+    expect_failure(
+        &[&p],
+        2,
+        &[
+            path_str(&p),
+            "truncated",
+            "the program header table at file offset 0x40",
+            "(0x64 bytes)",
+        ],
+    );
+}
+
+/// A real program cut anywhere: the message names the file, says it is truncated, which part
+/// is missing, and the offsets against the file's size (it was goblin's "bad offset 61024").
+#[test]
+fn truncated_real_elf_everywhere() {
+    let tmp = TempDir::new("truncated_all");
+    let bytes = std::fs::read(program("hello")).expect("read hello.elf");
+    for (cut, what) in [
+        (10, "the ELF header"),
+        (63, "the ELF header"),
+        (bytes.len() - 1, "the section header table"),
+        (bytes.len() / 2, "the section header table"),
+        (0x1100, "the section header table"),
+    ] {
+        let p = tmp.write(&format!("cut{cut}.elf"), &bytes[..cut]);
+        expect_failure(
+            &[&p],
+            2,
+            &[
+                path_str(&p),
+                "truncated",
+                what,
+                &format!("past the end of the file ({cut:#x} bytes)"),
+            ],
+        );
+    }
 }
 
 #[test]
@@ -116,8 +152,87 @@ fn truncated_segment_data() {
     expect_failure(
         &[&p],
         2,
-        &[path_str(&p), "segment 0", "past the end of the file"],
+        &[
+            path_str(&p),
+            "truncated",
+            "segment 0's data at file offset 0x1000 with 0x8 bytes",
+            "(0x1002 bytes)",
+        ],
     );
+}
+
+/// Offsets of the one program header's fields in `build_elf`'s files.
+const PH_OFFSET: usize = 64 + 8;
+const PH_FILESZ: usize = 64 + 32;
+const PH_MEMSZ: usize = 64 + 40;
+
+fn patched(bytes: &[u8], at: usize, v: u64) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    b
+}
+
+/// A huge p_filesz is reported as what it is, with the segment's real range (it was "outside
+/// RAM" with a range inside RAM); a huge p_offset as data past the end; a huge p_memsz as a
+/// range that wraps or does not fit in any RAM (no --mem hint then).
+#[test]
+fn corrupt_segment_sizes() {
+    let tmp = TempDir::new("segment_sizes");
+    let good = minimal_elf(&[rv::jal(0, 0), rv::jal(0, 0)]);
+    let cases: [(usize, u64, &[&str]); 5] = [
+        (
+            PH_FILESZ,
+            0xffff_ffff_ffff_0000,
+            &[
+                "segment 0 at 0x80000000..0x80000008",
+                "p_filesz 0xffffffffffff0000",
+                "p_memsz 0x8",
+            ],
+        ),
+        (
+            PH_OFFSET,
+            u64::MAX - 3,
+            &[
+                "truncated",
+                "segment 0's data at file offset 0xfffffffffffffffc",
+            ],
+        ),
+        (
+            PH_MEMSZ,
+            u64::MAX,
+            &[
+                "segment 0 at 0x80000000",
+                "p_memsz 0xffffffffffffffff",
+                "64-bit address space",
+            ],
+        ),
+        (
+            PH_MEMSZ,
+            1 << 48,
+            &[
+                "segment 0 at 0x80000000..0x1000080000000",
+                "outside RAM 0x80000000..0x90000000",
+            ],
+        ),
+        (
+            PH_MEMSZ,
+            1 << 30,
+            &[
+                "segment 0 at 0x80000000..0xc0000000",
+                "outside RAM",
+                "use --mem",
+            ],
+        ),
+    ];
+    for (i, (at, v, needles)) in cases.into_iter().enumerate() {
+        let p = tmp.write(&format!("case{i}.elf"), &patched(&good, at, v));
+        let mut all = vec![path_str(&p)];
+        all.extend_from_slice(needles);
+        let err = expect_failure(&[&p], 2, &all);
+        if at == PH_MEMSZ && v == 1 << 48 {
+            assert!(!err.contains("--mem"), "no RAM holds it: {err}");
+        }
+    }
 }
 
 #[test]
@@ -192,10 +307,57 @@ fn segment_below_ram() {
         symbols: vec![],
     });
     let p = tmp.write("low.elf", &bytes);
-    expect_failure(
+    // Below RAM: a larger RAM would not help, so no --mem hint.
+    let err = expect_failure(
         &[&p],
         2,
-        &[path_str(&p), "segment 0 at 0x40000000", "outside RAM"],
+        &[
+            path_str(&p),
+            "segment 0 at 0x40000000..0x40000004 lies below RAM, which starts at 0x80000000",
+            "only RAM",
+        ],
+    );
+    assert!(!err.contains("--mem"), "{err}");
+}
+
+/// Symbol names need not be UTF-8: such symbols are converted lossily, and the ones hartscope
+/// needs (tohost, fromhost, the signature's) still work (the file used to be refused with
+/// "invalid utf8").
+#[test]
+fn non_utf8_symbol_names() {
+    let tmp = TempDir::new("non_utf8");
+    let mut bytes = build_elf(&ElfSpec {
+        class64: true,
+        machine: EM_RISCV,
+        addr: RAM_BASE,
+        image: code_bytes(&signature_code(0)),
+        mem_size: 0x2000,
+        symbols: vec![
+            ("tohost", common::TOHOST),
+            ("fromhost", common::FROMHOST),
+            ("zzzzzzzz", RAM_BASE),
+            ("begin_signature", common::SIGNATURE),
+            ("end_signature", common::SIGNATURE + 16),
+        ],
+    });
+    let at = bytes
+        .windows(9)
+        .position(|w| w == b"zzzzzzzz\0")
+        .expect("the name in .strtab");
+    bytes[at..at + 8].copy_from_slice(&[0xff, 0xfe, 0x80, 0xc3, 0x28, b'x', 0xa0, 0xa1]);
+    let elf = tmp.write("latin.elf", &bytes);
+    let sig = tmp.join("out.sig");
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--signature"),
+        sig.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    assert_no_panic("latin.elf", &out.stderr_str());
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    assert_eq!(
+        std::fs::read_to_string(&sig).expect("the signature file"),
+        "00000123\ndeadbeef\ndeadbeef\nffffffff\n"
     );
 }
 
@@ -260,11 +422,18 @@ fn mem_above_host_memory() {
 fn mem_reservation_refused() {
     let p = program("hello");
     let mut cmd = std::process::Command::new("sh");
-    cmd.args(["-c", "ulimit -v 1000000 && exec \"$0\" run -q --mem 32G \"$1\""])
-        .arg(env!("CARGO_BIN_EXE_hartscope"))
-        .arg(&p)
-        .env_remove("RUST_BACKTRACE");
-    common::expect_status(&mut cmd, 2, &["--mem", "cannot reserve", "34359738368 bytes"]);
+    cmd.args([
+        "-c",
+        "ulimit -v 1000000 && exec \"$0\" run -q --mem 32G \"$1\"",
+    ])
+    .arg(env!("CARGO_BIN_EXE_hartscope"))
+    .arg(&p)
+    .env_remove("RUST_BACKTRACE");
+    common::expect_status(
+        &mut cmd,
+        2,
+        &["--mem", "cannot reserve", "34359738368 bytes"],
+    );
 }
 
 /// PMU, CTR and SBI options are checked before anything runs: status 2, the option named.
@@ -382,6 +551,77 @@ fn signature_without_symbols() {
         2,
         &["--signature", "begin_signature"],
     );
+}
+
+/// A signature range that is reversed, outside RAM or ends at 2^64 - 1 is an error naming the
+/// symbols and their values (end_signature = 0xffffffffffffffff used to panic: capacity
+/// overflow).
+#[test]
+fn signature_ranges_checked() {
+    let tmp = TempDir::new("sig_ranges");
+    let sig = tmp.join("out.sig");
+    for (i, (begin, end, needles)) in [
+        (
+            common::SIGNATURE,
+            u64::MAX,
+            vec![
+                "begin_signature 0x80001100",
+                "end_signature 0xffffffffffffffff",
+                "not inside RAM 0x80000000..0x90000000",
+            ],
+        ),
+        (
+            common::SIGNATURE + 16,
+            common::SIGNATURE,
+            vec!["end_signature 0x80001100 is before begin_signature 0x80001110"],
+        ),
+        (
+            0x1000,
+            0x1010,
+            vec![
+                "begin_signature 0x1000..end_signature 0x1010",
+                "not inside RAM",
+            ],
+        ),
+        (
+            0x8fff_fff0,
+            0x9000_0010,
+            vec![
+                "begin_signature 0x8ffffff0..end_signature 0x90000010",
+                "not inside RAM",
+            ],
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bytes = build_elf(&ElfSpec {
+            class64: true,
+            machine: EM_RISCV,
+            addr: RAM_BASE,
+            image: code_bytes(&signature_code(0)),
+            mem_size: 0x2000,
+            symbols: vec![
+                ("tohost", common::TOHOST),
+                ("fromhost", common::FROMHOST),
+                ("begin_signature", begin),
+                ("end_signature", end),
+            ],
+        });
+        let elf = tmp.write(&format!("sig{i}.elf"), &bytes);
+        let mut all = vec!["--signature"];
+        all.extend(needles);
+        expect_failure(
+            &[
+                OsStr::new("-q"),
+                OsStr::new("--signature"),
+                sig.as_os_str(),
+                elf.as_os_str(),
+            ],
+            2,
+            &all,
+        );
+    }
 }
 
 /// The signature of the hand-built program, in hartscope's format.
