@@ -219,6 +219,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             );
             ExitCode::from(EXIT_RESET)
         }
+        Stop::OutputError => {
+            let e = m
+                .bus
+                .console
+                .error()
+                .map_or(String::new(), |e| e.to_string());
+            eprintln!(
+                "hartscope: error: cannot write the guest's output to standard output: {e}; \
+                 the run was stopped"
+            );
+            ExitCode::from(EXIT_HOST_ERROR)
+        }
     })
 }
 
@@ -356,6 +368,10 @@ impl Sink for Recorders {
             None => {}
         }
     }
+
+    fn failed(&self) -> bool {
+        self.log.as_ref().is_some_and(|l| l.failed())
+    }
 }
 
 /// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
@@ -397,7 +413,11 @@ fn run_sinks(
                 l.finish().with_context(|| {
                     format!(
                         "writing the commit log to {}",
-                        log_path.map_or("-".into(), |p| p.display().to_string())
+                        log_path.map_or("-".into(), |p| if p.as_os_str() == "-" {
+                            "standard output".into()
+                        } else {
+                            p.display().to_string()
+                        })
                     )
                 })?;
             }

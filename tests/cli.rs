@@ -727,3 +727,110 @@ fn encoders() {
     assert_eq!(rv::sd(rv::T1, 0, rv::T0), 0x0062_b023);
     assert_eq!(rv::csrrs(rv::T1, rv::MSCRATCH, 0), 0x3400_2373);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Output to a full or closed standard output
+// ---------------------------------------------------------------------------------------------
+
+/// Run `hartscope run ARGS` with standard output `stdout`; returns the exit status and stderr.
+fn run_to(args: &[&OsStr], stdout: std::process::Stdio) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut cmd = hartscope();
+    cmd.arg("run")
+        .args(args)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped());
+    let what = format!("{cmd:?}");
+    let mut w = common::Watched::spawn(&mut cmd, &what, TIMEOUT);
+    let mut err = String::new();
+    if let Some(mut e) = w.stderr.take() {
+        e.read_to_string(&mut err).expect("read stderr");
+    }
+    let status = w.wait();
+    assert_no_panic(&what, &err);
+    (status.code(), err)
+}
+
+fn dev_full() -> std::process::Stdio {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full")
+        .into()
+}
+
+/// A pipe whose reading end is already closed: every write gets EPIPE.
+fn closed_pipe() -> std::process::Stdio {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    writer.into()
+}
+
+/// A guest that writes 'x' to the UART forever (no newline, no exit).
+fn uart_forever_elf(tmp: &TempDir) -> std::path::PathBuf {
+    const SB_T1_0_T0: u32 = (rv::T1 << 20) | (rv::T0 << 15) | 0x23; // sb t1, 0(t0)
+    tmp.write(
+        "uart_forever.elf",
+        &minimal_elf(&[
+            rv::lui(rv::T0, 0x10000), // t0 = 0x1000_0000, the UART
+            rv::addi(rv::T1, 0, b'x' as i32),
+            SB_T1_0_T0,
+            rv::jal(0, -4),
+        ]),
+    )
+}
+
+/// The guest's output (HTIF write, UART transmit) to a full or closed standard output ends the
+/// run with status 2 and a message naming standard output (it was lost with status 0).
+#[test]
+fn guest_output_to_full_or_closed_stdout() {
+    let tmp = TempDir::new("stdout_errors");
+    let hello = program("hello");
+    let uart = uart_forever_elf(&tmp);
+    for (elf, name) in [(&hello, "hello (HTIF)"), (&uart, "UART forever")] {
+        for (out, kind, reason) in [
+            (dev_full(), "/dev/full", "No space left on device"),
+            (closed_pipe(), "closed pipe", "Broken pipe"),
+        ] {
+            let (code, err) = run_to(&[OsStr::new("-q"), elf.as_os_str()], out);
+            assert_eq!(code, Some(2), "{name} to {kind}: {err}");
+            for needle in ["standard output", reason] {
+                assert!(
+                    err.contains(needle),
+                    "{name} to {kind}: no {needle:?} in {err}"
+                );
+            }
+        }
+    }
+}
+
+/// `--log-commits -` to a full or closed standard output: status 2 naming standard output, and
+/// the run stops at once (it used to run the whole program).
+#[test]
+fn commit_log_to_full_or_closed_stdout() {
+    let bench = program("bench");
+    for (out, kind, reason) in [
+        (dev_full(), "/dev/full", "No space left on device"),
+        (closed_pipe(), "closed pipe", "Broken pipe"),
+    ] {
+        let start = std::time::Instant::now();
+        let (code, err) = run_to(
+            &[
+                OsStr::new("-q"),
+                OsStr::new("--log-commits"),
+                OsStr::new("-"),
+                bench.as_os_str(),
+            ],
+            out,
+        );
+        assert_eq!(code, Some(2), "{kind}: {err}");
+        for needle in ["commit log", "standard output", reason] {
+            assert!(err.contains(needle), "{kind}: no {needle:?} in {err}");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{kind}: the run went on after the log failed ({:?})",
+            start.elapsed()
+        );
+    }
+}

@@ -271,8 +271,13 @@ fn insert(old: u64, byte: u64, size: u8, val: u64) -> u64 {
 
 /// Where the guest's console output goes (UART transmit, HTIF console and syscall writes).
 pub enum Console {
-    /// The host's standard output, flushed at every newline and at the end of the run.
-    Stdout(std::io::BufWriter<std::io::Stdout>),
+    /// The host's standard output, flushed at every newline and at the end of the run. The
+    /// first write error (a full disk, a closed pipe) is kept; output after it is dropped, and
+    /// the run loop ends the run ([`crate::Stop::OutputError`]).
+    Stdout {
+        out: std::io::BufWriter<std::io::Stdout>,
+        error: Option<std::io::Error>,
+    },
     /// Kept in memory (tests, the tandem verifier's reference hart).
     Capture(Vec<u8>),
     /// Discarded.
@@ -280,13 +285,26 @@ pub enum Console {
 }
 
 impl Console {
+    /// The host's standard output.
+    pub fn stdout() -> Console {
+        Console::Stdout {
+            out: std::io::BufWriter::new(std::io::stdout()),
+            error: None,
+        }
+    }
+
     pub fn write_bytes(&mut self, b: &[u8]) {
         match self {
-            Console::Stdout(w) => {
-                // The guest's output is best effort: a closed pipe must not stop the simulation.
-                let _ = w.write_all(b);
-                if b.contains(&b'\n') {
-                    let _ = w.flush();
+            Console::Stdout { out, error } => {
+                if error.is_some() {
+                    return;
+                }
+                let mut r = out.write_all(b);
+                if r.is_ok() && b.contains(&b'\n') {
+                    r = out.flush();
+                }
+                if let Err(e) = r {
+                    *error = Some(e);
                 }
             }
             Console::Capture(v) => v.extend_from_slice(b),
@@ -295,8 +313,20 @@ impl Console {
     }
 
     pub fn flush(&mut self) {
-        if let Console::Stdout(w) = self {
-            let _ = w.flush();
+        if let Console::Stdout { out, error } = self {
+            if error.is_none() {
+                if let Err(e) = out.flush() {
+                    *error = Some(e);
+                }
+            }
+        }
+    }
+
+    /// The write error that ended the console's output, if any.
+    pub fn error(&self) -> Option<&std::io::Error> {
+        match self {
+            Console::Stdout { error, .. } => error.as_ref(),
+            _ => None,
         }
     }
 
@@ -421,7 +451,7 @@ impl Bus {
             ram: Ram::new(RAM_BASE, ram_size)?,
             clint: Clint::default(),
             uart: Uart::default(),
-            console: Console::Stdout(std::io::BufWriter::new(std::io::stdout())),
+            console: Console::stdout(),
             exit: None,
             finisher: true,
         })

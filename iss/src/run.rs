@@ -67,6 +67,10 @@ pub enum Stop {
     WaitForever { pc: u64 },
     /// The guest asked the test finisher to reset the machine.
     ResetRequested,
+    /// The guest's console output could not be written (standard output full or closed):
+    /// `bus.console.error()` says why. Looked at after every quantum and at the end of the run
+    /// (whose last flush may fail), where it takes precedence over the other reasons.
+    OutputError,
 }
 
 /// How a block ended.
@@ -98,16 +102,22 @@ impl Machine {
     /// Run until the guest exits, the limit of retired instructions is reached, or the guest
     /// can make no more progress.
     pub fn run<S: Sink>(&mut self, sink: &mut S, limit: Option<u64>) -> Stop {
-        loop {
+        let stop = loop {
             if let Some(stop) = self.run_quantum(sink, limit) {
-                self.bus.console.flush();
-                return stop;
+                break stop;
             }
             if let Some(stop) = self.end_quantum() {
-                self.bus.console.flush();
-                return stop;
+                break stop;
             }
+            if self.bus.console.error().is_some() || sink.failed() {
+                break Stop::OutputError;
+            }
+        };
+        self.bus.console.flush();
+        if self.bus.console.error().is_some() {
+            return Stop::OutputError;
         }
+        stop
     }
 
     /// One quantum. Returns `Some` when the run must stop.
