@@ -88,8 +88,8 @@ pub enum SbiArg {
 }
 
 fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
-    let text =
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let option = format!("--{}-config", what.to_ascii_lowercase());
+    let text = crate::capped::read_capped_string(p, crate::capped::SETTINGS_CAP, &option)?;
     if p.extension().is_some_and(|e| e == "toml") {
         toml::from_str(&text).with_context(|| format!("{}: not valid {what} settings", p.display()))
     } else {

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_models;
+mod capped;
 mod hart_args;
 mod ntrace_cmd;
 mod prealloc;

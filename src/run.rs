@@ -39,8 +39,9 @@ pub struct RunArgs {
     /// Write the memory between begin_signature and end_signature, one 32-bit word per line.
     #[arg(long, value_name = "FILE")]
     pub signature: Option<PathBuf>,
-    /// Bytes the UART's receiver delivers to the guest, in order (without it, reads of the
-    /// receive register find no data).
+    /// Bytes the UART's receiver delivers to the guest, in order, read from FILE as the guest
+    /// consumes them ('-' for standard input; a FIFO works). Without it, reads of the receive
+    /// register find no data.
     #[arg(long, value_name = "FILE")]
     pub uart_input: Option<PathBuf>,
     /// Misaligned loads and stores: trap (raise the misaligned exception) or emulate.
@@ -113,9 +114,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     m.boot(prog.entry);
     args.hart.check_boot(&m, &prog)?;
     if let Some(path) = &args.uart_input {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("--uart-input: cannot read {}", path.display()))?;
-        m.bus.uart.input.extend(bytes);
+        // Streamed as the guest reads (a FIFO, /dev/zero, '-' for standard input).
+        let source: Box<dyn std::io::Read + Send> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(
+                File::open(path)
+                    .with_context(|| format!("--uart-input: cannot open {}", path.display()))?,
+            )
+        };
+        m.bus.uart.input.set_source(source);
     }
 
     let log = match &args.log_commits {
@@ -219,7 +227,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             );
             ExitCode::from(EXIT_RESET)
         }
-        Stop::OutputError => {
+        Stop::HostIoError => {
             let e = m
                 .bus
                 .console

@@ -834,3 +834,179 @@ fn commit_log_to_full_or_closed_stdout() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bounded inputs: --uart-input streams, settings files are capped
+// ---------------------------------------------------------------------------------------------
+
+/// A guest that reads the UART while LSR.DR says a byte is waiting, echoing each byte to the
+/// UART if `echo`, and exits 0 through HTIF when no byte is left.
+fn uart_reader_elf(tmp: &TempDir, echo: bool) -> std::path::PathBuf {
+    use rv::{T0, T1, T2};
+    let lbu =
+        |rd: u32, imm: u32, rs1: u32| (imm << 20) | (rs1 << 15) | (4 << 12) | (rd << 7) | 0x03;
+    let andi =
+        |rd: u32, rs1: u32, imm: u32| (imm << 20) | (rs1 << 15) | (7 << 12) | (rd << 7) | 0x13;
+    // beq t1, x0, +16
+    let beq_t1_zero_16 = (T1 << 15) | (8 << 8) | 0x63;
+    let sb_t1_0_t0 = (T1 << 20) | (T0 << 15) | 0x23;
+    let nop = 0x13;
+    let code = [
+        rv::auipc(T2, 1),     // t2 = tohost (0x8000_1000)
+        rv::lui(T0, 0x10000), // t0 = the UART
+        lbu(T1, 5, T0),       // 8: t1 = LSR
+        andi(T1, T1, 1),      // DR
+        beq_t1_zero_16,       // 16: no byte: to 32
+        lbu(T1, 0, T0),       // t1 = RBR
+        if echo { sb_t1_0_t0 } else { nop },
+        rv::jal(0, -20),    // 28: to 8
+        rv::addi(T1, 0, 1), // 32: exit code 0
+        rv::sd(T1, 0, T2),
+        rv::jal(0, 0),
+    ];
+    let name = if echo {
+        "uart_echo.elf"
+    } else {
+        "uart_drain.elf"
+    };
+    tmp.write(name, &htif_elf(&code, false))
+}
+
+/// --uart-input delivers a file's bytes in order, then LSR.DR stays clear.
+#[test]
+fn uart_input_file_is_echoed() {
+    let tmp = TempDir::new("uart_file");
+    let elf = uart_reader_elf(&tmp, true);
+    let data: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
+    let input = tmp.write("in.bin", &data);
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--uart-input"),
+        input.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    assert_eq!(out.stdout, data);
+}
+
+/// /dev/zero as UART input: the guest reads it for millions of instructions with memory staying
+/// bounded (under a 300 MB address-space limit; it used to read the whole input first, 1.3 GB
+/// in 5 s).
+#[test]
+fn uart_input_endless_source_is_streamed() {
+    let tmp = TempDir::new("uart_zero");
+    let elf = uart_reader_elf(&tmp, false);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args([
+        "-c",
+        "ulimit -v 300000 && exec \"$0\" run -q --mem 16M --max-insns 2000000 --uart-input /dev/zero \"$1\"",
+    ])
+    .arg(env!("CARGO_BIN_EXE_hartscope"))
+    .arg(&elf)
+    .env_remove("RUST_BACKTRACE");
+    common::expect_status(&mut cmd, 124, &["instruction limit", "2000000"]);
+}
+
+/// A FIFO as UART input: read as it is written; its end is the input's end.
+#[test]
+fn uart_input_fifo() {
+    let tmp = TempDir::new("uart_fifo");
+    let elf = uart_reader_elf(&tmp, true);
+    let fifo = tmp.join("in.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&fifo)
+                .expect("open the FIFO");
+            for i in 0..50 {
+                writeln!(f, "line {i} through the FIFO").expect("write the FIFO");
+            }
+        })
+    };
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--uart-input"),
+        fifo.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    writer.join().expect("the FIFO writer");
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    let want: String = (0..50)
+        .map(|i| format!("line {i} through the FIFO\n"))
+        .collect();
+    assert_eq!(out.stdout_str(), want);
+}
+
+/// `--uart-input -` reads standard input.
+#[test]
+fn uart_input_stdin() {
+    use std::io::Write;
+    let tmp = TempDir::new("uart_stdin");
+    let elf = uart_reader_elf(&tmp, true);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hartscope"))
+        .args([
+            OsStr::new("run"),
+            OsStr::new("-q"),
+            OsStr::new("--uart-input"),
+            OsStr::new("-"),
+            elf.as_os_str(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start hartscope");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"typed on standard input\n")
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait for hartscope");
+    assert_no_panic("--uart-input -", &String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"typed on standard input\n");
+}
+
+/// A missing --uart-input file is refused before the run, naming the option and the file.
+#[test]
+fn uart_input_missing_file() {
+    let p = program("hello");
+    expect_failure(
+        &["--uart-input", "/nonexistent/in.txt", path_str(&p)],
+        2,
+        &["--uart-input", "/nonexistent/in.txt", "No such file"],
+    );
+}
+
+/// Settings files are read up to 1 MiB: /dev/zero or a huge file is an error naming the option,
+/// the file and the cap (they were read without bound).
+#[test]
+fn settings_files_are_capped() {
+    let tmp = TempDir::new("caps");
+    let big = tmp.write("big.toml", &vec![b'#'; (1 << 20) + 1]);
+    let p = program("hello");
+    for opt in ["--pmu-config", "--ctr-config"] {
+        for file in [Path::new("/dev/zero"), big.as_path()] {
+            expect_failure(
+                &[opt, path_str(file), path_str(&p)],
+                2,
+                &[opt, path_str(file), "larger than the 1 MiB"],
+            );
+        }
+    }
+}
+
+/// The program itself: /dev/zero is refused at its first bytes, not read without end.
+#[test]
+fn program_from_dev_zero() {
+    expect_failure(&["/dev/zero"], 2, &["/dev/zero", "not an ELF file"]);
+}

@@ -273,7 +273,7 @@ fn insert(old: u64, byte: u64, size: u8, val: u64) -> u64 {
 pub enum Console {
     /// The host's standard output, flushed at every newline and at the end of the run. The
     /// first write error (a full disk, a closed pipe) is kept; output after it is dropped, and
-    /// the run loop ends the run ([`crate::Stop::OutputError`]).
+    /// the run loop ends the run ([`crate::Stop::HostIoError`]).
     Stdout {
         out: std::io::BufWriter<std::io::Stdout>,
         error: Option<std::io::Error>,
@@ -338,6 +338,88 @@ impl Console {
     }
 }
 
+/// Bytes read from the input source at a time: the most [`UartInput`] holds.
+pub const UART_INPUT_CHUNK: usize = 4096;
+
+/// What the UART's receiver delivers: bytes given directly ([`UartInput::extend`]) and then
+/// those of a source (`--uart-input`: a file, a FIFO, standard input), read as the guest
+/// consumes them, [`UART_INPUT_CHUNK`] bytes at a time. When the buffer is empty and the
+/// guest looks (LSR, RBR, the SBI console), the source is read, blocking until it has data or
+/// ends, so the guest sees the same bytes whatever the timing of the source. Memory stays
+/// bounded whatever the source's length (`/dev/zero` included). A read error ends the input
+/// and is kept: the run loop then ends the run ([`crate::Stop::HostIoError`]).
+#[derive(Default)]
+pub struct UartInput {
+    buf: VecDeque<u8>,
+    source: Option<Box<dyn std::io::Read + Send>>,
+    error: Option<std::io::Error>,
+}
+
+impl UartInput {
+    /// Deliver `bytes` (before anything the source still holds).
+    pub fn extend<'a>(&mut self, bytes: impl IntoIterator<Item = &'a u8>) {
+        self.buf.extend(bytes);
+    }
+
+    /// Read the rest from `source`, as the guest consumes it.
+    pub fn set_source(&mut self, source: Box<dyn std::io::Read + Send>) {
+        self.source = Some(source);
+    }
+
+    /// The read error that ended the input, if any.
+    pub fn error(&self) -> Option<&std::io::Error> {
+        self.error.as_ref()
+    }
+
+    /// Make data available if there is more: read the source when the buffer is empty.
+    fn fill(&mut self) {
+        if !self.buf.is_empty() {
+            return;
+        }
+        let Some(src) = &mut self.source else {
+            return;
+        };
+        let mut chunk = [0u8; UART_INPUT_CHUNK];
+        loop {
+            match src.read(&mut chunk) {
+                Ok(0) => {
+                    self.source = None;
+                    return;
+                }
+                Ok(n) => {
+                    self.buf.extend(&chunk[..n]);
+                    return;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.source = None;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether a byte is waiting (LSR.DR).
+    pub fn has_data(&mut self) -> bool {
+        self.fill();
+        !self.buf.is_empty()
+    }
+
+    /// The next byte, if any.
+    pub fn pop_front(&mut self) -> Option<u8> {
+        self.fill();
+        self.buf.pop_front()
+    }
+
+    /// Up to `n` bytes of what is waiting (reading the source at most once).
+    pub fn take(&mut self, n: usize) -> Vec<u8> {
+        self.fill();
+        let k = n.min(self.buf.len());
+        self.buf.drain(..k).collect()
+    }
+}
+
 /// An ns16550a-compatible UART, registers one byte wide at consecutive addresses.
 pub struct Uart {
     ier: u8,
@@ -347,7 +429,7 @@ pub struct Uart {
     dll: u8,
     dlm: u8,
     fcr: u8,
-    pub input: VecDeque<u8>,
+    pub input: UartInput,
 }
 
 const UART_LSR_DR: u8 = 0x01;
@@ -365,7 +447,7 @@ impl Default for Uart {
             dll: 0x0c,
             dlm: 0,
             fcr: 0,
-            input: VecDeque::new(),
+            input: UartInput::default(),
         }
     }
 }
@@ -385,10 +467,10 @@ impl Uart {
             5 => {
                 UART_LSR_THRE
                     | UART_LSR_TEMT
-                    | if self.input.is_empty() {
-                        0
-                    } else {
+                    | if self.input.has_data() {
                         UART_LSR_DR
+                    } else {
+                        0
                     }
             }
             // MSR: DCD, DSR, CTS asserted.
@@ -603,7 +685,7 @@ mod tests {
         b.device_store(UART_BASE, 1, b'h' as u64).unwrap();
         assert_eq!(b.console.captured(), b"h");
         assert_eq!(b.device_store(UART_BASE, 4, 0), None);
-        b.uart.input.push_back(b'x');
+        b.uart.input.extend(b"x");
         assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x61));
         assert_eq!(b.device_load(UART_BASE, 1), Some(b'x' as u64));
     }

@@ -27,6 +27,8 @@ pub enum ElfError {
     },
     #[error("{path}: not an ELF file: {reason}")]
     NotElf { path: String, reason: String },
+    #[error("{path}: larger than {cap:#x} bytes, the most hartscope reads of an ELF file")]
+    TooLarge { path: String, cap: u64 },
     #[error("{path}: a 32-bit ELF; hartscope runs RV64 programs")]
     Not64Bit { path: String },
     #[error("{path}: a big-endian ELF; RISC-V programs are little-endian")]
@@ -541,13 +543,33 @@ pub fn signature_range(m: &Machine, prog: &Program) -> Result<(usize, usize), Si
     Ok((off, (end - begin) as usize))
 }
 
-/// Read and load an ELF file.
+/// The largest ELF file [`load_file`] reads (1 GiB): more is refused rather than read into
+/// memory without end (a path such as `/dev/zero` or an endless FIFO).
+pub const MAX_ELF_FILE: u64 = 1 << 30;
+
+/// Read and load an ELF file. The magic number is checked before the rest is read, and at
+/// most [`MAX_ELF_FILE`] bytes are read.
 pub fn load_file(m: &mut Machine, path: &std::path::Path) -> Result<Program, ElfError> {
+    use std::io::Read;
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ElfError::Io {
+    let io = |source| ElfError::Io {
         path: shown.clone(),
         source,
-    })?;
+    };
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    (&mut f).take(4).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.as_slice() == b"\x7fELF" {
+        f.take(MAX_ELF_FILE - 4 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_ELF_FILE {
+            return Err(ElfError::TooLarge {
+                path: shown,
+                cap: MAX_ELF_FILE,
+            });
+        }
+    }
     load(m, &bytes, &shown)
 }
 

@@ -479,7 +479,7 @@ pub trait Sink {
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
     /// The sink's output failed (its writer met an I/O error): the run loop looks at this after
-    /// every quantum and ends the run with [`crate::Stop::OutputError`]; the sink's owner
+    /// every quantum and ends the run with [`crate::Stop::HostIoError`]; the sink's owner
     /// reports the error when it finishes the sink.
     fn failed(&self) -> bool {
         false

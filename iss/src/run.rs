@@ -67,10 +67,13 @@ pub enum Stop {
     WaitForever { pc: u64 },
     /// The guest asked the test finisher to reset the machine.
     ResetRequested,
-    /// The guest's console output could not be written (standard output full or closed):
-    /// `bus.console.error()` says why. Looked at after every quantum and at the end of the run
-    /// (whose last flush may fail), where it takes precedence over the other reasons.
-    OutputError,
+    /// A host-side input or output of the run failed: the guest's console output could not be
+    /// written (standard output full or closed: `bus.console.error()`), the UART's input
+    /// source could not be read (`bus.uart.input.error()`), or a sink's writer failed
+    /// ([`crate::Sink::failed`]; its owner reports the error when finishing it). Looked at after
+    /// every quantum and at the end of the run (whose last flush may fail), where it takes
+    /// precedence over the other reasons.
+    HostIoError,
 }
 
 /// How a block ended.
@@ -109,13 +112,16 @@ impl Machine {
             if let Some(stop) = self.end_quantum() {
                 break stop;
             }
-            if self.bus.console.error().is_some() || sink.failed() {
-                break Stop::OutputError;
+            if self.bus.console.error().is_some()
+                || self.bus.uart.input.error().is_some()
+                || sink.failed()
+            {
+                break Stop::HostIoError;
             }
         };
         self.bus.console.flush();
-        if self.bus.console.error().is_some() {
-            return Stop::OutputError;
+        if self.bus.console.error().is_some() || self.bus.uart.input.error().is_some() {
+            return Stop::HostIoError;
         }
         stop
     }
