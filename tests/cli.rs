@@ -1010,3 +1010,46 @@ fn settings_files_are_capped() {
 fn program_from_dev_zero() {
     expect_failure(&["/dev/zero"], 2, &["/dev/zero", "not an ELF file"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// hartscope bench
+// ---------------------------------------------------------------------------------------------
+
+/// `hartscope bench --spike` with something that is not Spike is refused at once, before any
+/// measurement (it was found out only after the hartscope runs).
+#[test]
+fn bench_checks_spike_first() {
+    let p = program("bench");
+    for (spike, needles) in [
+        (
+            "/bin/true",
+            vec!["--spike /bin/true is not Spike", "banner"],
+        ),
+        (
+            "/nonexistent/spike",
+            vec!["--spike /nonexistent/spike", "cannot run it"],
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let o = common::expect_status(
+            hartscope().args([
+                OsStr::new("bench"),
+                p.as_os_str(),
+                OsStr::new("--spike"),
+                OsStr::new(spike),
+            ]),
+            2,
+            &needles,
+        );
+        assert!(
+            !o.stderr_str().contains("MIPS"),
+            "measured before checking: {}",
+            o.stderr_str()
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+}
