@@ -26,10 +26,21 @@ pub struct HartArgs {
     pub trace_sbi: bool,
     /// Number of hpm counters (mhpmcounter3 onwards), 0..=29. Default: 29 with Sscofpmf or
     /// --sbi builtin, else 0 (as on Spike's default hart, whose hpm counters read zero).
-    #[arg(long, value_name = "N", help_heading = "PMU")]
+    #[arg(
+        long,
+        value_name = "N",
+        help_heading = "PMU",
+        allow_hyphen_values = true
+    )]
     pub hpm_counters: Option<u8>,
     /// Width of the hpm counters in bits, 1..=64.
-    #[arg(long, value_name = "BITS", default_value_t = 64, help_heading = "PMU")]
+    #[arg(
+        long,
+        value_name = "BITS",
+        default_value_t = 64,
+        help_heading = "PMU",
+        allow_hyphen_values = true
+    )]
     pub hpm_width: u8,
     /// Event models to run (comma-separated): caches, tlb, bp (branch predictor), or all.
     /// They give the cache, TLB and branch-miss events and the cycle model's penalties.
@@ -90,11 +101,11 @@ pub enum SbiArg {
 fn load<T: serde::de::DeserializeOwned>(p: &Path, what: &str) -> Result<T> {
     let option = format!("--{}-config", what.to_ascii_lowercase());
     let text = crate::capped::read_capped_string(p, crate::capped::SETTINGS_CAP, &option)?;
+    let bad = || format!("{option} {}: not valid {what} settings", p.display());
     if p.extension().is_some_and(|e| e == "toml") {
-        toml::from_str(&text).with_context(|| format!("{}: not valid {what} settings", p.display()))
+        toml::from_str(&text).with_context(bad)
     } else {
-        serde_json::from_str(&text)
-            .with_context(|| format!("{}: not valid {what} settings", p.display()))
+        serde_json::from_str(&text).with_context(bad)
     }
 }
 

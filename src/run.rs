@@ -28,10 +28,10 @@ pub struct RunArgs {
     /// The program: an RV64 little-endian ELF executable.
     pub program: PathBuf,
     /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix.
-    #[arg(long, default_value = "256M", value_parser = parse_size)]
+    #[arg(long, default_value = "256M", value_parser = parse_size, allow_hyphen_values = true)]
     pub mem: u64,
     /// Stop after this many retired instructions (exit status 124).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub max_insns: Option<u64>,
     /// Write Spike's --log-commits format to FILE ('-' for standard output).
     #[arg(long, value_name = "FILE")]
@@ -134,8 +134,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                 Box::new(std::io::stdout())
             } else {
                 Box::new(
-                    crate::prealloc::PreallocFile::create(path)
-                        .with_context(|| format!("cannot create {}", path.display()))?,
+                    crate::prealloc::PreallocFile::create(path).with_context(|| {
+                        format!("--log-commits: cannot create {}", path.display())
+                    })?,
                 )
             };
             Some(CommitLog::new(out))
