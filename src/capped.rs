@@ -42,9 +42,9 @@ pub fn read_capped_string(path: &Path, cap: u64, what: &str) -> Result<String> {
 
 /// `1 MiB`, `64 KiB`, `100 bytes`.
 fn show_size(n: u64) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} bytes")
