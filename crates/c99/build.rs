@@ -37,7 +37,9 @@ const TYPES: &[(&str, char)] = &[
 
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let mut c = String::from("#include <stdio.h>\n#include <stdint.h>\n#include <limits.h>\nint main(void) {\n");
+    let mut c = String::from(
+        "#include <stdio.h>\n#include <stdint.h>\n#include <limits.h>\nint main(void) {\n",
+    );
     for (name, sign) in TYPES {
         c.push_str(&format!(
             "  printf(\"pub type {name} = {sign}%u;\\n\", (unsigned)(sizeof({name}) * CHAR_BIT));\n"
@@ -56,7 +58,11 @@ fn main() {
         .arg(&exe)
         .status()
         .unwrap_or_else(|e| panic!("cannot run the C compiler {:?}: {e}", compiler.path()));
-    assert!(status.success(), "the C compiler failed on {}", src.display());
+    assert!(
+        status.success(),
+        "the C compiler failed on {}",
+        src.display()
+    );
     let output = Command::new(&exe)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
