@@ -266,3 +266,55 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod spike_check_tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn script(name: &str, body: &str) -> (PathBuf, PathBuf) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir =
+            std::env::temp_dir().join(format!("hartscope-spike-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (p, dir)
+    }
+
+    #[test]
+    fn spike_is_checked_by_its_banner() {
+        // Spike prints its usage to stderr and exits 1.
+        let (p, dir) = script(
+            "spike",
+            "echo 'Spike RISC-V ISA Simulator 1.1.1-dev' >&2; echo >&2; \
+             echo 'usage: spike [host options] <target program> [target options]' >&2; exit 1",
+        );
+        Spike::at(p, "--spike")
+            .unwrap()
+            .check(Duration::from_secs(10))
+            .unwrap();
+        let e = Spike::at("/bin/true".into(), "--spike")
+            .unwrap()
+            .check(Duration::from_secs(10))
+            .unwrap_err();
+        assert!(e.starts_with("--spike /bin/true is not Spike"), "{e}");
+        let e = Spike::at("/nonexistent/spike".into(), "HARTSCOPE_SPIKE")
+            .unwrap()
+            .check(Duration::from_secs(10))
+            .unwrap_err();
+        assert!(
+            e.starts_with("HARTSCOPE_SPIKE /nonexistent/spike: cannot run it"),
+            "{e}"
+        );
+        let (slow, dir2) = script("slow", "sleep 30");
+        let e = Spike::at(slow, "--spike")
+            .unwrap()
+            .check(Duration::from_millis(300))
+            .unwrap_err();
+        assert!(e.contains("did not finish within"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_dir_all(dir2);
+    }
+}

@@ -1,50 +1,24 @@
-//! Reading input files with a size cap, and the N-Trace settings files (TOML or JSON) with
-//! errors that name the file, the field and what is wrong.
-//!
-//! Every input is read through [`read_capped`]: a device or a pipe (`/dev/zero`) or a file far
-//! larger than anything the reader could use is refused with the file's name and the cap,
-//! instead of filling the memory.
+//! Whole-file inputs of the command line, read with a size cap (`iss::files::read_capped`),
+//! and settings files (TOML or JSON: `--pmu-config`, `--ctr-config`, `--ntrace-config`, the
+//! N-Trace sidecar) with errors that name the file, where the syntax breaks, or the field
+//! whose value is wrong and what is wrong with it.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use encoder::encoder::EncoderConfig;
-use std::io::Read;
+use iss::files::{read_capped as read_capped_typed, SETTINGS_CAP};
 use std::path::Path;
 
-/// The most a settings file may hold.
-pub const SETTINGS_CAP: u64 = 1 << 20;
-
-/// The most an ELF program given to `ntrace decode` may hold.
-pub const ELF_CAP: u64 = 1 << 30;
+/// The most an ELF program given to `ntrace decode` may hold: what `hartscope run` reads.
+pub const ELF_CAP: u64 = iss::elf::MAX_ELF_FILE;
 
 /// The most a raw image given to `ntrace decode --raw` may hold: the default RAM of
 /// `hartscope run` (the decoder keeps the code, and a decoded-instruction slot per half-word
 /// of it, in memory).
 pub const RAW_CAP: u64 = 256 << 20;
 
-/// The bytes of `p`, refused (naming `what` and the file) when it holds more than `cap`.
-pub fn read_capped(p: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
-    let mut v = Vec::new();
-    f.take(cap.saturating_add(1))
-        .read_to_end(&mut v)
-        .with_context(|| format!("reading {}", p.display()))?;
-    if v.len() as u64 > cap {
-        bail!(
-            "{}: {what} larger than the cap of {cap} bytes ({}), refused",
-            p.display(),
-            human(cap)
-        );
-    }
-    Ok(v)
-}
-
-fn human(n: u64) -> String {
-    match n {
-        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
-        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
-        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
-        n => format!("{n} bytes"),
-    }
+/// The bytes of `p`, at most `cap`; `what` names the kind of input ("a raw image").
+pub fn read_capped(p: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>> {
+    Ok(read_capped_typed(p, cap, what)?)
 }
 
 /// Line and column (from 1) of byte `at` of `text`.
@@ -60,37 +34,36 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line.max(1), col.max(1))
 }
 
-/// The text of a settings file: at most [`SETTINGS_CAP`] bytes of UTF-8.
-fn settings_text(p: &Path) -> Result<String> {
+/// Settings of type `T` from a TOML file (`.toml`) or JSON (anything else), at most
+/// [`SETTINGS_CAP`] bytes of UTF-8. A syntax error gives its line and column; a field error
+/// names the field (a path into nested tables: `caches.l1d.line`) and what is wrong with its
+/// value, found against `template` (a valid `T` with every part present); `what` names the
+/// settings in the rest ("PMU", "N-Trace encoder").
+pub fn load_settings<T>(p: &Path, what: &str, template: T) -> Result<T>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize,
+{
     let bytes = read_capped(p, SETTINGS_CAP, "a settings file")?;
-    String::from_utf8(bytes).map_err(|e| {
+    let shown = p.display();
+    let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
-            "{}: not a settings file: not UTF-8 text (byte {})",
-            p.display(),
+            "{shown}: not a settings file: not UTF-8 text (byte {})",
             e.utf8_error().valid_up_to()
         )
-    })
-}
-
-/// Encoder settings from a TOML file (`.toml`) or JSON (anything else). A syntax error gives
-/// its line and column; a field error names the field and what is wrong with its value.
-pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
-    let text = settings_text(p)?;
-    let shown = p.display();
-    let toml = p.extension().is_some_and(|e| e == "toml");
-    let value: serde_json::Value = if toml {
+    })?;
+    let value: serde_json::Value = if p.extension().is_some_and(|e| e == "toml") {
         let table: toml::Table = toml::from_str(&text).map_err(|e| {
-            let what = e.message().trim().to_string();
+            let problem = e.message().trim().to_string();
             match e.span() {
                 Some(s) => {
                     let (l, c) = line_col(&text, s.start);
-                    anyhow::anyhow!("{shown}: not valid TOML: line {l}, column {c}: {what}")
+                    anyhow::anyhow!("{shown}: not valid TOML: line {l}, column {c}: {problem}")
                 }
-                None => anyhow::anyhow!("{shown}: not valid TOML: {what}"),
+                None => anyhow::anyhow!("{shown}: not valid TOML: {problem}"),
             }
         })?;
         serde_json::to_value(table)
-            .map_err(|e| anyhow::anyhow!("{shown}: not valid encoder settings: {e}"))?
+            .map_err(|e| anyhow::anyhow!("{shown}: not valid {what} settings: {e}"))?
     } else {
         serde_json::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
@@ -101,35 +74,31 @@ pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
             )
         })?
     };
-    let serde_json::Value::Object(fields) = &value else {
+    if !value.is_object() {
         bail!(
-            "{shown}: not valid encoder settings: expected a table of fields (tr_te_inst_mode, \
-             ...), found {}",
+            "{shown}: not valid {what} settings: expected a table of fields, found {}",
             kind_of(&value)
         );
-    };
-    match serde_json::from_value::<EncoderConfig>(value.clone()) {
-        Ok(c) => Ok(c),
+    }
+    match T::deserialize(&value) {
+        Ok(t) => Ok(t),
         Err(whole) => {
-            // Every field defaults: the first field that alone does not deserialize is the one.
-            for (name, v) in fields {
-                let one =
-                    serde_json::Value::Object([(name.clone(), v.clone())].into_iter().collect());
-                if let Err(e) = serde_json::from_value::<EncoderConfig>(one) {
-                    let what = json_what(&e);
-                    if what.starts_with("unknown field") {
-                        bail!(
-                            "{shown}: unknown field `{name}` (the fields are those of \
-                             `hartscope run --help`'s N-Trace encoder options, with `_`: \
-                             tr_te_inst_mode, icnt_bits, ...)"
-                        );
-                    }
-                    bail!("{shown}: field `{name}`: {what}");
+            let template = serde_json::to_value(&template).unwrap_or_default();
+            match tandem::sidecar::bad_field::<T>(&value, &template) {
+                // serde names an unknown field itself.
+                Some((_, problem)) if problem.starts_with("unknown field") => {
+                    bail!("{shown}: {problem}")
                 }
+                Some((field, problem)) => bail!("{shown}: field `{field}`: {problem}"),
+                None => bail!("{shown}: not valid {what} settings: {}", json_what(&whole)),
             }
-            bail!("{shown}: not valid encoder settings: {}", json_what(&whole))
         }
     }
+}
+
+/// N-Trace encoder settings (`--ntrace-config`, the sidecar `ntrace dump` and `decode` read).
+pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
+    load_settings(p, "N-Trace encoder", EncoderConfig::default())
 }
 
 /// A serde_json error's text without its position (which is that of a re-serialised value,
@@ -192,7 +161,7 @@ mod tests {
         assert!(!e.contains('|'), "no source snippet: {e}");
         let e = err("f.json", "[1, 2]");
         assert!(
-            e.contains("f.json: not valid encoder settings: expected a table"),
+            e.contains("f.json: not valid N-Trace encoder settings: expected a table"),
             "{e}"
         );
         let e = err("g.json", r#"{"filter": {"start": 1}}"#);
@@ -295,9 +264,12 @@ mod tests {
                 prop_assert!(e.starts_with(&p.display().to_string()), "{e}");
                 prop_assert!(!e.contains('\n'), "one line: {e}");
                 if let Some(rest) = e.split(": field `").nth(1) {
+                    // A path into nested tables: each of its names is in the input.
                     let field = rest.split('`').next().unwrap();
                     let t = String::from_utf8_lossy(&text);
-                    prop_assert!(t.contains(field), "{field} is not in {t}");
+                    for name in field.split('.') {
+                        prop_assert!(t.contains(name), "{name} of {field} is not in {t}");
+                    }
                 }
             }
         }
@@ -308,10 +280,11 @@ mod tests {
         let e = read_capped(Path::new("/dev/zero"), 4096, "a raw image").unwrap_err();
         assert_eq!(
             format!("{e:#}"),
-            "/dev/zero: a raw image larger than the cap of 4096 bytes (4 KiB), refused"
+            "/dev/zero: larger than the 4 KiB a raw image may hold"
         );
         let e = load_encoder_config(Path::new("/dev/zero")).unwrap_err();
-        assert!(format!("{e:#}")
-            .contains("/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)"));
+        assert!(
+            format!("{e:#}").contains("/dev/zero: larger than the 1 MiB a settings file may hold")
+        );
     }
 }

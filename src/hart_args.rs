@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use iss::elf::Program;
 use iss::{Config, Machine};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct HartArgs {
@@ -26,10 +26,21 @@ pub struct HartArgs {
     pub trace_sbi: bool,
     /// Number of hpm counters (mhpmcounter3 onwards), 0..=29. Default: 29 with Sscofpmf or
     /// --sbi builtin, else 0 (as on Spike's default hart, whose hpm counters read zero).
-    #[arg(long, value_name = "N", help_heading = "PMU")]
+    #[arg(
+        long,
+        value_name = "N",
+        help_heading = "PMU",
+        allow_hyphen_values = true
+    )]
     pub hpm_counters: Option<u8>,
     /// Width of the hpm counters in bits, 1..=64.
-    #[arg(long, value_name = "BITS", default_value_t = 64, help_heading = "PMU")]
+    #[arg(
+        long,
+        value_name = "BITS",
+        default_value_t = 64,
+        help_heading = "PMU",
+        allow_hyphen_values = true
+    )]
     pub hpm_width: u8,
     /// Event models to run (comma-separated): caches, tlb, bp (branch predictor), or all.
     /// They give the cache, TLB and branch-miss events and the cycle model's penalties.
@@ -87,54 +98,6 @@ pub enum SbiArg {
     Builtin,
 }
 
-/// Read `--pmu-config` / `--ctr-config` (TOML by extension, else JSON): at most
-/// [`tandem::limits::SETTINGS_CAP`] bytes, and an error names the file, the position of a
-/// syntax error, or the field whose value is wrong (found against `template`, a valid
-/// value with every part present).
-fn load<T: serde::de::DeserializeOwned + serde::Serialize>(
-    p: &Path,
-    what: &str,
-    template: T,
-) -> Result<T> {
-    let bytes = tandem::limits::read_capped(p, tandem::limits::SETTINGS_CAP)?;
-    let f = p.display();
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        anyhow::anyhow!("{f}: not text (invalid UTF-8 at byte {})", e.valid_up_to())
-    })?;
-    let value: serde_json::Value = if p.extension().is_some_and(|e| e == "toml") {
-        let table = toml::from_str::<toml::Table>(text).map_err(|e| {
-            let at = e.span().map(|s| s.start).unwrap_or(0).min(text.len());
-            let line = text[..at].matches('\n').count() + 1;
-            let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-            anyhow::anyhow!(
-                "{f}: not valid TOML at line {line}, column {column}: {}",
-                e.message().trim()
-            )
-        })?;
-        serde_json::to_value(table).with_context(|| format!("{f}: not valid {what} settings"))?
-    } else {
-        serde_json::from_str(text).map_err(|e| {
-            let msg = e.to_string();
-            let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-            anyhow::anyhow!(
-                "{f}: not valid JSON at line {}, column {}: {msg}",
-                e.line(),
-                e.column()
-            )
-        })?
-    };
-    match T::deserialize(&value) {
-        Ok(t) => Ok(t),
-        Err(e) => {
-            let t = serde_json::to_value(&template).unwrap_or_default();
-            match tandem::sidecar::bad_field::<T>(&value, &t) {
-                Some((field, problem)) => bail!("{f}: {field}: {problem}"),
-                None => bail!("{f}: not valid {what} settings: {e}"),
-            }
-        }
-    }
-}
-
 impl HartArgs {
     /// The machine configuration these options describe, on top of `base`
     /// ([`iss::options::HartOptions`] maps them; the settings files are read here).
@@ -148,13 +111,23 @@ impl HartArgs {
             pmu: self
                 .pmu_config
                 .as_deref()
-                .map(|p| load(p, "PMU", pmu::PmuConfig::default().with_all_models()))
+                .map(|p| {
+                    crate::files::load_settings(
+                        p,
+                        "PMU",
+                        pmu::PmuConfig::default().with_all_models(),
+                    )
+                    .context("--pmu-config")
+                })
                 .transpose()?,
             ctr_layout: self.ctr.clone(),
             ctr: self
                 .ctr_config
                 .as_deref()
-                .map(|p| load(p, "CTR", ctr::CtrConfig::default()))
+                .map(|p| {
+                    crate::files::load_settings(p, "CTR", ctr::CtrConfig::default())
+                        .context("--ctr-config")
+                })
                 .transpose()?,
         };
         let c = options.config(base).map_err(anyhow::Error::msg)?;

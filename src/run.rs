@@ -28,10 +28,10 @@ pub struct RunArgs {
     /// The program: an RV64 little-endian ELF executable.
     pub program: PathBuf,
     /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix.
-    #[arg(long, default_value = "256M", value_parser = parse_size)]
+    #[arg(long, default_value = "256M", value_parser = parse_size, allow_hyphen_values = true)]
     pub mem: u64,
     /// Stop after this many retired instructions (exit status 124).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub max_insns: Option<u64>,
     /// Write Spike's --log-commits format to FILE ('-' for standard output).
     #[arg(long, value_name = "FILE")]
@@ -39,8 +39,9 @@ pub struct RunArgs {
     /// Write the memory between begin_signature and end_signature, one 32-bit word per line.
     #[arg(long, value_name = "FILE")]
     pub signature: Option<PathBuf>,
-    /// Bytes the UART's receiver delivers to the guest, in order (without it, reads of the
-    /// receive register find no data).
+    /// Bytes the UART's receiver delivers to the guest, in order, read from FILE as the guest
+    /// consumes them ('-' for standard input; a FIFO works). Without it, reads of the receive
+    /// register find no data.
     #[arg(long, value_name = "FILE")]
     pub uart_input: Option<PathBuf>,
     /// Misaligned loads and stores: trap (raise the misaligned exception) or emulate.
@@ -89,7 +90,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
             "'{s}': the size must be a non-zero multiple of 4 KiB"
         ));
     }
-    if v > 1 << 40 {
+    if v > iss::bus::MAX_RAM_SIZE {
         return Err(format!("'{s}': at most 1 TiB of RAM"));
     }
     Ok(v)
@@ -105,14 +106,24 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         },
         ..Config::default()
     })?;
-    let mut m = Machine::try_new(config)?;
+    let mut m = Machine::try_new(config).map_err(|e| match e {
+        iss::machine::ConfigError::Ram(r) => anyhow::anyhow!("--mem: {r}"),
+        e => e.into(),
+    })?;
     let prog = iss::elf::load_file(&mut m, &args.program)?;
     m.boot(prog.entry);
     args.hart.check_boot(&m, &prog)?;
     if let Some(path) = &args.uart_input {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("--uart-input: cannot read {}", path.display()))?;
-        m.bus.uart.input.extend(bytes);
+        // Streamed as the guest reads (a FIFO, /dev/zero, '-' for standard input).
+        let source: Box<dyn std::io::Read + Send> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(
+                File::open(path)
+                    .with_context(|| format!("--uart-input: cannot open {}", path.display()))?,
+            )
+        };
+        m.bus.uart.input.set_source(source);
     }
 
     let log = match &args.log_commits {
@@ -123,8 +134,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                 Box::new(std::io::stdout())
             } else {
                 Box::new(
-                    crate::prealloc::PreallocFile::create(path)
-                        .with_context(|| format!("cannot create {}", path.display()))?,
+                    crate::prealloc::PreallocFile::create(path).with_context(|| {
+                        format!("--log-commits: cannot create {}", path.display())
+                    })?,
                 )
             };
             Some(CommitLog::new(out))
@@ -257,28 +269,34 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             );
             ExitCode::from(EXIT_RESET)
         }
+        Stop::HostIoError => {
+            let e = m
+                .bus
+                .console
+                .error()
+                .map_or(String::new(), |e| e.to_string());
+            eprintln!(
+                "hartscope: error: cannot write the guest's output to standard output: {e}; \
+                 the run was stopped"
+            );
+            ExitCode::from(EXIT_HOST_ERROR)
+        }
     })
 }
 
 fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Result<()> {
-    let (Some(begin), Some(end)) = (prog.symbol("begin_signature"), prog.symbol("end_signature"))
-    else {
-        bail!("--signature: the program has no begin_signature/end_signature symbols");
+    let (off, len) = iss::elf::signature_range(m, prog).context("--signature")?;
+    // Streamed from RAM: the range may be as large as RAM.
+    let write = || -> std::io::Result<()> {
+        let mut out = BufWriter::new(File::create(path)?);
+        for w in m.bus.ram.bytes(off, len).chunks(4) {
+            let mut b = [0u8; 4];
+            b[..w.len()].copy_from_slice(w);
+            writeln!(out, "{:08x}", u32::from_le_bytes(b))?;
+        }
+        out.flush()
     };
-    if end < begin {
-        bail!("--signature: end_signature {end:#x} is before begin_signature {begin:#x}");
-    }
-    let mut bytes = vec![0u8; (end - begin) as usize];
-    if !m.bus.read_phys(begin, &mut bytes) {
-        bail!("--signature: {begin:#x}..{end:#x} is not in RAM");
-    }
-    let mut out = String::with_capacity(bytes.len() * 3);
-    for w in bytes.chunks(4) {
-        let mut b = [0u8; 4];
-        b[..w.len()].copy_from_slice(w);
-        out.push_str(&format!("{:08x}\n", u32::from_le_bytes(b)));
-    }
-    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+    write().with_context(|| format!("--signature: cannot write {}", path.display()))
 }
 
 /// The ingress port with its outputs: on a thread of its own fed with the runs the hart
@@ -443,6 +461,10 @@ impl Sink for Recorders {
             None => {}
         }
     }
+
+    fn failed(&self) -> bool {
+        self.log.as_ref().is_some_and(|l| l.failed())
+    }
 }
 
 /// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
@@ -486,7 +508,11 @@ fn run_sinks(
                 l.finish().with_context(|| {
                     format!(
                         "writing the commit log to {}",
-                        log_path.map_or("-".into(), |p| p.display().to_string())
+                        log_path.map_or("-".into(), |p| if p.as_os_str() == "-" {
+                            "standard output".into()
+                        } else {
+                            p.display().to_string()
+                        })
                     )
                 })?;
             }

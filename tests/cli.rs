@@ -103,7 +103,43 @@ fn truncated_real_elf() {
     let bytes = std::fs::read(program("rv64i")).expect("read rv64i.elf");
     let p = tmp.write("truncated.elf", &bytes[..100]);
     // The ELF header is intact; the program headers are cut off.
-    expect_failure(&[&p], 2, &[path_str(&p), "not an ELF file"]);
+    expect_failure(
+        &[&p],
+        2,
+        &[
+            path_str(&p),
+            "truncated",
+            "the program header table at file offset 0x40",
+            "(0x64 bytes)",
+        ],
+    );
+}
+
+/// A real program cut anywhere: the message names the file, says it is truncated, which part
+/// is missing, and the offsets against the file's size (it was goblin's "bad offset 61024").
+#[test]
+fn truncated_real_elf_everywhere() {
+    let tmp = TempDir::new("truncated_all");
+    let bytes = std::fs::read(program("hello")).expect("read hello.elf");
+    for (cut, what) in [
+        (10, "the ELF header"),
+        (63, "the ELF header"),
+        (bytes.len() - 1, "the section header table"),
+        (bytes.len() / 2, "the section header table"),
+        (0x1100, "the section header table"),
+    ] {
+        let p = tmp.write(&format!("cut{cut}.elf"), &bytes[..cut]);
+        expect_failure(
+            &[&p],
+            2,
+            &[
+                path_str(&p),
+                "truncated",
+                what,
+                &format!("past the end of the file ({cut:#x} bytes)"),
+            ],
+        );
+    }
 }
 
 #[test]
@@ -116,8 +152,87 @@ fn truncated_segment_data() {
     expect_failure(
         &[&p],
         2,
-        &[path_str(&p), "segment 0", "past the end of the file"],
+        &[
+            path_str(&p),
+            "truncated",
+            "segment 0's data at file offset 0x1000 with 0x8 bytes",
+            "(0x1002 bytes)",
+        ],
     );
+}
+
+/// Offsets of the one program header's fields in `build_elf`'s files.
+const PH_OFFSET: usize = 64 + 8;
+const PH_FILESZ: usize = 64 + 32;
+const PH_MEMSZ: usize = 64 + 40;
+
+fn patched(bytes: &[u8], at: usize, v: u64) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    b
+}
+
+/// A huge p_filesz is reported as what it is, with the segment's real range (it was "outside
+/// RAM" with a range inside RAM); a huge p_offset as data past the end; a huge p_memsz as a
+/// range that wraps or does not fit in any RAM (no --mem hint then).
+#[test]
+fn corrupt_segment_sizes() {
+    let tmp = TempDir::new("segment_sizes");
+    let good = minimal_elf(&[rv::jal(0, 0), rv::jal(0, 0)]);
+    let cases: [(usize, u64, &[&str]); 5] = [
+        (
+            PH_FILESZ,
+            0xffff_ffff_ffff_0000,
+            &[
+                "segment 0 at 0x80000000..0x80000008",
+                "p_filesz 0xffffffffffff0000",
+                "p_memsz 0x8",
+            ],
+        ),
+        (
+            PH_OFFSET,
+            u64::MAX - 3,
+            &[
+                "truncated",
+                "segment 0's data at file offset 0xfffffffffffffffc",
+            ],
+        ),
+        (
+            PH_MEMSZ,
+            u64::MAX,
+            &[
+                "segment 0 at 0x80000000",
+                "p_memsz 0xffffffffffffffff",
+                "64-bit address space",
+            ],
+        ),
+        (
+            PH_MEMSZ,
+            1 << 48,
+            &[
+                "segment 0 at 0x80000000..0x1000080000000",
+                "outside RAM 0x80000000..0x90000000",
+            ],
+        ),
+        (
+            PH_MEMSZ,
+            1 << 30,
+            &[
+                "segment 0 at 0x80000000..0xc0000000",
+                "outside RAM",
+                "use --mem",
+            ],
+        ),
+    ];
+    for (i, (at, v, needles)) in cases.into_iter().enumerate() {
+        let p = tmp.write(&format!("case{i}.elf"), &patched(&good, at, v));
+        let mut all = vec![path_str(&p)];
+        all.extend_from_slice(needles);
+        let err = expect_failure(&[&p], 2, &all);
+        if at == PH_MEMSZ && v == 1 << 48 {
+            assert!(!err.contains("--mem"), "no RAM holds it: {err}");
+        }
+    }
 }
 
 #[test]
@@ -192,10 +307,57 @@ fn segment_below_ram() {
         symbols: vec![],
     });
     let p = tmp.write("low.elf", &bytes);
-    expect_failure(
+    // Below RAM: a larger RAM would not help, so no --mem hint.
+    let err = expect_failure(
         &[&p],
         2,
-        &[path_str(&p), "segment 0 at 0x40000000", "outside RAM"],
+        &[
+            path_str(&p),
+            "segment 0 at 0x40000000..0x40000004 lies below RAM, which starts at 0x80000000",
+            "only RAM",
+        ],
+    );
+    assert!(!err.contains("--mem"), "{err}");
+}
+
+/// Symbol names need not be UTF-8: such symbols are converted lossily, and the ones hartscope
+/// needs (tohost, fromhost, the signature's) still work (the file used to be refused with
+/// "invalid utf8").
+#[test]
+fn non_utf8_symbol_names() {
+    let tmp = TempDir::new("non_utf8");
+    let mut bytes = build_elf(&ElfSpec {
+        class64: true,
+        machine: EM_RISCV,
+        addr: RAM_BASE,
+        image: code_bytes(&signature_code(0)),
+        mem_size: 0x2000,
+        symbols: vec![
+            ("tohost", common::TOHOST),
+            ("fromhost", common::FROMHOST),
+            ("zzzzzzzz", RAM_BASE),
+            ("begin_signature", common::SIGNATURE),
+            ("end_signature", common::SIGNATURE + 16),
+        ],
+    });
+    let at = bytes
+        .windows(9)
+        .position(|w| w == b"zzzzzzzz\0")
+        .expect("the name in .strtab");
+    bytes[at..at + 8].copy_from_slice(&[0xff, 0xfe, 0x80, 0xc3, 0x28, b'x', 0xa0, 0xa1]);
+    let elf = tmp.write("latin.elf", &bytes);
+    let sig = tmp.join("out.sig");
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--signature"),
+        sig.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    assert_no_panic("latin.elf", &out.stderr_str());
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    assert_eq!(
+        std::fs::read_to_string(&sig).expect("the signature file"),
+        "00000123\ndeadbeef\ndeadbeef\nffffffff\n"
     );
 }
 
@@ -239,6 +401,39 @@ fn bad_mem_values() {
     ] {
         expect_failure(&["--mem", value, p], 2, &["--mem", reason]);
     }
+}
+
+/// RAM is reserved lazily: sizes above the host's memory (up to the 1 TiB the parser allows)
+/// run, costing only the pages touched (they used to abort: "memory allocation failed").
+#[test]
+fn mem_above_host_memory() {
+    let p = program("hello");
+    for size in ["32G", "1024G"] {
+        let out = run(&["-q", "--mem", size, path_str(&p)]);
+        assert_no_panic(size, &out.stderr_str());
+        assert_eq!(out.code(), Some(0), "--mem {size}: {}", out.stderr_str());
+        assert_eq!(out.stdout_str(), "Hello from hartscope!\n");
+    }
+}
+
+/// When the host refuses even the reservation (here a 1 GB address-space limit), the run ends
+/// with status 2 and a message naming --mem, not an abort.
+#[test]
+fn mem_reservation_refused() {
+    let p = program("hello");
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args([
+        "-c",
+        "ulimit -v 1000000 && exec \"$0\" run -q --mem 32G \"$1\"",
+    ])
+    .arg(env!("CARGO_BIN_EXE_hartscope"))
+    .arg(&p)
+    .env_remove("RUST_BACKTRACE");
+    common::expect_status(
+        &mut cmd,
+        2,
+        &["--mem", "cannot reserve", "34359738368 bytes"],
+    );
 }
 
 /// PMU, CTR and SBI options are checked before anything runs: status 2, the option named.
@@ -358,6 +553,77 @@ fn signature_without_symbols() {
     );
 }
 
+/// A signature range that is reversed, outside RAM or ends at 2^64 - 1 is an error naming the
+/// symbols and their values (end_signature = 0xffffffffffffffff used to panic: capacity
+/// overflow).
+#[test]
+fn signature_ranges_checked() {
+    let tmp = TempDir::new("sig_ranges");
+    let sig = tmp.join("out.sig");
+    for (i, (begin, end, needles)) in [
+        (
+            common::SIGNATURE,
+            u64::MAX,
+            vec![
+                "begin_signature 0x80001100",
+                "end_signature 0xffffffffffffffff",
+                "not inside RAM 0x80000000..0x90000000",
+            ],
+        ),
+        (
+            common::SIGNATURE + 16,
+            common::SIGNATURE,
+            vec!["end_signature 0x80001100 is before begin_signature 0x80001110"],
+        ),
+        (
+            0x1000,
+            0x1010,
+            vec![
+                "begin_signature 0x1000..end_signature 0x1010",
+                "not inside RAM",
+            ],
+        ),
+        (
+            0x8fff_fff0,
+            0x9000_0010,
+            vec![
+                "begin_signature 0x8ffffff0..end_signature 0x90000010",
+                "not inside RAM",
+            ],
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bytes = build_elf(&ElfSpec {
+            class64: true,
+            machine: EM_RISCV,
+            addr: RAM_BASE,
+            image: code_bytes(&signature_code(0)),
+            mem_size: 0x2000,
+            symbols: vec![
+                ("tohost", common::TOHOST),
+                ("fromhost", common::FROMHOST),
+                ("begin_signature", begin),
+                ("end_signature", end),
+            ],
+        });
+        let elf = tmp.write(&format!("sig{i}.elf"), &bytes);
+        let mut all = vec!["--signature"];
+        all.extend(needles);
+        expect_failure(
+            &[
+                OsStr::new("-q"),
+                OsStr::new("--signature"),
+                sig.as_os_str(),
+                elf.as_os_str(),
+            ],
+            2,
+            &all,
+        );
+    }
+}
+
 /// The signature of the hand-built program, in hartscope's format.
 #[test]
 fn signature_of_handmade_program() {
@@ -460,4 +726,330 @@ fn encoders() {
     assert_eq!(rv::sd(rv::T2, 0x108, rv::T0), 0x1072_b423);
     assert_eq!(rv::sd(rv::T1, 0, rv::T0), 0x0062_b023);
     assert_eq!(rv::csrrs(rv::T1, rv::MSCRATCH, 0), 0x3400_2373);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output to a full or closed standard output
+// ---------------------------------------------------------------------------------------------
+
+/// Run `hartscope run ARGS` with standard output `stdout`; returns the exit status and stderr.
+fn run_to(args: &[&OsStr], stdout: std::process::Stdio) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut cmd = hartscope();
+    cmd.arg("run")
+        .args(args)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped());
+    let what = format!("{cmd:?}");
+    let mut w = common::Watched::spawn(&mut cmd, &what, TIMEOUT);
+    let mut err = String::new();
+    if let Some(mut e) = w.stderr.take() {
+        e.read_to_string(&mut err).expect("read stderr");
+    }
+    let status = w.wait();
+    assert_no_panic(&what, &err);
+    (status.code(), err)
+}
+
+fn dev_full() -> std::process::Stdio {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full")
+        .into()
+}
+
+/// A pipe whose reading end is already closed: every write gets EPIPE.
+fn closed_pipe() -> std::process::Stdio {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    writer.into()
+}
+
+/// A guest that writes 'x' to the UART forever (no newline, no exit).
+fn uart_forever_elf(tmp: &TempDir) -> std::path::PathBuf {
+    const SB_T1_0_T0: u32 = (rv::T1 << 20) | (rv::T0 << 15) | 0x23; // sb t1, 0(t0)
+    tmp.write(
+        "uart_forever.elf",
+        &minimal_elf(&[
+            rv::lui(rv::T0, 0x10000), // t0 = 0x1000_0000, the UART
+            rv::addi(rv::T1, 0, b'x' as i32),
+            SB_T1_0_T0,
+            rv::jal(0, -4),
+        ]),
+    )
+}
+
+/// The guest's output (HTIF write, UART transmit) to a full or closed standard output ends the
+/// run with status 2 and a message naming standard output (it was lost with status 0).
+#[test]
+fn guest_output_to_full_or_closed_stdout() {
+    let tmp = TempDir::new("stdout_errors");
+    let hello = program("hello");
+    let uart = uart_forever_elf(&tmp);
+    for (elf, name) in [(&hello, "hello (HTIF)"), (&uart, "UART forever")] {
+        for (out, kind, reason) in [
+            (dev_full(), "/dev/full", "No space left on device"),
+            (closed_pipe(), "closed pipe", "Broken pipe"),
+        ] {
+            let (code, err) = run_to(&[OsStr::new("-q"), elf.as_os_str()], out);
+            assert_eq!(code, Some(2), "{name} to {kind}: {err}");
+            for needle in ["standard output", reason] {
+                assert!(
+                    err.contains(needle),
+                    "{name} to {kind}: no {needle:?} in {err}"
+                );
+            }
+        }
+    }
+}
+
+/// `--log-commits -` to a full or closed standard output: status 2 naming standard output, and
+/// the run stops at once (it used to run the whole program).
+#[test]
+fn commit_log_to_full_or_closed_stdout() {
+    let bench = program("bench");
+    for (out, kind, reason) in [
+        (dev_full(), "/dev/full", "No space left on device"),
+        (closed_pipe(), "closed pipe", "Broken pipe"),
+    ] {
+        let start = std::time::Instant::now();
+        let (code, err) = run_to(
+            &[
+                OsStr::new("-q"),
+                OsStr::new("--log-commits"),
+                OsStr::new("-"),
+                bench.as_os_str(),
+            ],
+            out,
+        );
+        assert_eq!(code, Some(2), "{kind}: {err}");
+        for needle in ["commit log", "standard output", reason] {
+            assert!(err.contains(needle), "{kind}: no {needle:?} in {err}");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{kind}: the run went on after the log failed ({:?})",
+            start.elapsed()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounded inputs: --uart-input streams, settings files are capped
+// ---------------------------------------------------------------------------------------------
+
+/// A guest that reads the UART while LSR.DR says a byte is waiting, echoing each byte to the
+/// UART if `echo`, and exits 0 through HTIF when no byte is left.
+fn uart_reader_elf(tmp: &TempDir, echo: bool) -> std::path::PathBuf {
+    use rv::{T0, T1, T2};
+    let lbu =
+        |rd: u32, imm: u32, rs1: u32| (imm << 20) | (rs1 << 15) | (4 << 12) | (rd << 7) | 0x03;
+    let andi =
+        |rd: u32, rs1: u32, imm: u32| (imm << 20) | (rs1 << 15) | (7 << 12) | (rd << 7) | 0x13;
+    // beq t1, x0, +16
+    let beq_t1_zero_16 = (T1 << 15) | (8 << 8) | 0x63;
+    let sb_t1_0_t0 = (T1 << 20) | (T0 << 15) | 0x23;
+    let nop = 0x13;
+    let code = [
+        rv::auipc(T2, 1),     // t2 = tohost (0x8000_1000)
+        rv::lui(T0, 0x10000), // t0 = the UART
+        lbu(T1, 5, T0),       // 8: t1 = LSR
+        andi(T1, T1, 1),      // DR
+        beq_t1_zero_16,       // 16: no byte: to 32
+        lbu(T1, 0, T0),       // t1 = RBR
+        if echo { sb_t1_0_t0 } else { nop },
+        rv::jal(0, -20),    // 28: to 8
+        rv::addi(T1, 0, 1), // 32: exit code 0
+        rv::sd(T1, 0, T2),
+        rv::jal(0, 0),
+    ];
+    let name = if echo {
+        "uart_echo.elf"
+    } else {
+        "uart_drain.elf"
+    };
+    tmp.write(name, &htif_elf(&code, false))
+}
+
+/// --uart-input delivers a file's bytes in order, then LSR.DR stays clear.
+#[test]
+fn uart_input_file_is_echoed() {
+    let tmp = TempDir::new("uart_file");
+    let elf = uart_reader_elf(&tmp, true);
+    let data: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
+    let input = tmp.write("in.bin", &data);
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--uart-input"),
+        input.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    assert_eq!(out.stdout, data);
+}
+
+/// /dev/zero as UART input: the guest reads it for millions of instructions with memory staying
+/// bounded (under a 300 MB address-space limit; it used to read the whole input first, 1.3 GB
+/// in 5 s).
+#[test]
+fn uart_input_endless_source_is_streamed() {
+    let tmp = TempDir::new("uart_zero");
+    let elf = uart_reader_elf(&tmp, false);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args([
+        "-c",
+        "ulimit -v 300000 && exec \"$0\" run -q --mem 16M --max-insns 2000000 --uart-input /dev/zero \"$1\"",
+    ])
+    .arg(env!("CARGO_BIN_EXE_hartscope"))
+    .arg(&elf)
+    .env_remove("RUST_BACKTRACE");
+    common::expect_status(&mut cmd, 124, &["instruction limit", "2000000"]);
+}
+
+/// A FIFO as UART input: read as it is written; its end is the input's end.
+#[test]
+fn uart_input_fifo() {
+    let tmp = TempDir::new("uart_fifo");
+    let elf = uart_reader_elf(&tmp, true);
+    let fifo = tmp.join("in.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&fifo)
+                .expect("open the FIFO");
+            for i in 0..50 {
+                writeln!(f, "line {i} through the FIFO").expect("write the FIFO");
+            }
+        })
+    };
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--uart-input"),
+        fifo.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    writer.join().expect("the FIFO writer");
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    let want: String = (0..50)
+        .map(|i| format!("line {i} through the FIFO\n"))
+        .collect();
+    assert_eq!(out.stdout_str(), want);
+}
+
+/// `--uart-input -` reads standard input.
+#[test]
+fn uart_input_stdin() {
+    use std::io::Write;
+    let tmp = TempDir::new("uart_stdin");
+    let elf = uart_reader_elf(&tmp, true);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hartscope"))
+        .args([
+            OsStr::new("run"),
+            OsStr::new("-q"),
+            OsStr::new("--uart-input"),
+            OsStr::new("-"),
+            elf.as_os_str(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start hartscope");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"typed on standard input\n")
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait for hartscope");
+    assert_no_panic("--uart-input -", &String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"typed on standard input\n");
+}
+
+/// A missing --uart-input file is refused before the run, naming the option and the file.
+#[test]
+fn uart_input_missing_file() {
+    let p = program("hello");
+    expect_failure(
+        &["--uart-input", "/nonexistent/in.txt", path_str(&p)],
+        2,
+        &["--uart-input", "/nonexistent/in.txt", "No such file"],
+    );
+}
+
+/// Settings files are read up to 1 MiB: /dev/zero or a huge file is an error naming the option,
+/// the file and the cap (they were read without bound).
+#[test]
+fn settings_files_are_capped() {
+    let tmp = TempDir::new("caps");
+    let big = tmp.write("big.toml", &vec![b'#'; (1 << 20) + 1]);
+    let p = program("hello");
+    for opt in ["--pmu-config", "--ctr-config"] {
+        for file in [Path::new("/dev/zero"), big.as_path()] {
+            expect_failure(
+                &[opt, path_str(file), path_str(&p)],
+                2,
+                &[opt, path_str(file), "larger than the 1 MiB"],
+            );
+        }
+    }
+}
+
+/// The program itself: /dev/zero is refused at its first bytes, not read without end.
+#[test]
+fn program_from_dev_zero() {
+    expect_failure(&["/dev/zero"], 2, &["/dev/zero", "not an ELF file"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// hartscope bench
+// ---------------------------------------------------------------------------------------------
+
+/// `hartscope bench --spike` with something that is not Spike is refused at once, before any
+/// measurement (it was found out only after the hartscope runs).
+#[test]
+fn bench_checks_spike_first() {
+    let p = program("bench");
+    for (spike, needles) in [
+        (
+            "/bin/true",
+            vec!["--spike /bin/true is not Spike", "banner"],
+        ),
+        (
+            "/nonexistent/spike",
+            vec!["--spike /nonexistent/spike", "cannot run it"],
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let o = common::expect_status(
+            hartscope().args([
+                OsStr::new("bench"),
+                p.as_os_str(),
+                OsStr::new("--spike"),
+                OsStr::new(spike),
+            ]),
+            2,
+            &needles,
+        );
+        assert!(
+            !o.stderr_str().contains("MIPS"),
+            "measured before checking: {}",
+            o.stderr_str()
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+    }
 }

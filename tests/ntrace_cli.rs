@@ -769,14 +769,14 @@ fn unbounded_inputs_are_refused() {
     expect_status(
         &mut decode(&["--raw", "0xfffffffffffff000:/dev/zero"]),
         2,
-        &["--raw 0xfffffffffffff000:/dev/zero: /dev/zero: a raw image larger than the cap of 4096 bytes"],
+        &["--raw 0xfffffffffffff000:/dev/zero: /dev/zero: larger than the 4 KiB a raw image may hold"],
     );
     expect_status(
         &mut decode(&["--raw", "0x80000000:/dev/zero"]),
         2,
-        &["/dev/zero: a raw image larger than the cap of 268435456 bytes (256 MiB)"],
+        &["/dev/zero: larger than the 256 MiB a raw image may hold"],
     );
-    let settings_cap = "/dev/zero: a settings file larger than the cap of 1048576 bytes (1 MiB)";
+    let settings_cap = "/dev/zero: larger than the 1 MiB a settings file may hold";
     expect_status(
         &mut decode(&["--config", "/dev/zero", "--elf", elf.to_str().unwrap()]),
         2,
@@ -794,7 +794,7 @@ fn unbounded_inputs_are_refused() {
     expect_status(
         &mut decode(&["--elf", "/dev/zero"]),
         2,
-        &["/dev/zero: an ELF program larger than the cap"],
+        &["/dev/zero: larger than the 1 GiB an ELF program may hold"],
     );
 }
 

@@ -431,7 +431,7 @@ fn settings_ram_sizes_are_checked_and_huge_ones_never_abort() {
             Some(0) => assert!(out.stdout_str().contains("MATCH")),
             Some(2) => assert!(
                 out.stderr_str()
-                    .contains("hello.trace.json (hart.ram_size): the host refused"),
+                    .contains("hello.trace.json (hart.ram_size): cannot reserve"),
                 "{}",
                 out.stderr_str()
             ),
@@ -684,13 +684,16 @@ fn hart_settings_files_are_capped_and_their_fields_named() {
     run(
         "--pmu-config",
         &f,
-        &["p.toml: caches.l1i.size: invalid type: string \"big\""],
+        &[
+            "--pmu-config: ",
+            "p.toml: field `caches.l1i.size`: invalid type: string \"big\"",
+        ],
     );
     let f = tmp.write("p.toml", b"hpm_counters = 5\nhpm_width = \n");
     run(
         "--pmu-config",
         &f,
-        &["p.toml: not valid TOML at line 2, column 13"],
+        &["p.toml: not valid TOML: line 2, column 13"],
     );
     let f = tmp.write(
         "p.json",
@@ -699,19 +702,19 @@ fn hart_settings_files_are_capped_and_their_fields_named() {
     run(
         "--pmu-config",
         &f,
-        &["p.json: bp.table_bits: invalid value: integer `-1`"],
+        &["p.json: field `bp.table_bits`: invalid value: integer `-1`"],
     );
     let f = tmp.write("p.json", b"{\"hpm_counters\": 5,");
     run(
         "--pmu-config",
         &f,
-        &["p.json: not valid JSON at line 1, column 19"],
+        &["p.json: not valid JSON: line 1, column 19"],
     );
     let f = tmp.write("c.json", b"{\"layout\": \"sideways\"}");
     run(
         "--ctr-config",
         &f,
-        &["c.json: layout: unknown variant `sideways`"],
+        &["c.json: field `layout`: unknown variant `sideways`"],
     );
     run(
         "--ctr-config",

@@ -172,7 +172,7 @@ impl Ctr {
     /// instructions that write: not for `csrrs`/`csrrc` with rs1 = x0). `None`: not a CTR CSR.
     ///
     /// Control-register writes are WARL: unimplemented fields stay 0, DEPTH is legalised
-    /// (see `docs/ctr.md`), CLR (0.1.4) clears the array and reads 0, and the cycle counter
+    /// (see `docs/ctr.md`), CLR (0.1.4) clears the array and mctrstatus and reads 0, and the cycle counter
     /// restarts with CCV = 0 for the next record ("An implementation must clear CCV for the
     /// next recorded transfer upon a write to ctrcontrol").
     pub fn csr_write(
@@ -211,12 +211,13 @@ impl Ctr {
         self.refresh();
     }
 
-    /// 0.1.4 CLR: zero every implemented entry, and WRPTR and WRAP (see docs/ctr.md for why
-    /// all entries and why WRPTR).
+    /// 0.1.4 CLR: zero every implemented entry, and mctrstatus ("Also zeroes mctrstatus"):
+    /// WRPTR, WRAP and FROZEN (see docs/ctr.md for why all entries).
     fn clr_014(&mut self) {
         self.clear_entries();
         self.wrptr = 0;
         self.wrap = false;
+        self.frozen = false;
     }
 
     fn write_status(&mut self, value: u64) {

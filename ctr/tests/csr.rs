@@ -323,8 +323,8 @@ fn entry_register_warl(#[case] cc: bool, #[case] cce: u8, #[case] data: u64) {
     assert_eq!(r(3), data);
 }
 
-/// Section 2.1 CLR: "When written to 1, zeroes" the entries and mctrstatus (WRPTR and WRAP;
-/// FROZEN is kept); CLR itself reads 0. Entries above the new depth are cleared too (the
+/// Section 2.1 CLR: "When written to 1, zeroes" the entries and "Also zeroes mctrstatus"
+/// (WRPTR, WRAP and FROZEN, which recording then resumes after); CLR itself reads 0. Entries above the new depth are cleared too (the
 /// DEPTH note: "software should set ctrcontrol.CLR ... no transfer state is retained in the
 /// now-inaccessible entries").
 #[test]
@@ -340,7 +340,7 @@ fn clr_014() {
     // Reduce the depth and clear in one write.
     set_ctl(&mut c, d014::M | d014::CLR);
     assert_eq!(ctl(&c), d014::M, "CLR reads 0");
-    assert_eq!(status(&c), d014::FROZEN);
+    assert_eq!(status(&c), 0, "CLR zeroes mctrstatus, FROZEN included");
     assert!(c
         .entries()
         .all(|e| !e.valid && e.source == 0 && e.target == 0));
@@ -349,6 +349,9 @@ fn clr_014() {
     for x in 0..32 {
         assert_eq!(raw(&c, x), (0, 0, 0));
     }
+    // No longer frozen: the next transfer is recorded.
+    br(&mut c, 0x40, 0x80, M);
+    assert_eq!(status(&c), 1);
 }
 
 /// 1.0 has no CLR: bit 7 is RASEMU.

@@ -29,19 +29,114 @@ pub const FINISHER_SIZE: u64 = 0x1000;
 pub const PAGE_SHIFT: u32 = 12;
 pub const PAGE_SIZE: u64 = 1 << PAGE_SHIFT;
 
-/// Guest RAM. `vec![0; n]` is backed by a lazily committed zero mapping on the host, so a
-/// large guest memory costs only the pages the guest touches.
+/// The largest RAM hartscope builds (1 TiB): `--mem` and the tandem sidecar's `ram_size` are
+/// checked against it.
+pub const MAX_RAM_SIZE: u64 = 1 << 40;
+
+/// Why guest RAM could not be set up.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RamError {
+    #[error("RAM size {size:#x}: must be at least one byte and at most {max:#x} (1 TiB)", max = MAX_RAM_SIZE)]
+    Size { size: u64 },
+    #[error("RAM {base:#x}+{size:#x} wraps around the 64-bit address space")]
+    Wraps { base: u64, size: u64 },
+    #[error("cannot reserve {size} bytes ({mib} MiB) of host address space for guest RAM: {reason}", mib = size >> 20)]
+    Reserve { size: u64, reason: String },
+}
+
+/// Zero-filled host memory reserved with `mmap(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)`:
+/// the kernel commits a page only when it is first touched, so a large guest RAM costs only
+/// the pages the guest (or the loader) writes, and reserving more than the host has is not an
+/// error. Dereferences to a byte slice, so RAM accesses index a slice exactly as a `Vec` would.
+pub struct LazyBytes {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: LazyBytes owns its mapping exclusively (like a Box<[u8]>); shared access only reads.
+unsafe impl Send for LazyBytes {}
+// SAFETY: as above: &LazyBytes gives only &[u8].
+unsafe impl Sync for LazyBytes {}
+
+impl LazyBytes {
+    /// Reserve `len` zero bytes. `len` 0 needs no mapping.
+    pub fn new(len: usize) -> std::io::Result<LazyBytes> {
+        if len == 0 {
+            return Ok(LazyBytes {
+                ptr: std::ptr::NonNull::dangling(),
+                len: 0,
+            });
+        }
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing: it
+        // aliases nothing of ours. The result is checked before use.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        match std::ptr::NonNull::new(p.cast::<u8>()) {
+            Some(ptr) => Ok(LazyBytes { ptr, len }),
+            None => Err(std::io::Error::other("mmap returned a null mapping")),
+        }
+    }
+}
+
+impl Drop for LazyBytes {
+    fn drop(&mut self) {
+        if self.len != 0 {
+            // SAFETY: the mapping made in `new`, of this length, not used after this.
+            unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
+        }
+    }
+}
+
+impl std::ops::Deref for LazyBytes {
+    type Target = [u8];
+    #[inline(always)]
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `len` readable, initialised (zero-filled by the kernel) bytes owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for LazyBytes {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// Guest RAM, reserved lazily ([`LazyBytes`]): only the pages touched cost host memory.
 pub struct Ram {
     base: u64,
-    data: Vec<u8>,
+    data: LazyBytes,
 }
 
 impl Ram {
-    pub fn new(base: u64, size: u64) -> Ram {
-        Ram {
-            base,
-            data: vec![0; size as usize],
+    /// RAM of `size` bytes at `base`, or why it cannot be had: a size of 0 or above
+    /// [`MAX_RAM_SIZE`], a range that wraps, or a host that refuses even the reservation.
+    pub fn new(base: u64, size: u64) -> Result<Ram, RamError> {
+        if size == 0 || size > MAX_RAM_SIZE {
+            return Err(RamError::Size { size });
         }
+        if base.checked_add(size).is_none() {
+            return Err(RamError::Wraps { base, size });
+        }
+        let len = usize::try_from(size).map_err(|_| RamError::Size { size })?;
+        let data = LazyBytes::new(len).map_err(|e| RamError::Reserve {
+            size,
+            reason: e.to_string(),
+        })?;
+        Ok(Ram { base, data })
     }
 
     #[inline]
@@ -176,8 +271,13 @@ fn insert(old: u64, byte: u64, size: u8, val: u64) -> u64 {
 
 /// Where the guest's console output goes (UART transmit, HTIF console and syscall writes).
 pub enum Console {
-    /// The host's standard output, flushed at every newline and at the end of the run.
-    Stdout(std::io::BufWriter<std::io::Stdout>),
+    /// The host's standard output, flushed at every newline and at the end of the run. The
+    /// first write error (a full disk, a closed pipe) is kept; output after it is dropped, and
+    /// the run loop ends the run ([`crate::Stop::HostIoError`]).
+    Stdout {
+        out: std::io::BufWriter<std::io::Stdout>,
+        error: Option<std::io::Error>,
+    },
     /// Kept in memory (tests, the tandem verifier's reference hart).
     Capture(Vec<u8>),
     /// Discarded.
@@ -185,13 +285,26 @@ pub enum Console {
 }
 
 impl Console {
+    /// The host's standard output.
+    pub fn stdout() -> Console {
+        Console::Stdout {
+            out: std::io::BufWriter::new(std::io::stdout()),
+            error: None,
+        }
+    }
+
     pub fn write_bytes(&mut self, b: &[u8]) {
         match self {
-            Console::Stdout(w) => {
-                // The guest's output is best effort: a closed pipe must not stop the simulation.
-                let _ = w.write_all(b);
-                if b.contains(&b'\n') {
-                    let _ = w.flush();
+            Console::Stdout { out, error } => {
+                if error.is_some() {
+                    return;
+                }
+                let mut r = out.write_all(b);
+                if r.is_ok() && b.contains(&b'\n') {
+                    r = out.flush();
+                }
+                if let Err(e) = r {
+                    *error = Some(e);
                 }
             }
             Console::Capture(v) => v.extend_from_slice(b),
@@ -200,8 +313,20 @@ impl Console {
     }
 
     pub fn flush(&mut self) {
-        if let Console::Stdout(w) = self {
-            let _ = w.flush();
+        if let Console::Stdout { out, error } = self {
+            if error.is_none() {
+                if let Err(e) = out.flush() {
+                    *error = Some(e);
+                }
+            }
+        }
+    }
+
+    /// The write error that ended the console's output, if any.
+    pub fn error(&self) -> Option<&std::io::Error> {
+        match self {
+            Console::Stdout { error, .. } => error.as_ref(),
+            _ => None,
         }
     }
 
@@ -210,6 +335,88 @@ impl Console {
             Console::Capture(v) => v,
             _ => &[],
         }
+    }
+}
+
+/// Bytes read from the input source at a time: the most [`UartInput`] holds.
+pub const UART_INPUT_CHUNK: usize = 4096;
+
+/// What the UART's receiver delivers: bytes given directly ([`UartInput::extend`]) and then
+/// those of a source (`--uart-input`: a file, a FIFO, standard input), read as the guest
+/// consumes them, [`UART_INPUT_CHUNK`] bytes at a time. When the buffer is empty and the
+/// guest looks (LSR, RBR, the SBI console), the source is read, blocking until it has data or
+/// ends, so the guest sees the same bytes whatever the timing of the source. Memory stays
+/// bounded whatever the source's length (`/dev/zero` included). A read error ends the input
+/// and is kept: the run loop then ends the run ([`crate::Stop::HostIoError`]).
+#[derive(Default)]
+pub struct UartInput {
+    buf: VecDeque<u8>,
+    source: Option<Box<dyn std::io::Read + Send>>,
+    error: Option<std::io::Error>,
+}
+
+impl UartInput {
+    /// Deliver `bytes` (before anything the source still holds).
+    pub fn extend<'a>(&mut self, bytes: impl IntoIterator<Item = &'a u8>) {
+        self.buf.extend(bytes);
+    }
+
+    /// Read the rest from `source`, as the guest consumes it.
+    pub fn set_source(&mut self, source: Box<dyn std::io::Read + Send>) {
+        self.source = Some(source);
+    }
+
+    /// The read error that ended the input, if any.
+    pub fn error(&self) -> Option<&std::io::Error> {
+        self.error.as_ref()
+    }
+
+    /// Make data available if there is more: read the source when the buffer is empty.
+    fn fill(&mut self) {
+        if !self.buf.is_empty() {
+            return;
+        }
+        let Some(src) = &mut self.source else {
+            return;
+        };
+        let mut chunk = [0u8; UART_INPUT_CHUNK];
+        loop {
+            match src.read(&mut chunk) {
+                Ok(0) => {
+                    self.source = None;
+                    return;
+                }
+                Ok(n) => {
+                    self.buf.extend(&chunk[..n]);
+                    return;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.source = None;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether a byte is waiting (LSR.DR).
+    pub fn has_data(&mut self) -> bool {
+        self.fill();
+        !self.buf.is_empty()
+    }
+
+    /// The next byte, if any.
+    pub fn pop_front(&mut self) -> Option<u8> {
+        self.fill();
+        self.buf.pop_front()
+    }
+
+    /// Up to `n` bytes of what is waiting (reading the source at most once).
+    pub fn take(&mut self, n: usize) -> Vec<u8> {
+        self.fill();
+        let k = n.min(self.buf.len());
+        self.buf.drain(..k).collect()
     }
 }
 
@@ -222,7 +429,7 @@ pub struct Uart {
     dll: u8,
     dlm: u8,
     fcr: u8,
-    pub input: VecDeque<u8>,
+    pub input: UartInput,
 }
 
 const UART_LSR_DR: u8 = 0x01;
@@ -240,7 +447,7 @@ impl Default for Uart {
             dll: 0x0c,
             dlm: 0,
             fcr: 0,
-            input: VecDeque::new(),
+            input: UartInput::default(),
         }
     }
 }
@@ -260,10 +467,10 @@ impl Uart {
             5 => {
                 UART_LSR_THRE
                     | UART_LSR_TEMT
-                    | if self.input.is_empty() {
-                        0
-                    } else {
+                    | if self.input.has_data() {
                         UART_LSR_DR
+                    } else {
+                        0
                     }
             }
             // MSR: DCD, DSR, CTS asserted.
@@ -320,15 +527,16 @@ pub struct Bus {
 }
 
 impl Bus {
-    pub fn new(ram_size: u64) -> Bus {
-        Bus {
-            ram: Ram::new(RAM_BASE, ram_size),
+    /// The bus with `ram_size` bytes of RAM at [`RAM_BASE`] (see [`Ram::new`] for the errors).
+    pub fn new(ram_size: u64) -> Result<Bus, RamError> {
+        Ok(Bus {
+            ram: Ram::new(RAM_BASE, ram_size)?,
             clint: Clint::default(),
             uart: Uart::default(),
-            console: Console::Stdout(std::io::BufWriter::new(std::io::stdout())),
+            console: Console::stdout(),
             exit: None,
             finisher: true,
-        }
+        })
     }
 
     /// Whether `pa` is in a device region (not RAM). Used to decide what may be cached.
@@ -416,12 +624,44 @@ mod tests {
 
     #[test]
     fn ram_bounds() {
-        let r = Ram::new(RAM_BASE, 4096);
+        let r = Ram::new(RAM_BASE, 4096).unwrap();
         assert_eq!(r.offset(RAM_BASE, 8), Some(0));
         assert_eq!(r.offset(RAM_BASE + 4088, 8), Some(4088));
         assert_eq!(r.offset(RAM_BASE + 4089, 8), None);
         assert_eq!(r.offset(RAM_BASE - 1, 1), None);
         assert_eq!(r.offset(u64::MAX, 8), None);
+    }
+
+    /// RAM is reserved, not committed: the largest size builds even on a small host, its last
+    /// byte is writable, and impossible sizes are errors, not panics or aborts.
+    #[test]
+    fn ram_is_lazy_and_sizes_are_checked() {
+        let mut r = Ram::new(RAM_BASE, MAX_RAM_SIZE).expect("1 TiB of address space");
+        let last = r.offset(RAM_BASE + MAX_RAM_SIZE - 8, 8).unwrap();
+        r.write(last, 8, 0x1122_3344_5566_7788);
+        assert_eq!(r.read(last, 8), 0x1122_3344_5566_7788);
+        assert_eq!(r.read(0, 8), 0);
+        assert_eq!(
+            Ram::new(RAM_BASE, 0).err(),
+            Some(RamError::Size { size: 0 })
+        );
+        assert_eq!(
+            Ram::new(RAM_BASE, MAX_RAM_SIZE + 4096).err(),
+            Some(RamError::Size {
+                size: MAX_RAM_SIZE + 4096
+            })
+        );
+        assert!(matches!(
+            Ram::new(u64::MAX - 4095, 8192),
+            Err(RamError::Wraps { .. })
+        ));
+        let e = crate::Machine::try_new(crate::Config {
+            ram_size: u64::MAX,
+            ..crate::Config::default()
+        })
+        .err()
+        .expect("an impossible RAM size is an error");
+        assert!(e.to_string().contains("RAM size 0xffffffffffffffff"), "{e}");
     }
 
     #[test]
@@ -439,20 +679,20 @@ mod tests {
 
     #[test]
     fn uart_transmit_and_status() {
-        let mut b = Bus::new(4096);
+        let mut b = Bus::new(4096).unwrap();
         b.console = Console::Capture(Vec::new());
         assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x60));
         b.device_store(UART_BASE, 1, b'h' as u64).unwrap();
         assert_eq!(b.console.captured(), b"h");
         assert_eq!(b.device_store(UART_BASE, 4, 0), None);
-        b.uart.input.push_back(b'x');
+        b.uart.input.extend(b"x");
         assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x61));
         assert_eq!(b.device_load(UART_BASE, 1), Some(b'x' as u64));
     }
 
     #[test]
     fn finisher() {
-        let mut b = Bus::new(4096);
+        let mut b = Bus::new(4096).unwrap();
         b.device_store(FINISHER_BASE, 4, (3 << 16) | 0x3333)
             .unwrap();
         assert_eq!(b.exit, Some(PlatformExit::Code(3)));

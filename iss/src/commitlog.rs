@@ -88,12 +88,16 @@ pub struct CommitLog<W: Write + Send + 'static> {
     full: Option<crossbeam_channel::Sender<Vec<u8>>>,
     empty: crossbeam_channel::Receiver<Vec<u8>>,
     writer: Option<std::thread::JoinHandle<io::Result<W>>>,
+    /// Set by the writer thread when a write failed ([`Sink::failed`]).
+    failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl<W: Write + Send + 'static> CommitLog<W> {
     pub fn new(mut out: W) -> Self {
         let (full, to_write) = crossbeam_channel::bounded::<Vec<u8>>(2);
         let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(4);
+        let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let failed_w = std::sync::Arc::clone(&failed);
         let writer = std::thread::Builder::new()
             .name("commit-log".into())
             .spawn(move || -> io::Result<W> {
@@ -102,6 +106,9 @@ impl<W: Write + Send + 'static> CommitLog<W> {
                     // After an error keep draining, so the hart never blocks.
                     if result.is_ok() {
                         result = out.write_all(&b);
+                        if result.is_err() {
+                            failed_w.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
                     }
                     let _ = give_back.try_send(b);
                 }
@@ -118,6 +125,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             full: Some(full),
             empty,
             writer: Some(writer),
+            failed,
         }
     }
 
@@ -242,6 +250,10 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
     }
 
     fn trap(&mut self, _: &TrapRecord) {}
+
+    fn failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 impl<W: Write + Send + 'static> Drop for CommitLog<W> {

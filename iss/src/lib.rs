@@ -18,6 +18,7 @@ pub mod dtb;
 pub mod elf;
 mod events;
 mod exec;
+pub mod files;
 pub mod fp;
 pub mod htif;
 pub mod ingress;

@@ -21,6 +21,8 @@ pub enum Misaligned {
 /// A machine configuration that cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error("RAM: {0}")]
+    Ram(#[from] crate::bus::RamError),
     #[error("PMU: {0}")]
     Pmu(pmu::ConfigError),
     #[error("CTR: {0}")]
@@ -144,7 +146,7 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// A machine at reset. Panics on a PMU or CTR configuration that does not validate
+    /// A machine at reset. Panics on a RAM size, PMU or CTR configuration that cannot be built
     /// ([`Machine::try_new`] reports it instead).
     pub fn new(config: Config) -> Machine {
         match Machine::try_new(config) {
@@ -153,9 +155,12 @@ impl Machine {
         }
     }
 
-    /// A machine at reset, or why its configuration is not valid.
+    /// A machine at reset, or why its configuration is not valid: among others a RAM size of
+    /// 0 or above [`crate::bus::MAX_RAM_SIZE`], or one the host cannot even reserve address
+    /// space for ([`ConfigError::Ram`]). RAM is reserved lazily, so any size up to the
+    /// maximum normally succeeds and costs only the pages the guest touches.
     pub fn try_new(config: Config) -> Result<Machine, ConfigError> {
-        let mut bus = Bus::new(config.ram_size);
+        let mut bus = Bus::new(config.ram_size)?;
         bus.finisher = config.finisher;
         let hart = HartState {
             pmu: pmu::Pmu::new(config.pmu.clone()).map_err(ConfigError::Pmu)?,

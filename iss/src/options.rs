@@ -162,7 +162,18 @@ impl HartOptions {
             None => c.pmu.hpm_counters = if isa.sscofpmf || self.sbi { 29 } else { 0 },
         }
         if let Some(n) = self.hpm_counters {
+            if n > 29 {
+                return Err(format!(
+                    "--hpm-counters {n}: at most 29 hpm counters (mhpmcounter3..31)"
+                ));
+            }
             c.pmu.hpm_counters = n;
+        }
+        if !(1..=64).contains(&self.hpm_width) {
+            return Err(format!(
+                "--hpm-width {}: the counter width must be in 1..=64 bits",
+                self.hpm_width
+            ));
         }
         c.pmu.hpm_width = self.hpm_width;
         if let Some(list) = &self.pmu_models {

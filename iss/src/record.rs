@@ -478,6 +478,12 @@ pub trait Sink {
     /// A trap was taken (after the `retire` of the excepting instruction, or on its own for an
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
+    /// The sink's output failed (its writer met an I/O error): the run loop looks at this after
+    /// every quantum and ends the run with [`crate::Stop::HostIoError`]; the sink's owner
+    /// reports the error when it finishes the sink.
+    fn failed(&self) -> bool {
+        false
+    }
 }
 
 /// No tracing: nothing is recorded.
@@ -517,6 +523,9 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
         self.0.trap(t);
         self.1.trap(t);
     }
+    fn failed(&self) -> bool {
+        self.0.failed() || self.1.failed()
+    }
 }
 
 /// A sink that takes every record built, one instruction at a time, never in a [`SimpleRun`]
@@ -537,6 +546,9 @@ impl<S: Sink> Sink for OneByOne<S> {
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {
         self.0.trap(t)
+    }
+    fn failed(&self) -> bool {
+        self.0.failed()
     }
 }
 
@@ -559,5 +571,8 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {
         (**self).trap(t)
+    }
+    fn failed(&self) -> bool {
+        (**self).failed()
     }
 }

@@ -72,6 +72,13 @@ pub enum Stop {
     WaitForever { pc: u64 },
     /// The guest asked the test finisher to reset the machine.
     ResetRequested,
+    /// A host-side input or output of the run failed: the guest's console output could not be
+    /// written (standard output full or closed: `bus.console.error()`), the UART's input
+    /// source could not be read (`bus.uart.input.error()`), or a sink's writer failed
+    /// ([`crate::Sink::failed`]; its owner reports the error when finishing it). Looked at after
+    /// every quantum and at the end of the run (whose last flush may fail), where it takes
+    /// precedence over the other reasons.
+    HostIoError,
 }
 
 /// How a block ended.
@@ -109,16 +116,25 @@ impl Machine {
     /// Run until the guest exits, the limit of retired instructions is reached, or the guest
     /// can make no more progress.
     pub fn run<S: Sink>(&mut self, sink: &mut S, limit: Option<u64>) -> Stop {
-        loop {
+        let stop = loop {
             if let Some(stop) = self.run_quantum(sink, limit) {
-                self.bus.console.flush();
-                return stop;
+                break stop;
             }
             if let Some(stop) = self.end_quantum() {
-                self.bus.console.flush();
-                return stop;
+                break stop;
             }
+            if self.bus.console.error().is_some()
+                || self.bus.uart.input.error().is_some()
+                || sink.failed()
+            {
+                break Stop::HostIoError;
+            }
+        };
+        self.bus.console.flush();
+        if self.bus.console.error().is_some() || self.bus.uart.input.error().is_some() {
+            return Stop::HostIoError;
         }
+        stop
     }
 
     /// One quantum. Returns `Some` when the run must stop.

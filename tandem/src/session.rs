@@ -29,7 +29,6 @@ pub fn machine(
     hart: HartConfig,
 ) -> Result<(Machine, iss::elf::Program), String> {
     crate::limits::check_ram_size(hart.ram_size).map_err(|e| e.to_string())?;
-    crate::limits::probe_ram(hart.ram_size).map_err(|e| e.to_string())?;
     let mut m = Machine::try_new(Config {
         ram_size: hart.ram_size,
         misaligned: hart.misaligned,

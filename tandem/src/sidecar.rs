@@ -5,14 +5,15 @@
 //! is there.
 //!
 //! Reading is strict, since the file is input like any other: at most
-//! [`SETTINGS_CAP`](crate::limits::SETTINGS_CAP) bytes are read, every field is checked for
+//! [`SETTINGS_CAP`](iss::files::SETTINGS_CAP) bytes are read, every field is checked for
 //! its type and range (the RAM size as `hartscope run --mem` checks it, the parameters as the
 //! protocol allows them), and an error names the file, the field (`hart.ram_size`) and what
 //! is wrong with it, in words rather than in the JSON parser's.
 
 use crate::config::{Partial, PcMode, Style, WriterConfig};
-use crate::limits::{self, ReadError, SETTINGS_CAP};
+use crate::limits;
 use crate::params::Params;
+use iss::files::{read_capped, ReadError, SETTINGS_CAP};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -94,7 +95,7 @@ impl Sidecar {
 
     /// The settings in `file` (read with a cap of [`SETTINGS_CAP`] bytes).
     pub fn load(file: &Path) -> Result<Sidecar, SidecarError> {
-        let bytes = limits::read_capped(file, SETTINGS_CAP)?;
+        let bytes = read_capped(file, SETTINGS_CAP, "a settings file")?;
         Sidecar::parse(&bytes, file)
     }
 

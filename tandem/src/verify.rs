@@ -403,7 +403,6 @@ impl Verifier {
     pub fn new(cfg: VerifyConfig, elf: Option<(&[u8], &str)>) -> Result<Verifier, String> {
         cfg.params.check_hart().map_err(|e| e.to_string())?;
         crate::limits::check_ram_size(cfg.ram_size).map_err(|e| e.to_string())?;
-        crate::limits::probe_ram(cfg.ram_size).map_err(|e| e.to_string())?;
         let mut config = Config {
             ram_size: cfg.ram_size,
             misaligned: cfg.misaligned,

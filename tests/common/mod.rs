@@ -713,3 +713,12 @@ pub fn signature_code(exit_code: i32) -> Vec<u32> {
         jal(0, 0),     // j .
     ]
 }
+
+/// Cases for a property test: `HARTSCOPE_FUZZ_CASES` when set (long nightly runs), else
+/// `default` (a few seconds in a normal `cargo test`).
+pub fn fuzz_cases(default: u32) -> u32 {
+    std::env::var("HARTSCOPE_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}

@@ -39,8 +39,8 @@ pub(super) fn call(m: &mut Machine, fid: u64, a: [u64; 6]) -> Reply {
                 m.bus.console.write_bytes(&bytes);
                 Reply::ok(n)
             } else {
-                let k = (n as usize).min(m.bus.uart.input.len());
-                let got: Vec<u8> = m.bus.uart.input.drain(..k).collect();
+                let got = m.bus.uart.input.take(n as usize);
+                let k = got.len();
                 m.bus.ram.bytes_mut(off, k).copy_from_slice(&got);
                 if k > 0 {
                     m.code_written(lo, k as u64);
