@@ -83,6 +83,12 @@ pub struct DecodeArgs {
     /// the next sync; raise the limit for a trace of long-repeated loops. `none`: no limit.
     #[arg(long, value_name = "HALFWORDS", default_value = "16777216", value_parser = parse_limit)]
     pub work_limit: u64,
+    /// The depth of the encoder's implicit-return stack (its `implicit_return_depth`, 1..=32),
+    /// overriding the settings file. Without it and without a settings file, the decoder
+    /// assumes the maximum (32, N-Trace 9.2) and decodes a return reported by a shallower
+    /// encoder with a warning; with it (or the settings), such a return is an error.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub return_stack_depth: Option<u8>,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -238,6 +244,13 @@ impl<W: Write> FlowSink for Printer<'_, W> {
             self.errors += 1;
             eprintln!("hartscope: ntrace decode: byte {offset:#x}: {message}");
         }
+        if let Event::Warning {
+            offset, message, ..
+        } = e
+        {
+            // A deviation decoded anyway: standard error, and not a failure.
+            eprintln!("hartscope: ntrace decode: byte {offset:#x}: warning: {message}");
+        }
         if !self.disasm {
             return;
         }
@@ -260,6 +273,9 @@ impl<W: Write> FlowSink for Printer<'_, W> {
                 format!("-- trace lost (Error message at byte {offset:#x})")
             }
             Event::Error { offset, message } => format!("-- error at byte {offset:#x}: {message}"),
+            Event::Warning {
+                offset, message, ..
+            } => format!("-- warning at byte {offset:#x}: {message}"),
         };
         self.put(format!("{text}\n").as_bytes());
     }
@@ -274,6 +290,10 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         },
     };
     cfg.src_filter = a.src;
+    if let Some(d) = a.return_stack_depth {
+        cfg.implicit_return_depth = d;
+        cfg.implicit_return_depth_known = true;
+    }
     let mut image = Image::new();
     let mut elf_bytes = None;
     let mut symbols = None;
