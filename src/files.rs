@@ -75,6 +75,12 @@ fn settings_text(p: &Path) -> Result<String> {
 /// Encoder settings from a TOML file (`.toml`) or JSON (anything else). A syntax error gives
 /// its line and column; a field error names the field and what is wrong with its value.
 pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
+    load_encoder_settings(p).map(|(c, _)| c)
+}
+
+/// [`load_encoder_config`], with the names of the fields the file gives (the others took
+/// their defaults).
+pub fn load_encoder_settings(p: &Path) -> Result<(EncoderConfig, Vec<String>)> {
     let text = settings_text(p)?;
     let shown = p.display();
     let toml = p.extension().is_some_and(|e| e == "toml");
@@ -109,7 +115,7 @@ pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
         );
     };
     match serde_json::from_value::<EncoderConfig>(value.clone()) {
-        Ok(c) => Ok(c),
+        Ok(c) => Ok((c, fields.keys().cloned().collect())),
         Err(whole) => {
             // Every field defaults: the first field that alone does not deserialize is the one.
             for (name, v) in fields {

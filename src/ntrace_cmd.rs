@@ -1,6 +1,6 @@
 //! `hartscope ntrace dump` and `hartscope ntrace decode`.
 
-use crate::files::{load_encoder_config as load_config, read_capped, ELF_CAP, RAW_CAP};
+use crate::files::{load_encoder_settings, read_capped, ELF_CAP, RAW_CAP};
 use crate::progress::{Progress, Unit};
 use crate::trace::parse_addr;
 use anyhow::{bail, Context, Result};
@@ -93,21 +93,27 @@ pub struct DecodeArgs {
     pub format: FormatArgs,
 }
 
-/// The encoder settings for a trace: explicit file, sidecar, or none.
-fn settings(input: &Path, f: &FormatArgs) -> Result<Option<EncoderConfig>> {
+/// The encoder settings for a trace: explicit file, sidecar, or none; with whether they give
+/// the encoder's return-stack depth (`implicit_return_depth`: the sidecar always does, a
+/// hand-written file may leave it out).
+fn settings(input: &Path, f: &FormatArgs) -> Result<Option<(EncoderConfig, bool)>> {
+    let depth_given = |(c, fields): (EncoderConfig, Vec<String>)| {
+        let known = fields.iter().any(|f| f == "implicit_return_depth");
+        (c, known)
+    };
     if let Some(p) = &f.config {
-        return Ok(Some(load_config(p)?));
+        return Ok(Some(depth_given(load_encoder_settings(p)?)));
     }
     let side = crate::run::sidecar(input);
     if side.is_file() {
-        return Ok(Some(load_config(&side)?));
+        return Ok(Some(depth_given(load_encoder_settings(&side)?)));
     }
     Ok(None)
 }
 
 fn format_of(input: &Path, f: &FormatArgs) -> Result<Format> {
     Ok(match settings(input, f)? {
-        Some(c) => c.format(),
+        Some((c, _)) => c.format(),
         None => Format {
             src_bits: f.src_bits.unwrap_or(0),
             timestamps: f.timestamps,
@@ -283,7 +289,16 @@ impl<W: Write> FlowSink for Printer<'_, W> {
 
 fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut cfg = match settings(&a.input, &a.format)? {
-        Some(e) => DecoderConfig::for_encoder(&e),
+        Some((e, depth_known)) => DecoderConfig {
+            // Without the encoder's depth, the maximum (N-Trace 9.2).
+            implicit_return_depth: if depth_known {
+                e.implicit_return_depth
+            } else {
+                32
+            },
+            implicit_return_depth_known: depth_known,
+            ..DecoderConfig::for_encoder(&e)
+        },
         None => DecoderConfig {
             format: format_of(&a.input, &a.format)?,
             ..DecoderConfig::default()
