@@ -267,6 +267,7 @@ impl<W: Write> FlowSink for Printer<'_, W> {
                 match kind {
                     TrapKind::Exception => "exception",
                     TrapKind::Interrupt => "interrupt",
+                    TrapKind::ExceptionOrInterrupt => "exception or interrupt (B-TYPE 1)",
                 }
             ),
             Event::Ownership { prv, context, .. } => match context {

@@ -198,11 +198,15 @@ impl DecoderConfig {
     }
 }
 
-/// Exception or interrupt (B-TYPE 2 or 3).
+/// Exception or interrupt (B-TYPE 2 or 3), or either (B-TYPE 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrapKind {
     Exception,
     Interrupt,
+    /// B-TYPE 1, the standard Nexus value for "exception or interrupt", which N-Trace allows
+    /// instead of 2 or 3 (table 2: "B-TYPE=2 or 1", "B-TYPE=3 or 1"); hartscope's encoder
+    /// does not send it, other encoders do.
+    ExceptionOrInterrupt,
 }
 
 /// What the decoder reports besides the pc flow. `offset` is the byte offset of the message
@@ -816,18 +820,6 @@ impl Core {
         if self.cfg.format.timestamps && m.tstamp.is_none() {
             return Err("no TSTAMP, but timestamps are on".into());
         }
-        let btype = match m.body {
-            Body::IndirectBranch { btype, .. }
-            | Body::IndirectBranchSync { btype, .. }
-            | Body::IndirectBranchHist { btype, .. }
-            | Body::IndirectBranchHistSync { btype, .. } => Some(btype),
-            _ => None,
-        };
-        if btype == Some(1) {
-            return Err(
-                "B-TYPE 1: this encoder reports exceptions as 2 and interrupts as 3".into(),
-            );
-        }
         match &m.body {
             Body::DirectBranch { .. } | Body::DirectBranchSync { .. } if htm => {
                 Err(format!("a BTM message in {mode}"))
@@ -1108,13 +1100,13 @@ impl Core {
     }
 
     fn trap_event<S: FlowSink>(&mut self, btype: u8, offset: u64, out: &mut S) {
-        if btype >= 2 {
+        if btype >= 1 {
             out.event(&Event::Trap {
                 offset,
-                kind: if btype == 3 {
-                    TrapKind::Interrupt
-                } else {
-                    TrapKind::Exception
+                kind: match btype {
+                    1 => TrapKind::ExceptionOrInterrupt,
+                    3 => TrapKind::Interrupt,
+                    _ => TrapKind::Exception,
                 },
                 handler: self.pc,
             });
@@ -2784,6 +2776,31 @@ mod tests {
         );
     }
 
+    /// B-TYPE 1 (exception or interrupt, the standard Nexus value N-Trace table 2 allows
+    /// besides 2 and 3) decodes like 2: the ecall may end its walk. (It was refused before as
+    /// "B-TYPE 1: this encoder reports exceptions as 2".)
+    #[rstest]
+    #[case::btm(btm(), prog_btm())]
+    #[case::htm(htm(), prog_htm())]
+    fn btype_1_is_a_trap(#[case] cfg: DecoderConfig, #[case] mut bodies: Vec<B>) {
+        let trap = bodies
+            .iter()
+            .position(|b| matches!(b, B::IndirectBranch { btype: 2, .. }))
+            .unwrap();
+        let mut want = prog_events(&bodies);
+        if let B::IndirectBranch { btype, .. } = &mut bodies[trap] {
+            *btype = 1;
+        }
+        if let Event::Trap { kind, .. } = &mut want[1] {
+            *kind = TrapKind::ExceptionOrInterrupt;
+        }
+        let f = run_cfg(cfg, prog().image(), &stream(&bodies));
+        no_errors(&f);
+        assert_eq!(pcs(&f), prog_flow());
+        assert_eq!(events(&f), want);
+        assert_eq!(warnings(&f), vec![]);
+    }
+
     /// NexRv ends an HTM trace whose HIST is empty with ProgTraceCorrelation CDF 0 (no HIST
     /// field); the errata want CDF 1 and HIST 1. Its I-CNT is walked (the flow's tail is
     /// kept), with a warning at its offset. (This was refused before, "CDF 0 in HTM", losing
@@ -3476,7 +3493,6 @@ mod tests {
     #[case::htm_in_btm(btm(), bad_after_sync(&stream(&[ibh(23, 0b1110)])), "an HTM message in BTM")]
     #[case::cdf_btm(btm(), bad_after_sync(&stream(&[end(&htm(), 2)])), "CDF 1 in BTM")]
     #[case::evcode_1(htm(), bad_after_sync(&stream(&[B::ProgTraceCorrelation { evcode: 1, cdf: 1, icnt: 0, hist: Some(1) }])), "EVCODE 1")]
-    #[case::btype_1(htm(), bad_after_sync(&stream(&[B::IndirectBranch { btype: 1, icnt: 2, uaddr: 0 }])), "B-TYPE 1")]
     #[case::not_taken_branch(btm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 2 }])), "not a taken branch")]
     #[case::outside_image(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), rf(0, 40, None)])), "")]
     #[case::ecall_not_last(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), end(&htm(), 4)])), "")]
