@@ -32,6 +32,15 @@
 //! the next synchronization message. An Error message in the stream (lost trace) is reported
 //! as [`Event::Lost`] and also waits for a sync (normally SYNC 7).
 //!
+//! # Other encoders
+//!
+//! The streams of other encoders in the field are decoded where they deviate from
+//! `docs/ntrace.md` and the spec's algorithm can still decode them: each [`Warning`] kind is
+//! reported once per stream as [`Event::Warning`] at the first message that shows it, and
+//! nothing is lost. Without the encoder's return-stack depth
+//! ([`DecoderConfig::implicit_return_depth_known`]) the decoder assumes the maximum, 32
+//! (N-Trace 9.2). RepeatBranch in HTM and B-TYPE 1 are no deviations and are decoded silently.
+//!
 //! A decoder starts (or restarts) at a sync message that resets the encoder (any SYNC but 0, 4
 //! and 6); with implicit return off, the non-resetting ones (0, 4, 6) also do, since then the
 //! encoder keeps no state across them that the decoder would need.
