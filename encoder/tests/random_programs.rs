@@ -1133,7 +1133,8 @@ fn check_case(p: &Program, k: &Knobs) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 1024,
+        // 1024 (about 3 s) unless HARTSCOPE_FUZZ_CASES asks for a long run.
+        cases: std::env::var_os("HARTSCOPE_FUZZ_CASES").map_or(1024, |_| common::fuzz_cases()),
         max_shrink_iters: 2000,
         ..ProptestConfig::default()
     })]
