@@ -43,6 +43,11 @@ pub fn load_settings<T>(p: &Path, what: &str, template: T) -> Result<T>
 where
     T: serde::de::DeserializeOwned + serde::Serialize,
 {
+    settings_of(p, what, template, settings_value(p, what)?)
+}
+
+/// The table a settings file holds, checked as text, TOML or JSON, and a table.
+fn settings_value(p: &Path, what: &str) -> Result<serde_json::Value> {
     let bytes = read_capped(p, SETTINGS_CAP, "a settings file")?;
     let shown = p.display();
     let text = String::from_utf8(bytes).map_err(|e| {
@@ -80,6 +85,15 @@ where
             kind_of(&value)
         );
     }
+    Ok(value)
+}
+
+/// `value` (a settings file's table) as a `T`, or the field that keeps it from being one.
+fn settings_of<T>(p: &Path, what: &str, template: T, value: serde_json::Value) -> Result<T>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize,
+{
+    let shown = p.display();
     match T::deserialize(&value) {
         Ok(t) => Ok(t),
         Err(whole) => {
@@ -98,7 +112,22 @@ where
 
 /// N-Trace encoder settings (`--ntrace-config`, the sidecar `ntrace dump` and `decode` read).
 pub fn load_encoder_config(p: &Path) -> Result<EncoderConfig> {
-    load_settings(p, "N-Trace encoder", EncoderConfig::default())
+    load_encoder_settings(p).map(|(c, _)| c)
+}
+
+/// [`load_encoder_config`], with the names of the fields the file gives (the others took
+/// their defaults).
+pub fn load_encoder_settings(p: &Path) -> Result<(EncoderConfig, Vec<String>)> {
+    const WHAT: &str = "N-Trace encoder";
+    let value = settings_value(p, WHAT)?;
+    let given = value
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    Ok((
+        settings_of(p, WHAT, EncoderConfig::default(), value)?,
+        given,
+    ))
 }
 
 /// A serde_json error's text without its position (which is that of a re-serialised value,

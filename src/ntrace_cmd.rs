@@ -1,6 +1,6 @@
 //! `hartscope ntrace dump` and `hartscope ntrace decode`.
 
-use crate::files::{load_encoder_config as load_config, read_capped, ELF_CAP, RAW_CAP};
+use crate::files::{load_encoder_settings, read_capped, ELF_CAP, RAW_CAP};
 use crate::progress::{Progress, Unit};
 use crate::trace::parse_addr;
 use anyhow::{bail, Context, Result};
@@ -83,25 +83,37 @@ pub struct DecodeArgs {
     /// the next sync; raise the limit for a trace of long-repeated loops. `none`: no limit.
     #[arg(long, value_name = "HALFWORDS", default_value = "16777216", value_parser = parse_limit)]
     pub work_limit: u64,
+    /// The depth of the encoder's implicit-return stack (its `implicit_return_depth`, 1..=32),
+    /// overriding the settings file. Without it and without a settings file, the decoder
+    /// assumes the maximum (32, N-Trace 9.2) and decodes a return reported by a shallower
+    /// encoder with a warning; with it (or the settings), such a return is an error.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub return_stack_depth: Option<u8>,
     #[command(flatten)]
     pub format: FormatArgs,
 }
 
-/// The encoder settings for a trace: explicit file, sidecar, or none.
-fn settings(input: &Path, f: &FormatArgs) -> Result<Option<EncoderConfig>> {
+/// The encoder settings for a trace: explicit file, sidecar, or none; with whether they give
+/// the encoder's return-stack depth (`implicit_return_depth`: the sidecar always does, a
+/// hand-written file may leave it out).
+fn settings(input: &Path, f: &FormatArgs) -> Result<Option<(EncoderConfig, bool)>> {
+    let depth_given = |(c, fields): (EncoderConfig, Vec<String>)| {
+        let known = fields.iter().any(|f| f == "implicit_return_depth");
+        (c, known)
+    };
     if let Some(p) = &f.config {
-        return Ok(Some(load_config(p)?));
+        return Ok(Some(depth_given(load_encoder_settings(p)?)));
     }
     let side = crate::run::sidecar(input);
     if side.is_file() {
-        return Ok(Some(load_config(&side)?));
+        return Ok(Some(depth_given(load_encoder_settings(&side)?)));
     }
     Ok(None)
 }
 
 fn format_of(input: &Path, f: &FormatArgs) -> Result<Format> {
     Ok(match settings(input, f)? {
-        Some(c) => c.format(),
+        Some((c, _)) => c.format(),
         None => Format {
             src_bits: f.src_bits.unwrap_or(0),
             timestamps: f.timestamps,
@@ -238,6 +250,13 @@ impl<W: Write> FlowSink for Printer<'_, W> {
             self.errors += 1;
             eprintln!("hartscope: ntrace decode: byte {offset:#x}: {message}");
         }
+        if let Event::Warning {
+            offset, message, ..
+        } = e
+        {
+            // A deviation decoded anyway: standard error, and not a failure.
+            eprintln!("hartscope: ntrace decode: byte {offset:#x}: warning: {message}");
+        }
         if !self.disasm {
             return;
         }
@@ -248,6 +267,7 @@ impl<W: Write> FlowSink for Printer<'_, W> {
                 match kind {
                     TrapKind::Exception => "exception",
                     TrapKind::Interrupt => "interrupt",
+                    TrapKind::ExceptionOrInterrupt => "exception or interrupt (B-TYPE 1)",
                 }
             ),
             Event::Ownership { prv, context, .. } => match context {
@@ -260,6 +280,9 @@ impl<W: Write> FlowSink for Printer<'_, W> {
                 format!("-- trace lost (Error message at byte {offset:#x})")
             }
             Event::Error { offset, message } => format!("-- error at byte {offset:#x}: {message}"),
+            Event::Warning {
+                offset, message, ..
+            } => format!("-- warning at byte {offset:#x}: {message}"),
         };
         self.put(format!("{text}\n").as_bytes());
     }
@@ -267,13 +290,26 @@ impl<W: Write> FlowSink for Printer<'_, W> {
 
 fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut cfg = match settings(&a.input, &a.format)? {
-        Some(e) => DecoderConfig::for_encoder(&e),
+        Some((e, depth_known)) => DecoderConfig {
+            // Without the encoder's depth, the maximum (N-Trace 9.2).
+            implicit_return_depth: if depth_known {
+                e.implicit_return_depth
+            } else {
+                32
+            },
+            implicit_return_depth_known: depth_known,
+            ..DecoderConfig::for_encoder(&e)
+        },
         None => DecoderConfig {
             format: format_of(&a.input, &a.format)?,
             ..DecoderConfig::default()
         },
     };
     cfg.src_filter = a.src;
+    if let Some(d) = a.return_stack_depth {
+        cfg.implicit_return_depth = d;
+        cfg.implicit_return_depth_known = true;
+    }
     let mut image = Image::new();
     let mut elf_bytes = None;
     let mut symbols = None;

@@ -1025,3 +1025,81 @@ fn settings_errors_name_file_and_field() {
         );
     }
 }
+
+/// A stream from an encoder whose return stack is shallower than the decoder assumes (depth 1
+/// here; NexRv `-cs 8` in the field): with the settings sidecar (the depth known) it decodes
+/// without a word; with a settings file that does not give the depth, the decoder assumes 32
+/// (N-Trace 9.2) and decodes the same flow with one warning on standard error, naming the
+/// byte offset, and exit status 0. `--return-stack-depth N` gives the depth: the right one
+/// decodes silently, a wrong one (deeper) is an error.
+#[test]
+fn shallower_encoder_return_stack_is_a_warning() {
+    let dir = TempDir::new("ntrace-cli");
+    let ntr = round_trip(
+        &dir,
+        "cprog",
+        &[
+            "--tr-te-inst-implicit-return-mode",
+            "3",
+            "--implicit-return-depth",
+            "1",
+        ],
+    );
+    let elf = program("cprog");
+    let decode = |extra: &[&str], code: i32, says: &[&str]| {
+        let pcs = dir.join("flow.pcs");
+        let o = expect_status(
+            hartscope()
+                .args(["ntrace", "decode"])
+                .arg(&ntr)
+                .arg("--elf")
+                .arg(&elf)
+                .arg("--pcs")
+                .arg(&pcs)
+                .args(extra),
+            code,
+            says,
+        );
+        (o.stderr_str(), lines(&pcs))
+    };
+    let (err, flow) = decode(&[], 0, &[]);
+    assert!(!err.contains("warning"), "{err}");
+    assert!(flow.len() > 100);
+    let cfg = dir.write(
+        "no-depth.json",
+        br#"{"tr_te_inst_implicit_return_mode": 3}"#,
+    );
+    let cfg = cfg.to_str().unwrap();
+    let (err, got) = decode(
+        &["--config", cfg],
+        0,
+        &[
+            "warning: the return at",
+            "the encoder's return stack is shallower",
+        ],
+    );
+    assert_eq!(got, flow, "the same flow");
+    assert_eq!(err.matches("warning").count(), 1, "once per stream: {err}");
+    assert!(
+        err.starts_with("hartscope: ntrace decode: byte 0x"),
+        "the byte offset: {err}"
+    );
+    let (err, got) = decode(&["--config", cfg, "--return-stack-depth", "1"], 0, &[]);
+    assert!(!err.contains("warning"), "{err}");
+    assert_eq!(got, flow);
+    decode(
+        &["--config", cfg, "--return-stack-depth", "32"],
+        1,
+        &["the return stack (depth 32, the encoder's) predicts it"],
+    );
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf)
+            .args(["--return-stack-depth", "33"]),
+        2,
+        &["--return-stack-depth"],
+    );
+}

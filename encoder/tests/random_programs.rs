@@ -27,7 +27,7 @@ mod common;
 
 use common::asm::{self, cond, op, Asm, Code, Label, Lo, RA, SP, T0};
 use common::{round_trip, verify, Case, Drive, Expectation, Outcome};
-use encoder::decoder::{Decoder, DecoderConfig};
+use encoder::decoder::{Decoder, DecoderConfig, Warning};
 use encoder::encoder::{EncoderConfig, Filter, BTM, HTM};
 use encoder::image::Image;
 use encoder::msg;
@@ -1062,11 +1062,61 @@ fn check_other_source(case: &Case, code: &Code, o: &Outcome) -> Result<(), Strin
     Ok(())
 }
 
+/// An encoder whose return stack is shallower than the decoder's (N-Trace 9.2: the decoder
+/// need not know the encoder's depth and assumes the maximum): the stream decoded without
+/// the depth (32 assumed) gives the same flow, gaps and errors as with it, and at most one
+/// warning, that of a shallower stack (only when the encoder's depth is below 32).
+fn check_assumed_depth(case: &Case, code: &Code, o: &Outcome) -> Result<(), String> {
+    let cfg = &case.cfg;
+    if cfg.tr_te_inst_implicit_return_mode == 0 {
+        return Ok(());
+    }
+    let dcfg = DecoderConfig {
+        implicit_return_depth: 32,
+        implicit_return_depth_known: false,
+        ..DecoderConfig::for_encoder(cfg)
+    };
+    let mut dec = Decoder::new(dcfg, image(code)).unwrap();
+    let mut got = common::Collect::default();
+    dec.decode_all(&o.bytes, &mut got);
+    let depth = cfg.implicit_return_depth;
+    let bad_warning = got.warnings.len() > 1
+        || got
+            .warnings
+            .iter()
+            .any(|(k, _)| *k != Warning::ShallowReturnStack || depth == 32);
+    // Under modes 1 and 2 the flow is only promised up to the first return they cannot follow.
+    let same = match common::implicit_return_cut(cfg, &o.expect) {
+        Some(cut) => {
+            let (a, b) = (got.all(), o.got.all());
+            a[..cut.min(a.len())] == b[..cut.min(b.len())]
+        }
+        None => {
+            (&got.stretches, got.gaps, &got.errors) == (&o.got.stretches, o.got.gaps, &o.got.errors)
+        }
+    };
+    if !same || bad_warning {
+        return Err(format!(
+            "encoder depth {depth}, decoder assuming 32: {} instructions (not {}), {} gaps (not \
+             {}), errors {:?} (not {:?}), warnings {:?}",
+            got.all().len(),
+            o.got.all().len(),
+            got.gaps,
+            o.got.gaps,
+            got.errors,
+            o.got.errors,
+            got.warnings
+        ));
+    }
+    Ok(())
+}
+
 fn check_case(p: &Program, k: &Knobs) -> Result<(), TestCaseError> {
     let (code, case, o) = run_case(p, k);
     verify("random", &case, &o, false)
         .and_then(|()| check_times(&o))
         .and_then(|()| check_other_source(&case, &code, &o))
+        .and_then(|()| check_assumed_depth(&case, &code, &o))
         .map_err(|e| {
             TestCaseError::fail(format!(
                 "{e}\nstop: {:?}, {} instructions retired\nconfig: {:#?}\nport: {:?}, {:?}\n\
@@ -1083,7 +1133,8 @@ fn check_case(p: &Program, k: &Knobs) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 1024,
+        // 1024 (about 3 s) unless HARTSCOPE_FUZZ_CASES asks for a long run.
+        cases: std::env::var_os("HARTSCOPE_FUZZ_CASES").map_or(1024, |_| common::fuzz_cases()),
         max_shrink_iters: 2000,
         ..ProptestConfig::default()
     })]

@@ -141,6 +141,8 @@ impl EventSink for Replay {
 pub struct Collect {
     pub stretches: Vec<Vec<u64>>,
     pub errors: Vec<String>,
+    /// The warnings ([`Event::Warning`]): the kind and `@offset: message`.
+    pub warnings: Vec<(encoder::decoder::Warning, String)>,
     pub gaps: usize,
     /// The times of the messages that carried a timestamp, as the decoder reconstructed them.
     pub times: Vec<u64>,
@@ -162,6 +164,11 @@ impl FlowSink for Collect {
     fn event(&mut self, e: &Event) {
         match e {
             Event::Error { offset, message } => self.errors.push(format!("@{offset}: {message}")),
+            Event::Warning {
+                offset,
+                kind,
+                message,
+            } => self.warnings.push((*kind, format!("@{offset}: {message}"))),
             Event::Timestamp { time, .. }
             | Event::Sync {
                 time: Some(time), ..
