@@ -118,6 +118,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         let source: Box<dyn std::io::Read + Send> = if path.as_os_str() == "-" {
             Box::new(std::io::stdin())
         } else {
+            if path.is_dir() {
+                bail!("--uart-input {}: is a directory", path.display());
+            }
             Box::new(
                 File::open(path)
                     .with_context(|| format!("--uart-input: cannot open {}", path.display()))?,
@@ -270,15 +273,23 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             ExitCode::from(EXIT_RESET)
         }
         Stop::HostIoError => {
-            let e = m
-                .bus
-                .console
-                .error()
-                .map_or(String::new(), |e| e.to_string());
-            eprintln!(
-                "hartscope: error: cannot write the guest's output to standard output: {e}; \
-                 the run was stopped"
-            );
+            // Whichever of the host's channels failed (the sinks' own failures were reported
+            // when they were finished).
+            if let Some(e) = m.bus.console.error() {
+                eprintln!(
+                    "hartscope: error: cannot write the guest's output to standard output: {e}; \
+                     the run was stopped"
+                );
+            }
+            if let Some(e) = m.bus.uart.input.error() {
+                let from = match args.uart_input.as_deref() {
+                    Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+                    _ => "standard input".to_string(),
+                };
+                eprintln!(
+                    "hartscope: error: --uart-input {from}: cannot read: {e}; the run was stopped"
+                );
+            }
             ExitCode::from(EXIT_HOST_ERROR)
         }
     })

@@ -976,6 +976,39 @@ fn uart_input_stdin() {
     assert_eq!(out.stdout, b"typed on standard input\n");
 }
 
+/// A directory as --uart-input is refused before the run; a source that fails while the guest
+/// reads it (a directory as standard input) stops the run naming --uart-input, not standard
+/// output (the fuzzing of options found that message blaming the output).
+#[test]
+fn uart_input_read_errors_name_the_input() {
+    let tmp = TempDir::new("uart_dir");
+    let elf = uart_reader_elf(&tmp, true);
+    expect_failure(
+        &["--uart-input", "/", path_str(&elf)],
+        2,
+        &["--uart-input /: is a directory"],
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hartscope"))
+        .args([
+            OsStr::new("run"),
+            OsStr::new("-q"),
+            OsStr::new("--uart-input"),
+            OsStr::new("-"),
+            elf.as_os_str(),
+        ])
+        .stdin(std::fs::File::open("/").expect("open / for reading"))
+        .output()
+        .expect("run hartscope");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_no_panic("--uart-input - < /", &err);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--uart-input standard input: cannot read: Is a directory"),
+        "{err}"
+    );
+    assert!(!err.contains("standard output"), "{err}");
+}
+
 /// A missing --uart-input file is refused before the run, naming the option and the file.
 #[test]
 fn uart_input_missing_file() {
