@@ -18,7 +18,7 @@ use iss::csr::{
     CYCLE, MEDELEG, MEPC, MIE, MIP_MTIP, MSTATUS, MSTATUS_MIE, MTVEC, PMPADDR0, PMPCFG0, STVEC,
 };
 use iss::ingress::{IngressConfig, Retirement};
-use iss::{Config, Machine};
+use iss::Machine;
 use rstest::rstest;
 
 const BASE: u64 = 0x8000_0000;
@@ -126,17 +126,7 @@ struct Traced {
 /// the same decoded flow, without decoding errors.
 fn trace(code: &Code, prepare: &dyn Fn(&mut Machine), cfg: &EncoderConfig) -> Traced {
     let fresh = || {
-        let mut m = Machine::new(Config::default());
-        m.bus.console = iss::bus::Console::Null;
-        let off = m
-            .bus
-            .ram
-            .offset(code.base, code.bytes.len() as u64)
-            .unwrap();
-        m.bus
-            .ram
-            .bytes_mut(off, code.bytes.len())
-            .copy_from_slice(&code.bytes);
+        let mut m = code.machine();
         prepare(&mut m);
         m.boot(code.base);
         m

@@ -17,7 +17,6 @@ use encoder::encoder::{EncoderConfig, BTM, HTM};
 use encoder::image::Image;
 use encoder::msg::{self, Body, Message};
 use iss::ingress::IngressConfig;
-use iss::{Config, Machine};
 use rstest::rstest;
 
 const BASE: u64 = 0x8000_0000;
@@ -43,17 +42,7 @@ fn image(code: &Code) -> Image {
 /// Runs `code` traced with `cfg`; the decoder given the encoder's settings must decode it.
 fn trace(code: &Code, cfg: &EncoderConfig) -> Outcome {
     let fresh = || {
-        let mut m = Machine::new(Config::default());
-        m.bus.console = iss::bus::Console::Null;
-        let off = m
-            .bus
-            .ram
-            .offset(code.base, code.bytes.len() as u64)
-            .unwrap();
-        m.bus
-            .ram
-            .bytes_mut(off, code.bytes.len())
-            .copy_from_slice(&code.bytes);
+        let mut m = code.machine();
         m.boot(code.base);
         m
     };

@@ -34,7 +34,7 @@ use encoder::msg;
 use iss::csr::{CYCLE, INSTRET, MCOUNTEREN, MEPC, MIE, MSCRATCH, MSTATUS, MTVEC, PMPADDR0};
 use iss::csr::{MCAUSE, PMPCFG0, SATP};
 use iss::ingress::{ContextSource, IngressConfig, Retirement};
-use iss::{Config, Machine};
+use iss::Machine;
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -773,17 +773,7 @@ fn assemble(p: &Program) -> Code {
 }
 
 fn machine(code: &Code) -> Machine {
-    let mut m = Machine::new(Config::default());
-    m.bus.console = iss::bus::Console::Null;
-    let off = m
-        .bus
-        .ram
-        .offset(code.base, code.bytes.len() as u64)
-        .unwrap();
-    m.bus
-        .ram
-        .bytes_mut(off, code.bytes.len())
-        .copy_from_slice(&code.bytes);
+    let mut m = code.machine();
     m.boot(code.base);
     m
 }

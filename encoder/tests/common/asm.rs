@@ -359,6 +359,22 @@ pub struct Code {
 }
 
 impl Code {
+    /// A machine at reset (console silenced) with this code in RAM at its base, not booted.
+    pub fn machine(&self) -> iss::Machine {
+        let mut m = iss::Machine::new(iss::Config::default());
+        m.bus.console = iss::bus::Console::Null;
+        let off = m
+            .bus
+            .ram
+            .offset(self.base, self.bytes.len() as u64)
+            .expect("the code lies in RAM");
+        m.bus
+            .ram
+            .bytes_mut(off, self.bytes.len())
+            .copy_from_slice(&self.bytes);
+        m
+    }
+
     pub fn addr(&self, l: Label) -> u64 {
         self.labels[l.0]
     }
