@@ -319,8 +319,17 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         let shown = p.display().to_string();
         image = Image::from_elf(&b, &shown).map_err(|e| anyhow::anyhow!("{e}"))?;
         symbols = iss::elf::parse_symbols(&b, &shown).ok();
-        if let Ok(elf) = goblin_segments(&b) {
-            segments = elf;
+        if let Ok(elf) = iss::elf::ElfFile::parse(&b, &shown) {
+            segments = elf
+                .loadable()
+                .flat_map(|s| {
+                    let mut v = vec![(s.p_paddr, s.p_offset, s.p_filesz)];
+                    if s.p_vaddr != s.p_paddr {
+                        v.push((s.p_vaddr, s.p_offset, s.p_filesz));
+                    }
+                    v
+                })
+                .collect();
         }
         elf_bytes = Some(b);
     }
@@ -437,21 +446,4 @@ fn parse_limit(s: &str) -> Result<u64, String> {
         return Err("the work limit must be at least 1 half-word".into());
     }
     Ok(v)
-}
-
-/// (address, file offset, file size) of the ELF's loadable segments, for disassembly.
-fn goblin_segments(b: &[u8]) -> Result<Vec<(u64, u64, u64)>> {
-    let elf = goblin::elf::Elf::parse(b)?;
-    Ok(elf
-        .program_headers
-        .iter()
-        .filter(|ph| ph.p_type == goblin::elf::program_header::PT_LOAD)
-        .flat_map(|ph| {
-            let mut v = vec![(ph.p_paddr, ph.p_offset, ph.p_filesz)];
-            if ph.p_vaddr != ph.p_paddr {
-                v.push((ph.p_vaddr, ph.p_offset, ph.p_filesz));
-            }
-            v
-        })
-        .collect())
 }

@@ -359,6 +359,29 @@ fn non_utf8_symbol_names() {
         std::fs::read_to_string(&sig).expect("the signature file"),
         "00000123\ndeadbeef\ndeadbeef\nffffffff\n"
     );
+    // The N-Trace decoder reads the same file (it used another ELF parser, which refused it).
+    let ntr = tmp.join("latin.ntr");
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--ntrace"),
+        ntr.as_os_str(),
+        elf.as_os_str(),
+    ]);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    let out = common::run_with_timeout(
+        hartscope()
+            .args([OsStr::new("ntrace"), OsStr::new("decode"), ntr.as_os_str()])
+            .args([OsStr::new("--elf"), elf.as_os_str(), OsStr::new("--disasm")]),
+        "ntrace decode latin.elf",
+        Duration::from_secs(60),
+    );
+    assert_no_panic("ntrace decode latin.elf", &out.stderr_str());
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    assert!(
+        out.stdout_str().contains("80000000"),
+        "{}",
+        out.stdout_str()
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@
 
 use crate::bus::MAX_RAM_SIZE;
 use crate::machine::Machine;
-use goblin::elf::{header, program_header, sym, ProgramHeader};
+use goblin::elf::{header, program_header, sym};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -130,6 +130,9 @@ const PHDR_SIZE: u64 = 56;
 const SHDR_SIZE: u64 = 64;
 const SYM_SIZE: u64 = 24;
 const SHT_SYMTAB: u32 = 2;
+
+/// `e_machine` of a RISC-V ELF file.
+pub const EM_RISCV: u16 = header::EM_RISCV;
 
 /// One program header of an [`ElfFile`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,6 +283,12 @@ impl<'a> ElfFile<'a> {
         })
     }
 
+    /// The loadable segments (`PT_LOAD`) that occupy memory, in file order.
+    pub fn loadable(&self) -> impl Iterator<Item = ElfSegment> + '_ {
+        self.segments()
+            .filter(|s| s.p_type == program_header::PT_LOAD && s.p_memsz != 0)
+    }
+
     /// The bytes the file holds for a segment (`p_filesz` from `p_offset`).
     pub fn segment_data(&self, s: &ElfSegment) -> Result<&'a [u8], ElfError> {
         self.range(
@@ -414,7 +423,7 @@ impl Program {
 pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfError> {
     let p = || path.to_string();
     let elf = ElfFile::parse(bytes, path)?;
-    if elf.e_machine != header::EM_RISCV {
+    if elf.e_machine != EM_RISCV {
         return Err(ElfError::NotRiscv {
             path: p(),
             machine: elf.e_machine,
@@ -433,10 +442,7 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
         entry: elf.entry,
         ..Default::default()
     };
-    for ph in elf.segments() {
-        if ph.p_type != program_header::PT_LOAD || ph.p_memsz == 0 {
-            continue;
-        }
+    for ph in elf.loadable() {
         let (index, addr) = (ph.index, ph.p_paddr);
         let Some(end) = addr.checked_add(ph.p_memsz) else {
             return Err(ElfError::SegmentWraps {
@@ -499,16 +505,6 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
     m.htif.tohost = prog.symbol("tohost");
     m.htif.fromhost = prog.symbol("fromhost");
     Ok(prog)
-}
-
-/// The bytes the file holds for the segment of program header `ph` (`p_filesz` bytes from
-/// `p_offset`); `None` when the file is shorter.
-pub fn segment_file_bytes<'a>(bytes: &'a [u8], ph: &ProgramHeader) -> Option<&'a [u8]> {
-    let end = ph.p_offset.checked_add(ph.p_filesz)?;
-    if end > bytes.len() as u64 {
-        return None;
-    }
-    Some(&bytes[ph.p_offset as usize..end as usize])
 }
 
 /// The symbols and entry point of an ELF, without loading it (for tools that read traces).
