@@ -576,10 +576,16 @@ impl Bus {
                 .store(pa - UART_BASE, val as u8, &mut self.console);
             Some(BusEffect::None)
         } else if self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa) {
-            if pa != FINISHER_BASE || size < 4 {
+            // As QEMU's sifive_test: 16- and 32-bit writes of its one register (OpenSBI's
+            // system reset writes 0x5555 with a 16-bit store; its code field is then 0).
+            if pa != FINISHER_BASE || size < 2 {
                 return Some(BusEffect::None);
             }
-            let v = val as u32;
+            let v = if size == 2 {
+                val as u16 as u32
+            } else {
+                val as u32
+            };
             match v & 0xffff {
                 0x5555 => self.exit = Some(PlatformExit::Code(0)),
                 0x3333 => self.exit = Some(PlatformExit::Code((v >> 16) as u64)),
@@ -696,5 +702,17 @@ mod tests {
         b.device_store(FINISHER_BASE, 4, (3 << 16) | 0x3333)
             .unwrap();
         assert_eq!(b.exit, Some(PlatformExit::Code(3)));
+        // A 16-bit write (OpenSBI's power-off) counts; its code field is 0.
+        let mut b = Bus::new(4096).unwrap();
+        b.device_store(FINISHER_BASE, 2, 0x5555).unwrap();
+        assert_eq!(b.exit, Some(PlatformExit::Code(0)));
+        let mut b = Bus::new(4096).unwrap();
+        b.device_store(FINISHER_BASE, 2, 0x3333).unwrap();
+        assert_eq!(b.exit, Some(PlatformExit::Code(0)));
+        // A byte, or another offset, is not the register.
+        let mut b = Bus::new(4096).unwrap();
+        b.device_store(FINISHER_BASE, 1, 0x55).unwrap();
+        b.device_store(FINISHER_BASE + 2, 2, 0x5555).unwrap();
+        assert_eq!(b.exit, None);
     }
 }
