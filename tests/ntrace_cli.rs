@@ -18,6 +18,21 @@ fn ok(cmd: &mut Command) -> Outcome {
     expect_status(cmd, 0, &[])
 }
 
+/// `hartscope run ELF --ntrace NTR [extra] --quiet`, which must succeed.
+fn capture(
+    elf: impl AsRef<std::ffi::OsStr>,
+    ntr: impl AsRef<std::ffi::OsStr>,
+    extra: &[&str],
+) -> Outcome {
+    ok(hartscope()
+        .arg("run")
+        .arg(elf)
+        .arg("--ntrace")
+        .arg(ntr)
+        .args(extra)
+        .arg("--quiet"))
+}
+
 /// The pcs of a commit log, as lowercase hex without leading zeros.
 fn log_pcs(log: &Path) -> Vec<String> {
     std::fs::read_to_string(log)
@@ -163,18 +178,12 @@ fn ecalls_are_the_only_extra_instructions() {
 fn settings_files_match_flags() {
     let dir = TempDir::new("ntrace-cli");
     let elf = program("cprog");
-    let capture = |out: &str, extra: &[&str]| {
+    let stream = |out: &str, extra: &[&str]| {
         let p = dir.join(out);
-        ok(hartscope()
-            .arg("run")
-            .arg(&elf)
-            .arg("--ntrace")
-            .arg(&p)
-            .args(extra)
-            .arg("--quiet"));
+        capture(&elf, &p, extra);
         std::fs::read(p).unwrap()
     };
-    let flags = capture(
+    let flags = stream(
         "flags.ntr",
         &[
             "--tr-te-inst-mode",
@@ -188,14 +197,14 @@ fn settings_files_match_flags() {
         "cfg.toml",
         b"tr_te_inst_mode = 3\ntr_te_inst_implicit_return_mode = 2\ntr_ts_enable = true\n",
     );
-    let from_toml = capture("toml.ntr", &["--ntrace-config", toml.to_str().unwrap()]);
+    let from_toml = stream("toml.ntr", &["--ntrace-config", toml.to_str().unwrap()]);
     assert_eq!(flags, from_toml, "TOML settings");
     // The settings file `run` writes beside the trace is itself a valid --ntrace-config.
     let json = dir.join("flags.ntr.json");
-    let from_json = capture("json.ntr", &["--ntrace-config", json.to_str().unwrap()]);
+    let from_json = stream("json.ntr", &["--ntrace-config", json.to_str().unwrap()]);
     assert_eq!(flags, from_json, "JSON settings");
     // A flag overrides the file.
-    let htm = capture(
+    let htm = stream(
         "htm.ntr",
         &[
             "--ntrace-config",
@@ -340,12 +349,7 @@ fn corrupt_and_truncated_streams() {
     let dir = TempDir::new("ntrace-cli");
     let elf = program("cprog");
     let ntr = dir.join("c.ntr");
-    ok(hartscope()
-        .arg("run")
-        .arg(&elf)
-        .arg("--ntrace")
-        .arg(&ntr)
-        .arg("--quiet"));
+    capture(&elf, &ntr, &[]);
     let bytes = std::fs::read(&ntr).unwrap();
     let cfg = dir.join("c.ntr.json");
     let decode = |name: &str, data: &[u8]| {
@@ -755,12 +759,7 @@ fn unbounded_inputs_are_refused() {
     let dir = TempDir::new("ntrace-caps");
     let elf = program("rv64i");
     let ntr = dir.join("r.ntr");
-    ok(hartscope()
-        .arg("run")
-        .arg(&elf)
-        .arg("--ntrace")
-        .arg(&ntr)
-        .arg("-q"));
+    capture(&elf, &ntr, &[]);
     let decode = |extra: &[&str]| {
         let mut c = hartscope();
         c.args(["ntrace", "decode"]).arg(&ntr).args(extra);
@@ -976,12 +975,7 @@ fn settings_errors_name_file_and_field() {
     let dir = TempDir::new("ntrace-settings");
     let elf = program("rv64i");
     let ntr = dir.join("r.ntr");
-    ok(hartscope()
-        .arg("run")
-        .arg(&elf)
-        .arg("--ntrace")
-        .arg(&ntr)
-        .arg("-q"));
+    capture(&elf, &ntr, &[]);
     let cfg = dir.write(
         "c.toml",
         b"tr_te_inst_mode = 3\nicnt_bits = 99999999999999999999999\n",
