@@ -122,7 +122,7 @@ fn format_of(input: &Path, f: &FormatArgs) -> Result<Format> {
     })
 }
 
-/// The decoder's settings matching an encoder's.
+/// `hartscope ntrace`: dump or decode a stream.
 pub fn run(cmd: NtraceCommand) -> Result<ExitCode> {
     match cmd {
         NtraceCommand::Dump(a) => dump(a),

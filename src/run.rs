@@ -96,7 +96,8 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
-/// Check the ISA string: hartscope implements exactly RV64GC.
+/// `hartscope run`: build the machine the options describe, load the program, run it with
+/// the outputs asked for, report, and turn how it stopped into the exit status.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let config = args.hart.config(Config {
         ram_size: args.mem,

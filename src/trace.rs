@@ -126,7 +126,8 @@ pub struct TraceArgs {
     pub ingress_ctype: Option<u8>,
 }
 
-/// Parse a hex or decimal address.
+/// Parse an address: always hexadecimal, with or without `0x` (`80000000` is 0x8000_0000),
+/// `_` allowed between digits.
 pub fn parse_addr(s: &str) -> Result<u64> {
     let t = s.trim();
     let r = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
@@ -134,7 +135,9 @@ pub fn parse_addr(s: &str) -> Result<u64> {
     } else {
         u64::from_str_radix(&t.replace('_', ""), 16)
     };
-    r.with_context(|| format!("'{s}' is not an address (hex, e.g. 0x80000000)"))
+    r.with_context(|| {
+        format!("'{s}' is not an address (hexadecimal, with or without 0x: 0x80000000)")
+    })
 }
 
 impl TraceArgs {

@@ -1,7 +1,7 @@
 //! The N-Trace decoder: a byte stream and the program image back into the executed pc flow
 //! (N-Trace 1.0.0-rc7 chapter 11, with the rules of `docs/ntrace.md`).
 //!
-//! [`Decoder::feed`] takes the stream in chunks of any size. The [`Framer`] cuts it into
+//! [`Decoder::feed`] takes the stream in chunks of any size. The `Framer` cuts it into
 //! messages by their MSEO bits (idle `0xFF` bytes between messages are skipped; MSEO `10` is
 //! reserved), keeping at most one partial message of at most [`MAX_MESSAGE`] bytes. Each message
 //! is parsed with [`msg::parse`], filtered by SRC, checked against the configuration, and

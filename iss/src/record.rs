@@ -223,13 +223,13 @@ pub enum Shape {
     Load(u8),
     /// Stores this many bytes.
     Store(u8),
-    /// Loads this many bytes into f[rd] (FS is Dirty: nothing else is written).
+    /// Loads this many bytes into f\[rd\] (FS is Dirty: nothing else is written).
     FLoad(u8),
     /// Stores this many bytes of an FP register.
     FStore(u8),
-    /// An FP operation that writes f[rd], and fflags when it raises a flag (FS is Dirty).
+    /// An FP operation that writes f\[rd\], and fflags when it raises a flag (FS is Dirty).
     FpToF,
-    /// An FP operation that writes x[rd] (when rd is not x0), and fflags when it raises a
+    /// An FP operation that writes x\[rd\] (when rd is not x0), and fflags when it raises a
     /// flag (FS is Dirty).
     FpToX,
 }
@@ -285,7 +285,7 @@ impl Shape {
     pub const ACCESS: u8 = 2;
     /// In [`Shape::bits`]: stores.
     pub const STORE: u8 = 4;
-    /// In [`Shape::bits`]: the register written is f[rd] (f0 included), not x[rd].
+    /// In [`Shape::bits`]: the register written is f\[rd\] (f0 included), not x\[rd\].
     pub const FREG: u8 = 8;
     /// In [`Shape::bits`]: may write fflags (when the effect's `mem_value` is not
     /// `u64::MAX`).

@@ -84,7 +84,7 @@ impl Needs {
 /// One selectable event.
 #[derive(Debug)]
 pub struct EventDef {
-    /// mhpmevent[55:0].
+    /// mhpmevent\[55:0\].
     pub selector: u64,
     pub name: &'static str,
     /// The counter grows by the sum of these classes.

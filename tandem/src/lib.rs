@@ -8,7 +8,7 @@
 //! - [`dump`]: one line per group, with disassembly and register names;
 //! - [`verify`]: the tandem verifier of spec sections 3.1 and 3.2 against a hartscope
 //!   reference hart ([`refhart`]);
-//! - [`mutate`]: broken-core streams for the mutation test; [`bench`]: the benchmarks;
+//! - [`mutate`]: broken-core streams for the mutation test; [`mod@bench`]: the benchmarks;
 //! - [`sidecar`]: the settings file written beside a trace; [`limits`]: sizes from outside
 //!   and capped reads of settings files.
 

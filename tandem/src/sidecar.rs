@@ -5,7 +5,7 @@
 //! is there.
 //!
 //! Reading is strict, since the file is input like any other: at most
-//! [`SETTINGS_CAP`](iss::files::SETTINGS_CAP) bytes are read, every field is checked for
+//! [`iss::files::SETTINGS_CAP`] bytes are read, every field is checked for
 //! its type and range (the RAM size as `hartscope run --mem` checks it, the parameters as the
 //! protocol allows them), and an error names the file, the field (`hart.ram_size`) and what
 //! is wrong with it, in words rather than in the JSON parser's.

@@ -4,7 +4,7 @@
 //! With [`Config::sbi`](crate::Config::sbi) the hart boots the program in S-mode in the state
 //! OpenSBI leaves it ([`Machine::sbi_boot`]), with a device tree it generates
 //! ([`crate::dtb`]), and there is no M-mode software: every trap that would go to M-mode is
-//! taken by this module instead, before it becomes a trap ([`Machine::sbi_trap`], called by
+//! taken by this module instead, before it becomes a trap (`Machine::sbi_trap`, called by
 //! the run loop where an exception is taken):
 //!
 //! - `ecall` from S-mode is an SBI call: a7 = EID, a6 = FID, arguments in a0-a5, the result's
