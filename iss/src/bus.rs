@@ -421,8 +421,18 @@ impl UartInput {
 }
 
 /// An ns16550a-compatible UART, registers one byte wide at consecutive addresses.
+///
+/// Transmission is immediate, so the transmitter holding register is always empty (LSR.THRE
+/// and TEMT). IIR reports the interrupt sources of the 16550A by priority: received data
+/// available (IER.ERBFI with LSR.DR, ID 0b010), then transmitter holding register empty
+/// (IER.ETBEI, ID 0b001). The THRE condition is raised when THR empties (after every write,
+/// transmission being immediate) and when ETBEI is switched on, and cleared by a read of IIR
+/// that reports it, as the 16550A does; a driver that polls IIR (Linux's 8250 without an
+/// interrupt line) so sees its transmitter ready. No line is wired to an interrupt controller.
 pub struct Uart {
     ier: u8,
+    /// The THRE interrupt condition (see above).
+    thre_pending: bool,
     lcr: u8,
     mcr: u8,
     scr: u8,
@@ -436,11 +446,17 @@ const UART_LSR_DR: u8 = 0x01;
 const UART_LSR_THRE: u8 = 0x20;
 const UART_LSR_TEMT: u8 = 0x40;
 const UART_LCR_DLAB: u8 = 0x80;
+const UART_IER_ERBFI: u8 = 0x01;
+const UART_IER_ETBEI: u8 = 0x02;
+const UART_IIR_NONE: u8 = 0x01;
+const UART_IIR_THRE: u8 = 0x02;
+const UART_IIR_RDA: u8 = 0x04;
 
 impl Default for Uart {
     fn default() -> Self {
         Uart {
             ier: 0,
+            thre_pending: false,
             lcr: 0,
             mcr: 0,
             scr: 0,
@@ -460,8 +476,7 @@ impl Uart {
             0 => self.input.pop_front().unwrap_or(0),
             1 if dlab => self.dlm,
             1 => self.ier,
-            // IIR: no interrupt pending; FIFOs enabled bits mirror FCR.
-            2 => 0x01 | if self.fcr & 1 != 0 { 0xc0 } else { 0 },
+            2 => self.iir(),
             3 => self.lcr,
             4 => self.mcr,
             5 => {
@@ -480,13 +495,38 @@ impl Uart {
         }) as u64
     }
 
+    /// IIR: the highest-priority pending source (bit 0 clear) or none (0x01); bits 7:6 set
+    /// when the FIFOs are enabled. Reporting THRE clears it.
+    fn iir(&mut self) -> u8 {
+        let fifo = if self.fcr & 1 != 0 { 0xc0 } else { 0 };
+        let id = if self.ier & UART_IER_ERBFI != 0 && self.input.has_data() {
+            UART_IIR_RDA
+        } else if self.ier & UART_IER_ETBEI != 0 && self.thre_pending {
+            self.thre_pending = false;
+            UART_IIR_THRE
+        } else {
+            UART_IIR_NONE
+        };
+        fifo | id
+    }
+
     fn store(&mut self, off: u64, val: u8, console: &mut Console) {
         let dlab = self.lcr & UART_LCR_DLAB != 0;
         match off {
             0 if dlab => self.dll = val,
-            0 => console.write_bytes(&[val]),
+            0 => {
+                console.write_bytes(&[val]);
+                // Sent at once: THR is empty again.
+                self.thre_pending = true;
+            }
             1 if dlab => self.dlm = val,
-            1 => self.ier = val & 0x0f,
+            1 => {
+                // Enabling ETBEI with THR empty raises THRE.
+                if val & UART_IER_ETBEI != 0 && self.ier & UART_IER_ETBEI == 0 {
+                    self.thre_pending = true;
+                }
+                self.ier = val & 0x0f;
+            }
             2 => self.fcr = val,
             3 => self.lcr = val,
             4 => self.mcr = val & 0x1f,
@@ -694,6 +734,38 @@ mod tests {
         b.uart.input.extend(b"x");
         assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x61));
         assert_eq!(b.device_load(UART_BASE, 1), Some(b'x' as u64));
+    }
+
+    /// IIR as a 16550A reports it: no source, received data, THRE raised by enabling ETBEI
+    /// and by each transmitted byte, cleared by the read that reports it.
+    #[test]
+    fn uart_iir_sources() {
+        let mut b = Bus::new(4096).unwrap();
+        let iir = |b: &mut Bus| b.device_load(UART_BASE + 2, 1).unwrap();
+        assert_eq!(iir(&mut b), 0x01);
+        // ETBEI on: THRE pending once.
+        b.device_store(UART_BASE + 1, 1, 0x02).unwrap();
+        assert_eq!(iir(&mut b), 0x02);
+        assert_eq!(iir(&mut b), 0x01);
+        // A byte sent: THR empty again.
+        b.console = Console::Null;
+        b.device_store(UART_BASE, 1, b'x' as u64).unwrap();
+        assert_eq!(iir(&mut b), 0x02);
+        assert_eq!(iir(&mut b), 0x01);
+        // Received data outranks THRE and stays until read; FIFOs on set bits 7:6.
+        b.device_store(UART_BASE + 2, 1, 0x01).unwrap();
+        b.device_store(UART_BASE + 1, 1, 0x03).unwrap();
+        b.device_store(UART_BASE, 1, b'y' as u64).unwrap();
+        b.uart.input.extend(b"z");
+        assert_eq!(iir(&mut b), 0xc4);
+        assert_eq!(iir(&mut b), 0xc4);
+        assert_eq!(b.device_load(UART_BASE, 1), Some(b'z' as u64));
+        assert_eq!(iir(&mut b), 0xc2);
+        assert_eq!(iir(&mut b), 0xc1);
+        // With the sources disabled nothing is reported.
+        b.device_store(UART_BASE + 1, 1, 0x00).unwrap();
+        b.device_store(UART_BASE, 1, b'w' as u64).unwrap();
+        assert_eq!(iir(&mut b), 0xc1);
     }
 
     #[test]
