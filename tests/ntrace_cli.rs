@@ -625,17 +625,11 @@ fn implausible_repeat_counts_are_decode_errors() {
     let dir = TempDir::new("ntrace-work");
     let elf = program("rv64i");
     let ntr = dir.join("r.ntr");
-    ok(hartscope()
-        .arg("run")
-        .arg(&elf)
-        .arg("--ntrace")
-        .arg(&ntr)
-        .args([
-            "--tr-te-inst-mode",
-            "btm",
-            "--tr-te-inst-en-repeat-branch",
-            "-q",
-        ]));
+    capture(
+        &elf,
+        &ntr,
+        &["--tr-te-inst-mode", "btm", "--tr-te-inst-en-repeat-branch"],
+    );
     let bytes = std::fs::read(&ntr).unwrap();
     let f = Format::default();
     let (at, old) = split_messages(&bytes)
@@ -716,12 +710,11 @@ fn loss_at_the_end_of_a_run_is_reported() {
     let dir = TempDir::new("ntrace-fifo-end");
     let elf = program("rv64i");
     let ntr = dir.join("l.ntr");
-    let run = ok(hartscope()
-        .arg("run")
-        .arg(&elf)
-        .arg("--ntrace")
-        .arg(&ntr)
-        .args(["--trace-fifo", "32", "--trace-drain", "1", "--stats", "-q"]));
+    let run = capture(
+        &elf,
+        &ntr,
+        &["--trace-fifo", "32", "--trace-drain", "1", "--stats"],
+    );
     assert!(
         run.stderr_str().contains("dropped (FIFO full)"),
         "{}",
@@ -913,12 +906,7 @@ fn dump_streams_and_output_failures_are_reported() {
     let dir = TempDir::new("ntrace-dump");
     let elf = program("cprog");
     let ntr = dir.join("c.ntr");
-    ok(hartscope()
-        .arg("run")
-        .arg(&elf)
-        .arg("--ntrace")
-        .arg(&ntr)
-        .args(["--tr-te-inst-mode", "btm", "-q"]));
+    capture(&elf, &ntr, &["--tr-te-inst-mode", "btm"]);
     let bytes = std::fs::read(&ntr).unwrap();
     assert!(
         bytes.len() > 1 << 16,
