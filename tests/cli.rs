@@ -320,26 +320,31 @@ fn segment_below_ram() {
     assert!(!err.contains("--mem"), "{err}");
 }
 
+/// The signature program (`signature_code(0)`) at RAM's base with HTIF's symbols and `more`.
+fn signature_elf(more: &[(&'static str, u64)]) -> Vec<u8> {
+    let mut symbols = vec![("tohost", common::TOHOST), ("fromhost", common::FROMHOST)];
+    symbols.extend_from_slice(more);
+    build_elf(&ElfSpec {
+        class64: true,
+        machine: EM_RISCV,
+        addr: RAM_BASE,
+        image: code_bytes(&signature_code(0)),
+        mem_size: 0x2000,
+        symbols,
+    })
+}
+
 /// Symbol names need not be UTF-8: such symbols are converted lossily, and the ones hartscope
 /// needs (tohost, fromhost, the signature's) still work (the file used to be refused with
 /// "invalid utf8").
 #[test]
 fn non_utf8_symbol_names() {
     let tmp = TempDir::new("non_utf8");
-    let mut bytes = build_elf(&ElfSpec {
-        class64: true,
-        machine: EM_RISCV,
-        addr: RAM_BASE,
-        image: code_bytes(&signature_code(0)),
-        mem_size: 0x2000,
-        symbols: vec![
-            ("tohost", common::TOHOST),
-            ("fromhost", common::FROMHOST),
-            ("zzzzzzzz", RAM_BASE),
-            ("begin_signature", common::SIGNATURE),
-            ("end_signature", common::SIGNATURE + 16),
-        ],
-    });
+    let mut bytes = signature_elf(&[
+        ("zzzzzzzz", RAM_BASE),
+        ("begin_signature", common::SIGNATURE),
+        ("end_signature", common::SIGNATURE + 16),
+    ]);
     let at = bytes
         .windows(9)
         .position(|w| w == b"zzzzzzzz\0")
@@ -618,19 +623,7 @@ fn signature_ranges_checked() {
     .into_iter()
     .enumerate()
     {
-        let bytes = build_elf(&ElfSpec {
-            class64: true,
-            machine: EM_RISCV,
-            addr: RAM_BASE,
-            image: code_bytes(&signature_code(0)),
-            mem_size: 0x2000,
-            symbols: vec![
-                ("tohost", common::TOHOST),
-                ("fromhost", common::FROMHOST),
-                ("begin_signature", begin),
-                ("end_signature", end),
-            ],
-        });
+        let bytes = signature_elf(&[("begin_signature", begin), ("end_signature", end)]);
         let elf = tmp.write(&format!("sig{i}.elf"), &bytes);
         let mut all = vec!["--signature"];
         all.extend(needles);
