@@ -195,6 +195,21 @@ fn shallower_return_stack_is_decoded_with_a_warning(
     );
 }
 
+/// [`jump_loop`] traced in HTM: the code, the settings, the outcome and its messages.
+fn jump_loop_in_htm() -> (Code, EncoderConfig, Outcome, Vec<Message>) {
+    let code = jump_loop();
+    let cfg = EncoderConfig {
+        tr_te_inst_mode: HTM,
+        ..EncoderConfig::default()
+    };
+    let o = trace(&code, &cfg);
+    let msgs = common::messages(&o.bytes, &cfg.format())
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    (code, cfg, o, msgs)
+}
+
 /// A loop whose every iteration ends with `jr t1` back to its start after a not-taken branch:
 /// in HTM, IndirectBranchHist I-CNT 6, HIST 0b10, to the same target, so U-ADDR 0 from the
 /// second iteration on. Then `jr` to the exit, so the run ends with an empty HIST.
@@ -223,16 +238,7 @@ fn jump_loop() -> Code {
 /// or without trTeInstEnRepeatBranch (a BTM setting of hartscope's encoder).
 #[test]
 fn repeat_branch_after_indirect_branch_hist_in_htm() {
-    let code = jump_loop();
-    let cfg = EncoderConfig {
-        tr_te_inst_mode: HTM,
-        ..EncoderConfig::default()
-    };
-    let o = trace(&code, &cfg);
-    let msgs: Vec<Message> = common::messages(&o.bytes, &cfg.format())
-        .into_iter()
-        .map(|(_, m)| m)
-        .collect();
+    let (code, cfg, o, msgs) = jump_loop_in_htm();
     let repeated = msgs
         .iter()
         .filter(|m| matches!(m.body, Body::IndirectBranchHist { uaddr: 0, .. }))
@@ -276,16 +282,7 @@ fn repeat_branch_after_indirect_branch_hist_in_htm() {
 /// flow) is kept, with a warning at its offset.
 #[test]
 fn htm_correlation_with_cdf_0_keeps_the_tail() {
-    let code = jump_loop();
-    let cfg = EncoderConfig {
-        tr_te_inst_mode: HTM,
-        ..EncoderConfig::default()
-    };
-    let o = trace(&code, &cfg);
-    let mut msgs: Vec<Message> = common::messages(&o.bytes, &cfg.format())
-        .into_iter()
-        .map(|(_, m)| m)
-        .collect();
+    let (code, cfg, o, mut msgs) = jump_loop_in_htm();
     let last = msgs.last_mut().unwrap();
     let Body::ProgTraceCorrelation {
         evcode: 0,
