@@ -146,6 +146,28 @@ impl Machine {
     pub fn set_pc(&mut self, pc: u64) {
         self.hart.pc = pc;
     }
+
+    /// After the hart's state was replaced as a whole (a library's snapshot restored): the
+    /// translation cache, PMP, the CLINT's interrupt bits and the per-run accounting follow it.
+    pub fn state_replaced(&mut self) {
+        self.flush_tlb();
+        self.tlb.set_pmp(&self.hart.csr);
+        self.clint_changed();
+        self.update_hooks();
+    }
+
+    /// Whether the program has ended since the last look (test finisher, or an HTIF exit
+    /// or syscall), for a caller that steps the hart one instruction at a time.
+    pub fn poll_exit(&mut self) -> Option<crate::Stop> {
+        match self.bus.exit.take() {
+            Some(crate::bus::PlatformExit::Code(c)) => return Some(crate::Stop::Exit(c)),
+            Some(crate::bus::PlatformExit::ResetRequested) => {
+                return Some(crate::Stop::ResetRequested)
+            }
+            None => {}
+        }
+        self.htif_poll()
+    }
 }
 
 #[cfg(test)]

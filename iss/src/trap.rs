@@ -135,7 +135,7 @@ impl Machine {
     }
 
     /// Recompute mip.MTIP and mip.MSIP from the CLINT.
-    pub(crate) fn clint_changed(&mut self) {
+    pub fn clint_changed(&mut self) {
         let clint = &self.bus.clint;
         let mut mip = self.hart.csr.mip & !(MIP_MTIP | MIP_MSIP);
         if clint.mtime >= clint.mtimecmp {

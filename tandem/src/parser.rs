@@ -663,9 +663,10 @@ impl<R: Read> GroupReader<R> {
     }
 }
 
-/// Fold one item into the group.
+/// Fold one item into the group, as the parser does: a live front door (the plugin's
+/// `step_check`) builds its groups through this, so they mean what a stream's would.
 #[inline(always)]
-fn add(g: &mut Group, item: Item) -> Result<(), ErrorKind> {
+pub fn add(g: &mut Group, item: Item) -> Result<(), ErrorKind> {
     fn set<T: PartialEq + Copy>(f: &mut Option<T>, v: T, what: &str) -> Result<(), ErrorKind> {
         match f {
             Some(old) if *old != v => Err(ErrorKind::Ambiguous(what.into())),
@@ -740,7 +741,7 @@ fn push_incr(g: &mut Group, addr: u16, op: RegOp) -> Result<(), ErrorKind> {
 }
 
 /// The rules that need the whole group.
-fn check(g: &Group) -> Result<(), ErrorKind> {
+pub fn check(g: &Group) -> Result<(), ErrorKind> {
     if g.incr_pc && g.insn.is_none() {
         return Err(ErrorKind::IncrPcWithoutInsn);
     }

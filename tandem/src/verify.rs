@@ -525,6 +525,38 @@ impl Verifier {
         self.initial = (initial, self.m.hart.pc, self.m.hart.prv);
     }
 
+    /// The reference hart now has a program that was loaded into it directly (a live front
+    /// door: the plugin loads an ELF or images itself): the shadow state starts from the
+    /// reference hart's, and a hart reset returns to it.
+    pub fn program_loaded(&mut self) {
+        self.has_program = true;
+        self.init_shadow();
+    }
+
+    /// Take the reference hart's state as the shadow state (after the reference hart was
+    /// stepped or written outside the verifier, e.g. by a testbench's backdoor).
+    pub fn adopt_reference(&mut self) {
+        for idx in 0..NREG {
+            if self.flags[idx] & EXISTS != 0 {
+                self.shadow[idx] = self.ref_value(idx);
+            }
+        }
+        self.shadow_pc = self.m.hart.pc;
+        self.shadow_prv = self.m.hart.prv;
+        self.prev_insn_pc = None;
+    }
+
+    /// What the reference hart did in the last group: its instruction record (none for an
+    /// interrupt or a state update) and its trap.
+    pub fn last_step(&self) -> (Option<&refhart::Captured>, Option<&iss::record::TrapRecord>) {
+        (self.cap.retired(), self.cap.trap.as_ref())
+    }
+
+    /// Compare every register now (what `run` does periodically and at the end).
+    pub fn compare_all(&mut self, g: &Group) {
+        self.full_compare(g);
+    }
+
     /// Verify a whole stream.
     pub fn run<R: Read>(&mut self, input: R) -> &Report {
         let start = Instant::now();

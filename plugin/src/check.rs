@@ -1,0 +1,467 @@
+//! The live front door of the tandem verifier: a core's retirement becomes the group a tandem
+//! stream would carry for it (built through the stream parser's own item folding, so it
+//! means exactly what the stream would), the verifier checks it, and what the stream form
+//! cannot say is checked here: where the instruction was, the privilege it ran in, whether it
+//! trapped and why, and (with interrupt pins) whether an interrupt was due.
+
+use crate::record::Recorder;
+use crate::retire::*;
+use crate::{Config, Error, PIN_BITS};
+use arch::{Cause, Priv};
+use iss::csr::{MCAUSE, SCAUSE};
+use iss::mmu::Access;
+use tandem::group::Group;
+use tandem::item::{Addl, Item, MemReq, MemRsp};
+use tandem::names::priv_name;
+use tandem::opcode::{MemOp, MemResult, MemSize, FPR_ADDR, GPR_ADDR};
+use tandem::verify::{Diff, Mismatch, Verifier};
+
+/// Counters a snapshot keeps.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct State {
+    checked: u64,
+    mismatching: u64,
+}
+
+pub(crate) struct Checker {
+    pub checked: u64,
+    pub mismatching: u64,
+    pub kept: Vec<Mismatch>,
+    max_kept: usize,
+    pins: bool,
+    full_compare_every: u64,
+    since_full: u64,
+    /// This call's mismatches.
+    last: Vec<Mismatch>,
+    extra: Vec<Diff>,
+    items: Vec<Item>,
+    group: Group,
+}
+
+impl Checker {
+    pub fn new(cfg: &Config) -> Checker {
+        Checker {
+            checked: 0,
+            mismatching: 0,
+            kept: Vec::new(),
+            max_kept: cfg.max_kept,
+            pins: cfg.interrupt_pins,
+            full_compare_every: cfg.full_compare_every,
+            since_full: 0,
+            last: Vec::new(),
+            extra: Vec::new(),
+            items: Vec::with_capacity(32),
+            group: Group::default(),
+        }
+    }
+
+    pub fn state(&self) -> State {
+        State {
+            checked: self.checked,
+            mismatching: self.mismatching,
+        }
+    }
+
+    pub fn set_state(&mut self, s: &State) {
+        self.checked = s.checked;
+        self.mismatching = s.mismatching;
+    }
+
+    pub fn step_check(
+        &mut self,
+        v: &mut Verifier,
+        dut: &Retirement,
+        order: u64,
+        pins: u64,
+        recorder: Option<&mut Recorder>,
+    ) -> Result<&[Mismatch], Error> {
+        self.last.clear();
+        self.extra.clear();
+        validate(dut, order)?;
+        self.check_before(v, dut, pins);
+        build_items(&mut self.items, v, dut);
+        let g = &mut self.group;
+        g.clear();
+        g.index = order;
+        g.grouped = true;
+        for &it in &self.items {
+            tandem::parser::add(g, it).map_err(|k| Error::Retirement {
+                order,
+                problem: k.to_string(),
+            })?;
+        }
+        tandem::parser::check(g).map_err(|k| Error::Retirement {
+            order,
+            problem: k.to_string(),
+        })?;
+        if let Some(r) = recorder {
+            g.offset = r.offset();
+            r.write(&self.items)?;
+            g.end = r.offset();
+        }
+        v.group(g).map_err(Error::Config)?;
+        self.check_trap(v, dut);
+        self.checked += 1;
+        self.collect(v, dut, order);
+        self.since_full += 1;
+        if self.full_compare_every != 0 && self.since_full >= self.full_compare_every {
+            self.since_full = 0;
+            v.compare_all(&self.group);
+            self.collect(v, dut, order);
+        }
+        Ok(&self.last)
+    }
+
+    pub fn compare_all(&mut self, v: &mut Verifier, order: u64) -> &[Mismatch] {
+        self.last.clear();
+        self.extra.clear();
+        self.group.index = order;
+        v.compare_all(&self.group);
+        let before = self.last.len();
+        for m in v.report.mismatches.drain(..) {
+            self.last.push(m);
+        }
+        let n = (self.last.len() - before) as u64;
+        self.mismatching += n;
+        self.keep();
+        &self.last
+    }
+
+    /// Where the instruction is, the privilege it runs in, and whether an interrupt is due.
+    fn check_before(&mut self, v: &mut Verifier, dut: &Retirement, pins: u64) {
+        let mut adopt = false;
+        let m = &mut v.m;
+        if dut.valid & VALID_PC != 0 && dut.pc != m.hart.pc {
+            self.extra.push(Diff {
+                element: "pc".into(),
+                expected: hex(m.hart.pc),
+                actual: hex(dut.pc),
+            });
+            m.set_pc(dut.pc);
+            adopt = true;
+        }
+        if dut.valid & VALID_PRV != 0 && dut.prv != m.hart.prv as u8 {
+            self.extra.push(Diff {
+                element: "priv".into(),
+                expected: priv_name(m.hart.prv as u8).into_owned(),
+                actual: priv_name(dut.prv).into_owned(),
+            });
+            if let Some(p) = Priv::from_u8(dut.prv) {
+                m.set_priv_level(p);
+            }
+            adopt = true;
+        }
+        if self.pins {
+            m.hart.csr.mip = (m.hart.csr.mip & !PIN_BITS) | pins;
+            let due = m.pending_interrupt();
+            let taken = dut.is_interrupt();
+            let taken_cause = (dut.valid & VALID_CAUSE != 0).then_some(dut.cause);
+            let diff = match (taken, due) {
+                (false, Some(i)) => Some((
+                    format!("{} (pending and enabled)", i.name()),
+                    "not taken".to_string(),
+                )),
+                (true, None) => Some((
+                    "none (no interrupt pending and enabled)".to_string(),
+                    taken_cause.map_or("an interrupt".into(), interrupt_name),
+                )),
+                (true, Some(i)) if taken_cause.is_some_and(|c| c != i.code()) => Some((
+                    i.name().to_string(),
+                    taken_cause.map_or(String::new(), interrupt_name),
+                )),
+                _ => None,
+            };
+            if let Some((expected, actual)) = diff {
+                self.extra.push(Diff {
+                    element: "interrupt".into(),
+                    expected,
+                    actual,
+                });
+            }
+        }
+        if adopt {
+            v.adopt_reference();
+        }
+    }
+
+    /// Whether the instruction trapped, and why (the stream form says it only through the
+    /// trap CSRs, which a core without CSR reporting leaves out).
+    fn check_trap(&mut self, v: &Verifier, dut: &Retirement) {
+        let (_, trap) = v.last_step();
+        let ref_exc = trap.map(|t| t.cause).filter(|c| !c.is_interrupt());
+        let dut_cause = dut.cause();
+        match dut.trap {
+            TRAP_NONE => {
+                if let Some(c) = ref_exc {
+                    self.extra.push(Diff {
+                        element: "trap".into(),
+                        expected: cause_text(c),
+                        actual: "none (retired)".into(),
+                    });
+                }
+            }
+            TRAP_EXCEPTION => match ref_exc {
+                None if trap.is_none() => self.extra.push(Diff {
+                    element: "trap".into(),
+                    expected: "none (retired)".into(),
+                    actual: dut_cause.map_or("an exception".into(), cause_text),
+                }),
+                None => {}
+                Some(c) => {
+                    if dut_cause.is_some_and(|d| d != c)
+                        || (dut.valid & VALID_CAUSE != 0 && dut_cause.is_none())
+                    {
+                        self.extra.push(Diff {
+                            element: "cause".into(),
+                            expected: cause_text(c),
+                            actual: dut_cause.map_or(format!("{}", dut.cause), cause_text),
+                        });
+                    }
+                    let tval = trap.map_or(0, |t| t.tval);
+                    if dut.valid & VALID_TVAL != 0 && dut.tval != tval {
+                        self.extra.push(Diff {
+                            element: "tval".into(),
+                            expected: hex(tval),
+                            actual: hex(dut.tval),
+                        });
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+
+    /// This call's mismatches: the verifier's, with what was found here in front.
+    fn collect(&mut self, v: &mut Verifier, dut: &Retirement, order: u64) {
+        let start = self.last.len();
+        self.last.extend(v.report.mismatches.drain(..));
+        v.report.mismatching_groups = 0;
+        v.report.mismatching_elements = 0;
+        if !self.extra.is_empty() {
+            let mut extra = std::mem::take(&mut self.extra);
+            if let Some(first) = self.last.get_mut(start) {
+                extra.append(&mut first.diffs);
+                first.diffs = extra;
+            } else {
+                let kind = match dut.trap {
+                    TRAP_EXCEPTION => "exception",
+                    TRAP_INTERRUPT => "interrupt",
+                    _ => "instruction",
+                };
+                let has_insn = dut.len != 0 && !dut.is_interrupt();
+                self.last.push(Mismatch {
+                    group: order,
+                    offset: self.group.offset,
+                    pc: dut.pc,
+                    kind: kind.into(),
+                    insn: has_insn.then(|| insn_hex(dut.insn, dut.len)),
+                    disasm: has_insn.then(|| dut.disasm()),
+                    ref_insn: None,
+                    diffs: extra,
+                });
+            }
+        }
+        if self.last.len() > start {
+            self.mismatching += 1;
+        }
+        self.keep_from(start);
+    }
+
+    fn keep(&mut self) {
+        self.keep_from(0);
+    }
+
+    fn keep_from(&mut self, start: usize) {
+        for m in &self.last[start..] {
+            if self.kept.len() < self.max_kept {
+                self.kept.push(m.clone());
+            }
+        }
+    }
+}
+
+fn validate(dut: &Retirement, order: u64) -> Result<(), Error> {
+    let bad = |problem: String| Err(Error::Retirement { order, problem });
+    if dut.trap > TRAP_INTERRUPT {
+        return bad(format!(
+            "trap {} (0 none, 1 exception, 2 interrupt)",
+            dut.trap
+        ));
+    }
+    if dut.is_interrupt() {
+        if dut.len != 0 {
+            return bad("an interrupt has no instruction (len must be 0)".into());
+        }
+    } else if dut.len != 2 && dut.len != 4 {
+        return bad(format!("instruction length {} (2 or 4)", dut.len));
+    }
+    if dut.n_writes as usize > MAX_WRITES {
+        return bad(format!(
+            "{} register writes (at most {MAX_WRITES})",
+            dut.n_writes
+        ));
+    }
+    if dut.n_mem as usize > MAX_MEM {
+        return bad(format!("{} memory accesses (at most {MAX_MEM})", dut.n_mem));
+    }
+    for w in dut.writes() {
+        let ok = match w.file {
+            REG_X | REG_F => w.num < 32,
+            REG_CSR => w.num < 0x1000,
+            _ => false,
+        };
+        if !ok {
+            return bad(format!(
+                "no such register: file {}, number {}",
+                w.file, w.num
+            ));
+        }
+    }
+    for a in dut.mem() {
+        if !matches!(
+            a.kind & !crate::spike_log::MEM_DATA_UNKNOWN,
+            MEM_LOAD | MEM_STORE
+        ) || MemSize::from_bytes(a.size).is_none()
+        {
+            return bad(format!(
+                "memory access of kind {} and size {} (kind 1 load or 2 store; size 1, 2, 4 or 8)",
+                a.kind, a.size
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The items a tandem stream carries for this retirement.
+fn build_items(items: &mut Vec<Item>, v: &mut Verifier, dut: &Retirement) {
+    items.clear();
+    items.push(Item::BeginGroup);
+    if !dut.is_interrupt() {
+        items.push(if dut.len == 2 {
+            Item::Insn16(dut.insn as u16)
+        } else {
+            Item::Insn32(dut.insn)
+        });
+    }
+    for w in dut.writes() {
+        let addr = match w.file {
+            REG_X if w.num == 0 => continue,
+            REG_X => GPR_ADDR + w.num,
+            REG_F => FPR_ADDR + w.num,
+            _ => w.num,
+        };
+        items.push(Item::FullReg {
+            addr,
+            value: w.value,
+        });
+    }
+    if dut.is_interrupt() && dut.valid & VALID_CAUSE != 0 {
+        // The interrupt's cause, where the trap goes (the stream form says it this way).
+        let m = &v.m;
+        let to_s = m.hart.prv != Priv::M && (m.hart.csr.mideleg >> (dut.cause & 63)) & 1 != 0;
+        let addr = if to_s { SCAUSE } else { MCAUSE };
+        if dut.csr_write(addr).is_none() {
+            items.push(Item::FullReg {
+                addr,
+                value: (1 << 63) | dut.cause,
+            });
+        }
+    }
+    if dut.valid & VALID_NEXT_PC != 0 {
+        items.push(Item::Addl(Addl::Pc(dut.next_pc)));
+    }
+    if dut.valid & VALID_NEXT_PRV != 0 {
+        items.push(Item::Addl(Addl::Priv(dut.next_prv)));
+    }
+    if let Some(first) = dut.mem().first() {
+        items.push(Item::Addl(Addl::Eaddr(first.vaddr)));
+        if first.paddr != PADDR_UNKNOWN {
+            items.push(Item::Addl(Addl::Paddr(first.paddr)));
+        }
+    }
+    for a in dut.mem() {
+        let size = MemSize::from_bytes(a.size).unwrap_or(MemSize::B64);
+        match a.kind {
+            MEM_STORE => items.push(Item::Addl(Addl::StoreData(size, a.wdata & size.mask()))),
+            MEM_LOAD => {
+                // The load's data, checked against memory as it was (device loads are the
+                // core's own: the verifier takes them).
+                let pa = match a.paddr {
+                    PADDR_UNKNOWN => match v.m.translate(a.vaddr, Access::Load) {
+                        Ok(pa) => pa,
+                        Err(_) => continue,
+                    },
+                    pa => pa,
+                };
+                items.push(Item::MemReq(MemReq {
+                    addr: pa,
+                    op: MemOp::Load,
+                    size,
+                    data: None,
+                }));
+                items.push(Item::MemRsp(MemRsp {
+                    size,
+                    result: MemResult::Success,
+                    data: Some(a.rdata & size.mask()),
+                }));
+            }
+            _ => {}
+        }
+    }
+    items.push(Item::EndGroup);
+}
+
+/// A register's index in the verifier's space, by name.
+pub(crate) fn reg_index(name: &str) -> Option<usize> {
+    use tandem::names::{FPR_ABI, GPR_ABI};
+    use tandem::refhart::{FPR0, GPR0};
+    let n = name.trim().to_ascii_lowercase();
+    if let Some(i) = GPR_ABI.iter().position(|a| *a == n) {
+        return Some(GPR0 + i);
+    }
+    if n == "fp" {
+        return Some(GPR0 + 8);
+    }
+    if let Some(i) = FPR_ABI.iter().position(|a| *a == n) {
+        return Some(FPR0 + i);
+    }
+    let num = |s: &str| s.parse::<usize>().ok().filter(|&i| i < 32);
+    if let Some(i) = n.strip_prefix('x').and_then(num) {
+        return Some(GPR0 + i);
+    }
+    if let Some(i) = n.strip_prefix('f').and_then(num) {
+        return Some(FPR0 + i);
+    }
+    if let Some(h) = n.strip_prefix("0x") {
+        return u16::from_str_radix(h, 16)
+            .ok()
+            .filter(|&a| a < 0x1000)
+            .map(usize::from);
+    }
+    (0..0x1000u16)
+        .find(|&a| iss::csr::csr_name(a).is_some_and(|c| c == n))
+        .map(usize::from)
+}
+
+fn cause_text(c: Cause) -> String {
+    format!("{} ({})", c.name(), c.code())
+}
+
+fn interrupt_name(code: u64) -> String {
+    match arch::Interrupt::from_code(code) {
+        Some(i) => format!("{} ({code})", i.name()),
+        None => format!("interrupt {code}"),
+    }
+}
+
+fn hex(v: u64) -> String {
+    format!("0x{v:016x}")
+}
+
+fn insn_hex(bits: u32, len: u8) -> String {
+    if len == 2 {
+        format!("{:04x}", bits & 0xffff)
+    } else {
+        format!("{bits:08x}")
+    }
+}

@@ -1,0 +1,699 @@
+//! hartscope as a library for a core's testbench: the reference model of lockstep
+//! co-simulation.
+//!
+//! A [`Hart`] is an exact RV64GC hart (hartscope's `iss`) behind the tandem verifier's live
+//! front door. A testbench creates one from a [`Config`], loads the program, and then either
+//! steps it ([`Hart::step`] returns each [`Retirement`]: pc, instruction, privilege, trap,
+//! register writes, memory accesses), or hands it each retirement of the core under test
+//! ([`Hart::step_check`]): the hart executes the same step and the tandem verifier compares
+//! the two, exactly as `hartscope tandem verify` compares a stream (the same shadow state,
+//! non-deterministic state taken from the core, resynchronisation after a mismatch). What
+//! differs is returned as [`Mismatch`]es with the reference's and the core's values and the
+//! disassembly. Every checked retirement can be recorded as a Bluespec tandem stream
+//! ([`Hart::record`]) that replays offline with `hartscope tandem verify` to the same verdict.
+//!
+//! The C ABI (`plugin/c`), the SystemVerilog DPI-C package over it and the Python module
+//! (`plugin/python`) are thin front ends over this crate.
+//!
+//! ```
+//! use plugin::{Config, Hart};
+//! let mut hart = Hart::new(&Config::default()).unwrap();
+//! // addi a0, zero, 5 at the reset pc
+//! hart.write_mem(0x8000_0000, &0x0050_0513u32.to_le_bytes()).unwrap();
+//! hart.reset(0x8000_0000);
+//! let r = hart.step();
+//! assert_eq!(r.x_write(10), Some(5));
+//! let mut dut = r;
+//! hart.reset(0x8000_0000);
+//! dut.writes[0].value = 6; // the core wrote the wrong value
+//! let bad = hart.step_check(&dut).unwrap();
+//! assert_eq!(bad[0].diffs[0].element, "x10/a0");
+//! ```
+
+pub mod retire;
+pub mod rvfi;
+pub mod spike_log;
+
+mod check;
+mod record;
+
+pub use retire::*;
+pub use tandem::verify::{Diff, Mismatch};
+
+use arch::{Interrupt, Priv};
+use iss::record::{Retired, Sink, TrapRecord};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use tandem::verify::{Nondet, Verifier, VerifyConfig};
+
+/// The version of the API (the C ABI's `hs_api_version` returns it): the major part changes
+/// when a call or a structure changes incompatibly.
+pub const API_VERSION: u32 = 1_00_00;
+
+/// Which register writes and values the core under test reports for every retirement. What
+/// it reports is compared; what it does not is taken from the reference hart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Reports {
+    /// Every CSR write, the trap CSRs (xepc, xcause, xtval, xstatus) included. Off (RVFI
+    /// without its CSR extension), only the CSR writes given are compared.
+    pub csr: bool,
+    /// Every floating-point register write.
+    pub fpr: bool,
+}
+
+impl Default for Reports {
+    fn default() -> Self {
+        Reports {
+            csr: false,
+            fpr: true,
+        }
+    }
+}
+
+/// How the hart and the checker are set up. Every field has a default (Spike's hart:
+/// RV64GC, 2 GiB of RAM at 0x8000_0000, misaligned accesses trap, no hpm counters); the C
+/// ABI and the Python module take the same settings as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The ISA string (`rv64gc`, `rv64imafdc_zicsr_zifencei_sscofpmf`, ...).
+    pub isa: String,
+    /// Bytes of RAM at 0x8000_0000.
+    pub ram_size: u64,
+    /// Misaligned loads and stores: `trap` (Spike's default) or `emulate` (done in hardware).
+    pub misaligned: String,
+    /// Number of hpm counters (mhpmcounter3..), 0 to 29.
+    pub hpm_counters: Option<u8>,
+    /// The built-in SBI (the program starts in S-mode; M-mode calls are served).
+    pub sbi: bool,
+    /// Time follows the testbench: mtime is set with [`Hart::set_time`] (or taken from the
+    /// core's reads of it) rather than advanced by the hart, and nothing is lost at a
+    /// scheduling quantum (a reservation is lost only when the core says so).
+    pub external_time: bool,
+    /// The interrupt-pending bits of devices follow the pins the testbench drives with
+    /// [`Hart::set_mip`]: the checker then knows when an interrupt must be taken, and a core
+    /// that takes one late, early or not at all is reported. Off, the core says when
+    /// interrupts arrive and the checker follows it.
+    pub interrupt_pins: bool,
+    /// What the core reports.
+    pub reports: Reports,
+    /// Values the core read from these are its own (copied, never compared): `mip`, `time`,
+    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, as `tandem verify --nondet` takes them.
+    pub nondet: String,
+    /// Compare every register after this many checked retirements (0: only on request).
+    pub full_compare_every: u64,
+    /// Mismatches kept for [`Hart::mismatches`] (the count goes on).
+    pub max_kept: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            isa: "rv64gc".into(),
+            ram_size: iss::bus::DEFAULT_RAM_SIZE,
+            misaligned: "trap".into(),
+            hpm_counters: None,
+            sbi: false,
+            external_time: false,
+            interrupt_pins: false,
+            reports: Reports::default(),
+            nondet: "default".into(),
+            full_compare_every: 0,
+            max_kept: 10_000,
+        }
+    }
+}
+
+impl Config {
+    /// Settings from JSON (the C ABI's and Python's form): an object with any of the
+    /// fields above; unknown fields are refused.
+    pub fn from_json(s: &str) -> Result<Config, Error> {
+        if s.trim().is_empty() {
+            return Ok(Config::default());
+        }
+        serde_json::from_str(s).map_err(|e| Error::Config(format!("settings: {e}")))
+    }
+}
+
+/// What can go wrong: every call says what and where.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Config(String),
+    #[error("{0}")]
+    Elf(#[from] iss::elf::ElfError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{what} at 0x{addr:x} ({len} bytes) is outside RAM")]
+    Address {
+        what: &'static str,
+        addr: u64,
+        len: u64,
+    },
+    #[error("{0}: no such register")]
+    NoSuchRegister(String),
+    #[error("retirement {order}: {problem}")]
+    Retirement { order: u64, problem: String },
+    #[error("the tandem recording: {0}")]
+    Record(std::io::Error),
+}
+
+/// Why [`Hart::run`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunStop {
+    /// It ran the number of steps asked for.
+    Limit,
+    /// It reached the pc asked for (before executing the instruction there).
+    Pc,
+    /// The program ended (test finisher or HTIF) with this exit code.
+    Exit(i32),
+    /// The run cannot go on: the hart stopped (a fetch from nowhere, a stuck WFI...).
+    Stopped(String),
+}
+
+/// The whole state of the hart, to go back to ([`Hart::snapshot`], [`Hart::restore`]): the
+/// registers, CSRs, privilege, reservation, counters, time, and every RAM byte written since.
+pub struct Snapshot {
+    hart: iss::machine::HartState,
+    mtime: u64,
+    mtimecmp: u64,
+    msip: bool,
+    order: u64,
+    checker: check::State,
+    journal_mark: usize,
+}
+
+/// A reference hart for a core's testbench.
+pub struct Hart {
+    v: Verifier,
+    cfg: Config,
+    /// Retirements stepped or checked since the reset.
+    order: u64,
+    /// The reference hart was changed outside the verifier (stepped, written): the shadow
+    /// state must take it before the next check.
+    stale: bool,
+    /// The interrupt pins (with `interrupt_pins`).
+    pins: u64,
+    check: check::Checker,
+    recorder: Option<record::Recorder>,
+    program: Option<iss::elf::Program>,
+    /// Memory bytes as they were before each store since the oldest live snapshot.
+    journal: Option<Vec<(u64, u8)>>,
+    /// RAM ranges written through [`Hart::load_image`] and [`Hart::write_mem`] (a recording's
+    /// image includes them).
+    images: Vec<(u64, u64)>,
+}
+
+/// The interrupt-pending bits devices drive (the testbench's pins).
+pub const PIN_BITS: u64 = iss::csr::MIP_MSIP
+    | iss::csr::MIP_MTIP
+    | iss::csr::MIP_MEIP
+    | iss::csr::MIP_SEIP
+    | iss::csr::MIP_LCOFIP;
+
+impl Hart {
+    /// A hart at reset with nothing loaded.
+    pub fn new(cfg: &Config) -> Result<Hart, Error> {
+        let opts = iss::options::HartOptions {
+            isa: Some(cfg.isa.clone()),
+            sbi: cfg.sbi,
+            hpm_counters: cfg.hpm_counters,
+            ..Default::default()
+        };
+        let mc = opts
+            .config(iss::Config::default())
+            .map_err(|e| Error::Config(e.replace("--isa", "isa")))?;
+        let misaligned = match cfg.misaligned.as_str() {
+            "trap" => iss::Misaligned::Trap,
+            "emulate" => iss::Misaligned::Emulate,
+            o => {
+                return Err(Error::Config(format!(
+                    "misaligned: `{o}` (trap or emulate)"
+                )))
+            }
+        };
+        let mut nondet = Nondet::parse(&cfg.nondet).map_err(Error::Config)?;
+        // The pins say when interrupts are pending, so the core's taking one is checked.
+        nondet.mip |= cfg.interrupt_pins;
+        let machine = serde_json::json!({
+            "sscofpmf": mc.sscofpmf,
+            "pmu": mc.pmu,
+            "ctr": mc.ctr,
+            "sbi": mc.sbi,
+        });
+        let vc = VerifyConfig {
+            ram_size: cfg.ram_size,
+            misaligned,
+            absent: tandem::config::Partial {
+                fpr: !cfg.reports.fpr,
+                csr: !cfg.reports.csr,
+                trap: !cfg.reports.csr,
+                // The privilege after a step is compared when the core gives it.
+                priv_: true,
+                ..Default::default()
+            },
+            nondet,
+            max_mismatches: 0,
+            max_reported: usize::MAX,
+            full_compare_every: 0,
+            machine: Some(machine),
+            ..VerifyConfig::default()
+        };
+        let v = Verifier::new(vc, None).map_err(Error::Config)?;
+        Ok(Hart {
+            v,
+            check: check::Checker::new(cfg),
+            cfg: cfg.clone(),
+            order: 0,
+            stale: true,
+            pins: 0,
+            recorder: None,
+            program: None,
+            journal: None,
+            images: Vec::new(),
+        })
+    }
+
+    /// The settings the hart was made with.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// The machine underneath (for what this API does not cover; changing it makes the
+    /// next check take its state as the starting point).
+    pub fn machine(&mut self) -> &mut iss::Machine {
+        self.stale = true;
+        &mut self.v.m
+    }
+
+    /// Load an ELF file and reset to its entry point (as Spike's boot ROM leaves the hart:
+    /// a0 = hart id, a1 = the device tree address). Returns the entry point.
+    pub fn load_elf(&mut self, path: impl AsRef<Path>) -> Result<u64, Error> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = iss::files::read_capped(path, iss::elf::MAX_ELF_FILE, "the ELF file")
+            .map_err(|e| Error::Config(e.to_string()))?;
+        self.load_elf_bytes(&bytes, &name)
+    }
+
+    /// Load an ELF image from memory (`name` is for messages).
+    pub fn load_elf_bytes(&mut self, bytes: &[u8], name: &str) -> Result<u64, Error> {
+        let prog = iss::elf::load(&mut self.v.m, bytes, name)?;
+        let entry = prog.entry;
+        self.v.m.boot(entry);
+        self.program = Some(prog);
+        self.after_load();
+        Ok(entry)
+    }
+
+    /// Copy raw bytes into RAM at physical address `addr`.
+    pub fn load_image(&mut self, addr: u64, bytes: &[u8]) -> Result<(), Error> {
+        self.write_mem_as(addr, bytes, "the image")
+    }
+
+    fn after_load(&mut self) {
+        self.v.program_loaded();
+        self.order = 0;
+        self.stale = false;
+    }
+
+    /// Reset the hart to start at `pc` in M-mode (registers as at power-on; memory stays).
+    pub fn reset(&mut self, pc: u64) {
+        let m = &mut self.v.m;
+        m.hart.x = [0; 64];
+        m.hart.f = [0; 32];
+        m.hart.reservation = None;
+        m.set_priv_level(Priv::M);
+        m.set_pc(pc);
+        self.after_load();
+    }
+
+    /// Read physical memory (RAM).
+    pub fn read_mem(&self, addr: u64, buf: &mut [u8]) -> Result<(), Error> {
+        if self.v.m.bus.read_phys(addr, buf) {
+            Ok(())
+        } else {
+            Err(Error::Address {
+                what: "a memory read",
+                addr,
+                len: buf.len() as u64,
+            })
+        }
+    }
+
+    /// Write physical memory (RAM), as another bus agent or the testbench's backdoor would:
+    /// the hart sees the new bytes at its next fetch or load.
+    pub fn write_mem(&mut self, addr: u64, bytes: &[u8]) -> Result<(), Error> {
+        self.write_mem_as(addr, bytes, "a memory write")
+    }
+
+    fn write_mem_as(&mut self, addr: u64, bytes: &[u8], what: &'static str) -> Result<(), Error> {
+        let end = addr.checked_add(bytes.len() as u64);
+        let mut probe = [0u8];
+        let inside = bytes.is_empty()
+            || (end.is_some()
+                && self.v.m.bus.read_phys(addr, &mut probe)
+                && self
+                    .v
+                    .m
+                    .bus
+                    .read_phys(addr + bytes.len() as u64 - 1, &mut probe));
+        if !inside {
+            return Err(Error::Address {
+                what,
+                addr,
+                len: bytes.len() as u64,
+            });
+        }
+        if let Some(j) = &mut self.journal {
+            for i in 0..bytes.len() as u64 {
+                let mut b = [0u8];
+                self.v.m.bus.read_phys(addr + i, &mut b);
+                j.push((addr + i, b[0]));
+            }
+        }
+        tandem::refhart::write_ram(&mut self.v.m, addr, bytes);
+        if self.images.len() < 4096 {
+            self.images.push((addr, bytes.len() as u64));
+        }
+        Ok(())
+    }
+
+    /// The pc of the next instruction.
+    pub fn pc(&self) -> u64 {
+        self.v.m.hart.pc
+    }
+
+    /// Set the pc.
+    pub fn set_pc(&mut self, pc: u64) {
+        self.v.m.set_pc(pc);
+        self.stale = true;
+    }
+
+    /// The current privilege level (0 U, 1 S, 3 M).
+    pub fn privilege(&self) -> u8 {
+        self.v.m.hart.prv as u8
+    }
+
+    /// An integer register.
+    pub fn x(&self, n: u8) -> u64 {
+        self.v.m.x(n)
+    }
+
+    pub fn set_x(&mut self, n: u8, v: u64) {
+        self.v.m.set_x(n, v);
+        self.stale = true;
+    }
+
+    /// A floating-point register (NaN-boxed as the hart holds it).
+    pub fn f(&self, n: u8) -> u64 {
+        self.v.m.hart.f[(n & 31) as usize]
+    }
+
+    pub fn set_f(&mut self, n: u8, v: u64) {
+        self.v.m.hart.f[(n & 31) as usize] = v;
+        self.stale = true;
+    }
+
+    /// A CSR by address (None: the hart has no such CSR).
+    pub fn csr(&self, addr: u16) -> Option<u64> {
+        if addr > 0xfff {
+            return None;
+        }
+        self.v.m.get_reg(addr)
+    }
+
+    /// Write a CSR as a debugger would (WARL fields keep what they can hold).
+    pub fn set_csr(&mut self, addr: u16, v: u64) -> Result<(), Error> {
+        if addr > 0xfff || !self.v.m.set_reg(addr, v) {
+            return Err(Error::NoSuchRegister(format!("CSR 0x{addr:03x}")));
+        }
+        self.stale = true;
+        Ok(())
+    }
+
+    /// A register by its name (`a0`, `x10`, `f3`, `fa0`, `mstatus`, `0x300`), for scripts.
+    pub fn reg_by_name(&self, name: &str) -> Result<u64, Error> {
+        match check::reg_index(name) {
+            Some(i) => Ok(tandem::refhart::read(&self.v.m, i).unwrap_or(0)),
+            None => Err(Error::NoSuchRegister(name.into())),
+        }
+    }
+
+    /// Drive the interrupt pins: the device interrupt-pending bits of mip (MSIP 3, MTIP 7,
+    /// MEIP 11, SEIP 9, LCOFIP 13). Takes effect before the next step.
+    pub fn set_mip(&mut self, bits: u64) {
+        self.pins = bits & PIN_BITS;
+    }
+
+    /// Set mtime (external time).
+    pub fn set_time(&mut self, mtime: u64) {
+        self.v.m.bus.clint.mtime = mtime;
+        self.v.m.clint_changed();
+    }
+
+    /// The LR reservation is lost (another agent wrote the line, or the core dropped it).
+    pub fn cancel_reservation(&mut self) {
+        self.v.m.hart.reservation = None;
+    }
+
+    /// Steps retired or checked since the last reset or load.
+    pub fn order(&self) -> u64 {
+        self.order
+    }
+
+    /// Execute one step: an instruction (which may raise an exception), or the interrupt
+    /// that is pending and enabled.
+    pub fn step(&mut self) -> Retirement {
+        self.stale = true;
+        self.apply_pins();
+        self.save_store_bytes();
+        let mut s = StepSink {
+            out: Retirement::default(),
+            has_record: false,
+            order: self.order,
+        };
+        self.v.m.step(&mut s);
+        self.order += 1;
+        s.out
+    }
+
+    /// Run up to `max` steps, stopping before the instruction at `until_pc` (if given) or
+    /// when the program ends. Returns the steps taken and why it stopped.
+    pub fn run(&mut self, max: u64, until_pc: Option<u64>) -> (u64, RunStop) {
+        self.stale = true;
+        self.apply_pins();
+        let before = self.v.m.retired();
+        if until_pc.is_none() && self.journal.is_none() {
+            let stop = self.v.m.run(&mut iss::record::NoSink, Some(max));
+            let n = self.v.m.retired() - before;
+            self.order += n;
+            return (n, run_stop(stop));
+        }
+        let mut n = 0;
+        while n < max {
+            if Some(self.v.m.hart.pc) == until_pc {
+                return (n, RunStop::Pc);
+            }
+            self.step();
+            n += 1;
+            if let Some(stop) = self.v.m.poll_exit() {
+                return (n, run_stop(stop));
+            }
+        }
+        (n, RunStop::Limit)
+    }
+
+    fn apply_pins(&mut self) {
+        if self.cfg.interrupt_pins {
+            let m = &mut self.v.m;
+            m.hart.csr.mip = (m.hart.csr.mip & !PIN_BITS) | self.pins;
+        }
+    }
+
+    /// Step the hart with the core's retirement and compare: returns what differs (empty:
+    /// the core did what the architecture says). After a mismatch the hart takes the core's
+    /// state, so the next retirement is checked from where the core is.
+    pub fn step_check(&mut self, dut: &Retirement) -> Result<&[Mismatch], Error> {
+        if self.stale {
+            self.v.adopt_reference();
+            self.stale = false;
+        }
+        self.save_store_bytes();
+        let order = self.order;
+        self.order += 1;
+        self.check
+            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())
+    }
+
+    /// Check one RVFI retirement (one or two steps of the hart: see [`rvfi`]). Returns what
+    /// differs, as [`Hart::step_check`] does.
+    pub fn step_check_rvfi(&mut self, r: &rvfi::Rvfi) -> Result<Vec<Mismatch>, Error> {
+        let mut steps = [Retirement::default(); 2];
+        let m = &self.v.m;
+        let n = r
+            .to_retirements(|a| m.get_reg(a).unwrap_or(0), &mut steps)
+            .map_err(|problem| Error::Retirement {
+                order: r.order,
+                problem,
+            })?;
+        let mut out = Vec::new();
+        for s in &steps[..n] {
+            out.extend_from_slice(self.step_check(s)?);
+        }
+        Ok(out)
+    }
+
+    /// Compare every register of the reference hart with the core's (the shadow state the
+    /// checked retirements built); what differs is reported as a mismatch.
+    pub fn compare_all(&mut self) -> &[Mismatch] {
+        if self.stale {
+            self.v.adopt_reference();
+            self.stale = false;
+        }
+        self.check.compare_all(&mut self.v, self.order)
+    }
+
+    /// Retirements checked so far.
+    pub fn checked(&self) -> u64 {
+        self.check.checked
+    }
+
+    /// Retirements that mismatched so far.
+    pub fn errors(&self) -> u64 {
+        self.check.mismatching
+    }
+
+    /// The mismatches kept so far (at most `max_kept`), oldest first.
+    pub fn mismatches(&self) -> &[Mismatch] {
+        &self.check.kept
+    }
+
+    /// Record every checked retirement as a Bluespec tandem stream in `path` (the program
+    /// image and start state first), so that `hartscope tandem verify` replays the session.
+    pub fn record(&mut self, path: impl AsRef<Path>) -> Result<(), Error> {
+        let path = path.as_ref();
+        if self.stale {
+            self.v.adopt_reference();
+            self.stale = false;
+        }
+        let r = record::Recorder::create(path, &self.v.m, self.program.as_ref(), &self.images)?;
+        self.recorder = Some(r);
+        Ok(())
+    }
+
+    /// Finish the recording (also done when the hart is dropped, where an error is lost).
+    pub fn finish_recording(&mut self) -> Result<(), Error> {
+        match self.recorder.take() {
+            Some(r) => r.finish(),
+            None => Ok(()),
+        }
+    }
+
+    /// Save the hart's whole state. Memory is restored from a journal of what was written
+    /// after the snapshot, so a snapshot costs the registers, not the RAM.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let j = self.journal.get_or_insert_with(Vec::new);
+        let m = &self.v.m;
+        Snapshot {
+            hart: m.hart.clone(),
+            mtime: m.bus.clint.mtime,
+            mtimecmp: m.bus.clint.mtimecmp,
+            msip: m.bus.clint.msip,
+            order: self.order,
+            checker: self.check.state(),
+            journal_mark: j.len(),
+        }
+    }
+
+    /// Go back to a snapshot (taken on this hart; snapshots taken after it are invalid).
+    pub fn restore(&mut self, s: &Snapshot) {
+        if let Some(j) = &mut self.journal {
+            while j.len() > s.journal_mark {
+                let (pa, b) = j.pop().expect("non-empty");
+                tandem::refhart::write_ram(&mut self.v.m, pa, &[b]);
+            }
+        }
+        let m = &mut self.v.m;
+        m.hart = s.hart.clone();
+        m.bus.clint.mtime = s.mtime;
+        m.bus.clint.mtimecmp = s.mtimecmp;
+        m.bus.clint.msip = s.msip;
+        m.state_replaced();
+        self.order = s.order;
+        self.check.set_state(&s.checker);
+        self.stale = true;
+    }
+
+    /// Forget snapshots (stops the memory journal).
+    pub fn drop_snapshots(&mut self) {
+        self.journal = None;
+    }
+
+    /// With a live snapshot: the bytes the next instruction may store, as they are now.
+    fn save_store_bytes(&mut self) {
+        if let Some(j) = &mut self.journal {
+            let pre = tandem::refhart::predict_store(&mut self.v.m);
+            j.extend_from_slice(&pre.bytes[..pre.n]);
+        }
+    }
+
+    /// The interrupt the hart would take now (with the pins applied).
+    pub fn pending_interrupt(&mut self) -> Option<Interrupt> {
+        self.apply_pins();
+        self.v.m.pending_interrupt()
+    }
+}
+
+impl Drop for Hart {
+    fn drop(&mut self) {
+        let _ = self.finish_recording();
+    }
+}
+
+fn run_stop(s: iss::Stop) -> RunStop {
+    use iss::Stop;
+    match s {
+        Stop::InstructionLimit => RunStop::Limit,
+        Stop::Exit(c) => RunStop::Exit(c as i32),
+        Stop::TrapLoop { pc, cause, tval } => RunStop::Stopped(format!(
+            "traps keep being taken with nothing retiring: {cause} at pc 0x{pc:x}, tval 0x{tval:x}"
+        )),
+        Stop::WaitForever { pc } => RunStop::Stopped(format!(
+            "WFI at pc 0x{pc:x} with no interrupt that can ever wake the hart"
+        )),
+        Stop::ResetRequested => RunStop::Stopped("the program asked for a reset".into()),
+        Stop::HostIoError => RunStop::Stopped("the console or an input failed".into()),
+    }
+}
+
+/// The sink of one step: the retirement as the API gives it.
+struct StepSink {
+    out: Retirement,
+    has_record: bool,
+    order: u64,
+}
+
+impl Sink for StepSink {
+    const ENABLED: bool = true;
+
+    fn retire(&mut self, r: &Retired) {
+        self.out = Retirement::from_record(r, self.order);
+        self.has_record = true;
+    }
+
+    fn trap(&mut self, t: &TrapRecord) {
+        if !self.has_record {
+            self.out = Retirement {
+                order: self.order,
+                valid: VALID_ALL,
+                ..Retirement::default()
+            };
+        }
+        self.out.add_trap(t);
+    }
+}

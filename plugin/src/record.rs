@@ -1,0 +1,90 @@
+//! Recording a lockstep session as a Bluespec tandem stream: the hart-reset group, the program
+//! image and start state (state-initialisation groups, as `hartscope run --tandem-image`
+//! writes them), then the group of every checked retirement, exactly as the checker built it.
+//! `hartscope tandem verify FILE` (no ELF needed) replays the session to the same verdict.
+
+use crate::Error;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use tandem::config::WriterConfig;
+use tandem::item::Item;
+use tandem::params::Params;
+use tandem::writer::{InitialState, TandemWriter};
+
+pub(crate) struct Recorder {
+    out: BufWriter<File>,
+    path: String,
+    params: Params,
+    buf: Vec<u8>,
+    offset: u64,
+}
+
+impl Recorder {
+    pub fn create(
+        path: &Path,
+        m: &iss::Machine,
+        prog: Option<&iss::elf::Program>,
+        images: &[(u64, u64)],
+    ) -> Result<Recorder, Error> {
+        let name = path.display().to_string();
+        let io = |e: std::io::Error| Error::Io {
+            path: name.clone(),
+            source: e,
+        };
+        let cfg = WriterConfig {
+            image: true,
+            ..WriterConfig::flute()
+        };
+        let params = cfg.params;
+        let mut init = InitialState::capture(m, prog, true);
+        // Raw images and backdoor writes: their non-zero words too.
+        for &(addr, len) in images {
+            let mut a = addr & !7;
+            while a < addr.saturating_add(len) {
+                if let Some(v) = m.bus.read_u64(a).filter(|&v| v != 0) {
+                    init.image.push((a, v));
+                }
+                a += 8;
+            }
+        }
+        init.image.sort_unstable();
+        init.image.dedup();
+        let header = TandemWriter::new(cfg, Vec::new(), &init)
+            .and_then(|w| w.finish(None))
+            .map_err(io)?
+            .0;
+        let mut out = BufWriter::new(File::create(path).map_err(io)?);
+        out.write_all(&header).map_err(io)?;
+        Ok(Recorder {
+            out,
+            path: name,
+            params,
+            offset: header.len() as u64,
+            buf: Vec::with_capacity(256),
+        })
+    }
+
+    /// Byte offset of the next group.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    pub fn write(&mut self, items: &[Item]) -> Result<(), Error> {
+        self.buf.clear();
+        for it in items {
+            tandem::item::encode(&self.params, it, &mut self.buf);
+        }
+        self.out.write_all(&self.buf).map_err(|e| self.err(e))?;
+        self.offset += self.buf.len() as u64;
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<(), Error> {
+        self.out.flush().map_err(|e| self.err(e))
+    }
+
+    fn err(&self, e: std::io::Error) -> Error {
+        Error::Record(std::io::Error::new(e.kind(), format!("{}: {e}", self.path)))
+    }
+}
