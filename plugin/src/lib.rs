@@ -99,12 +99,17 @@ pub struct Config {
     /// What the core reports.
     pub reports: Reports,
     /// Values the core read from these are its own (copied, never compared): `mip`, `time`,
-    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, as `tandem verify --nondet` takes them.
+    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, `htif`, as `tandem verify --nondet` takes
+    /// them. The default is `tandem verify`'s set and `htif`: the testbench's host answers
+    /// the program through fromhost, which the core loads.
     pub nondet: String,
     /// Compare every register after this many checked retirements (0: only on request).
     pub full_compare_every: u64,
     /// Mismatches kept for [`Hart::mismatches`] (the count goes on).
     pub max_kept: usize,
+    /// Where the program's console output goes (HTIF and UART): `stdout`, `capture` (read
+    /// it with [`Hart::console_output`]) or `none`.
+    pub console: String,
 }
 
 impl Default for Config {
@@ -118,9 +123,10 @@ impl Default for Config {
             external_time: false,
             interrupt_pins: false,
             reports: Reports::default(),
-            nondet: "default".into(),
+            nondet: "+htif".into(),
             full_compare_every: 0,
             max_kept: 10_000,
+            console: "stdout".into(),
         }
     }
 }
@@ -206,6 +212,8 @@ pub struct Hart {
     /// RAM ranges written through [`Hart::load_image`] and [`Hart::write_mem`] (a recording's
     /// image includes them).
     images: Vec<(u64, u64)>,
+    /// How the program ended, once it has.
+    exit: Option<RunStop>,
 }
 
 /// The interrupt-pending bits devices drive (the testbench's pins).
@@ -263,7 +271,17 @@ impl Hart {
             machine: Some(machine),
             ..VerifyConfig::default()
         };
-        let v = Verifier::new(vc, None).map_err(Error::Config)?;
+        let mut v = Verifier::new(vc, None).map_err(Error::Config)?;
+        v.m.bus.console = match cfg.console.as_str() {
+            "stdout" => iss::bus::Console::stdout(),
+            "capture" => iss::bus::Console::Capture(Vec::new()),
+            "none" => iss::bus::Console::Null,
+            o => {
+                return Err(Error::Config(format!(
+                    "console: `{o}` (stdout, capture or none)"
+                )))
+            }
+        };
         Ok(Hart {
             v,
             check: check::Checker::new(cfg),
@@ -275,6 +293,7 @@ impl Hart {
             program: None,
             journal: None,
             images: Vec::new(),
+            exit: None,
         })
     }
 
@@ -316,6 +335,7 @@ impl Hart {
     }
 
     fn after_load(&mut self) {
+        self.exit = None;
         self.v.program_loaded();
         self.order = 0;
         self.stale = false;
@@ -479,6 +499,9 @@ impl Hart {
         };
         self.v.m.step(&mut s);
         self.order += 1;
+        // The privilege after it (an xRET changes it without a trap).
+        s.out.next_prv = self.v.m.hart.prv as u8;
+        self.poll_host();
         s.out
     }
 
@@ -489,10 +512,14 @@ impl Hart {
         self.apply_pins();
         let before = self.v.m.retired();
         if until_pc.is_none() && self.journal.is_none() {
-            let stop = self.v.m.run(&mut iss::record::NoSink, Some(max));
+            let limit = before.saturating_add(max);
+            let stop = run_stop(self.v.m.run(&mut iss::record::NoSink, Some(limit)));
             let n = self.v.m.retired() - before;
             self.order += n;
-            return (n, run_stop(stop));
+            if stop != RunStop::Limit {
+                self.exit = Some(stop.clone());
+            }
+            return (n, stop);
         }
         let mut n = 0;
         while n < max {
@@ -501,8 +528,8 @@ impl Hart {
             }
             self.step();
             n += 1;
-            if let Some(stop) = self.v.m.poll_exit() {
-                return (n, run_stop(stop));
+            if let Some(stop) = &self.exit {
+                return (n, stop.clone());
             }
         }
         (n, RunStop::Limit)
@@ -527,7 +554,30 @@ impl Hart {
         let order = self.order;
         self.order += 1;
         self.check
-            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())
+            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())?;
+        self.poll_host();
+        Ok(self.check.last())
+    }
+
+    /// The host side of HTIF (console, syscalls, exit), as Spike's host serves it, after
+    /// every step: the program's `tohost` requests are answered on the reference's side
+    /// (the core's loads of `fromhost` are its own: `nondet` `htif`).
+    fn poll_host(&mut self) {
+        if self.exit.is_none() {
+            if let Some(stop) = self.v.m.poll_exit() {
+                self.exit = Some(run_stop(stop));
+            }
+        }
+    }
+
+    /// How the program ended (test finisher, HTIF exit), once it has.
+    pub fn exit(&self) -> Option<&RunStop> {
+        self.exit.as_ref()
+    }
+
+    /// The program's console output so far (with `console` `capture`).
+    pub fn console_output(&self) -> &[u8] {
+        self.v.m.bus.console.captured()
     }
 
     /// Check one RVFI retirement (one or two steps of the hart: see [`rvfi`]). Returns what

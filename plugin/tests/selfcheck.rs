@@ -17,7 +17,7 @@ fn trace(name: &str, cfg: &Config, limit: usize) -> Vec<Retirement> {
     let mut out = Vec::new();
     while out.len() < limit {
         out.push(h.step());
-        if h.machine().poll_exit().is_some() {
+        if h.exit().is_some() {
             break;
         }
     }
@@ -31,7 +31,8 @@ fn every_program_checks_clean_against_itself() {
             csr: true,
             fpr: true,
         },
-        nondet: "none".into(),
+        nondet: "htif".into(),
+        console: "none".into(),
         ..Config::default()
     };
     for entry in std::fs::read_dir(program("")).unwrap() {

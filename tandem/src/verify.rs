@@ -530,6 +530,10 @@ impl Verifier {
     /// reference hart's, and a hart reset returns to it.
     pub fn program_loaded(&mut self) {
         self.has_program = true;
+        self.htif_words.clear();
+        let h = &self.m.htif;
+        self.htif_words
+            .extend([h.tohost, h.fromhost].into_iter().flatten());
         self.init_shadow();
     }
 
