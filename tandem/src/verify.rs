@@ -556,6 +556,11 @@ impl Verifier {
         (self.cap.retired(), self.cap.trap.as_ref())
     }
 
+    /// How the verifier was set up.
+    pub fn config(&self) -> &VerifyConfig {
+        &self.cfg
+    }
+
     /// Compare every register now (what `run` does periodically and at the end).
     pub fn compare_all(&mut self, g: &Group) {
         self.full_compare(g);
