@@ -515,23 +515,33 @@ impl Hart {
     /// Execute one step: an instruction (which may raise an exception), or the interrupt
     /// that is pending and enabled.
     pub fn step(&mut self) -> Retirement {
+        let mut r = Retirement::default();
+        self.step_into(&mut r);
+        r
+    }
+
+    /// [`Hart::step`] into a retirement the caller keeps (the C ABI's form: nothing is
+    /// copied, and the arrays' entries past `n_writes` and `n_mem` are not written).
+    pub fn step_into(&mut self, out: &mut Retirement) {
         self.stale = true;
         self.apply_pins();
         self.save_store_bytes();
         let mut s = StepSink {
-            out: Retirement::default(),
+            out,
             has_record: false,
             order: self.order,
         };
         let outcome = self.v.m.step(&mut s);
+        let has_record = s.has_record;
         self.order += 1;
         // The privilege after it (an xRET changes it without a trap).
-        s.out.next_prv = self.v.m.hart.prv as u8;
-        if !self.cfg.external_time {
+        out.next_prv = self.v.m.hart.prv as u8;
+        if self.cfg.external_time {
+            self.poll_host(has_record.then_some(&*out));
+        } else {
+            // The host looks at tohost at the end of every quantum, as Spike's does.
             self.keep_time(outcome);
         }
-        self.poll_host();
-        s.out
     }
 
     /// Spike's time for a stepped hart: a quantum of [`iss::run::QUANTUM`] steps (the first
@@ -549,6 +559,15 @@ impl Hart {
             if let Some(stop) = m.end_quantum_now() {
                 self.exit.get_or_insert(run_stop(stop));
             }
+        }
+        if let Some(exit) = m.bus.exit.take() {
+            // The test finisher: the run ends with this step (a run stops at once too).
+            self.exit.get_or_insert(match exit {
+                iss::bus::PlatformExit::Code(c) => RunStop::Exit(c as i32),
+                iss::bus::PlatformExit::ResetRequested => {
+                    RunStop::Stopped("the program asked for a reset".into())
+                }
+            });
         }
         if waiting && self.exit.is_none() {
             // A WFI: time passes until an interrupt is pending.
@@ -608,18 +627,24 @@ impl Hart {
         self.order += 1;
         self.check
             .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())?;
-        self.poll_host();
+        self.poll_host(None);
         Ok(self.check.last())
     }
 
     /// The host side of HTIF (console, syscalls, exit), as Spike's host serves it, after
     /// every step: the program's `tohost` requests are answered on the reference's side
     /// (the core's loads of `fromhost` are its own: `nondet` `htif`).
-    fn poll_host(&mut self) {
+    fn poll_host(&mut self, r: Option<&Retirement>) {
         if self.exit.is_some() {
             return;
         }
         let m = &mut self.v.m;
+        // Only a store can make the host act (tohost) or end the run (the test finisher).
+        if let Some(r) = r {
+            if !r.mem().iter().any(|a| a.kind & MEM_STORE != 0) {
+                return;
+            }
+        }
         let command = m.htif.tohost.and_then(|a| m.bus.read_u64(a)).unwrap_or(0);
         if command == 0 || self.recorder.is_none() {
             if let Some(stop) = m.poll_exit() {
@@ -822,27 +847,23 @@ fn run_stop(s: iss::Stop) -> RunStop {
 }
 
 /// The sink of one step: the retirement as the API gives it.
-struct StepSink {
-    out: Retirement,
+struct StepSink<'a> {
+    out: &'a mut Retirement,
     has_record: bool,
     order: u64,
 }
 
-impl Sink for StepSink {
+impl Sink for StepSink<'_> {
     const ENABLED: bool = true;
 
     fn retire(&mut self, r: &Retired) {
-        self.out = Retirement::from_record(r, self.order);
+        self.out.set_record(r, self.order);
         self.has_record = true;
     }
 
     fn trap(&mut self, t: &TrapRecord) {
         if !self.has_record {
-            self.out = Retirement {
-                order: self.order,
-                valid: VALID_ALL,
-                ..Retirement::default()
-            };
+            self.out.set_interrupt(self.order);
         }
         self.out.add_trap(t);
     }
