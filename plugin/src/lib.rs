@@ -37,6 +37,7 @@ pub mod spike_log;
 mod check;
 mod record;
 
+pub use iss::bus::ExternalDevice;
 pub use retire::*;
 pub use tandem::verify::{Diff, Mismatch};
 
@@ -120,6 +121,18 @@ pub struct Config {
     /// Where the program's console output goes (HTIF and UART): `stdout`, `capture` (read
     /// it with [`Hart::console_output`]) or `none`.
     pub console: String,
+    /// Regions of the physical address space that belong to the testbench (the core's own
+    /// devices): the hart's loads there read 0 and its stores are dropped, unless a model is
+    /// attached with [`Hart::add_device`]; a checked core's loads from them are its own.
+    pub devices: Vec<Region>,
+}
+
+/// A region of the physical address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub base: u64,
+    pub size: u64,
 }
 
 impl Default for Config {
@@ -140,6 +153,7 @@ impl Default for Config {
             full_compare_every: 0,
             max_kept: 10_000,
             console: "stdout".into(),
+            devices: Vec::new(),
         }
     }
 }
@@ -292,6 +306,15 @@ impl Hart {
             ..VerifyConfig::default()
         };
         let mut v = Verifier::new(vc, None).map_err(Error::Config)?;
+        for r in &cfg.devices {
+            v.m.bus
+                .add_external(iss::bus::ExternalRegion {
+                    base: r.base,
+                    size: r.size,
+                    device: None,
+                })
+                .map_err(|e| Error::Config(format!("devices: {e}")))?;
+        }
         v.m.bus.console = match cfg.console.as_str() {
             "stdout" => iss::bus::Console::stdout(),
             "capture" => iss::bus::Console::Capture(Vec::new()),
@@ -426,6 +449,31 @@ impl Hart {
             self.images.push((addr, bytes.len() as u64));
         }
         Ok(())
+    }
+
+    /// A device of the testbench's at `base` (`size` bytes): the hart's loads and stores
+    /// there go to `model`. A region named in [`Config::devices`] gets its model this way.
+    pub fn add_device(
+        &mut self,
+        base: u64,
+        size: u64,
+        model: Box<dyn ExternalDevice>,
+    ) -> Result<(), Error> {
+        let bus = &mut self.v.m.bus;
+        if let Some(r) = bus
+            .external
+            .iter_mut()
+            .find(|r| r.base == base && r.size == size && r.device.is_none())
+        {
+            r.device = Some(model);
+            return Ok(());
+        }
+        bus.add_external(iss::bus::ExternalRegion {
+            base,
+            size,
+            device: Some(model),
+        })
+        .map_err(Error::Config)
     }
 
     /// The pc of the next instruction.

@@ -292,3 +292,63 @@ fn bad_input_is_an_error_naming_it() {
         .to_string()
         .contains("number 40"));
 }
+
+/// A model of a testbench device, counting what it sees.
+struct Model(std::sync::Arc<std::sync::Mutex<Vec<(u64, u8, Option<u64>)>>>);
+
+impl ExternalDevice for Model {
+    fn load(&mut self, offset: u64, size: u8) -> Option<u64> {
+        self.0.lock().unwrap().push((offset, size, None));
+        Some(0x1234_5678)
+    }
+    fn store(&mut self, offset: u64, size: u8, value: u64) -> bool {
+        self.0.lock().unwrap().push((offset, size, Some(value)));
+        true
+    }
+}
+
+#[test]
+fn testbench_devices_answer_the_hart_and_checked_loads_are_the_cores() {
+    // lui t0, 0x20000; lw a0, 0(t0); sw a0, 8(t0)
+    let code: [u32; 3] = [0x2000_02b7, 0x0002_a503, 0x00a2_a423];
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let devices = vec![Region {
+        base: 0x2000_0000,
+        size: 0x1000,
+    }];
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut core = Hart::new(&Config {
+        devices: devices.clone(),
+        ..quiet()
+    })
+    .unwrap();
+    core.add_device(0x2000_0000, 0x1000, Box::new(Model(seen.clone())))
+        .unwrap();
+    core.load_image(0x8000_0000, &bytes).unwrap();
+    core.reset(0x8000_0000);
+    let rs: Vec<Retirement> = (0..3).map(|_| core.step()).collect();
+    assert_eq!(rs[1].x_write(10), Some(0x1234_5678));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        vec![(0, 4, None), (8, 4, Some(0x1234_5678))]
+    );
+    // The checker has the region but no model: the core's load value is taken.
+    let mut checker = Hart::new(&Config { devices, ..quiet() }).unwrap();
+    checker.load_image(0x8000_0000, &bytes).unwrap();
+    checker.reset(0x8000_0000);
+    for r in &rs {
+        let bad = checker.step_check(r).unwrap();
+        assert!(bad.is_empty(), "{bad:#?}");
+    }
+    // Overlaps are refused, naming what they overlap.
+    let e = Hart::new(&Config {
+        devices: vec![Region {
+            base: 0x8000_1000,
+            size: 16,
+        }],
+        ..quiet()
+    })
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("overlaps RAM"), "{e}");
+}
