@@ -293,8 +293,11 @@ fn bad_input_is_an_error_naming_it() {
         .contains("number 40"));
 }
 
+/// What a device model saw: offset, size, and the value of a store.
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<(u64, u8, Option<u64>)>>>;
+
 /// A model of a testbench device, counting what it sees.
-struct Model(std::sync::Arc<std::sync::Mutex<Vec<(u64, u8, Option<u64>)>>>);
+struct Model(Seen);
 
 impl ExternalDevice for Model {
     fn load(&mut self, offset: u64, size: u8) -> Option<u64> {
