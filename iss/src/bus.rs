@@ -555,6 +555,31 @@ pub enum BusEffect {
     Exit,
 }
 
+/// A device whose registers the program embedding the hart provides (a testbench's model,
+/// a Python object): the hart's loads and stores in its region are handed to it.
+pub trait ExternalDevice: Send {
+    /// A load of `size` bytes at `offset` in the region; `None` is an access fault.
+    fn load(&mut self, offset: u64, size: u8) -> Option<u64>;
+    /// A store; `false` is an access fault.
+    fn store(&mut self, offset: u64, size: u8, value: u64) -> bool;
+}
+
+/// A region of the physical address space that belongs to the embedding program.
+pub struct ExternalRegion {
+    pub base: u64,
+    pub size: u64,
+    /// Its model; none: loads read 0 and stores are dropped (a lockstep checker takes the
+    /// values the core loaded).
+    pub device: Option<Box<dyn ExternalDevice>>,
+}
+
+impl ExternalRegion {
+    fn offset(&self, pa: u64) -> Option<u64> {
+        let off = pa.wrapping_sub(self.base);
+        (off < self.size).then_some(off)
+    }
+}
+
 /// The physical address space.
 pub struct Bus {
     pub ram: Ram,
@@ -564,6 +589,8 @@ pub struct Bus {
     pub exit: Option<PlatformExit>,
     /// Whether the SiFive test finisher is present.
     pub finisher: bool,
+    /// Regions the embedding program provides ([`Bus::add_external`]).
+    pub external: Vec<ExternalRegion>,
 }
 
 impl Bus {
@@ -576,7 +603,45 @@ impl Bus {
             console: Console::stdout(),
             exit: None,
             finisher: true,
+            external: Vec::new(),
         })
+    }
+
+    /// Add a region the embedding program provides. It must not overlap RAM, the platform's
+    /// devices or another such region.
+    pub fn add_external(&mut self, r: ExternalRegion) -> Result<(), String> {
+        let end = r.base.checked_add(r.size).filter(|_| r.size > 0);
+        let Some(end) = end else {
+            return Err(format!(
+                "a device region at 0x{:x} of 0x{:x} bytes is empty or wraps around",
+                r.base, r.size
+            ));
+        };
+        let overlaps = |b: u64, e: u64| r.base < e && b < end;
+        let ram = (self.ram.base(), self.ram.base() + self.ram.size());
+        let mut taken = vec![
+            ("RAM", ram.0, ram.1),
+            ("the CLINT", CLINT_BASE, CLINT_BASE + CLINT_SIZE),
+            ("the UART", UART_BASE, UART_BASE + UART_SIZE),
+        ];
+        if self.finisher {
+            taken.push((
+                "the test finisher",
+                FINISHER_BASE,
+                FINISHER_BASE + FINISHER_SIZE,
+            ));
+        }
+        for x in &self.external {
+            taken.push(("another device region", x.base, x.base + x.size));
+        }
+        if let Some((what, b, e)) = taken.into_iter().find(|&(_, b, e)| overlaps(b, e)) {
+            return Err(format!(
+                "the device region 0x{:x}..0x{end:x} overlaps {what} (0x{b:x}..0x{e:x})",
+                r.base
+            ));
+        }
+        self.external.push(r);
+        Ok(())
     }
 
     /// Whether `pa` is in a device region (not RAM). Used to decide what may be cached.
@@ -584,6 +649,7 @@ impl Bus {
         (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
             || (UART_BASE..UART_BASE + UART_SIZE).contains(&pa)
             || (self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa))
+            || self.external.iter().any(|r| r.offset(pa).is_some())
     }
 
     /// A load outside RAM. `None` is an access fault.
@@ -598,7 +664,12 @@ impl Bus {
         } else if self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa) {
             Some(0)
         } else {
-            None
+            let r = self.external.iter_mut().find(|r| r.offset(pa).is_some())?;
+            let off = pa - r.base;
+            match &mut r.device {
+                Some(d) => d.load(off, size),
+                None => Some(0),
+            }
         }
     }
 
@@ -634,7 +705,12 @@ impl Bus {
             }
             Some(BusEffect::Exit)
         } else {
-            None
+            let r = self.external.iter_mut().find(|r| r.offset(pa).is_some())?;
+            let off = pa - r.base;
+            match &mut r.device {
+                Some(d) => d.store(off, size, val).then_some(BusEffect::None),
+                None => Some(BusEffect::None),
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 use crate::bus::{Bus, DEFAULT_RAM_SIZE};
 use crate::csr::Csrs;
 use crate::dcache::DecodeCache;
+use crate::insn::Insn;
 use crate::mmu::Tlb;
 use crate::record::Retired;
 use arch::{Cause, Priv};
@@ -143,6 +144,9 @@ pub struct Machine {
     pub htif: crate::htif::Htif,
     /// The built-in SBI's state (used when `config.sbi`).
     pub(crate) sbi: crate::sbi::SbiState,
+    /// Instructions decoded by single steps, with the bits they were decoded from
+    /// ([`Machine::fetch_one`]).
+    pub(crate) step_decoded: Box<[(u32, Insn)]>,
 }
 
 impl Machine {
@@ -199,6 +203,7 @@ impl Machine {
             fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),
             sbi: crate::sbi::SbiState::default(),
+            step_decoded: vec![(0, Insn::NOT_DECODED); crate::run::STEP_DECODED].into_boxed_slice(),
         };
         m.tlb.set_pmp(&m.hart.csr);
         m.clint_changed();

@@ -32,6 +32,9 @@ use std::sync::Arc;
 
 /// Steps per quantum (Spike's INTERLEAVE).
 pub const QUANTUM: u64 = 5000;
+
+/// Entries of the single-step decode table ([`Machine::fetch_one`]): a power of two.
+pub(crate) const STEP_DECODED: usize = 4096;
 /// mtime ticks per quantum (INTERLEAVE / INSNS_PER_RTC_TICK).
 pub const TICKS_PER_QUANTUM: u64 = 50;
 /// Consecutive traps without a retired instruction that make a trap loop.
@@ -225,6 +228,42 @@ impl Machine {
             return None;
         }
         Some(Stop::WaitForever { pc: self.hart.pc })
+    }
+
+    /// For a caller that steps one instruction at a time ([`Machine::step`]) and keeps
+    /// Spike's time: end the quantum now (advance time, drop the reservation, poll HTIF).
+    pub fn end_quantum_now(&mut self) -> Option<Stop> {
+        self.end_quantum()
+    }
+
+    /// For a stepping caller, after a WFI (or the built-in SBI's suspend) retired: let time
+    /// pass as a run does, a quantum at a time, until an interrupt is pending. `Some` when
+    /// none ever will be (or the program ended meanwhile).
+    pub fn wait_while_idle(&mut self) -> Option<Stop> {
+        if !self.sched.waiting {
+            return None;
+        }
+        while self.hart.csr.mip & self.hart.csr.mie == 0 {
+            if let Some(s) = self.wait_for_interrupt() {
+                return Some(s);
+            }
+            if let Some(s) = self.end_quantum() {
+                return Some(s);
+            }
+        }
+        self.sched.waiting = false;
+        None
+    }
+
+    /// Whether the hart waits for an interrupt (a WFI retired).
+    pub fn is_waiting(&self) -> bool {
+        self.sched.waiting
+    }
+
+    /// Steps of the quantum a stepping caller is in that the reset sequence already took
+    /// (Spike's boot ROM: [`crate::machine::BOOT_STEPS`] at the start, then 0).
+    pub fn take_boot_steps(&mut self) -> u64 {
+        std::mem::take(&mut self.sched.boot_steps)
     }
 
     /// End of a quantum: advance time, drop the reservation, poll HTIF.
@@ -646,6 +685,13 @@ impl Machine {
             self.take_trap(Cause::Interrupt(irq), 0, pc, None, sink);
             return StepOutcome::Interrupt(irq);
         }
+        self.step_insn(sink)
+    }
+
+    /// Execute exactly one instruction, even if an interrupt is pending and enabled: for a
+    /// checker that follows a core which took the interrupt later (the checker reports
+    /// that itself).
+    pub fn step_insn<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
         let pc = self.hart.pc;
         let d = match self.fetch_one(pc) {
             Ok(d) => d,
@@ -700,16 +746,31 @@ impl Machine {
         StepOutcome::Retired
     }
 
-    /// Fetch and decode the instruction at `pc` without the cache.
+    /// Fetch and decode the instruction at `pc` for a single step. The blocks of the decode
+    /// cache are the run loop's; a step keeps its own small table of the instructions it
+    /// decoded, by pc, each with the bits it was decoded from: what is fetched is compared
+    /// with them, so a changed instruction (self-modifying code, a new page mapping) is
+    /// decoded again, and the decode of a loop's instructions is not repeated every step.
     pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<Insn, ()> {
         let off = self.fetch_ram_off(pc)?;
         let lo = self.bus.ram.read_u16(off as usize);
-        if lo & 3 != 3 {
-            return Ok(decode16(lo));
+        let raw = if lo & 3 != 3 {
+            lo as u32
+        } else {
+            let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
+            lo as u32 | (self.bus.ram.read_u16(off2 as usize) as u32) << 16
+        };
+        let slot = &mut self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
+        if slot.0 == raw && slot.1.op != Op::NotDecoded {
+            return Ok(slot.1);
         }
-        let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
-        let hi = self.bus.ram.read_u16(off2 as usize);
-        Ok(decode32(lo as u32 | (hi as u32) << 16))
+        let d = if lo & 3 != 3 {
+            decode16(lo)
+        } else {
+            decode32(raw)
+        };
+        *slot = (raw, d);
+        Ok(d)
     }
 
     /// The exception recorded for a failed fetch or execution.

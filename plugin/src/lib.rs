@@ -37,6 +37,7 @@ pub mod spike_log;
 mod check;
 mod record;
 
+pub use iss::bus::ExternalDevice;
 pub use retire::*;
 pub use tandem::verify::{Diff, Mismatch};
 
@@ -83,13 +84,23 @@ pub struct Config {
     pub ram_size: u64,
     /// Misaligned loads and stores: `trap` (Spike's default) or `emulate` (done in hardware).
     pub misaligned: String,
-    /// Number of hpm counters (mhpmcounter3..), 0 to 29.
+    /// Number of hpm counters (mhpmcounter3..), 0 to 29 (default: 29 with Sscofpmf or the
+    /// SBI, else 0, as on Spike).
     pub hpm_counters: Option<u8>,
+    /// Width of the hpm counters in bits (1 to 64).
+    pub hpm_width: u8,
+    /// The PMU's event models: `caches`, `tlb`, `bp`, `all`, `none` (comma-separated).
+    pub pmu_models: Option<String>,
+    /// Control Transfer Records' layout (`0.1.4` or `1.0`; with `smctr` in the ISA string).
+    pub ctr: Option<String>,
     /// The built-in SBI (the program starts in S-mode; M-mode calls are served).
     pub sbi: bool,
-    /// Time follows the testbench: mtime is set with [`Hart::set_time`] (or taken from the
-    /// core's reads of it) rather than advanced by the hart, and nothing is lost at a
-    /// scheduling quantum (a reservation is lost only when the core says so).
+    /// Time follows the testbench when the hart is stepped ([`Hart::step`]): mtime changes
+    /// only by [`Hart::set_time`] (or the program's stores to it), and nothing happens at a
+    /// scheduling quantum (a reservation is lost only by an SC or
+    /// [`Hart::cancel_reservation`]). Off, a stepped hart keeps Spike's time: quanta of 5000
+    /// steps, ended early by a trap, each advancing mtime by 50 and dropping the reservation.
+    /// Checking ([`Hart::step_check`]) always follows the core: its reads of time are its own.
     pub external_time: bool,
     /// The interrupt-pending bits of devices follow the pins the testbench drives with
     /// [`Hart::set_mip`]: the checker then knows when an interrupt must be taken, and a core
@@ -99,12 +110,29 @@ pub struct Config {
     /// What the core reports.
     pub reports: Reports,
     /// Values the core read from these are its own (copied, never compared): `mip`, `time`,
-    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, as `tandem verify --nondet` takes them.
+    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, `htif`, as `tandem verify --nondet` takes
+    /// them. The default is `tandem verify`'s set and `htif`: the testbench's host answers
+    /// the program through fromhost, which the core loads.
     pub nondet: String,
     /// Compare every register after this many checked retirements (0: only on request).
     pub full_compare_every: u64,
     /// Mismatches kept for [`Hart::mismatches`] (the count goes on).
     pub max_kept: usize,
+    /// Where the program's console output goes (HTIF and UART): `stdout`, `capture` (read
+    /// it with [`Hart::console_output`]) or `none`.
+    pub console: String,
+    /// Regions of the physical address space that belong to the testbench (the core's own
+    /// devices): the hart's loads there read 0 and its stores are dropped, unless a model is
+    /// attached with [`Hart::add_device`]; a checked core's loads from them are its own.
+    pub devices: Vec<Region>,
+}
+
+/// A region of the physical address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub base: u64,
+    pub size: u64,
 }
 
 impl Default for Config {
@@ -114,13 +142,18 @@ impl Default for Config {
             ram_size: iss::bus::DEFAULT_RAM_SIZE,
             misaligned: "trap".into(),
             hpm_counters: None,
+            hpm_width: 64,
+            pmu_models: None,
+            ctr: None,
             sbi: false,
             external_time: false,
             interrupt_pins: false,
             reports: Reports::default(),
-            nondet: "default".into(),
+            nondet: "+htif".into(),
             full_compare_every: 0,
             max_kept: 10_000,
+            console: "stdout".into(),
+            devices: Vec::new(),
         }
     }
 }
@@ -206,14 +239,18 @@ pub struct Hart {
     /// RAM ranges written through [`Hart::load_image`] and [`Hart::write_mem`] (a recording's
     /// image includes them).
     images: Vec<(u64, u64)>,
+    /// How the program ended, once it has.
+    exit: Option<RunStop>,
+    /// The program's file name (a recording's settings name it).
+    program_name: Option<String>,
+    /// The first error writing the recording outside a call that returns one.
+    record_error: Option<Error>,
+    /// Steps left in the stepped hart's time quantum (0: a new one starts).
+    quantum_left: u64,
 }
 
 /// The interrupt-pending bits devices drive (the testbench's pins).
-pub const PIN_BITS: u64 = iss::csr::MIP_MSIP
-    | iss::csr::MIP_MTIP
-    | iss::csr::MIP_MEIP
-    | iss::csr::MIP_SEIP
-    | iss::csr::MIP_LCOFIP;
+pub const PIN_BITS: u64 = iss::csr::MIP_MSIP | iss::csr::MIP_MTIP | iss::csr::MIP_MEIP;
 
 impl Hart {
     /// A hart at reset with nothing loaded.
@@ -222,11 +259,14 @@ impl Hart {
             isa: Some(cfg.isa.clone()),
             sbi: cfg.sbi,
             hpm_counters: cfg.hpm_counters,
+            hpm_width: cfg.hpm_width,
+            pmu_models: cfg.pmu_models.clone(),
+            ctr_layout: cfg.ctr.clone(),
             ..Default::default()
         };
         let mc = opts
             .config(iss::Config::default())
-            .map_err(|e| Error::Config(e.replace("--isa", "isa")))?;
+            .map_err(|e| Error::Config(e.replace("--", "")))?;
         let misaligned = match cfg.misaligned.as_str() {
             "trap" => iss::Misaligned::Trap,
             "emulate" => iss::Misaligned::Emulate,
@@ -259,11 +299,32 @@ impl Hart {
             nondet,
             max_mismatches: 0,
             max_reported: usize::MAX,
+            // With pins the checker reports an interrupt not taken, then follows the core.
+            follow_interrupts: cfg.interrupt_pins,
             full_compare_every: 0,
             machine: Some(machine),
             ..VerifyConfig::default()
         };
-        let v = Verifier::new(vc, None).map_err(Error::Config)?;
+        let mut v = Verifier::new(vc, None).map_err(Error::Config)?;
+        for r in &cfg.devices {
+            v.m.bus
+                .add_external(iss::bus::ExternalRegion {
+                    base: r.base,
+                    size: r.size,
+                    device: None,
+                })
+                .map_err(|e| Error::Config(format!("devices: {e}")))?;
+        }
+        v.m.bus.console = match cfg.console.as_str() {
+            "stdout" => iss::bus::Console::stdout(),
+            "capture" => iss::bus::Console::Capture(Vec::new()),
+            "none" => iss::bus::Console::Null,
+            o => {
+                return Err(Error::Config(format!(
+                    "console: `{o}` (stdout, capture or none)"
+                )))
+            }
+        };
         Ok(Hart {
             v,
             check: check::Checker::new(cfg),
@@ -275,6 +336,10 @@ impl Hart {
             program: None,
             journal: None,
             images: Vec::new(),
+            exit: None,
+            program_name: None,
+            record_error: None,
+            quantum_left: 0,
         })
     }
 
@@ -306,6 +371,7 @@ impl Hart {
         let entry = prog.entry;
         self.v.m.boot(entry);
         self.program = Some(prog);
+        self.program_name = Some(name.to_string());
         self.after_load();
         Ok(entry)
     }
@@ -316,6 +382,8 @@ impl Hart {
     }
 
     fn after_load(&mut self) {
+        self.exit = None;
+        self.quantum_left = 0;
         self.v.program_loaded();
         self.order = 0;
         self.stale = false;
@@ -383,6 +451,31 @@ impl Hart {
         Ok(())
     }
 
+    /// A device of the testbench's at `base` (`size` bytes): the hart's loads and stores
+    /// there go to `model`. A region named in [`Config::devices`] gets its model this way.
+    pub fn add_device(
+        &mut self,
+        base: u64,
+        size: u64,
+        model: Box<dyn ExternalDevice>,
+    ) -> Result<(), Error> {
+        let bus = &mut self.v.m.bus;
+        if let Some(r) = bus
+            .external
+            .iter_mut()
+            .find(|r| r.base == base && r.size == size && r.device.is_none())
+        {
+            r.device = Some(model);
+            return Ok(());
+        }
+        bus.add_external(iss::bus::ExternalRegion {
+            base,
+            size,
+            device: Some(model),
+        })
+        .map_err(Error::Config)
+    }
+
     /// The pc of the next instruction.
     pub fn pc(&self) -> u64 {
         self.v.m.hart.pc
@@ -445,7 +538,8 @@ impl Hart {
     }
 
     /// Drive the interrupt pins: the device interrupt-pending bits of mip (MSIP 3, MTIP 7,
-    /// MEIP 11, SEIP 9, LCOFIP 13). Takes effect before the next step.
+    /// MEIP 11; [`PIN_BITS`]). With `interrupt_pins` they replace what the hart's own CLINT
+    /// says; they take effect before the next step.
     pub fn set_mip(&mut self, bits: u64) {
         self.pins = bits & PIN_BITS;
     }
@@ -469,17 +563,66 @@ impl Hart {
     /// Execute one step: an instruction (which may raise an exception), or the interrupt
     /// that is pending and enabled.
     pub fn step(&mut self) -> Retirement {
+        let mut r = Retirement::default();
+        self.step_into(&mut r);
+        r
+    }
+
+    /// [`Hart::step`] into a retirement the caller keeps (the C ABI's form: nothing is
+    /// copied, and the arrays' entries past `n_writes` and `n_mem` are not written).
+    pub fn step_into(&mut self, out: &mut Retirement) {
         self.stale = true;
         self.apply_pins();
         self.save_store_bytes();
         let mut s = StepSink {
-            out: Retirement::default(),
+            out,
             has_record: false,
             order: self.order,
         };
-        self.v.m.step(&mut s);
+        let outcome = self.v.m.step(&mut s);
+        let has_record = s.has_record;
         self.order += 1;
-        s.out
+        // The privilege after it (an xRET changes it without a trap).
+        out.next_prv = self.v.m.hart.prv as u8;
+        if self.cfg.external_time {
+            self.poll_host(has_record.then_some(&*out));
+        } else {
+            // The host looks at tohost at the end of every quantum, as Spike's does.
+            self.keep_time(outcome);
+        }
+    }
+
+    /// Spike's time for a stepped hart: a quantum of [`iss::run::QUANTUM`] steps (the first
+    /// one shortened by the boot ROM's), ended early by a trap; at its end time advances,
+    /// the reservation is dropped and the host looks at tohost.
+    fn keep_time(&mut self, outcome: iss::StepOutcome) {
+        let m = &mut self.v.m;
+        if self.quantum_left == 0 {
+            self.quantum_left = iss::run::QUANTUM - m.take_boot_steps();
+        }
+        self.quantum_left -= 1;
+        let waiting = m.is_waiting();
+        if self.quantum_left == 0 || outcome != iss::StepOutcome::Retired || waiting {
+            self.quantum_left = 0;
+            if let Some(stop) = m.end_quantum_now() {
+                self.exit.get_or_insert(run_stop(stop));
+            }
+        }
+        if let Some(exit) = m.bus.exit.take() {
+            // The test finisher: the run ends with this step (a run stops at once too).
+            self.exit.get_or_insert(match exit {
+                iss::bus::PlatformExit::Code(c) => RunStop::Exit(c as i32),
+                iss::bus::PlatformExit::ResetRequested => {
+                    RunStop::Stopped("the program asked for a reset".into())
+                }
+            });
+        }
+        if waiting && self.exit.is_none() {
+            // A WFI: time passes until an interrupt is pending.
+            if let Some(stop) = m.wait_while_idle() {
+                self.exit = Some(run_stop(stop));
+            }
+        }
     }
 
     /// Run up to `max` steps, stopping before the instruction at `until_pc` (if given) or
@@ -489,10 +632,14 @@ impl Hart {
         self.apply_pins();
         let before = self.v.m.retired();
         if until_pc.is_none() && self.journal.is_none() {
-            let stop = self.v.m.run(&mut iss::record::NoSink, Some(max));
+            let limit = before.saturating_add(max);
+            let stop = run_stop(self.v.m.run(&mut iss::record::NoSink, Some(limit)));
             let n = self.v.m.retired() - before;
             self.order += n;
-            return (n, run_stop(stop));
+            if stop != RunStop::Limit {
+                self.exit = Some(stop.clone());
+            }
+            return (n, stop);
         }
         let mut n = 0;
         while n < max {
@@ -501,8 +648,8 @@ impl Hart {
             }
             self.step();
             n += 1;
-            if let Some(stop) = self.v.m.poll_exit() {
-                return (n, run_stop(stop));
+            if let Some(stop) = &self.exit {
+                return (n, stop.clone());
             }
         }
         (n, RunStop::Limit)
@@ -527,7 +674,71 @@ impl Hart {
         let order = self.order;
         self.order += 1;
         self.check
-            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())
+            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())?;
+        self.poll_host(None);
+        Ok(self.check.last())
+    }
+
+    /// The host side of HTIF (console, syscalls, exit), as Spike's host serves it, after
+    /// every step: the program's `tohost` requests are answered on the reference's side
+    /// (the core's loads of `fromhost` are its own: `nondet` `htif`).
+    fn poll_host(&mut self, r: Option<&Retirement>) {
+        if self.exit.is_some() {
+            return;
+        }
+        let m = &mut self.v.m;
+        // Only a store can make the host act (tohost) or end the run (the test finisher).
+        if let Some(r) = r {
+            if !r.mem().iter().any(|a| a.kind & MEM_STORE != 0) {
+                return;
+            }
+        }
+        let command = m.htif.tohost.and_then(|a| m.bus.read_u64(a)).unwrap_or(0);
+        if command == 0 || self.recorder.is_none() {
+            if let Some(stop) = m.poll_exit() {
+                self.exit = Some(run_stop(stop));
+            }
+            return;
+        }
+        // The host is about to act: what it writes goes into the recording. It writes
+        // tohost, fromhost and, for a syscall, the result in the syscall's buffer.
+        let mut words: Vec<u64> = [m.htif.tohost, m.htif.fromhost]
+            .into_iter()
+            .flatten()
+            .collect();
+        let (device, cmd, payload) = (
+            command >> 56,
+            (command >> 48) & 0xff,
+            command & ((1 << 48) - 1),
+        );
+        if device == 0 && cmd == 0 && payload & 1 == 0 {
+            words.extend((0..8).map(|i| payload + 8 * i));
+        }
+        let before: Vec<Option<u64>> = words.iter().map(|&a| m.bus.read_u64(a)).collect();
+        if let Some(stop) = m.poll_exit() {
+            self.exit = Some(run_stop(stop));
+        }
+        let m = &self.v.m;
+        let changed: Vec<(u64, u64)> = words
+            .iter()
+            .zip(&before)
+            .filter_map(|(&a, &b)| m.bus.read_u64(a).filter(|&v| Some(v) != b).map(|v| (a, v)))
+            .collect();
+        if let (Some(r), false) = (self.recorder.as_mut(), changed.is_empty()) {
+            if let Err(e) = r.host_writes(&changed) {
+                self.record_error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// How the program ended (test finisher, HTIF exit), once it has.
+    pub fn exit(&self) -> Option<&RunStop> {
+        self.exit.as_ref()
+    }
+
+    /// The program's console output so far (with `console` `capture`).
+    pub fn console_output(&self) -> &[u8] {
+        self.v.m.bus.console.captured()
     }
 
     /// Check one RVFI retirement (one or two steps of the hart: see [`rvfi`]). Returns what
@@ -581,16 +792,28 @@ impl Hart {
             self.v.adopt_reference();
             self.stale = false;
         }
-        let r = record::Recorder::create(path, &self.v.m, self.program.as_ref(), &self.images)?;
+        let c = &self.cfg;
+        let hart = tandem::sidecar::HartInfo {
+            ram_size: c.ram_size,
+            misaligned: c.misaligned.clone(),
+            machine: self.v.config().machine.clone(),
+        };
+        let prog = self.program.as_ref().zip(self.program_name.as_deref());
+        let absent = self.v.config().absent.clone();
+        let r = record::Recorder::create(path, &self.v.m, prog, &self.images, absent, hart)?;
         self.recorder = Some(r);
         Ok(())
     }
 
     /// Finish the recording (also done when the hart is dropped, where an error is lost).
     pub fn finish_recording(&mut self) -> Result<(), Error> {
-        match self.recorder.take() {
+        let finished = match self.recorder.take() {
             Some(r) => r.finish(),
             None => Ok(()),
+        };
+        match self.record_error.take() {
+            Some(e) => Err(e),
+            None => finished,
         }
     }
 
@@ -672,27 +895,23 @@ fn run_stop(s: iss::Stop) -> RunStop {
 }
 
 /// The sink of one step: the retirement as the API gives it.
-struct StepSink {
-    out: Retirement,
+struct StepSink<'a> {
+    out: &'a mut Retirement,
     has_record: bool,
     order: u64,
 }
 
-impl Sink for StepSink {
+impl Sink for StepSink<'_> {
     const ENABLED: bool = true;
 
     fn retire(&mut self, r: &Retired) {
-        self.out = Retirement::from_record(r, self.order);
+        self.out.set_record(r, self.order);
         self.has_record = true;
     }
 
     fn trap(&mut self, t: &TrapRecord) {
         if !self.has_record {
-            self.out = Retirement {
-                order: self.order,
-                valid: VALID_ALL,
-                ..Retirement::default()
-            };
+            self.out.set_interrupt(self.order);
         }
         self.out.add_trap(t);
     }

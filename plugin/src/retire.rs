@@ -226,48 +226,71 @@ impl Retirement {
             .map(|w| w.value)
     }
 
-    /// Start the retirement of the hart's record of an instruction.
-    pub(crate) fn from_record(r: &Retired, order: u64) -> Retirement {
-        let mut out = Retirement {
-            order,
-            pc: r.pc,
-            next_pc: r.next_pc,
-            insn: if r.insn.len == 2 {
-                r.insn.bits & 0xffff
-            } else {
-                r.insn.bits
-            },
-            len: r.insn.len,
-            prv: r.prv as u8,
-            next_prv: r.prv as u8,
-            valid: VALID_ALL,
-            ..Retirement::default()
+    /// Fill in the hart's record of an instruction (in place: the arrays' unused entries
+    /// are left as they are, which keeps a step from writing 300 bytes it does not use).
+    pub(crate) fn set_record(&mut self, r: &Retired, order: u64) {
+        self.order = order;
+        self.pc = r.pc;
+        self.next_pc = r.next_pc;
+        self.insn = if r.insn.len == 2 {
+            r.insn.bits & 0xffff
+        } else {
+            r.insn.bits
         };
+        self.len = r.insn.len;
+        self.prv = r.prv as u8;
+        self.next_prv = r.prv as u8;
+        self.trap = TRAP_NONE;
+        self.valid = VALID_ALL;
+        self.cause = 0;
+        self.tval = 0;
+        let mut n = 0;
         for w in r.writes() {
             let (file, num) = match w.reg {
                 Reg::X(0) => continue,
+                // Records carry mvip beside mip only for Spike's commit log: the hart has no
+                // mvip of its own (the write is mip's).
+                Reg::Csr(iss::csr::MVIP) => continue,
                 Reg::X(n) => (REG_X, n as u16),
                 Reg::F(n) => (REG_F, n as u16),
                 Reg::Csr(c) => (REG_CSR, c),
             };
-            // A record holds at most iss::record::MAX_WRITES (8), well within MAX_WRITES.
-            let _ = out.push_write(file, num, w.value);
+            // A record holds at most iss::record::MAX_WRITES (8), within MAX_WRITES.
+            self.writes[n] = RegWrite {
+                file,
+                num,
+                value: w.value,
+            };
+            n += 1;
         }
+        self.n_writes = n as u32;
+        let mut k = 0;
         for a in r.mem() {
             let (kind, rdata, wdata) = match a.kind {
                 MemKind::Load => (MEM_LOAD, a.value, 0),
                 MemKind::Store => (MEM_STORE, 0, a.value),
             };
-            let _ = out.push_mem(MemAccess {
+            self.mem[k] = MemAccess {
                 kind,
                 size: a.size,
                 vaddr: a.vaddr,
                 paddr: a.paddr,
                 rdata,
                 wdata,
-            });
+            };
+            k += 1;
         }
-        out
+        self.n_mem = k as u32;
+    }
+
+    /// An interrupt, before its trap is added.
+    pub(crate) fn set_interrupt(&mut self, order: u64) {
+        self.order = order;
+        self.insn = 0;
+        self.len = 0;
+        self.valid = VALID_ALL;
+        self.n_writes = 0;
+        self.n_mem = 0;
     }
 
     /// Add the trap the hart took (after an excepting instruction's record, or alone for an
