@@ -34,8 +34,9 @@ pub struct Hart {
     id: u64,
     /// A panic happened inside a call: the state may be half-changed.
     poisoned: Option<String>,
-    exit_code: Option<i32>,
-    stop_message: Option<String>,
+    /// The first exception a device model (add_mmio) raised, to raise from the call that
+    /// made the access.
+    device_error: DeviceError,
     /// Snapshots are numbered; those in these ranges were invalidated by a restore.
     next_snapshot: u64,
     invalid: Vec<(u64, u64)>,
@@ -95,6 +96,65 @@ fn to_json(v: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
     )))
 }
 
+type DeviceError = std::sync::Arc<Mutex<Option<PyErr>>>;
+
+/// A device model written in Python (`Hart.add_mmio`).
+struct PyDevice {
+    base: u64,
+    read: Py<PyAny>,
+    write: Option<Py<PyAny>>,
+    error: DeviceError,
+}
+
+impl PyDevice {
+    fn fail(&self, e: PyErr) {
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(e);
+    }
+}
+
+impl plugin::ExternalDevice for PyDevice {
+    fn load(&mut self, offset: u64, size: u8) -> Option<u64> {
+        // The GIL is held in step() and taken back here inside run().
+        Python::attach(|py| {
+            let v = match self.read.bind(py).call1((offset, size)) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.fail(e);
+                    return None;
+                }
+            };
+            if v.is_none() {
+                return None;
+            }
+            let what = format!(
+                "the device model's read at 0x{:x} ({size} bytes)",
+                self.base.wrapping_add(offset)
+            );
+            match uint(&v, &what, 8 * size.min(8) as u32) {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    self.fail(e);
+                    None
+                }
+            }
+        })
+    }
+
+    fn store(&mut self, offset: u64, size: u8, value: u64) -> bool {
+        let Some(w) = &self.write else {
+            return true;
+        };
+        Python::attach(|py| match w.bind(py).call1((offset, size, value)) {
+            Ok(r) => !r.is_instance_of::<PyBool>() || r.is_truthy().unwrap_or(true),
+            Err(e) => {
+                self.fail(e);
+                false
+            }
+        })
+    }
+}
+
 fn stop_name(s: &RunStop) -> &'static str {
     match s {
         RunStop::Limit => "limit",
@@ -132,27 +192,24 @@ impl Hart {
         guard(what, || f(h)).inspect_err(|e| self.poisoned = Some(e.to_string()))
     }
 
-    fn after_load(&mut self) {
-        self.exit_code = None;
-        self.stop_message = None;
-    }
-
-    fn note_stop(&mut self, s: &RunStop) {
-        match s {
-            RunStop::Exit(c) => self.exit_code = Some(*c),
-            RunStop::Stopped(m) => self.stop_message = Some(m.clone()),
-            _ => {}
+    /// A device model's exception, if one was raised since the last look.
+    fn device_result(&self) -> PyResult<()> {
+        match self.device_error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 
     fn check_ret(&mut self, py: Python<'_>, r: &plugin::Retirement) -> PyResult<Py<PyList>> {
         let ms = self.call("check", |h| h.step_check(r).map(|m| m.to_vec()))?;
+        self.device_result()?;
         Ok(Mismatch::list(py, &ms.map_err(err)?)?.unbind())
     }
 
     fn rvfi(&mut self, py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Py<PyList>> {
         let r = rvfi::from_dict(d)?;
         let ms = self.call("check_rvfi", |h| h.step_check_rvfi(&r))?;
+        self.device_result()?;
         Ok(Mismatch::list(py, &ms.map_err(err)?)?.unbind())
     }
 
@@ -209,8 +266,7 @@ impl Hart {
             h: Mutex::new(h),
             id: NEXT_HART_ID.fetch_add(1, Ordering::Relaxed),
             poisoned: None,
-            exit_code: None,
-            stop_message: None,
+            device_error: DeviceError::default(),
             next_snapshot: 0,
             invalid: Vec::new(),
             valid_from: 0,
@@ -227,19 +283,14 @@ impl Hart {
     /// Load an ELF file and reset to its entry point (a0 = hart id, a1 = the device tree's
     /// address, as Spike's boot ROM leaves them). Returns the entry point.
     fn load_elf(&mut self, path: PathBuf) -> PyResult<u64> {
-        let e = self.call("load_elf", |h| h.load_elf(&path))?.map_err(err)?;
-        self.after_load();
-        Ok(e)
+        self.call("load_elf", |h| h.load_elf(&path))?.map_err(err)
     }
 
     /// Load an ELF image from bytes (`name` is for messages). Returns the entry point.
     #[pyo3(signature = (data, name = "<bytes>"))]
     fn load_elf_bytes(&mut self, data: PyBackedBytes, name: &str) -> PyResult<u64> {
-        let e = self
-            .call("load_elf_bytes", |h| h.load_elf_bytes(&data, name))?
-            .map_err(err)?;
-        self.after_load();
-        Ok(e)
+        self.call("load_elf_bytes", |h| h.load_elf_bytes(&data, name))?
+            .map_err(err)
     }
 
     /// Copy raw bytes (bytes or bytearray) into RAM at physical address `addr`.
@@ -270,9 +321,7 @@ impl Hart {
 
     /// Reset to start at `pc` in M-mode (registers as at power-on; memory stays).
     fn reset(&mut self, pc: u64) -> PyResult<()> {
-        self.call("reset", |h| h.reset(pc))?;
-        self.after_load();
-        Ok(())
+        self.call("reset", |h| h.reset(pc))
     }
 
     /// The pc of the next instruction (settable).
@@ -363,29 +412,38 @@ impl Hart {
     /// The program's exit code once it has ended (test finisher or HTIF), else None.
     #[getter]
     fn exit_code(&self) -> Option<i32> {
-        self.exit_code
+        match self.hart().exit() {
+            Some(RunStop::Exit(c)) => Some(*c),
+            _ => None,
+        }
     }
 
-    /// Why the last run() stopped when it returned "stopped", else None.
+    /// Why the program cannot go on, once it cannot (a trap loop, a WFI nothing can wake,
+    /// a reset request), else None.
     #[getter]
     fn stop_message(&self) -> Option<String> {
-        self.stop_message.clone()
+        match self.hart().exit() {
+            Some(RunStop::Stopped(m)) => Some(m.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether the program has ended or stopped (exit_code or stop_message is set).
+    #[getter]
+    fn done(&self) -> bool {
+        self.hart().exit().is_some()
+    }
+
+    /// What the program printed (HTIF and UART) with `console="capture"`.
+    fn console_output<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.hart().console_output())
     }
 
     /// Execute one step (an instruction, or the interrupt that is pending and enabled) and
-    /// return its Retirement. When the program ends, `exit_code` is set.
+    /// return its Retirement. When the program ends, `exit_code` is set (`done`).
     fn step(&mut self) -> PyResult<Retirement> {
-        let (r, stop) = self.call("step", |h| {
-            let r = h.step();
-            (r, h.machine().poll_exit())
-        })?;
-        if let Some(s) = stop {
-            let s = match s {
-                iss::Stop::Exit(c) => RunStop::Exit(c as i32),
-                o => RunStop::Stopped(format!("{o:?}")),
-            };
-            self.note_stop(&s);
-        }
+        let r = self.call("step", |h| h.step())?;
+        self.device_result()?;
         Ok(Retirement { r })
     }
 
@@ -418,13 +476,14 @@ impl Hart {
                 }
             };
             total += steps;
-            if stop != RunStop::Limit || total >= n {
+            this.device_result()?;
+            // (No progress and no reason is the hart's business, not a reason to spin.)
+            if stop != RunStop::Limit || total >= n || steps == 0 {
                 break stop;
             }
             // Ctrl-C and other signals between chunks.
             py.check_signals()?;
         };
-        this.note_stop(&stop);
         Ok((total, stop_name(&stop)))
     }
 
@@ -480,6 +539,31 @@ impl Hart {
         Mismatch::list(py, self.hart().mismatches())
     }
 
+    /// A device of the testbench's, modelled in Python, at physical addresses `base` to
+    /// `base + size - 1`: the hart's loads there call `read(offset, size)`, which returns the
+    /// value (an int; None: an access fault), and its stores call `write(offset, size,
+    /// value)` (False: an access fault). A region named in the `devices` setting gets its
+    /// model this way; with a core being checked, its loads from the region are its own and
+    /// the model is not called for them. An exception the model raises is raised from the
+    /// call that made the access (the hart took an access fault there).
+    #[pyo3(signature = (base, size, read, write = None))]
+    fn add_mmio(
+        &mut self,
+        base: u64,
+        size: u64,
+        read: Py<PyAny>,
+        write: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
+        let model = PyDevice {
+            base,
+            read,
+            write,
+            error: self.device_error.clone(),
+        };
+        self.call("add_mmio", |h| h.add_device(base, size, Box::new(model)))?
+            .map_err(err)
+    }
+
     /// Record every checked retirement as a Bluespec tandem stream in `path`, so that
     /// `hartscope tandem verify path` replays the session.
     fn record(&mut self, path: PathBuf) -> PyResult<()> {
@@ -520,8 +604,6 @@ impl Hart {
         }
         self.call("restore", |h| h.restore(&s.s))?;
         self.invalid.push((s.seq, self.next_snapshot));
-        self.exit_code = None;
-        self.stop_message = None;
         Ok(())
     }
 

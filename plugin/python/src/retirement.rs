@@ -500,7 +500,7 @@ impl Retirement {
     fn writes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         writes_list(py, &self.r)
     }
-    #[setter]
+    #[setter(writes)]
     fn set_writes_attr(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
         set_writes(&mut self.r, v)
     }
@@ -510,7 +510,7 @@ impl Retirement {
     fn mem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         mem_list(py, &self.r)
     }
-    #[setter]
+    #[setter(mem)]
     fn set_mem_attr(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
         set_mem(&mut self.r, v)
     }
