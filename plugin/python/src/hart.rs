@@ -259,8 +259,23 @@ impl Hart {
                 obj.insert(k, v);
             }
         }
-        let cfg = plugin::Config::from_json(&serde_json::Value::Object(obj).to_string())
-            .map_err(err)?;
+        let cfg = match plugin::Config::from_json(&serde_json::Value::Object(obj.clone()).to_string())
+        {
+            Ok(c) => c,
+            Err(e) => {
+                // serde names an unknown field but not one of the wrong type: find it.
+                for (k, v) in &obj {
+                    let one = serde_json::json!({ k: v }).to_string();
+                    if let Err(e) = plugin::Config::from_json(&one) {
+                        let msg = e.to_string();
+                        let msg = msg.strip_prefix("settings: ").unwrap_or(&msg);
+                        let msg = msg.split(" at line 1 column").next().unwrap_or(msg);
+                        return Err(err(format!("settings: {k}: {msg}")));
+                    }
+                }
+                return Err(err(e));
+            }
+        };
         let h = guard("Hart", || plugin::Hart::new(&cfg))?.map_err(err)?;
         Ok(Hart {
             h: Mutex::new(h),
