@@ -20,15 +20,10 @@ pub fn uint(v: &Bound<'_, PyAny>, what: &str, bits: u32) -> PyResult<u64> {
                 return Err(err(format!("{what}: {} is not an integer", repr(v))));
             }
             match v.py().get_type::<PyInt>().call1((v,)) {
-                Ok(i) => i.cast_into::<PyInt>().map_err(|_| {
-                    err(format!("{what}: int() of {} is not an int", repr(v)))
-                })?,
-                Err(e) => {
-                    return Err(err(format!(
-                        "{what}: {} is not an integer ({e})",
-                        repr(v)
-                    )))
-                }
+                Ok(i) => i
+                    .cast_into::<PyInt>()
+                    .map_err(|_| err(format!("{what}: int() of {} is not an int", repr(v))))?,
+                Err(e) => return Err(err(format!("{what}: {} is not an integer ({e})", repr(v)))),
             }
         }
     };
@@ -142,9 +137,7 @@ pub fn file_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
     }
     match uint(v, what, 8)? as u8 {
         f @ (plugin::REG_X | plugin::REG_F | plugin::REG_CSR) => Ok(f),
-        f => Err(err(format!(
-            "{what}: register file {f} (0 x, 1 f, 2 csr)"
-        ))),
+        f => Err(err(format!("{what}: register file {f} (0 x, 1 f, 2 csr)"))),
     }
 }
 

@@ -194,7 +194,12 @@ impl Hart {
 
     /// A device model's exception, if one was raised since the last look.
     fn device_result(&self) -> PyResult<()> {
-        match self.device_error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        match self
+            .device_error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
             Some(e) => Err(e),
             None => Ok(()),
         }
@@ -259,23 +264,23 @@ impl Hart {
                 obj.insert(k, v);
             }
         }
-        let cfg = match plugin::Config::from_json(&serde_json::Value::Object(obj.clone()).to_string())
-        {
-            Ok(c) => c,
-            Err(e) => {
-                // serde names an unknown field but not one of the wrong type: find it.
-                for (k, v) in &obj {
-                    let one = serde_json::json!({ k: v }).to_string();
-                    if let Err(e) = plugin::Config::from_json(&one) {
-                        let msg = e.to_string();
-                        let msg = msg.strip_prefix("settings: ").unwrap_or(&msg);
-                        let msg = msg.split(" at line 1 column").next().unwrap_or(msg);
-                        return Err(err(format!("settings: {k}: {msg}")));
+        let cfg =
+            match plugin::Config::from_json(&serde_json::Value::Object(obj.clone()).to_string()) {
+                Ok(c) => c,
+                Err(e) => {
+                    // serde names an unknown field but not one of the wrong type: find it.
+                    for (k, v) in &obj {
+                        let one = serde_json::json!({ k: v }).to_string();
+                        if let Err(e) = plugin::Config::from_json(&one) {
+                            let msg = e.to_string();
+                            let msg = msg.strip_prefix("settings: ").unwrap_or(&msg);
+                            let msg = msg.split(" at line 1 column").next().unwrap_or(msg);
+                            return Err(err(format!("settings: {k}: {msg}")));
+                        }
                     }
+                    return Err(err(e));
                 }
-                return Err(err(e));
-            }
-        };
+            };
         let h = guard("Hart", || plugin::Hart::new(&cfg))?.map_err(err)?;
         Ok(Hart {
             h: Mutex::new(h),
@@ -677,12 +682,9 @@ impl RegisterFile {
                 _ => Err(err(format!("{name}[{s:?}]: no such register"))),
             };
         }
-        let n: i64 = i.extract().map_err(|_| {
-            err(format!(
-                "{name}[{}]: a register number or name",
-                repr(i)
-            ))
-        })?;
+        let n: i64 = i
+            .extract()
+            .map_err(|_| err(format!("{name}[{}]: a register number or name", repr(i))))?;
         let n = if n < 0 { n + 32 } else { n };
         if !(0..32).contains(&n) {
             return Err(PyIndexError::new_err(format!(
@@ -700,7 +702,11 @@ impl RegisterFile {
         32
     }
 
-    fn __getitem__<'py>(&self, py: Python<'py>, i: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        i: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let h = self.hart.bind(py).try_borrow()?;
         if let Ok(s) = i.cast::<PySlice>() {
             let ind = s.indices(32)?;
@@ -716,7 +722,12 @@ impl RegisterFile {
         Ok(h.reg_get(self.file, n).into_pyobject(py)?.into_any())
     }
 
-    fn __setitem__(&self, py: Python<'_>, i: &Bound<'_, PyAny>, v: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn __setitem__(
+        &self,
+        py: Python<'_>,
+        i: &Bound<'_, PyAny>,
+        v: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let n = self.index(i)?;
         let v = uint(v, "register value", 64)?;
         let mut h = self.hart.bind(py).try_borrow_mut()?;
@@ -733,7 +744,10 @@ impl RegisterFile {
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let h = self.hart.bind(py).try_borrow()?;
         let vals: Vec<u64> = (0..32).map(|n| h.reg_get(self.file, n)).collect();
-        PyList::new(py, vals)?.as_any().try_iter().map(|i| i.into_any())
+        PyList::new(py, vals)?
+            .as_any()
+            .try_iter()
+            .map(|i| i.into_any())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -49,9 +49,7 @@ fn trap_arg(v: &Bound<'_, PyAny>) -> PyResult<u8> {
 fn prv_arg(v: u64, what: &str) -> PyResult<u8> {
     match v {
         0 | 1 | 3 => Ok(v as u8),
-        _ => Err(err(format!(
-            "Retirement: {what} {v} (0 U, 1 S, 3 M)"
-        ))),
+        _ => Err(err(format!("Retirement: {what} {v} (0 U, 1 S, 3 M)"))),
     }
 }
 
@@ -91,12 +89,9 @@ fn write_arg(v: &Bound<'_, PyAny>, i: usize) -> PyResult<RegWrite> {
             })
         }
         [name, value] => {
-            let name: String = name.extract().map_err(|_| {
-                err(format!(
-                    "{what}: {} is not a register name",
-                    repr(name)
-                ))
-            })?;
+            let name: String = name
+                .extract()
+                .map_err(|_| err(format!("{what}: {} is not a register name", repr(name))))?;
             let (file, num) = match convert::gpr_fpr_by_name(&name) {
                 Some(r) => r,
                 None => match convert::csr_by_name(&name) {
