@@ -93,8 +93,10 @@ fi
 # --- The crate: format, lints, build ---------------------------------------------------
 manifest="$here/Cargo.toml"
 export PYO3_PYTHON="$py"
-cargo fmt --manifest-path "$manifest" -- --check
-cargo clippy --quiet --manifest-path "$manifest" --all-targets -- -D warnings
+# From the repository's root, as the workspace's own checks run (the same C flags).
+(cd "$repo" && cargo fmt --manifest-path "$manifest" -- --check)
+(cd "$repo" && cargo clippy --quiet --manifest-path "$manifest" --all-targets -- -D warnings)
+# From here: .cargo/config.toml's C flags are the module's (see there).
 wheels="$target/wheels"
 rm -rf "$wheels"
 (cd "$here" && maturin build --quiet --release --interpreter "$py" --out "$wheels")

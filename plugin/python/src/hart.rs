@@ -13,9 +13,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-/// Steps `run()` takes between looks at Python's signals (Ctrl-C), with the GIL released.
-const RUN_CHUNK: u64 = 1 << 24;
-
 static NEXT_HART_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A reference RV64GC hart: step it, or check a core's retirements against it in lockstep.
@@ -480,30 +477,22 @@ impl Hart {
     ) -> PyResult<(u64, &'static str)> {
         slf.usable()?;
         let this = &mut *slf;
-        let mut total = 0u64;
-        let stop = loop {
-            let chunk = (n - total).min(RUN_CHUNK);
-            let h = this.hart_mut();
-            let res = py.detach(|| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.run(chunk, until_pc)))
-            });
-            let (steps, stop) = match res {
-                Ok(r) => r,
-                Err(_) => {
-                    let e = err("run: internal error in hartscope (a panic; see stderr)");
-                    this.poisoned = Some(e.to_string());
-                    return Err(e);
-                }
-            };
-            total += steps;
-            this.device_result()?;
-            // (No progress and no reason is the hart's business, not a reason to spin.)
-            if stop != RunStop::Limit || total >= n || steps == 0 {
-                break stop;
+        // One call, not chunks: a run that stops at a limit ends the hart's time quantum
+        // early (Spike's time), so chunks would change what the program does. The price:
+        // Ctrl-C waits for the run to end.
+        let h = this.hart_mut();
+        let res = py.detach(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.run(n, until_pc)))
+        });
+        let (total, stop) = match res {
+            Ok(r) => r,
+            Err(_) => {
+                let e = err("run: internal error in hartscope (a panic; see stderr)");
+                this.poisoned = Some(e.to_string());
+                return Err(e);
             }
-            // Ctrl-C and other signals between chunks.
-            py.check_signals()?;
         };
+        this.device_result()?;
         Ok((total, stop_name(&stop)))
     }
 
