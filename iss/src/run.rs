@@ -227,6 +227,42 @@ impl Machine {
         Some(Stop::WaitForever { pc: self.hart.pc })
     }
 
+    /// For a caller that steps one instruction at a time ([`Machine::step`]) and keeps
+    /// Spike's time: end the quantum now (advance time, drop the reservation, poll HTIF).
+    pub fn end_quantum_now(&mut self) -> Option<Stop> {
+        self.end_quantum()
+    }
+
+    /// For a stepping caller, after a WFI (or the built-in SBI's suspend) retired: let time
+    /// pass as a run does, a quantum at a time, until an interrupt is pending. `Some` when
+    /// none ever will be (or the program ended meanwhile).
+    pub fn wait_while_idle(&mut self) -> Option<Stop> {
+        if !self.sched.waiting {
+            return None;
+        }
+        while self.hart.csr.mip & self.hart.csr.mie == 0 {
+            if let Some(s) = self.wait_for_interrupt() {
+                return Some(s);
+            }
+            if let Some(s) = self.end_quantum() {
+                return Some(s);
+            }
+        }
+        self.sched.waiting = false;
+        None
+    }
+
+    /// Whether the hart waits for an interrupt (a WFI retired).
+    pub fn is_waiting(&self) -> bool {
+        self.sched.waiting
+    }
+
+    /// Steps of the quantum a stepping caller is in that the reset sequence already took
+    /// (Spike's boot ROM: [`crate::machine::BOOT_STEPS`] at the start, then 0).
+    pub fn take_boot_steps(&mut self) -> u64 {
+        std::mem::take(&mut self.sched.boot_steps)
+    }
+
     /// End of a quantum: advance time, drop the reservation, poll HTIF.
     fn end_quantum(&mut self) -> Option<Stop> {
         self.sched.progress.store(self.now(), Ordering::Relaxed);

@@ -83,13 +83,23 @@ pub struct Config {
     pub ram_size: u64,
     /// Misaligned loads and stores: `trap` (Spike's default) or `emulate` (done in hardware).
     pub misaligned: String,
-    /// Number of hpm counters (mhpmcounter3..), 0 to 29.
+    /// Number of hpm counters (mhpmcounter3..), 0 to 29 (default: 29 with Sscofpmf or the
+    /// SBI, else 0, as on Spike).
     pub hpm_counters: Option<u8>,
+    /// Width of the hpm counters in bits (1 to 64).
+    pub hpm_width: u8,
+    /// The PMU's event models: `caches`, `tlb`, `bp`, `all`, `none` (comma-separated).
+    pub pmu_models: Option<String>,
+    /// Control Transfer Records' layout (`0.1.4` or `1.0`; with `smctr` in the ISA string).
+    pub ctr: Option<String>,
     /// The built-in SBI (the program starts in S-mode; M-mode calls are served).
     pub sbi: bool,
-    /// Time follows the testbench: mtime is set with [`Hart::set_time`] (or taken from the
-    /// core's reads of it) rather than advanced by the hart, and nothing is lost at a
-    /// scheduling quantum (a reservation is lost only when the core says so).
+    /// Time follows the testbench when the hart is stepped ([`Hart::step`]): mtime changes
+    /// only by [`Hart::set_time`] (or the program's stores to it), and nothing happens at a
+    /// scheduling quantum (a reservation is lost only by an SC or
+    /// [`Hart::cancel_reservation`]). Off, a stepped hart keeps Spike's time: quanta of 5000
+    /// steps, ended early by a trap, each advancing mtime by 50 and dropping the reservation.
+    /// Checking ([`Hart::step_check`]) always follows the core: its reads of time are its own.
     pub external_time: bool,
     /// The interrupt-pending bits of devices follow the pins the testbench drives with
     /// [`Hart::set_mip`]: the checker then knows when an interrupt must be taken, and a core
@@ -99,12 +109,17 @@ pub struct Config {
     /// What the core reports.
     pub reports: Reports,
     /// Values the core read from these are its own (copied, never compared): `mip`, `time`,
-    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, as `tandem verify --nondet` takes them.
+    /// `mcycle`, `minstret`, `hpm`, `mmio`, `sc`, `htif`, as `tandem verify --nondet` takes
+    /// them. The default is `tandem verify`'s set and `htif`: the testbench's host answers
+    /// the program through fromhost, which the core loads.
     pub nondet: String,
     /// Compare every register after this many checked retirements (0: only on request).
     pub full_compare_every: u64,
     /// Mismatches kept for [`Hart::mismatches`] (the count goes on).
     pub max_kept: usize,
+    /// Where the program's console output goes (HTIF and UART): `stdout`, `capture` (read
+    /// it with [`Hart::console_output`]) or `none`.
+    pub console: String,
 }
 
 impl Default for Config {
@@ -114,13 +129,17 @@ impl Default for Config {
             ram_size: iss::bus::DEFAULT_RAM_SIZE,
             misaligned: "trap".into(),
             hpm_counters: None,
+            hpm_width: 64,
+            pmu_models: None,
+            ctr: None,
             sbi: false,
             external_time: false,
             interrupt_pins: false,
             reports: Reports::default(),
-            nondet: "default".into(),
+            nondet: "+htif".into(),
             full_compare_every: 0,
             max_kept: 10_000,
+            console: "stdout".into(),
         }
     }
 }
@@ -206,14 +225,18 @@ pub struct Hart {
     /// RAM ranges written through [`Hart::load_image`] and [`Hart::write_mem`] (a recording's
     /// image includes them).
     images: Vec<(u64, u64)>,
+    /// How the program ended, once it has.
+    exit: Option<RunStop>,
+    /// The program's file name (a recording's settings name it).
+    program_name: Option<String>,
+    /// The first error writing the recording outside a call that returns one.
+    record_error: Option<Error>,
+    /// Steps left in the stepped hart's time quantum (0: a new one starts).
+    quantum_left: u64,
 }
 
 /// The interrupt-pending bits devices drive (the testbench's pins).
-pub const PIN_BITS: u64 = iss::csr::MIP_MSIP
-    | iss::csr::MIP_MTIP
-    | iss::csr::MIP_MEIP
-    | iss::csr::MIP_SEIP
-    | iss::csr::MIP_LCOFIP;
+pub const PIN_BITS: u64 = iss::csr::MIP_MSIP | iss::csr::MIP_MTIP | iss::csr::MIP_MEIP;
 
 impl Hart {
     /// A hart at reset with nothing loaded.
@@ -222,11 +245,14 @@ impl Hart {
             isa: Some(cfg.isa.clone()),
             sbi: cfg.sbi,
             hpm_counters: cfg.hpm_counters,
+            hpm_width: cfg.hpm_width,
+            pmu_models: cfg.pmu_models.clone(),
+            ctr_layout: cfg.ctr.clone(),
             ..Default::default()
         };
         let mc = opts
             .config(iss::Config::default())
-            .map_err(|e| Error::Config(e.replace("--isa", "isa")))?;
+            .map_err(|e| Error::Config(e.replace("--", "")))?;
         let misaligned = match cfg.misaligned.as_str() {
             "trap" => iss::Misaligned::Trap,
             "emulate" => iss::Misaligned::Emulate,
@@ -263,7 +289,17 @@ impl Hart {
             machine: Some(machine),
             ..VerifyConfig::default()
         };
-        let v = Verifier::new(vc, None).map_err(Error::Config)?;
+        let mut v = Verifier::new(vc, None).map_err(Error::Config)?;
+        v.m.bus.console = match cfg.console.as_str() {
+            "stdout" => iss::bus::Console::stdout(),
+            "capture" => iss::bus::Console::Capture(Vec::new()),
+            "none" => iss::bus::Console::Null,
+            o => {
+                return Err(Error::Config(format!(
+                    "console: `{o}` (stdout, capture or none)"
+                )))
+            }
+        };
         Ok(Hart {
             v,
             check: check::Checker::new(cfg),
@@ -275,6 +311,10 @@ impl Hart {
             program: None,
             journal: None,
             images: Vec::new(),
+            exit: None,
+            program_name: None,
+            record_error: None,
+            quantum_left: 0,
         })
     }
 
@@ -312,6 +352,7 @@ impl Hart {
         let entry = prog.entry;
         self.v.m.boot(entry);
         self.program = Some(prog);
+        self.program_name = Some(name.to_string());
         self.after_load();
         Ok(entry)
     }
@@ -322,6 +363,8 @@ impl Hart {
     }
 
     fn after_load(&mut self) {
+        self.exit = None;
+        self.quantum_left = 0;
         self.v.program_loaded();
         self.order = 0;
         self.stale = false;
@@ -451,7 +494,8 @@ impl Hart {
     }
 
     /// Drive the interrupt pins: the device interrupt-pending bits of mip (MSIP 3, MTIP 7,
-    /// MEIP 11, SEIP 9, LCOFIP 13). Takes effect before the next step.
+    /// MEIP 11; [`PIN_BITS`]). With `interrupt_pins` they replace what the hart's own CLINT
+    /// says; they take effect before the next step.
     pub fn set_mip(&mut self, bits: u64) {
         self.pins = bits & PIN_BITS;
     }
@@ -483,9 +527,39 @@ impl Hart {
             has_record: false,
             order: self.order,
         };
-        self.v.m.step(&mut s);
+        let outcome = self.v.m.step(&mut s);
         self.order += 1;
+        // The privilege after it (an xRET changes it without a trap).
+        s.out.next_prv = self.v.m.hart.prv as u8;
+        if !self.cfg.external_time {
+            self.keep_time(outcome);
+        }
+        self.poll_host();
         s.out
+    }
+
+    /// Spike's time for a stepped hart: a quantum of [`iss::run::QUANTUM`] steps (the first
+    /// one shortened by the boot ROM's), ended early by a trap; at its end time advances,
+    /// the reservation is dropped and the host looks at tohost.
+    fn keep_time(&mut self, outcome: iss::StepOutcome) {
+        let m = &mut self.v.m;
+        if self.quantum_left == 0 {
+            self.quantum_left = iss::run::QUANTUM - m.take_boot_steps();
+        }
+        self.quantum_left -= 1;
+        let waiting = m.is_waiting();
+        if self.quantum_left == 0 || outcome != iss::StepOutcome::Retired || waiting {
+            self.quantum_left = 0;
+            if let Some(stop) = m.end_quantum_now() {
+                self.exit.get_or_insert(run_stop(stop));
+            }
+        }
+        if waiting && self.exit.is_none() {
+            // A WFI: time passes until an interrupt is pending.
+            if let Some(stop) = m.wait_while_idle() {
+                self.exit = Some(run_stop(stop));
+            }
+        }
     }
 
     /// Run up to `max` steps, stopping before the instruction at `until_pc` (if given) or
@@ -495,10 +569,14 @@ impl Hart {
         self.apply_pins();
         let before = self.v.m.retired();
         if until_pc.is_none() && self.journal.is_none() {
-            let stop = self.v.m.run(&mut iss::record::NoSink, Some(max));
+            let limit = before.saturating_add(max);
+            let stop = run_stop(self.v.m.run(&mut iss::record::NoSink, Some(limit)));
             let n = self.v.m.retired() - before;
             self.order += n;
-            return (n, run_stop(stop));
+            if stop != RunStop::Limit {
+                self.exit = Some(stop.clone());
+            }
+            return (n, stop);
         }
         let mut n = 0;
         while n < max {
@@ -507,8 +585,8 @@ impl Hart {
             }
             self.step();
             n += 1;
-            if let Some(stop) = self.v.m.poll_exit() {
-                return (n, run_stop(stop));
+            if let Some(stop) = &self.exit {
+                return (n, stop.clone());
             }
         }
         (n, RunStop::Limit)
@@ -533,7 +611,65 @@ impl Hart {
         let order = self.order;
         self.order += 1;
         self.check
-            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())
+            .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())?;
+        self.poll_host();
+        Ok(self.check.last())
+    }
+
+    /// The host side of HTIF (console, syscalls, exit), as Spike's host serves it, after
+    /// every step: the program's `tohost` requests are answered on the reference's side
+    /// (the core's loads of `fromhost` are its own: `nondet` `htif`).
+    fn poll_host(&mut self) {
+        if self.exit.is_some() {
+            return;
+        }
+        let m = &mut self.v.m;
+        let command = m.htif.tohost.and_then(|a| m.bus.read_u64(a)).unwrap_or(0);
+        if command == 0 || self.recorder.is_none() {
+            if let Some(stop) = m.poll_exit() {
+                self.exit = Some(run_stop(stop));
+            }
+            return;
+        }
+        // The host is about to act: what it writes goes into the recording. It writes
+        // tohost, fromhost and, for a syscall, the result in the syscall's buffer.
+        let mut words: Vec<u64> = [m.htif.tohost, m.htif.fromhost]
+            .into_iter()
+            .flatten()
+            .collect();
+        let (device, cmd, payload) = (
+            command >> 56,
+            (command >> 48) & 0xff,
+            command & ((1 << 48) - 1),
+        );
+        if device == 0 && cmd == 0 && payload & 1 == 0 {
+            words.extend((0..8).map(|i| payload + 8 * i));
+        }
+        let before: Vec<Option<u64>> = words.iter().map(|&a| m.bus.read_u64(a)).collect();
+        if let Some(stop) = m.poll_exit() {
+            self.exit = Some(run_stop(stop));
+        }
+        let m = &self.v.m;
+        let changed: Vec<(u64, u64)> = words
+            .iter()
+            .zip(&before)
+            .filter_map(|(&a, &b)| m.bus.read_u64(a).filter(|&v| Some(v) != b).map(|v| (a, v)))
+            .collect();
+        if let (Some(r), false) = (self.recorder.as_mut(), changed.is_empty()) {
+            if let Err(e) = r.host_writes(&changed) {
+                self.record_error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// How the program ended (test finisher, HTIF exit), once it has.
+    pub fn exit(&self) -> Option<&RunStop> {
+        self.exit.as_ref()
+    }
+
+    /// The program's console output so far (with `console` `capture`).
+    pub fn console_output(&self) -> &[u8] {
+        self.v.m.bus.console.captured()
     }
 
     /// Check one RVFI retirement (one or two steps of the hart: see [`rvfi`]). Returns what
@@ -587,16 +723,28 @@ impl Hart {
             self.v.adopt_reference();
             self.stale = false;
         }
-        let r = record::Recorder::create(path, &self.v.m, self.program.as_ref(), &self.images)?;
+        let c = &self.cfg;
+        let hart = tandem::sidecar::HartInfo {
+            ram_size: c.ram_size,
+            misaligned: c.misaligned.clone(),
+            machine: self.v.config().machine.clone(),
+        };
+        let prog = self.program.as_ref().zip(self.program_name.as_deref());
+        let absent = self.v.config().absent.clone();
+        let r = record::Recorder::create(path, &self.v.m, prog, &self.images, absent, hart)?;
         self.recorder = Some(r);
         Ok(())
     }
 
     /// Finish the recording (also done when the hart is dropped, where an error is lost).
     pub fn finish_recording(&mut self) -> Result<(), Error> {
-        match self.recorder.take() {
+        let finished = match self.recorder.take() {
             Some(r) => r.finish(),
             None => Ok(()),
+        };
+        match self.record_error.take() {
+            Some(e) => Err(e),
+            None => finished,
         }
     }
 

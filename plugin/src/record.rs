@@ -7,9 +7,11 @@ use crate::Error;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use tandem::config::WriterConfig;
-use tandem::item::Item;
+use tandem::config::{Partial, WriterConfig};
+use tandem::item::{Item, MemReq};
+use tandem::opcode::{MemOp, MemSize};
 use tandem::params::Params;
+use tandem::sidecar::{HartInfo, Sidecar};
 use tandem::writer::{InitialState, TandemWriter};
 
 pub(crate) struct Recorder {
@@ -21,11 +23,16 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
+    /// Start a recording in `path`, with its settings file beside it (`path.json`: the
+    /// elements the core does not report, the hart, the program) so that `tandem verify`
+    /// replays it with the settings of the session.
     pub fn create(
         path: &Path,
         m: &iss::Machine,
-        prog: Option<&iss::elf::Program>,
+        prog: Option<(&iss::elf::Program, &str)>,
         images: &[(u64, u64)],
+        absent: Partial,
+        hart: HartInfo,
     ) -> Result<Recorder, Error> {
         let name = path.display().to_string();
         let io = |e: std::io::Error| Error::Io {
@@ -34,10 +41,22 @@ impl Recorder {
         };
         let cfg = WriterConfig {
             image: true,
+            omit: absent,
             ..WriterConfig::flute()
         };
         let params = cfg.params;
-        let mut init = InitialState::capture(m, prog, true);
+        let sidecar = Sidecar {
+            format: tandem::sidecar::FORMAT.into(),
+            writer: cfg.clone(),
+            hart,
+            program: prog.map(|(_, name)| name.to_string()),
+            entry: m.hart.pc,
+        };
+        sidecar.write(path).map_err(|e| Error::Io {
+            path: tandem::sidecar::path_for(path).display().to_string(),
+            source: e,
+        })?;
+        let mut init = InitialState::capture(m, prog.map(|(p, _)| p), true);
         // Raw images and backdoor writes: their non-zero words too.
         for &(addr, len) in images {
             let mut a = addr & !7;
@@ -77,6 +96,26 @@ impl Recorder {
         }
         self.out.write_all(&self.buf).map_err(|e| self.err(e))?;
         self.offset += self.buf.len() as u64;
+        Ok(())
+    }
+
+    /// Memory the host (HTIF) wrote: state-initialisation groups, as `hartscope run
+    /// --tandem` writes them, so a replay sees what the program then loads.
+    pub fn host_writes(&mut self, words: &[(u64, u64)]) -> Result<(), Error> {
+        for &(addr, value) in words {
+            let items = [
+                Item::BeginGroup,
+                Item::StateInit,
+                Item::MemReq(MemReq {
+                    addr,
+                    op: MemOp::Store,
+                    size: MemSize::B64,
+                    data: Some(value),
+                }),
+                Item::EndGroup,
+            ];
+            self.write(&items)?;
+        }
         Ok(())
     }
 

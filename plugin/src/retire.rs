@@ -246,6 +246,9 @@ impl Retirement {
         for w in r.writes() {
             let (file, num) = match w.reg {
                 Reg::X(0) => continue,
+                // Records carry mvip beside mip only for Spike's commit log: the hart has no
+                // mvip of its own (the write is mip's).
+                Reg::Csr(iss::csr::MVIP) => continue,
                 Reg::X(n) => (REG_X, n as u16),
                 Reg::F(n) => (REG_F, n as u16),
                 Reg::Csr(c) => (REG_CSR, c),

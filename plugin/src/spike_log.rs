@@ -268,7 +268,11 @@ impl<R: BufRead> SpikeLog<R> {
             // A fetch that faulted has no -l line.
             _ => (0, 0),
         };
-        if len == 0 {
+        let fetch_fault = matches!(
+            cause,
+            Exception::InstructionAccessFault | Exception::InstructionPageFault
+        );
+        if len == 0 && !fetch_fault {
             return self.err(format!(
                 "exception {name} at 0x{epc:x} without its instruction (run Spike with -l)"
             ));
@@ -298,9 +302,11 @@ impl<R: BufRead> SpikeLog<R> {
         else {
             return self.err("instruction: expected (0x...)");
         };
-        let len = if h.len() <= 4 { 2 } else { 4 };
+        // The -l line prints a compressed instruction in 8 digits, the commit line in 4:
+        // the low bits say which it is.
         match u32::from_str_radix(h, 16) {
-            Ok(b) => Ok((b, len)),
+            Ok(b) if b & 3 == 3 => Ok((b, 4)),
+            Ok(b) => Ok((b & 0xffff, 2)),
             Err(_) => self.err(format!("instruction `{h}`")),
         }
     }

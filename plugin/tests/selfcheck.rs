@@ -10,6 +10,36 @@ fn program(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The hart a program asks for (its `hartscope-options:` line), on top of `base`.
+fn config_for(name: &str, base: &Config) -> Config {
+    let stem = name.trim_end_matches(".elf");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let src = ["S", "c"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).ok())
+        .unwrap_or_default();
+    let mut c = base.clone();
+    if let Some(line) = src
+        .lines()
+        .find_map(|l| l.split_once("hartscope-options:").map(|x| x.1))
+    {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut it = words.iter();
+        while let Some(w) = it.next() {
+            let v = it.next().unwrap().to_string();
+            match *w {
+                "--isa" => c.isa = v,
+                "--ctr" => c.ctr = Some(v),
+                "--sbi" => c.sbi = v == "builtin",
+                "--hpm-width" => c.hpm_width = v.parse().unwrap(),
+                "--pmu-models" => c.pmu_models = Some(v),
+                o => panic!("{name}: option {o}"),
+            }
+        }
+    }
+    c
+}
+
 /// Up to `limit` retirements of a program as a hart steps it.
 fn trace(name: &str, cfg: &Config, limit: usize) -> Vec<Retirement> {
     let mut h = Hart::new(cfg).unwrap();
@@ -17,7 +47,7 @@ fn trace(name: &str, cfg: &Config, limit: usize) -> Vec<Retirement> {
     let mut out = Vec::new();
     while out.len() < limit {
         out.push(h.step());
-        if h.machine().poll_exit().is_some() {
+        if h.exit().is_some() {
             break;
         }
     }
@@ -31,16 +61,20 @@ fn every_program_checks_clean_against_itself() {
             csr: true,
             fpr: true,
         },
-        nondet: "none".into(),
+        console: "none".into(),
         ..Config::default()
     };
     for entry in std::fs::read_dir(program("")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if !name.ends_with(".elf") || name.starts_with("sbi") || name == "bench.elf" {
+        // bench: 1e9 instructions. sbi_*: the built-in SBI's redirected fetch fault is
+        // recorded as an M-mode trap (mcause written) that the checking hart does not take
+        // the same way (see the plugin's closing note); a core has no built-in SBI.
+        if !name.ends_with(".elf") || name == "bench.elf" || name.starts_with("sbi") {
             continue;
         }
-        let t = trace(&name, &cfg, 200_000);
+        let cfg = config_for(&name, &cfg);
+        let t = trace(&name, &cfg, 2_000_000);
         let mut h = Hart::new(&cfg).unwrap();
         h.load_elf(&path).unwrap();
         for r in &t {
@@ -49,5 +83,7 @@ fn every_program_checks_clean_against_itself() {
         }
         assert_eq!(h.checked(), t.len() as u64);
         assert_eq!(h.errors(), 0, "{name}");
+        // The stepped hart ran the program to its end, as a run does (Spike's time).
+        assert_eq!(h.exit(), Some(&RunStop::Exit(0)), "{name}");
     }
 }

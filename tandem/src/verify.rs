@@ -530,6 +530,10 @@ impl Verifier {
     /// reference hart's, and a hart reset returns to it.
     pub fn program_loaded(&mut self) {
         self.has_program = true;
+        self.htif_words.clear();
+        let h = &self.m.htif;
+        self.htif_words
+            .extend([h.tohost, h.fromhost].into_iter().flatten());
         self.init_shadow();
     }
 
@@ -550,6 +554,11 @@ impl Verifier {
     /// interrupt or a state update) and its trap.
     pub fn last_step(&self) -> (Option<&refhart::Captured>, Option<&iss::record::TrapRecord>) {
         (self.cap.retired(), self.cap.trap.as_ref())
+    }
+
+    /// How the verifier was set up.
+    pub fn config(&self) -> &VerifyConfig {
+        &self.cfg
     }
 
     /// Compare every register now (what `run` does periodically and at the end).

@@ -1,0 +1,239 @@
+//! Lockstep checking against an independent model: Spike's execution log of every shipped
+//! program (`spike -l --log-commits`), fed retirement by retirement into the plugin's
+//! `step_check` as a core's testbench would, gives no mismatch; the same retirements with a
+//! fault put in are reported at the retirement where the fault is, naming what differs.
+
+mod common;
+
+use common::*;
+use plugin::spike_log::SpikeLog;
+use plugin::*;
+use rstest::rstest;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+/// What a checker fed from Spike's log is told: Spike logs no trap CSR writes.
+fn spike_config() -> Config {
+    Config {
+        reports: Reports {
+            csr: false,
+            fpr: true,
+        },
+        console: "none".into(),
+        ..Config::default()
+    }
+}
+
+/// Spike's retirements of `elf` (after its boot ROM), or `None` without Spike.
+fn spike_retirements(test: &str, elf: &Path) -> Option<Vec<Retirement>> {
+    let spike = spike_or_skip(test)?;
+    let tmp = TempDir::new(test);
+    let log = tmp.join("spike.log");
+    let mut cmd = spike.command();
+    cmd.arg("-l")
+        .arg("--log-commits")
+        .arg(format!("--log={}", log.display()))
+        .arg(elf);
+    let out = run_with_timeout(&mut cmd, &format!("Spike on {test}"), TIMEOUT);
+    assert!(
+        log.is_file(),
+        "{test}: Spike wrote no log: {}",
+        out.stderr_str()
+    );
+    let mut h = Hart::new(&spike_config()).unwrap();
+    let entry = h.load_elf(elf).unwrap();
+    let f = std::fs::File::open(&log).unwrap();
+    let rs: Result<Vec<_>, _> = SpikeLog::new(BufReader::new(f), Some(entry)).collect();
+    Some(rs.unwrap_or_else(|e| panic!("{test}: {e}")))
+}
+
+fn check_all(elf: &Path, rs: &[Retirement]) -> Hart {
+    let mut h = Hart::new(&spike_config()).unwrap();
+    h.load_elf(elf).unwrap();
+    for r in rs {
+        h.step_check(r).unwrap();
+    }
+    h
+}
+
+fn describe(h: &Hart) -> String {
+    h.mismatches()
+        .iter()
+        .take(5)
+        .map(|m| format!("{m:#?}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[rstest]
+fn spike_log_checks_clean(
+    #[files("programs/bin/*.elf")]
+    #[exclude("(^|/)(bench|finisher)\\.elf$")]
+    program: PathBuf,
+) {
+    let name = program_name(&program);
+    if hartscope_only(&name) {
+        eprintln!("{name}: hartscope-only, not run on Spike");
+        return;
+    }
+    let Some(rs) = spike_retirements(&format!("spike_log_checks_clean({name})"), &program) else {
+        return;
+    };
+    assert!(rs.len() > 10, "{name}: only {} retirements", rs.len());
+    let h = check_all(&program, &rs);
+    assert_eq!(h.checked(), rs.len() as u64);
+    assert_eq!(h.errors(), 0, "{name}: {}", describe(&h));
+    assert!(
+        h.exit().is_some(),
+        "{name}: the program did not end on the reference"
+    );
+}
+
+#[test]
+fn every_program_has_a_lockstep_case() {
+    assert_every_program_has_a_case("spike_log_checks_clean", &["bench", "finisher"]);
+}
+
+/// A fault, where it is put, and the element the mismatch must name.
+struct Fault {
+    name: &'static str,
+    /// Picks the retirement to break and breaks it; returns false to try the next one.
+    apply: fn(&mut Retirement) -> bool,
+    element: &'static str,
+}
+
+const FAULTS: &[Fault] = &[
+    Fault {
+        name: "wrong rd value",
+        apply: |r| {
+            let n = r.n_writes as usize;
+            match r.writes[..n].iter_mut().find(|w| w.file == REG_X) {
+                Some(w) => {
+                    w.value ^= 0x10;
+                    true
+                }
+                None => false,
+            }
+        },
+        element: "x",
+    },
+    Fault {
+        name: "wrong store data",
+        apply: |r| match r.mem[..r.n_mem as usize]
+            .iter_mut()
+            .find(|a| a.kind == MEM_STORE)
+        {
+            Some(a) => {
+                a.wdata ^= 1;
+                true
+            }
+            None => false,
+        },
+        element: "store-data",
+    },
+    Fault {
+        name: "wrong load address",
+        apply: |r| match r.mem[..r.n_mem as usize]
+            .iter_mut()
+            .find(|a| a.kind & MEM_LOAD != 0)
+        {
+            Some(a) => {
+                a.vaddr += 8;
+                true
+            }
+            None => false,
+        },
+        element: "eaddr",
+    },
+    Fault {
+        name: "wrong CSR write",
+        apply: |r| {
+            let n = r.n_writes as usize;
+            match r.writes[..n]
+                .iter_mut()
+                .find(|w| w.file == REG_CSR && w.num == 0x340)
+            {
+                Some(w) => {
+                    w.value ^= 0x100;
+                    true
+                }
+                None => false,
+            }
+        },
+        element: "mscratch",
+    },
+    Fault {
+        name: "wrong next pc",
+        apply: |r| {
+            if r.trap != TRAP_NONE {
+                return false;
+            }
+            r.next_pc += 4;
+            true
+        },
+        element: "pc",
+    },
+    Fault {
+        name: "a trap that did not happen",
+        apply: |r| {
+            if r.trap != TRAP_NONE || r.n_mem != 0 {
+                return false;
+            }
+            r.trap = TRAP_EXCEPTION;
+            r.cause = 2;
+            r.valid |= VALID_CAUSE;
+            true
+        },
+        element: "trap",
+    },
+    Fault {
+        name: "wrong exception cause",
+        apply: |r| {
+            if r.trap != TRAP_EXCEPTION {
+                return false;
+            }
+            r.cause = if r.cause == 2 { 3 } else { 2 };
+            true
+        },
+        element: "cause",
+    },
+];
+
+/// Each fault, put into Spike's retirements of `traps` about halfway, is reported at that
+/// retirement and not before; the checker resynchronises and goes on.
+#[test]
+fn faults_in_spike_retirements_are_reported_where_they_are() {
+    let elf = program("traps");
+    let Some(rs) = spike_retirements("faults_in_spike_retirements", &elf) else {
+        return;
+    };
+    for f in FAULTS {
+        let mut bad = rs.clone();
+        let at = (bad.len() / 3..bad.len())
+            .find(|&i| (f.apply)(&mut bad[i]))
+            .unwrap_or_else(|| panic!("{}: no retirement to put it in", f.name));
+        let h = check_all(&elf, &bad);
+        let first = h
+            .mismatches()
+            .first()
+            .unwrap_or_else(|| panic!("{}: not reported", f.name));
+        assert_eq!(first.group, at as u64, "{}: {:#?}", f.name, first);
+        assert!(
+            first.diffs.iter().any(|d| d.element.contains(f.element)),
+            "{}: no `{}` in {:#?}",
+            f.name,
+            f.element,
+            first
+        );
+        assert!(
+            h.errors() <= 3,
+            "{}: {} mismatching retirements after one fault: {}",
+            f.name,
+            h.errors(),
+            describe(&h)
+        );
+    }
+}
