@@ -260,7 +260,7 @@ const char *hs_last_error(void);
 
 // A new hart from settings in JSON (`NULL` or `""`: the defaults; see the README for the
 // fields), in `*out`. Free it with `hs_free`.
-int hs_new(const char *config_json, struct hs_hart **out_hart);
+int hs_new(const char *config_json, struct hs_hart **out);
 
 // Free a hart (a recording in progress is finished; its error is lost: call
 // `hs_finish_recording` first to see it). `NULL` is allowed.
@@ -329,24 +329,25 @@ int hs_order(struct hs_hart *h, uint64_t *value);
 
 // Execute one step (an instruction, or the interrupt that is pending and enabled) and
 // describe it in `*out`.
-int hs_step(struct hs_hart *h, struct hs_retirement *out_ret);
+int hs_step(struct hs_hart *h, struct hs_retirement *out);
 
 // Execute one step and describe it as the RVFI signals of one retirement (`*out`): an
 // interrupt is taken together with the first instruction of its handler (`intr` set), as
 // RVFI shows it; CSR writes go into hartscope's CSR extension. This is a reference stream
 // for a testbench that drives an RVFI monitor without a core.
-int hs_step_rvfi(struct hs_hart *h, struct hs_rvfi *out_rvfi);
+int hs_step_rvfi(struct hs_hart *h, struct hs_rvfi *out);
 
-// Whether the program has ended (test finisher or HTIF): 1 with its code in `*code` (unless
-// `NULL`), 0 while it runs.
+// Whether the program has ended (test finisher or HTIF): 1 with its exit code in `*code`
+// (unless `NULL`; -1 when the hart stopped for another reason, which `hs_stop_reason`
+// gives), 0 while it runs.
 int hs_poll_exit(struct hs_hart *h, int32_t *code);
 
 // Run up to `max` steps, stopping before the instruction at `*until_pc` (unless `until_pc`
 // is `NULL`) or when the program ends. `*result` says how many steps and why it stopped.
 int hs_run(struct hs_hart *h, uint64_t max, const uint64_t *until_pc, struct hs_run_result *result);
 
-// Why the last `hs_run` that stopped with `HS_STOP_STOPPED` stopped (in `*text`, valid until
-// the next call on the handle).
+// Why the hart stopped (`hs_run`'s `HS_STOP_STOPPED`, `hs_poll_exit`'s -1), in `*text`,
+// valid until the next call on the handle; empty if it did not.
 int hs_stop_reason(struct hs_hart *h, const char **text);
 
 // Step the hart with the core's retirement `*dut` and compare. Returns the number of
@@ -394,7 +395,7 @@ int hs_finish_recording(struct hs_hart *h);
 // Save the hart's whole state in a new snapshot (`*out`; free it with `hs_snapshot_free`).
 // Memory is kept as a journal of what changes after the oldest live snapshot, so a snapshot
 // costs the registers, not the RAM.
-int hs_snapshot(struct hs_hart *h, struct hs_snapshot **out_snap);
+int hs_snapshot(struct hs_hart *h, struct hs_snapshot **out);
 
 // Go back to a snapshot taken on this handle. Snapshots taken after it can no longer be
 // restored (they fail with `HS_ERR_ARG`); it and those before it can.

@@ -72,7 +72,12 @@ pub unsafe extern "C" fn hs_dpi_checked(h: *mut HsHart) -> i64 {
 /// Give one CSR write of the next retirement to check (at most `HS_RVFI_MAX_CSR`): the CSR's
 /// address, the bits written and their values. Returns a status.
 #[no_mangle]
-pub unsafe extern "C" fn hs_dpi_rvfi_csr(h: *mut HsHart, addr: u32, wmask: u64, wdata: u64) -> c_int {
+pub unsafe extern "C" fn hs_dpi_rvfi_csr(
+    h: *mut HsHart,
+    addr: u32,
+    wmask: u64,
+    wdata: u64,
+) -> c_int {
     with_hart("hs_dpi_rvfi_csr", h, |s| {
         if addr > 0xfff {
             return Err(Fail::new(
@@ -221,8 +226,7 @@ pub unsafe extern "C" fn hs_dpi_step_rvfi(
     n_csr: *mut u32,
 ) -> c_int {
     with_hart("hs_dpi_step_rvfi", h, |s| {
-        s.note_exit();
-        if s.exit.is_some() {
+        if s.ended().is_some() {
             s.dpi.stepped = Rvfi::default();
             *out_ref(valid, "valid")? = 0;
             return Ok(1);

@@ -247,8 +247,6 @@ pub struct HsHart {
     /// Live snapshots, oldest first: restoring one makes those after it invalid.
     snaps: Vec<u64>,
     next_snap: u64,
-    /// The program's exit code, once it has ended (`hs_poll_exit`).
-    pub(crate) exit: Option<i32>,
     /// Why the last `hs_run` stopped, when the hart could not go on.
     stop_reason: CString,
     /// The DPI-C front end's state.
@@ -268,7 +266,6 @@ impl HsHart {
             text: CString::default(),
             snaps: Vec::new(),
             next_snap: 0,
-            exit: None,
             stop_reason: CString::default(),
             dpi: dpi::State::default(),
         })
@@ -280,15 +277,16 @@ impl HsHart {
         self.text.as_ptr()
     }
 
-    /// After a step of the hart that produces a stream: remember the program's end.
-    pub(crate) fn note_exit(&mut self) {
-        if self.exit.is_none() {
-            if let Some(stop) = self.hart.machine().poll_exit() {
-                self.exit = Some(match stop {
-                    iss::Stop::Exit(c) => c as i32,
-                    _ => -1,
-                });
+    /// Whether the program has ended: its exit code, or -1 when the hart stopped for another
+    /// reason (kept for `hs_stop_reason`).
+    pub(crate) fn ended(&mut self) -> Option<i32> {
+        match self.hart.exit()? {
+            RunStop::Exit(c) => Some(*c),
+            RunStop::Stopped(why) => {
+                self.stop_reason = c_string(why);
+                Some(-1)
             }
+            RunStop::Limit | RunStop::Pc => None,
         }
     }
 }
@@ -470,11 +468,14 @@ pub unsafe extern "C" fn hs_free(h: *mut HsHart) -> c_int {
 /// Load an ELF file and reset the hart to its entry point (stored in `*entry` unless it is
 /// `NULL`).
 #[no_mangle]
-pub unsafe extern "C" fn hs_load_elf(h: *mut HsHart, path: *const c_char, entry: *mut u64) -> c_int {
+pub unsafe extern "C" fn hs_load_elf(
+    h: *mut HsHart,
+    path: *const c_char,
+    entry: *mut u64,
+) -> c_int {
     with_hart("hs_load_elf", h, |s| {
         let path = string(path, "path")?;
         let e = s.hart.load_elf(path)?;
-        s.exit = None;
         if !entry.is_null() {
             *out_ref(entry, "entry")? = e;
         }
@@ -500,7 +501,6 @@ pub unsafe extern "C" fn hs_load_elf_bytes(
             string(name, "name")?
         };
         let e = s.hart.load_elf_bytes(b, name)?;
-        s.exit = None;
         if !entry.is_null() {
             *out_ref(entry, "entry")? = e;
         }
@@ -551,7 +551,6 @@ pub unsafe extern "C" fn hs_write_mem(
 pub unsafe extern "C" fn hs_reset(h: *mut HsHart, pc: u64) -> c_int {
     with_hart("hs_reset", h, |s| {
         s.hart.reset(pc);
-        s.exit = None;
         Ok(HS_OK)
     })
 }
@@ -724,21 +723,19 @@ pub unsafe extern "C" fn hs_step_rvfi(h: *mut HsHart, out: *mut Rvfi) -> c_int {
     })
 }
 
-/// Whether the program has ended (test finisher or HTIF): 1 with its code in `*code` (unless
-/// `NULL`), 0 while it runs.
+/// Whether the program has ended (test finisher or HTIF): 1 with its exit code in `*code`
+/// (unless `NULL`; -1 when the hart stopped for another reason, which `hs_stop_reason`
+/// gives), 0 while it runs.
 #[no_mangle]
 pub unsafe extern "C" fn hs_poll_exit(h: *mut HsHart, code: *mut i32) -> c_int {
-    with_hart("hs_poll_exit", h, |s| {
-        s.note_exit();
-        match s.exit {
-            Some(c) => {
-                if !code.is_null() {
-                    *out_ref(code, "code")? = c;
-                }
-                Ok(1)
+    with_hart("hs_poll_exit", h, |s| match s.ended() {
+        Some(c) => {
+            if !code.is_null() {
+                *out_ref(code, "code")? = c;
             }
-            None => Ok(0),
+            Ok(1)
         }
+        None => Ok(0),
     })
 }
 
@@ -759,10 +756,7 @@ pub unsafe extern "C" fn hs_run(
         let (stop, exit_code) = match stop {
             RunStop::Limit => (HS_STOP_LIMIT, 0),
             RunStop::Pc => (HS_STOP_PC, 0),
-            RunStop::Exit(c) => {
-                s.exit = Some(c);
-                (HS_STOP_EXIT, c)
-            }
+            RunStop::Exit(c) => (HS_STOP_EXIT, c),
             RunStop::Stopped(why) => {
                 s.stop_reason = c_string(&why);
                 (HS_STOP_STOPPED, 0)
@@ -777,8 +771,8 @@ pub unsafe extern "C" fn hs_run(
     })
 }
 
-/// Why the last `hs_run` that stopped with `HS_STOP_STOPPED` stopped (in `*text`, valid until
-/// the next call on the handle).
+/// Why the hart stopped (`hs_run`'s `HS_STOP_STOPPED`, `hs_poll_exit`'s -1), in `*text`,
+/// valid until the next call on the handle; empty if it did not.
 #[no_mangle]
 pub unsafe extern "C" fn hs_stop_reason(h: *mut HsHart, text: *mut *const c_char) -> c_int {
     with_hart("hs_stop_reason", h, |s| {
@@ -980,7 +974,6 @@ pub unsafe extern "C" fn hs_restore(h: *mut HsHart, snap: *const HsSnapshot) -> 
         };
         s.snaps.truncate(pos + 1);
         s.hart.restore(&sn.snap);
-        s.exit = None;
         s.last.clear();
         Ok(HS_OK)
     })

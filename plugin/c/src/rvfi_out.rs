@@ -27,7 +27,6 @@ pub(crate) fn step(s: &mut HsHart) -> Res<Rvfi> {
         r = s.hart.step();
         nested += 1;
     }
-    s.note_exit();
     to_rvfi(&r, intr.as_ref())
 }
 

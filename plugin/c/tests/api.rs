@@ -17,16 +17,29 @@ fn the_version_is_the_headers() {
 #[test]
 fn an_image_steps_and_registers_read_back() {
     let h = H::new("");
-    // addi a0, zero, 5; sd a0, 0x100(zero)... at 0x8000_0000: addi a0,zero,5 ; c.addi a0,1
+    // addi a0,zero,5; c.addi a0,1
     let code: [u8; 6] = [0x13, 0x05, 0x50, 0x00, 0x05, 0x05];
     let mut v = 0u64;
     // SAFETY: valid pointers.
     unsafe {
-        assert_eq!(hs_load_image(h.0, 0x8000_0000, code.as_ptr(), code.len()), HS_OK);
+        assert_eq!(
+            hs_load_image(h.0, 0x8000_0000, code.as_ptr(), code.len()),
+            HS_OK
+        );
         assert_eq!(hs_reset(h.0, 0x8000_0000), HS_OK);
         let r = h.step();
-        assert_eq!((r.order, r.pc, r.next_pc, r.len), (0, 0x8000_0000, 0x8000_0004, 4));
-        assert_eq!(r.writes(), &[RegWrite { file: HS_REG_X, num: 10, value: 5 }]);
+        assert_eq!(
+            (r.order, r.pc, r.next_pc, r.len),
+            (0, 0x8000_0000, 0x8000_0004, 4)
+        );
+        assert_eq!(
+            r.writes(),
+            &[RegWrite {
+                file: HS_REG_X,
+                num: 10,
+                value: 5
+            }]
+        );
         let r = h.step();
         assert_eq!((r.order, r.insn, r.len), (1, 0x0505, 2));
         assert_eq!(h.x(10), 6);
@@ -54,7 +67,10 @@ fn an_image_steps_and_registers_read_back() {
         let mut buf = [0u8; 6];
         assert_eq!(hs_read_mem(h.0, 0x8000_0000, buf.as_mut_ptr(), 6), HS_OK);
         assert_eq!(buf, code);
-        assert_eq!(hs_write_mem(h.0, 0x8000_1000, [1u8, 2, 3].as_ptr(), 3), HS_OK);
+        assert_eq!(
+            hs_write_mem(h.0, 0x8000_1000, [1u8, 2, 3].as_ptr(), 3),
+            HS_OK
+        );
         assert_eq!(hs_read_mem(h.0, 0x8000_1000, buf.as_mut_ptr(), 3), HS_OK);
         assert_eq!(&buf[..3], &[1, 2, 3]);
         // The hooks take their values.
@@ -68,7 +84,7 @@ fn an_image_steps_and_registers_read_back() {
 
 #[test]
 fn run_stops_at_the_pc_the_limit_or_the_end() {
-    let h = H::load("", "hello.elf");
+    let h = H::load(FULL, "hello.elf");
     let mut r = RunResult::default();
     let entry = h.pc();
     // SAFETY: valid pointers.
@@ -114,7 +130,8 @@ fn compare_all_and_the_kept_mismatches_read_back() {
     for r in &t {
         assert!(checker.check(r) >= 0);
     }
-    assert_eq!(checker.errors(), 1);
+    // The wrong value the checker took goes on to make later retirements differ too.
+    assert!(checker.errors() >= 1);
     let mut p = null();
     // SAFETY: valid pointers.
     unsafe {
@@ -134,7 +151,10 @@ fn a_recording_is_a_tandem_stream() {
     let checker = H::load(FULL, "hello.elf");
     // SAFETY: valid pointers.
     unsafe {
-        assert_eq!(hs_record(checker.0, c(path.to_str().unwrap()).as_ptr()), HS_OK);
+        assert_eq!(
+            hs_record(checker.0, c(path.to_str().unwrap()).as_ptr()),
+            HS_OK
+        );
         for r in stepper.trace(1000) {
             assert_eq!(checker.check(&r), 0);
         }
@@ -181,7 +201,10 @@ fn interrupts_come_as_rvfi_intr_on_the_handlers_first_instruction() {
             assert_eq!(i.trap, HS_TRAP_INTERRUPT);
             assert_eq!(i.next_pc, r.pc_rdata);
             let n = r.n_csr as usize;
-            assert!(r.csr[..n].iter().any(|c| c.addr == 0x342), "{r:?}");
+            assert!(
+                r.csr[..n].iter().any(|c| matches!(c.addr, 0x342 | 0x142)),
+                "{r:?}"
+            );
             seen += 1;
         }
         let s = reference.step();

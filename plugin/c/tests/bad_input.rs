@@ -25,20 +25,60 @@ fn null_pointers_are_errors() {
     let mut r = Retirement::default();
     // SAFETY: every pointer is null or valid.
     unsafe {
-        fails(hs_new(null(), null_mut()), HS_ERR_NULL, "hs_new", &["out is null"]);
-        fails(hs_get_pc(null_mut(), &mut v), HS_ERR_NULL, "hs_get_pc", &["handle is null"]);
-        fails(hs_get_pc(h.0, null_mut()), HS_ERR_NULL, "hs_get_pc", &["value is null"]);
-        fails(hs_step(null_mut(), &mut r), HS_ERR_NULL, "hs_step", &["handle"]);
-        fails(hs_step(h.0, null_mut()), HS_ERR_NULL, "hs_step", &["out is null"]);
-        fails(hs_step_check(h.0, null()), HS_ERR_NULL, "hs_step_check", &["dut is null"]);
+        fails(
+            hs_new(null(), null_mut()),
+            HS_ERR_NULL,
+            "hs_new",
+            &["out is null"],
+        );
+        fails(
+            hs_get_pc(null_mut(), &mut v),
+            HS_ERR_NULL,
+            "hs_get_pc",
+            &["handle is null"],
+        );
+        fails(
+            hs_get_pc(h.0, null_mut()),
+            HS_ERR_NULL,
+            "hs_get_pc",
+            &["value is null"],
+        );
+        fails(
+            hs_step(null_mut(), &mut r),
+            HS_ERR_NULL,
+            "hs_step",
+            &["handle"],
+        );
+        fails(
+            hs_step(h.0, null_mut()),
+            HS_ERR_NULL,
+            "hs_step",
+            &["out is null"],
+        );
+        fails(
+            hs_step_check(h.0, null()),
+            HS_ERR_NULL,
+            "hs_step_check",
+            &["dut is null"],
+        );
         fails(
             hs_step_check_rvfi(h.0, null()),
             HS_ERR_NULL,
             "hs_step_check_rvfi",
             &["dut is null"],
         );
-        fails(hs_load_elf(h.0, null(), null_mut()), HS_ERR_NULL, "hs_load_elf", &["path"]);
-        fails(hs_reg_by_name(h.0, null(), &mut v), HS_ERR_NULL, "hs_reg_by_name", &["name"]);
+        fails(
+            hs_load_elf(h.0, null(), null_mut()),
+            HS_ERR_NULL,
+            "hs_load_elf",
+            &["path"],
+        );
+        fails(
+            hs_reg_by_name(h.0, null(), &mut v),
+            HS_ERR_NULL,
+            "hs_reg_by_name",
+            &["name"],
+        );
         fails(
             hs_write_mem(h.0, 0x8000_0000, null(), 4),
             HS_ERR_NULL,
@@ -51,10 +91,30 @@ fn null_pointers_are_errors() {
             "hs_read_mem",
             &["buf is null with a length of 8"],
         );
-        fails(hs_mismatches_text(h.0, null_mut()), HS_ERR_NULL, "hs_mismatches_text", &["text"]);
-        fails(hs_snapshot(h.0, null_mut()), HS_ERR_NULL, "hs_snapshot", &["out"]);
-        fails(hs_restore(h.0, null()), HS_ERR_NULL, "hs_restore", &["snapshot is null"]);
-        fails(hs_run(h.0, 10, null(), null_mut()), HS_ERR_NULL, "hs_run", &["result"]);
+        fails(
+            hs_mismatches_text(h.0, null_mut()),
+            HS_ERR_NULL,
+            "hs_mismatches_text",
+            &["text"],
+        );
+        fails(
+            hs_snapshot(h.0, null_mut()),
+            HS_ERR_NULL,
+            "hs_snapshot",
+            &["out"],
+        );
+        fails(
+            hs_restore(h.0, null()),
+            HS_ERR_NULL,
+            "hs_restore",
+            &["snapshot is null"],
+        );
+        fails(
+            hs_run(h.0, 10, null(), null_mut()),
+            HS_ERR_NULL,
+            "hs_run",
+            &["result"],
+        );
         fails(hs_record(h.0, null()), HS_ERR_NULL, "hs_record", &["path"]);
         fails(
             hs_disassemble(0, 0x13, null_mut(), 16),
@@ -112,7 +172,11 @@ fn bad_settings_are_errors_naming_the_setting() {
         );
         assert!(h.is_null());
         assert!(dpi::hs_dpi_new(c("42").as_ptr()).is_null());
-        assert!(last_error().starts_with("hs_new: settings"), "{}", last_error());
+        assert!(
+            last_error().starts_with("hs_new: settings"),
+            "{}",
+            last_error()
+        );
     }
 }
 
@@ -134,16 +198,32 @@ fn files_that_are_missing_or_not_elf_are_errors_naming_the_file() {
             &[&p, "No such file"],
         );
         let p = text.display().to_string();
-        fails(hs_load_elf(h.0, c(&p).as_ptr(), null_mut()), HS_ERR_ELF, "hs_load_elf", &[&p]);
+        fails(
+            hs_load_elf(h.0, c(&p).as_ptr(), null_mut()),
+            HS_ERR_ELF,
+            "hs_load_elf",
+            &[&p],
+        );
         let junk = [0x7fu8, b'E', b'L', b'F', 2, 1, 1, 0];
         fails(
-            hs_load_elf_bytes(h.0, junk.as_ptr(), junk.len(), c("junk.bin").as_ptr(), null_mut()),
+            hs_load_elf_bytes(
+                h.0,
+                junk.as_ptr(),
+                junk.len(),
+                c("junk.bin").as_ptr(),
+                null_mut(),
+            ),
             HS_ERR_ELF,
             "hs_load_elf_bytes",
             &["junk.bin"],
         );
         let p = dir.join("no-such-dir/rec.tandem").display().to_string();
-        fails(hs_record(h.0, c(&p).as_ptr()), HS_ERR_IO, "hs_record", &[&p]);
+        fails(
+            hs_record(h.0, c(&p).as_ptr()),
+            HS_ERR_IO,
+            "hs_record",
+            &[&p],
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -155,11 +235,36 @@ fn registers_and_addresses_out_of_range_are_errors() {
     let mut buf = [0u8; 8];
     // SAFETY: valid pointers.
     unsafe {
-        fails(hs_get_x(h.0, 32, &mut v), HS_ERR_ARG, "hs_get_x", &["register number 32"]);
-        fails(hs_set_f(h.0, 99, 1), HS_ERR_ARG, "hs_set_f", &["register number 99"]);
-        fails(hs_get_csr(h.0, 0x1000, &mut v), HS_ERR_NO_REGISTER, "hs_get_csr", &["0x1000"]);
-        fails(hs_get_csr(h.0, 0x7ff, &mut v), HS_ERR_NO_REGISTER, "hs_get_csr", &["0x7ff"]);
-        fails(hs_set_csr(h.0, 0x7ff, 1), HS_ERR_NO_REGISTER, "hs_set_csr", &["0x7ff"]);
+        fails(
+            hs_get_x(h.0, 32, &mut v),
+            HS_ERR_ARG,
+            "hs_get_x",
+            &["register number 32"],
+        );
+        fails(
+            hs_set_f(h.0, 99, 1),
+            HS_ERR_ARG,
+            "hs_set_f",
+            &["register number 99"],
+        );
+        fails(
+            hs_get_csr(h.0, 0x1000, &mut v),
+            HS_ERR_NO_REGISTER,
+            "hs_get_csr",
+            &["0x1000"],
+        );
+        fails(
+            hs_get_csr(h.0, 0x7ff, &mut v),
+            HS_ERR_NO_REGISTER,
+            "hs_get_csr",
+            &["0x7ff"],
+        );
+        fails(
+            hs_set_csr(h.0, 0x7ff, 1),
+            HS_ERR_NO_REGISTER,
+            "hs_set_csr",
+            &["0x7ff"],
+        );
         fails(
             hs_reg_by_name(h.0, c("q9").as_ptr(), &mut v),
             HS_ERR_NO_REGISTER,
@@ -238,12 +343,22 @@ fn malformed_rvfi_is_an_error_naming_the_signal() {
     let h = H::load(FULL, "rv64i.elf");
     let good = H::load(FULL, "rv64i.elf").step_rvfi();
     let r = Rvfi { ixl: 1, ..good };
-    fails(h.check_rvfi(&r), HS_ERR_RETIREMENT, "hs_step_check_rvfi", &["rvfi_ixl 1"]);
+    fails(
+        h.check_rvfi(&r),
+        HS_ERR_RETIREMENT,
+        "hs_step_check_rvfi",
+        &["rvfi_ixl 1"],
+    );
     let r = Rvfi {
         mem_rmask: 0b0101,
         ..good
     };
-    fails(h.check_rvfi(&r), HS_ERR_RETIREMENT, "hs_step_check_rvfi", &["rvfi_mem_rmask 0x05"]);
+    fails(
+        h.check_rvfi(&r),
+        HS_ERR_RETIREMENT,
+        "hs_step_check_rvfi",
+        &["rvfi_mem_rmask 0x05"],
+    );
     // SAFETY: a live handle.
     unsafe {
         for _ in 0..HS_RVFI_MAX_CSR {
@@ -279,12 +394,27 @@ fn snapshots_of_another_handle_or_gone_stale_are_errors() {
         a.step();
         assert_eq!(hs_snapshot(a.0, &mut s2), HS_OK);
         assert_eq!(hs_snapshot(b.0, &mut sb), HS_OK);
-        fails(hs_restore(a.0, sb), HS_ERR_ARG, "hs_restore", &["another handle"]);
+        fails(
+            hs_restore(a.0, sb),
+            HS_ERR_ARG,
+            "hs_restore",
+            &["another handle"],
+        );
         assert_eq!(hs_restore(a.0, s1), HS_OK);
-        fails(hs_restore(a.0, s2), HS_ERR_ARG, "hs_restore", &["can no longer be restored"]);
+        fails(
+            hs_restore(a.0, s2),
+            HS_ERR_ARG,
+            "hs_restore",
+            &["can no longer be restored"],
+        );
         assert_eq!(hs_restore(a.0, s1), HS_OK);
         assert_eq!(hs_drop_snapshots(a.0), HS_OK);
-        fails(hs_restore(a.0, s1), HS_ERR_ARG, "hs_restore", &["can no longer be restored"]);
+        fails(
+            hs_restore(a.0, s1),
+            HS_ERR_ARG,
+            "hs_restore",
+            &["can no longer be restored"],
+        );
         for s in [s1, s2, sb] {
             assert_eq!(hs_snapshot_free(s), HS_OK);
         }

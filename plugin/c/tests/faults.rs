@@ -18,16 +18,12 @@ struct Found {
 
 /// Step `prog`, put `fault` into the first retirement from `FROM` on that `pick` accepts, and
 /// check the stream on another handle up to it.
-fn fault(
-    prog: &str,
-    pick: impl Fn(&Retirement) -> bool,
-    fault: impl Fn(&mut Retirement),
-) -> Found {
-    let t = H::load(FULL, prog).trace(LIMIT);
+fn fault(prog: &str, pick: impl Fn(&Retirement) -> bool, fault: impl Fn(&mut Retirement)) -> Found {
+    let t = H::load(&settings(prog), prog).trace(LIMIT);
     let at = (FROM..t.len())
         .find(|&i| pick(&t[i]))
         .unwrap_or_else(|| panic!("{prog}: no retirement to put the fault into"));
-    let checker = H::load(FULL, prog);
+    let checker = H::load(&settings(prog), prog);
     for r in &t[..at] {
         assert_eq!(
             checker.check(r),
@@ -41,7 +37,10 @@ fn fault(
     fault(&mut bad);
     assert_ne!(bad, t[at], "the fault changed nothing");
     let n = checker.check(&bad);
-    assert!(n > 0, "{prog}: the fault at {at} was not reported ({n}): {bad:?}");
+    assert!(
+        n > 0,
+        "{prog}: the fault at {at} was not reported ({n}): {bad:?}"
+    );
     assert_eq!(checker.errors(), 1);
     assert_eq!(checker.checked(), at as u64 + 1);
     let json = checker.mismatches_json();
@@ -83,8 +82,10 @@ fn a_wrong_rd_value_is_reported_at_its_retirement() {
     let d = has_diff(&f, "x10/a0");
     assert_ne!(d["expected"], d["actual"]);
     assert!(
-        f.text
-            .starts_with(&format!("mismatch at retirement {}, instruction at pc 0x", f.order)),
+        f.text.starts_with(&format!(
+            "mismatch at retirement {}, instruction at pc 0x",
+            f.order
+        )),
         "{}",
         f.text
     );
@@ -92,19 +93,31 @@ fn a_wrong_rd_value_is_reported_at_its_retirement() {
     assert!(f.text.contains("expected 0x"), "{}", f.text);
     assert!(f.text.contains("actual 0x"), "{}", f.text);
     // The disassembly names the register written.
-    assert!(f.json[0]["disasm"].as_str().unwrap().contains("a0"), "{}", f.text);
+    assert!(
+        f.json[0]["disasm"].as_str().unwrap().contains("a0"),
+        "{}",
+        f.text
+    );
 }
 
 #[test]
 fn wrong_store_data_is_reported_at_its_retirement() {
     let f = fault(
         "rv64i.elf",
-        |r| r.mem().iter().any(|a| a.kind == HS_MEM_STORE && a.size == 8),
+        |r| {
+            r.mem()
+                .iter()
+                .any(|a| a.kind == HS_MEM_STORE && a.size == 8)
+        },
         |r| r.mem[0].wdata ^= 0xff00,
     );
     let d = has_diff(&f, "store-data");
     assert_ne!(d["expected"], d["actual"]);
-    assert!(f.json[0]["disasm"].as_str().unwrap().starts_with("sd"), "{}", f.text);
+    assert!(
+        f.json[0]["disasm"].as_str().unwrap().starts_with("sd"),
+        "{}",
+        f.text
+    );
 }
 
 #[test]
@@ -119,7 +132,11 @@ fn a_wrong_load_address_is_reported_at_its_retirement() {
     );
     let d = has_diff(&f, "eaddr");
     assert_ne!(d["expected"], d["actual"]);
-    assert!(f.json[0]["disasm"].as_str().unwrap().starts_with("ld"), "{}", f.text);
+    assert!(
+        f.json[0]["disasm"].as_str().unwrap().starts_with("ld"),
+        "{}",
+        f.text
+    );
 }
 
 #[test]
@@ -190,8 +207,8 @@ fn a_trap_the_core_took_wrongly_is_reported_at_its_retirement() {
 #[test]
 fn a_wrong_rd_value_in_rvfi_is_reported_at_its_order() {
     let prog = "rv64i.elf";
-    let stepper = H::load(FULL, prog);
-    let checker = H::load(FULL, prog);
+    let stepper = H::load(&settings(prog), prog);
+    let checker = H::load(&settings(prog), prog);
     let mut faulty = None;
     for i in 0..LIMIT {
         let mut r = stepper.step_rvfi();

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use hartscope::*;
 
-const LIMIT: usize = 200_000;
+const LIMIT: usize = 2_000_000;
 
 /// Each program's first failure, so that one run shows every program that fails.
 fn each_program(f: impl Fn(&str) -> Result<(), String>) {
@@ -28,8 +28,8 @@ fn each_program(f: impl Fn(&str) -> Result<(), String>) {
 #[test]
 fn every_program_checks_clean_as_retirements() {
     each_program(|name| {
-        let stepper = H::load(FULL, name);
-        let checker = H::load(FULL, name);
+        let stepper = H::load(&settings(name), name);
+        let checker = H::load(&settings(name), name);
         let t = stepper.trace(LIMIT);
         assert!(t.len() > 10, "{name}: {} steps", t.len());
         for r in &t {
@@ -54,8 +54,8 @@ fn every_program_checks_clean_as_retirements() {
 #[test]
 fn every_program_checks_clean_as_rvfi() {
     each_program(|name| {
-        let stepper = H::load(FULL, name);
-        let checker = H::load(FULL, name);
+        let stepper = H::load(&settings(name), name);
+        let checker = H::load(&settings(name), name);
         let mut n = 0;
         let mut intr = 0;
         while n < LIMIT && !stepper.exited() {

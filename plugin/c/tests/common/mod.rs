@@ -43,9 +43,39 @@ pub fn text(p: *const c_char) -> String {
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
 
-/// The settings the self-checks use: the core reports every CSR and FP write, and nothing
-/// is taken from it unchecked.
-pub const FULL: &str = r#"{"reports": {"csr": true, "fpr": true}, "nondet": "none"}"#;
+/// The settings the self-checks use: the core reports every CSR and FP write; the console
+/// is quiet.
+pub const FULL: &str = r#"{"reports": {"csr": true, "fpr": true}, "console": "none"}"#;
+
+/// [`FULL`] with the hart `prog` asks for (the `hartscope-options:` line of its source), as
+/// JSON.
+pub fn settings(prog: &str) -> String {
+    let stem = prog.trim_end_matches(".elf");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../programs");
+    let src = ["S", "c"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).ok())
+        .unwrap_or_default();
+    let mut c = plugin::Config::from_json(FULL).unwrap();
+    if let Some(line) = src
+        .lines()
+        .find_map(|l| l.split_once("hartscope-options:").map(|x| x.1))
+    {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for pair in words.chunks(2) {
+            let v = pair[1].to_string();
+            match pair[0] {
+                "--isa" => c.isa = v,
+                "--ctr" => c.ctr = Some(v),
+                "--sbi" => c.sbi = v == "builtin",
+                "--hpm-width" => c.hpm_width = v.parse().unwrap(),
+                "--pmu-models" => c.pmu_models = Some(v),
+                o => panic!("{prog}: option {o}"),
+            }
+        }
+    }
+    serde_json::to_string(&c).unwrap()
+}
 
 pub struct H(pub *mut HsHart);
 
@@ -72,7 +102,12 @@ impl H {
     pub fn step(&self) -> Retirement {
         let mut r = Retirement::default();
         // SAFETY: valid arguments.
-        assert_eq!(unsafe { hs_step(self.0, &mut r) }, HS_OK, "{}", last_error());
+        assert_eq!(
+            unsafe { hs_step(self.0, &mut r) },
+            HS_OK,
+            "{}",
+            last_error()
+        );
         r
     }
 
