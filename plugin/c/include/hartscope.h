@@ -133,7 +133,7 @@
 typedef struct hs_hart hs_hart;
 
 // A saved state of a hart (opaque).
-typedef struct hs_snapshot hs_snapshot;
+typedef struct hs_snap hs_snap;
 
 // A register a retirement wrote, with the value it holds afterwards.
 typedef struct hs_reg_write {
@@ -395,14 +395,14 @@ int hs_finish_recording(struct hs_hart *h);
 // Save the hart's whole state in a new snapshot (`*out`; free it with `hs_snapshot_free`).
 // Memory is kept as a journal of what changes after the oldest live snapshot, so a snapshot
 // costs the registers, not the RAM.
-int hs_snapshot(struct hs_hart *h, struct hs_snapshot **out);
+int hs_snapshot(struct hs_hart *h, struct hs_snap **out);
 
 // Go back to a snapshot taken on this handle. Snapshots taken after it can no longer be
 // restored (they fail with `HS_ERR_ARG`); it and those before it can.
-int hs_restore(struct hs_hart *h, const struct hs_snapshot *snap);
+int hs_restore(struct hs_hart *h, const struct hs_snap *snap);
 
 // Free a snapshot (`NULL` is allowed).
-int hs_snapshot_free(struct hs_snapshot *snap);
+int hs_snapshot_free(struct hs_snap *snap);
 
 // Forget every snapshot of the handle (stops the memory journal); they can no longer be
 // restored but must still be freed.
