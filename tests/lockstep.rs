@@ -237,3 +237,48 @@ fn faults_in_spike_retirements_are_reported_where_they_are() {
         );
     }
 }
+
+/// A lockstep session recorded by the plugin replays with `hartscope tandem verify` (the
+/// settings file beside the stream names the program and what the core does not report):
+/// a clean session matches, one with a fault mismatches at the same place.
+#[test]
+fn recorded_sessions_replay_with_tandem_verify() {
+    let elf = program("traps");
+    let tmp = TempDir::new("recorded_sessions_replay");
+    for fault in [false, true] {
+        let file = tmp.join(if fault { "bad.tandem" } else { "good.tandem" });
+        let mut core = Hart::new(&spike_config()).unwrap();
+        core.load_elf(&elf).unwrap();
+        let mut checker = Hart::new(&spike_config()).unwrap();
+        checker.load_elf(&elf).unwrap();
+        checker.record(&file).unwrap();
+        let mut offset = None;
+        while core.exit().is_none() {
+            let mut r = core.step();
+            if fault && r.order == 3000 && r.n_writes > 0 {
+                r.writes[0].value ^= 1;
+            }
+            if let Some(m) = checker.step_check(&r).unwrap().first() {
+                offset.get_or_insert(m.offset);
+            }
+        }
+        checker.finish_recording().unwrap();
+        let mut cmd = hartscope();
+        cmd.args(["tandem", "verify", "--nondet", "+htif"])
+            .arg(&file);
+        let out = run_with_timeout(&mut cmd, "tandem verify", TIMEOUT);
+        let text = out.stdout_str();
+        if fault {
+            let offset = offset.expect("the fault was found live");
+            assert_eq!(out.code(), Some(1), "{text}{}", out.stderr_str());
+            assert!(
+                text.contains(&format!("(byte offset {offset})")),
+                "not at byte offset {offset}: {text}"
+            );
+        } else {
+            assert_eq!(checker.errors(), 0);
+            assert_eq!(out.code(), Some(0), "{text}{}", out.stderr_str());
+            assert!(text.contains("MATCH"), "{text}");
+        }
+    }
+}

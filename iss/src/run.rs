@@ -682,6 +682,13 @@ impl Machine {
             self.take_trap(Cause::Interrupt(irq), 0, pc, None, sink);
             return StepOutcome::Interrupt(irq);
         }
+        self.step_insn(sink)
+    }
+
+    /// Execute exactly one instruction, even if an interrupt is pending and enabled: for a
+    /// checker that follows a core which took the interrupt later (the checker reports
+    /// that itself).
+    pub fn step_insn<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
         let pc = self.hart.pc;
         let d = match self.fetch_one(pc) {
             Ok(d) => d,

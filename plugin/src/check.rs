@@ -122,12 +122,8 @@ impl Checker {
         self.extra.clear();
         self.group.index = order;
         v.compare_all(&self.group);
-        let before = self.last.len();
-        for m in v.report.mismatches.drain(..) {
-            self.last.push(m);
-        }
-        let n = (self.last.len() - before) as u64;
-        self.mismatching += n;
+        self.last.append(&mut v.report.mismatches);
+        self.mismatching += self.last.len() as u64;
         self.keep();
         &self.last
     }
@@ -239,7 +235,7 @@ impl Checker {
     /// This call's mismatches: the verifier's, with what was found here in front.
     fn collect(&mut self, v: &mut Verifier, dut: &Retirement, order: u64) {
         let start = self.last.len();
-        self.last.extend(v.report.mismatches.drain(..));
+        self.last.append(&mut v.report.mismatches);
         v.report.mismatching_groups = 0;
         v.report.mismatching_elements = 0;
         if !self.extra.is_empty() {

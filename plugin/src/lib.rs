@@ -285,6 +285,8 @@ impl Hart {
             nondet,
             max_mismatches: 0,
             max_reported: usize::MAX,
+            // With pins the checker reports an interrupt not taken, then follows the core.
+            follow_interrupts: cfg.interrupt_pins,
             full_compare_every: 0,
             machine: Some(machine),
             ..VerifyConfig::default()

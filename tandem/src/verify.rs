@@ -155,6 +155,11 @@ pub struct VerifyConfig {
     /// Compare every register every this many groups (0: only at the end).
     pub full_compare_every: u64,
     pub strict_groups: bool,
+    /// When the trace retires an instruction, the reference hart executes it even if an
+    /// interrupt is pending and enabled there (a live checker that reports late interrupts
+    /// itself, then follows the core); off, the reference hart takes the interrupt and the
+    /// difference is reported as a mismatch of the instruction.
+    pub follow_interrupts: bool,
     /// The reference hart's extensions as `hartscope run` had them: a JSON object with
     /// `sscofpmf`, `pmu`, `ctr` and `sbi` as in `iss::Config` (the settings file keeps it).
     pub machine: Option<serde_json::Value>,
@@ -172,6 +177,7 @@ impl Default for VerifyConfig {
             max_reported: 1000,
             full_compare_every: 1 << 16,
             strict_groups: false,
+            follow_interrupts: false,
             machine: None,
         }
     }
@@ -681,7 +687,11 @@ impl Verifier {
         self.reservation_before = self.m.hart.reservation;
         // 3. Step the reference hart.
         self.cap.clear();
-        let outcome = self.m.step(&mut self.cap);
+        let outcome = if self.cfg.follow_interrupts && kind == Kind::Step {
+            self.m.step_insn(&mut self.cap)
+        } else {
+            self.m.step(&mut self.cap)
+        };
         match outcome {
             iss::StepOutcome::Retired => self.report.instructions += 1,
             iss::StepOutcome::Exception(_) => self.report.exceptions += 1,

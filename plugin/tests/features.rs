@@ -1,0 +1,294 @@
+//! Interrupt pins and timing, record and replay, snapshots, RVFI input and bad input.
+
+use plugin::rvfi::{Rvfi, RvfiCsr};
+use plugin::*;
+use std::path::PathBuf;
+
+fn program(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../programs/bin")
+        .join(format!("{name}.elf"))
+}
+
+fn quiet() -> Config {
+    Config {
+        console: "none".into(),
+        ..Config::default()
+    }
+}
+
+/// The "core": a hart stepping `interrupts` with its own CLINT. The checker is driven as a
+/// testbench drives it: the core's interrupt lines (MSIP, MTIP, MEIP) on the pins and its
+/// time before every retirement. With `late_at`, the core takes the interrupt due at that
+/// interrupt retirement (counted from 0) one instruction late.
+fn interrupts_lockstep(late_at: Option<usize>) -> (Hart, Vec<u64>, u64) {
+    let elf = program("interrupts");
+    let mut core = Hart::new(&quiet()).unwrap();
+    core.load_elf(&elf).unwrap();
+    let mut checker = Hart::new(&Config {
+        interrupt_pins: true,
+        external_time: true,
+        ..quiet()
+    })
+    .unwrap();
+    checker.load_elf(&elf).unwrap();
+    let mut interrupts = Vec::new();
+    let mut late_order = u64::MAX;
+    while core.exit().is_none() && core.order() < 3_000_000 {
+        let pins = core.machine().hart.csr.mip & PIN_BITS;
+        let time = core.machine().bus.clint.mtime;
+        let snap = core.snapshot();
+        let mut r = core.step();
+        if r.is_interrupt() {
+            if late_at == Some(interrupts.len()) {
+                // The core is late: it retires the next instruction first.
+                core.restore(&snap);
+                let mie = core.machine().hart.csr.mie;
+                core.machine().hart.csr.mie = 0;
+                r = core.step();
+                core.machine().hart.csr.mie = mie;
+                late_order = r.order;
+            }
+            interrupts.push(r.order);
+        }
+        core.drop_snapshots();
+        checker.set_mip(pins);
+        checker.set_time(time);
+        checker.step_check(&r).unwrap();
+    }
+    assert_eq!(
+        core.exit(),
+        Some(&RunStop::Exit(0)),
+        "the core failed the program"
+    );
+    (checker, interrupts, late_order)
+}
+
+#[test]
+fn interrupts_from_pins_check_clean() {
+    let (checker, interrupts, _) = interrupts_lockstep(None);
+    assert!(
+        interrupts.len() >= 5,
+        "only {} interrupts",
+        interrupts.len()
+    );
+    assert_eq!(
+        checker.errors(),
+        0,
+        "{:#?}",
+        &checker.mismatches()[..checker.mismatches().len().min(3)]
+    );
+    assert_eq!(checker.exit(), Some(&RunStop::Exit(0)));
+}
+
+#[test]
+fn an_interrupt_taken_late_is_reported_as_late() {
+    let (_, interrupts, _) = interrupts_lockstep(None);
+    // An interrupt not at the start of a handler loop: the third one.
+    let (checker, _, late) = interrupts_lockstep(Some(2));
+    let first = &checker.mismatches()[0];
+    assert_eq!(first.group, late, "{first:#?}");
+    let d = &first.diffs[0];
+    assert_eq!(d.element, "interrupt", "{first:#?}");
+    assert!(d.expected.contains("pending and enabled"), "{d:?}");
+    assert_eq!(d.actual, "not taken");
+    assert_eq!(
+        checker.errors(),
+        1,
+        "one late interrupt, one mismatch: {:#?}",
+        checker.mismatches()
+    );
+    assert!(interrupts.len() > 2);
+}
+
+/// A session with a fault, recorded, verifies offline (`tandem verify`, settings from the
+/// file beside it) to the same verdict at the same retirement.
+#[test]
+fn a_recorded_session_replays_to_the_same_verdict() {
+    let elf = program("hello");
+    let cfg = quiet();
+    let mut core = Hart::new(&cfg).unwrap();
+    core.load_elf(&elf).unwrap();
+    let mut checker = Hart::new(&cfg).unwrap();
+    checker.load_elf(&elf).unwrap();
+    let dir = std::env::temp_dir().join(format!("hs-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("session.tandem");
+    checker.record(&file).unwrap();
+    let mut fault_offset = None;
+    while core.exit().is_none() {
+        let mut r = core.step();
+        if r.order == 500 {
+            r.writes[0].value ^= 4;
+        }
+        let bad = checker.step_check(&r).unwrap();
+        if let Some(m) = bad.first() {
+            fault_offset.get_or_insert(m.offset);
+        }
+    }
+    checker.finish_recording().unwrap();
+    // The core kept its own value, which the checker took: its later use of it differs too.
+    assert!(checker.errors() >= 1);
+    let live = checker.mismatches().to_vec();
+    assert_eq!(live[0].group, 500);
+    assert_eq!(Some(live[0].offset), fault_offset);
+
+    let sidecar = tandem::sidecar::Sidecar::read(&file)
+        .unwrap()
+        .expect("settings file");
+    let vc = tandem::verify::VerifyConfig {
+        absent: sidecar.writer.omit.clone(),
+        machine: sidecar.hart.machine.clone(),
+        nondet: tandem::verify::Nondet::parse("+htif").unwrap(),
+        ..Default::default()
+    };
+    let bytes = std::fs::read(&file).unwrap();
+    let elf_bytes = std::fs::read(&elf).unwrap();
+    let report = tandem::verify::verify(vc, Some((&elf_bytes, "hello.elf")), &bytes[..]);
+    assert_eq!(
+        report.status,
+        tandem::verify::Status::Mismatch,
+        "{:?}",
+        report.error
+    );
+    // The same mismatches, at the same places of the stream, with the same differences.
+    let key = |m: &Mismatch| (m.offset, m.pc, m.diffs.clone());
+    let offline: Vec<_> = report.mismatches.iter().map(key).collect();
+    let live: Vec<_> = live.iter().map(key).collect();
+    assert_eq!(offline, live);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn restore_goes_back_exactly() {
+    let mut h = Hart::new(&quiet()).unwrap();
+    h.load_elf(program("rv64a")).unwrap();
+    for _ in 0..300 {
+        h.step();
+    }
+    let snap = h.snapshot();
+    let first: Vec<Retirement> = (0..2000).map(|_| h.step()).collect();
+    h.restore(&snap);
+    let again: Vec<Retirement> = (0..2000).map(|_| h.step()).collect();
+    assert_eq!(first, again);
+}
+
+#[test]
+fn rvfi_retirements_check_clean_and_faults_are_found() {
+    let elf = program("rv64i");
+    let mut core = Hart::new(&quiet()).unwrap();
+    core.load_elf(&elf).unwrap();
+    let mut checker = Hart::new(&quiet()).unwrap();
+    checker.load_elf(&elf).unwrap();
+    let mut n = 0;
+    while core.exit().is_none() && n < 20_000 {
+        let r = core.step();
+        let mut v = to_rvfi(&r);
+        if n == 1000 {
+            v.rd_wdata ^= 1;
+        }
+        let bad = checker.step_check_rvfi(&v).unwrap();
+        if n == 1000 && v.rd_addr != 0 {
+            assert_eq!(bad.len(), 1, "{bad:#?}");
+        } else {
+            assert!(bad.is_empty(), "{n}: {bad:#?}");
+        }
+        n += 1;
+    }
+}
+
+/// What a core's RVFI port shows for a retirement (interrupts ride on the next one).
+fn to_rvfi(r: &Retirement) -> Rvfi {
+    let mut v = Rvfi {
+        valid: 1,
+        order: r.order,
+        insn: r.insn as u64,
+        trap: (r.trap == TRAP_EXCEPTION) as u8,
+        mode: r.prv,
+        ixl: 2,
+        pc_rdata: r.pc,
+        pc_wdata: r.next_pc,
+        ..Rvfi::default()
+    };
+    if let Some(w) = r.writes().iter().find(|w| w.file == REG_X) {
+        v.rd_addr = w.num as u8;
+        v.rd_wdata = w.value;
+    }
+    for a in r.mem() {
+        let mask = ((1u16 << a.size) - 1) as u8;
+        v.mem_addr = a.vaddr;
+        if a.kind == MEM_LOAD {
+            v.mem_rmask = mask;
+            v.mem_rdata = a.rdata;
+        } else {
+            v.mem_wmask = mask;
+            v.mem_wdata = a.wdata;
+        }
+    }
+    for w in r.writes().iter().filter(|w| w.file == REG_CSR) {
+        if (v.n_csr as usize) < v.csr.len() {
+            v.csr[v.n_csr as usize] = RvfiCsr {
+                addr: w.num,
+                wmask: u64::MAX,
+                wdata: w.value,
+            };
+            v.n_csr += 1;
+        }
+    }
+    v
+}
+
+#[test]
+fn bad_input_is_an_error_naming_it() {
+    let e = |r: Result<Hart, Error>| r.err().expect("an error").to_string();
+    assert!(e(Hart::new(&Config {
+        isa: "rv32i".into(),
+        ..quiet()
+    }))
+    .contains("RV64"));
+    assert!(e(Hart::new(&Config {
+        misaligned: "maybe".into(),
+        ..quiet()
+    }))
+    .contains("misaligned"));
+    assert!(Config::from_json(r#"{"ram_sise": 1}"#)
+        .unwrap_err()
+        .to_string()
+        .contains("ram_sise"));
+    let mut h = Hart::new(&quiet()).unwrap();
+    assert!(h
+        .load_elf("/nonexistent.elf")
+        .unwrap_err()
+        .to_string()
+        .contains("/nonexistent.elf"));
+    assert!(h
+        .write_mem(0x10, &[1])
+        .unwrap_err()
+        .to_string()
+        .contains("0x10"));
+    let r = Retirement {
+        len: 3,
+        ..Retirement::default()
+    };
+    assert!(h
+        .step_check(&r)
+        .unwrap_err()
+        .to_string()
+        .contains("length 3"));
+    let mut r = Retirement {
+        len: 4,
+        ..Retirement::default()
+    };
+    r.n_writes = 99;
+    assert!(h.step_check(&r).is_err());
+    let mut r = Retirement {
+        len: 4,
+        ..Retirement::default()
+    };
+    r.push_write(REG_X, 40, 0).unwrap();
+    assert!(h
+        .step_check(&r)
+        .unwrap_err()
+        .to_string()
+        .contains("number 40"));
+}
