@@ -18,7 +18,13 @@ fn have(tool: &str) -> bool {
 /// The static library, built now (cargo test builds only the rlib for the tests).
 fn static_lib() -> PathBuf {
     let out = Command::new(env!("CARGO"))
-        .args(["build", "-p", "hartscope-c", "--lib", "--message-format=json"])
+        .args([
+            "build",
+            "-p",
+            "hartscope-c",
+            "--lib",
+            "--message-format=json",
+        ])
         .current_dir(root())
         .output()
         .expect("run cargo");
@@ -89,7 +95,12 @@ fn the_c_example_checks_hello_clean_and_reports_a_fault() {
 
     let out = Command::new(&exe).arg(&hello).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("Hello from hartscope!"), "{text}");
     assert!(
         text.contains("retirements checked, 0 mismatching; the program exited with 0"),
@@ -114,15 +125,23 @@ fn the_c_example_checks_hello_clean_and_reports_a_fault() {
         .unwrap_or_else(|| panic!("{fault}"));
     assert!(order >= 100, "{fault}");
     assert!(
-        text.contains(&format!("mismatch at retirement {order}, instruction at pc 0x")),
+        text.contains(&format!(
+            "mismatch at retirement {order}, instruction at pc 0x"
+        )),
         "{text}"
     );
     assert!(text.contains("expected 0x"), "{text}");
     assert!(text.contains("1 mismatching"), "{text}");
 
-    let out = Command::new(&exe).arg(tmp.join("missing.elf")).output().unwrap();
+    let out = Command::new(&exe)
+        .arg(tmp.join("missing.elf"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("hs_load_elf: ") && err.contains("missing.elf"), "{err}");
+    assert!(
+        err.contains("hs_load_elf: ") && err.contains("missing.elf"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&tmp).unwrap();
 }

@@ -4,7 +4,6 @@
 
 mod common;
 use common::*;
-use hartscope::*;
 
 const LIMIT: usize = 2_000_000;
 
