@@ -386,8 +386,16 @@ impl Hart {
     pub fn load_elf(&mut self, path: impl AsRef<Path>) -> Result<u64, Error> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = iss::files::read_capped(path, iss::elf::MAX_ELF_FILE, "the ELF file")
-            .map_err(|e| Error::Config(e.to_string()))?;
+        let bytes =
+            iss::files::read_capped(path, iss::elf::MAX_ELF_FILE, "the ELF file").map_err(|e| {
+                match e {
+                    iss::files::ReadError::Io { file, error } => Error::Io {
+                        path: file.display().to_string(),
+                        source: error,
+                    },
+                    e => Error::Config(e.to_string()),
+                }
+            })?;
         self.load_elf_bytes(&bytes, &name)
     }
 
