@@ -705,7 +705,7 @@ pub unsafe extern "C" fn hs_order(h: *mut HsHart, value: *mut u64) -> c_int {
 pub unsafe extern "C" fn hs_step(h: *mut HsHart, out: *mut Retirement) -> c_int {
     with_hart("hs_step", h, |s| {
         let o = out_ref(out, "out")?;
-        *o = s.hart.step();
+        s.hart.step_into(o);
         Ok(HS_OK)
     })
 }
