@@ -59,6 +59,35 @@ fn check_all(elf: &Path, rs: &[Retirement]) -> Hart {
     h
 }
 
+/// The same check through the C ABI (`hs_new`, `hs_load_elf`, `hs_step_check`,
+/// `hs_errors`): the number of mismatching retirements and the first one's text.
+fn check_all_through_c(elf: &Path, rs: &[Retirement]) -> (u64, String) {
+    use std::ffi::CString;
+    let settings = CString::new(serde_json::to_string(&spike_config()).unwrap()).unwrap();
+    let path = CString::new(elf.to_str().unwrap()).unwrap();
+    let mut h = std::ptr::null_mut();
+    // SAFETY: the calls get valid pointers and a handle hs_new made, freed at the end.
+    unsafe {
+        assert_eq!(hartscope::hs_new(settings.as_ptr(), &mut h), 0);
+        let mut entry = 0u64;
+        assert_eq!(hartscope::hs_load_elf(h, path.as_ptr(), &mut entry), 0);
+        let mut first = String::new();
+        for r in rs {
+            let n = hartscope::hs_step_check(h, r);
+            assert!(n >= 0, "hs_step_check failed: {n}");
+            if n > 0 && first.is_empty() {
+                let mut text = std::ptr::null();
+                assert_eq!(hartscope::hs_mismatches_text(h, &mut text), 0);
+                first = std::ffi::CStr::from_ptr(text).to_string_lossy().into();
+            }
+        }
+        let mut errors = 0u64;
+        assert_eq!(hartscope::hs_errors(h, &mut errors), 0);
+        assert_eq!(hartscope::hs_free(h), 0);
+        (errors, first)
+    }
+}
+
 fn describe(h: &Hart) -> String {
     h.mismatches()
         .iter()
