@@ -119,6 +119,8 @@ fn spike_log_checks_clean(
         h.exit().is_some(),
         "{name}: the program did not end on the reference"
     );
+    let (errors, first) = check_all_through_c(&program, &rs);
+    assert_eq!(errors, 0, "{name} through the C ABI: {first}");
 }
 
 #[test]
