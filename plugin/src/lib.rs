@@ -715,7 +715,9 @@ impl Hart {
         // Only a store (the core's or the reference's) can make the host act.
         let stored = dut.mem().iter().any(|a| a.kind & MEM_STORE != 0)
             || self.v.last_step().0.is_some_and(|r| {
-                r.mem().iter().any(|a| a.kind == iss::record::MemKind::Store)
+                r.mem()
+                    .iter()
+                    .any(|a| a.kind == iss::record::MemKind::Store)
             });
         if stored {
             self.poll_host(None);
