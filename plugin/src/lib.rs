@@ -125,6 +125,12 @@ pub struct Config {
     /// devices): the hart's loads there read 0 and its stores are dropped, unless a model is
     /// attached with [`Hart::add_device`]; a checked core's loads from them are its own.
     pub devices: Vec<Region>,
+    /// CSR values at reset (by name or address: `"mtvec"`, `"0x7c0"`), set when a program is
+    /// loaded and at [`Hart::reset`]: an implementation's reset values.
+    pub csr_reset: std::collections::BTreeMap<String, u64>,
+    /// CSRs compared only in these bits (by name or address): the other bits are the
+    /// implementation's choice (WARL), taken from the core into the reference hart.
+    pub csr_masks: std::collections::BTreeMap<String, u64>,
 }
 
 /// A region of the physical address space.
@@ -154,6 +160,8 @@ impl Default for Config {
             max_kept: 10_000,
             console: "stdout".into(),
             devices: Vec::new(),
+            csr_reset: Default::default(),
+            csr_masks: Default::default(),
         }
     }
 }
@@ -241,6 +249,8 @@ pub struct Hart {
     images: Vec<(u64, u64)>,
     /// How the program ended, once it has.
     exit: Option<RunStop>,
+    /// `Config::csr_reset`, by address.
+    csr_reset: Vec<(u16, u64)>,
     /// The program's file name (a recording's settings name it).
     program_name: Option<String>,
     /// The first error writing the recording outside a call that returns one.
@@ -285,7 +295,22 @@ impl Hart {
             "ctr": mc.ctr,
             "sbi": mc.sbi,
         });
+        let csr = |what: &str, name: &String| {
+            check::reg_index(name)
+                .filter(|&i| i < 0x1000)
+                .map(|i| i as u16)
+                .ok_or_else(|| Error::Config(format!("{what}: `{name}` is not a CSR")))
+        };
+        let mut compare_masks = Vec::new();
+        for (name, &m) in &cfg.csr_masks {
+            compare_masks.push((csr("csr_masks", name)?, m));
+        }
+        let mut csr_reset = Vec::new();
+        for (name, &v) in &cfg.csr_reset {
+            csr_reset.push((csr("csr_reset", name)?, v));
+        }
         let vc = VerifyConfig {
+            compare_masks,
             ram_size: cfg.ram_size,
             misaligned,
             absent: tandem::config::Partial {
@@ -337,6 +362,7 @@ impl Hart {
             journal: None,
             images: Vec::new(),
             exit: None,
+            csr_reset,
             program_name: None,
             record_error: None,
             quantum_left: 0,
@@ -360,8 +386,16 @@ impl Hart {
     pub fn load_elf(&mut self, path: impl AsRef<Path>) -> Result<u64, Error> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = iss::files::read_capped(path, iss::elf::MAX_ELF_FILE, "the ELF file")
-            .map_err(|e| Error::Config(e.to_string()))?;
+        let bytes =
+            iss::files::read_capped(path, iss::elf::MAX_ELF_FILE, "the ELF file").map_err(|e| {
+                match e {
+                    iss::files::ReadError::Io { file, error } => Error::Io {
+                        path: file.display().to_string(),
+                        source: error,
+                    },
+                    e => Error::Config(e.to_string()),
+                }
+            })?;
         self.load_elf_bytes(&bytes, &name)
     }
 
@@ -382,6 +416,9 @@ impl Hart {
     }
 
     fn after_load(&mut self) {
+        for &(a, v) in &self.csr_reset {
+            self.v.m.set_reg(a, v);
+        }
         self.exit = None;
         self.quantum_left = 0;
         self.v.program_loaded();
@@ -675,7 +712,16 @@ impl Hart {
         self.order += 1;
         self.check
             .step_check(&mut self.v, dut, order, self.pins, self.recorder.as_mut())?;
-        self.poll_host(None);
+        // Only a store (the core's or the reference's) can make the host act.
+        let stored = dut.mem().iter().any(|a| a.kind & MEM_STORE != 0)
+            || self.v.last_step().0.is_some_and(|r| {
+                r.mem()
+                    .iter()
+                    .any(|a| a.kind == iss::record::MemKind::Store)
+            });
+        if stored {
+            self.poll_host(None);
+        }
         Ok(self.check.last())
     }
 

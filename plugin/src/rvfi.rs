@@ -96,8 +96,33 @@ impl Rvfi {
             }
             n = 1;
         }
+        // The interrupt's own CSR writes (the trap CSRs of the level it went to, the first
+        // write of each) are its step's, not the handler's first instruction's.
+        let trap_csrs: &[u16] = match self.csrs().iter().find(|c| matches!(c.addr, 0x342 | 0x142)) {
+            Some(c) if self.intr != 0 && c.addr == 0x342 => {
+                &[0x300, 0x341, 0x342, 0x343, 0x34a, 0x34b]
+            }
+            Some(_) if self.intr != 0 => &[0x100, 0x300, 0x141, 0x142, 0x143],
+            _ => &[],
+        };
+        let mut taken = [false; RVFI_MAX_CSR];
         let insn = self.insn as u32;
-        let len = if insn & 3 == 3 { 4 } else { 2 };
+        // A trap with no instruction word whose cause (from the CSR extension) is a fetch's
+        // (misaligned, access fault, page fault): there was no instruction. Without the
+        // cause it is the all-zero word, which is illegal.
+        let fetch_fault = self.trap != 0
+            && insn == 0
+            && self.intr == 0
+            && self.csrs().iter().any(|c| {
+                matches!(c.addr, 0x342 | 0x142)
+                    && c.wmask == u64::MAX
+                    && matches!(c.wdata, 0 | 1 | 12)
+            });
+        let len = match insn {
+            _ if fetch_fault => 0,
+            i if i & 3 == 3 => 4,
+            _ => 2,
+        };
         let mut r = Retirement {
             order: self.order,
             pc: self.pc_rdata,
@@ -130,9 +155,17 @@ impl Rvfi {
             } else {
                 (csr_before(c.addr) & !c.wmask) | (c.wdata & c.wmask)
             };
-            if c.wmask != 0 {
-                r.push_write(REG_CSR, c.addr, v).map_err(overflow)?;
+            if c.wmask == 0 {
+                continue;
             }
+            if let Some(i) = trap_csrs.iter().position(|&a| a == c.addr) {
+                if !taken[i] {
+                    taken[i] = true;
+                    out[0].push_write(REG_CSR, c.addr, v).map_err(overflow)?;
+                    continue;
+                }
+            }
+            r.push_write(REG_CSR, c.addr, v).map_err(overflow)?;
         }
         if self.trap == 0 {
             for (mask, kind) in [(self.mem_rmask, MEM_LOAD), (self.mem_wmask, MEM_STORE)] {

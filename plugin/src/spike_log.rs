@@ -303,10 +303,11 @@ impl<R: BufRead> SpikeLog<R> {
             return self.err("instruction: expected (0x...)");
         };
         // The -l line prints a compressed instruction in 8 digits, the commit line in 4:
-        // the low bits say which it is.
-        match u32::from_str_radix(h, 16) {
-            Ok(b) if b & 3 == 3 => Ok((b, 4)),
-            Ok(b) => Ok((b & 0xffff, 2)),
+        // the low bits say which it is. A longer encoding (48 bits and up, reserved in
+        // RV64GC: illegal) is printed whole; the hart fetches its first 32 bits.
+        match u64::from_str_radix(h, 16) {
+            Ok(b) if b & 3 == 3 => Ok((b as u32, 4)),
+            Ok(b) => Ok((b as u32 & 0xffff, 2)),
             Err(_) => self.err(format!("instruction `{h}`")),
         }
     }

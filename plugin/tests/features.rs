@@ -355,3 +355,62 @@ fn testbench_devices_answer_the_hart_and_checked_loads_are_the_cores() {
     .unwrap();
     assert!(e.to_string().contains("overlaps RAM"), "{e}");
 }
+
+/// An implementation's WARL choice (here: mscratch's bit 63 always set) is not a mismatch in
+/// the bits `csr_masks` leaves out, and the reference takes the core's value; its reset
+/// values come from `csr_reset`.
+#[test]
+fn csr_masks_and_reset_values_follow_the_implementation() {
+    // li t0, 5; csrw mscratch, t0; csrr a0, mscratch; csrr a1, mtvec
+    let code: [u32; 4] = [0x0050_0293, 0x3402_9073, 0x3400_2573, 0x3050_25f3];
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |cfg: &Config| {
+        let mut h = Hart::new(cfg).unwrap();
+        h.load_image(0x8000_0000, &bytes).unwrap();
+        h.reset(0x8000_0000);
+        (0..4).map(|_| h.step()).collect::<Vec<_>>()
+    };
+    let core_cfg = Config {
+        csr_reset: [("mtvec".to_string(), 0x8000_0100)].into(),
+        ..quiet()
+    };
+    let mut core = run(&core_cfg);
+    assert_eq!(core[3].x_write(11), Some(0x8000_0100));
+    // The core's mscratch holds bit 63 too.
+    let n = core[1].n_writes as usize;
+    core[1].writes[..n]
+        .iter_mut()
+        .for_each(|w| w.value |= 1 << 63);
+    core[2].writes[0].value |= 1 << 63;
+    let check = |cfg: Config| {
+        let mut h = Hart::new(&cfg).unwrap();
+        h.load_image(0x8000_0000, &bytes).unwrap();
+        h.reset(0x8000_0000);
+        for r in &core {
+            h.step_check(r).unwrap();
+        }
+        h.mismatches().to_vec()
+    };
+    let masked = check(Config {
+        csr_masks: [("mscratch".to_string(), !(1u64 << 63))].into(),
+        ..core_cfg.clone()
+    });
+    assert!(masked.is_empty(), "{masked:#?}");
+    let strict = check(core_cfg.clone());
+    assert_eq!(strict.len(), 1, "{strict:#?}");
+    assert_eq!(strict[0].diffs[0].element, "mscratch");
+    let no_reset = check(Config {
+        csr_masks: [("mscratch".to_string(), !(1u64 << 63))].into(),
+        ..quiet()
+    });
+    assert_eq!(no_reset.len(), 1, "{no_reset:#?}");
+    assert_eq!(no_reset[0].diffs[0].element, "x11/a1");
+    assert!(Hart::new(&Config {
+        csr_masks: [("mscratchy".to_string(), 1)].into(),
+        ..quiet()
+    })
+    .err()
+    .unwrap()
+    .to_string()
+    .contains("mscratchy"));
+}

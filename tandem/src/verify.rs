@@ -160,6 +160,9 @@ pub struct VerifyConfig {
     /// itself, then follows the core); off, the reference hart takes the interrupt and the
     /// difference is reported as a mismatch of the instruction.
     pub follow_interrupts: bool,
+    /// CSRs compared only in these bits (by address): the rest is an implementation's
+    /// choice (WARL fields), taken from the trace into the reference hart.
+    pub compare_masks: Vec<(u16, u64)>,
     /// The reference hart's extensions as `hartscope run` had them: a JSON object with
     /// `sscofpmf`, `pmu`, `ctr` and `sbi` as in `iss::Config` (the settings file keeps it).
     pub machine: Option<serde_json::Value>,
@@ -178,6 +181,7 @@ impl Default for VerifyConfig {
             full_compare_every: 1 << 16,
             strict_groups: false,
             follow_interrupts: false,
+            compare_masks: Vec::new(),
             machine: None,
         }
     }
@@ -379,6 +383,8 @@ pub struct Verifier {
     pub m: Machine,
     cfg: VerifyConfig,
     flags: Box<[u8]>,
+    /// The bits compared, by register index (`VerifyConfig::compare_masks`; all others: all).
+    masks: Vec<(usize, u64)>,
     shadow: Box<[u64]>,
     shadow_pc: u64,
     shadow_prv: Priv,
@@ -451,6 +457,7 @@ impl Verifier {
             hw_irq,
             m,
             flags: vec![0u8; NREG].into_boxed_slice(),
+            masks: Vec::new(),
             shadow: vec![0u64; NREG].into_boxed_slice(),
             shadow_pc: 0,
             shadow_prv: Priv::M,
@@ -525,6 +532,12 @@ impl Verifier {
                 f |= ABSENT;
             }
             self.flags[idx] = f;
+        }
+        self.masks.clear();
+        for &(addr, m) in &self.cfg.compare_masks {
+            if let Target::Reg(idx) = refhart::target(addr) {
+                self.masks.push((idx, m));
+            }
         }
         self.shadow_pc = self.m.hart.pc;
         self.shadow_prv = self.m.hart.prv;
@@ -1082,11 +1095,20 @@ impl Verifier {
             return;
         }
         let actual = self.shadow[idx];
-        let mask = if idx == MIP as usize {
+        let mut mask = if idx == MIP as usize {
             !self.hw_irq
         } else {
             u64::MAX
         };
+        if let Some(&(_, m)) = self.masks.iter().find(|m| m.0 == idx) {
+            mask &= m;
+            if (expected ^ actual) & mask == 0 && expected != actual && idx != MIP as usize {
+                // The implementation's choice in the other bits: the reference takes it.
+                refhart::write(&mut self.m, idx, actual);
+                self.shadow[idx] = self.ref_value(idx);
+                return;
+            }
+        }
         if (expected ^ actual) & mask != 0 {
             if self.resync.contains(&idx) {
                 return;
