@@ -404,3 +404,13 @@ def test_disasm_and_constants():
         hartscope.disasm(0, len=3)
     assert hartscope.API_VERSION >= 10000
     assert issubclass(hartscope.Error, Exception)
+
+
+def test_an_implementations_csr_choices():
+    h = hartscope.Hart(console="none", csr_reset={"mscratch": 0x55, "0x7c0": 1},
+                       csr_masks={"mstatus": 0xFF})
+    h.load_elf(elf("rv64i"))
+    assert h.csr("mscratch") == 0x55
+    assert h.config["csr_masks"] == {"mstatus": 0xFF}
+    with pytest.raises(hartscope.Error, match="csr_reset: `nosuch` is not a CSR"):
+        hartscope.Hart(csr_reset={"nosuch": 1})
