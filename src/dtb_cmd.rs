@@ -1,8 +1,10 @@
 //! `hartscope dtb`: the device tree of the platform a configuration describes, as a blob
 //! (`--format dtb`, what Spike's `--dtb` and Linux take) or as source (`--format dts`).
 //!
-//! It is the tree the built-in SBI hands to S-mode (iss::dtb), and it is what the differential
-//! tests give Spike, so that Spike needs no device tree compiler.
+//! It is the tree the built-in SBI hands to S-mode (iss::dtb). `--platform spike` writes instead
+//! the tree Spike makes for its own default machine (`spike --dump-dts`: RV64GC, 2 GiB), the one
+//! the differential tests hand Spike with `--dtb` so that it needs no device tree compiler
+//! (`crate::spike`).
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -21,8 +23,19 @@ pub struct DtbArgs {
     /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix (as `run --mem`).
     #[arg(long, default_value = "256M", value_parser = crate::run::parse_size)]
     pub mem: u64,
+    /// hartscope (the platform the options describe) or spike (Spike's own default machine,
+    /// for `spike --dtb` on a machine without a device tree compiler; the other options do
+    /// not apply to it).
+    #[arg(long, value_enum, default_value_t = Platform::Hartscope)]
+    pub platform: Platform,
     #[command(flatten)]
     pub hart: crate::hart_args::HartArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Platform {
+    Hartscope,
+    Spike,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +57,11 @@ pub fn run(args: DtbArgs) -> Result<()> {
         ram_size: args.mem,
         ..Config::default()
     })?;
-    let dtb = blob(&config)?;
+    let dtb = match args.platform {
+        Platform::Hartscope => blob(&config)?,
+        Platform::Spike => crate::spike::spike_platform_dtb()
+            .map_err(|e| anyhow::anyhow!("cannot build Spike's device tree: {e}"))?,
+    };
     let bytes = match args.format {
         Format::Dtb => dtb,
         Format::Dts => iss::dtb::to_dts(&dtb)

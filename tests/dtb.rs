@@ -63,3 +63,16 @@ fn writes_a_file_or_says_why_not() {
     let out = dtb(&["--isa", "rv64gc_nonsense"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// `--platform spike` is the tree Spike makes for its own machine, the one the differential
+/// tests hand Spike (so a user's Spike runs with `--dtb` and no device tree compiler).
+#[test]
+fn the_spike_platform_is_spikes_own_tree() {
+    let out = dtb(&["--platform", "spike", "-o", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, common::spike_platform_dtb().unwrap());
+}

