@@ -426,7 +426,9 @@ impl Hart {
         self.stale = false;
     }
 
-    /// Reset the hart to start at `pc` in M-mode (registers as at power-on; memory stays).
+    /// Start the hart at `pc` in M-mode: the integer and floating-point registers cleared,
+    /// no reservation, the `csr_reset` values set again, the step count from 0. The other
+    /// CSRs and memory keep their values (a warm reset; make a new `Hart` for power-on).
     pub fn reset(&mut self, pc: u64) {
         let m = &mut self.v.m;
         m.hart.x = [0; 64];
