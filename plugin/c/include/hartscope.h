@@ -284,7 +284,8 @@ int hs_read_mem(struct hs_hart *h, uint64_t addr, uint8_t *buf, size_t len);
 // would: the hart sees them at its next fetch or load.
 int hs_write_mem(struct hs_hart *h, uint64_t addr, const uint8_t *data, size_t len);
 
-// Reset the hart to start at `pc` in M-mode (registers as at power-on; memory stays).
+// A warm reset: start at `pc` in M-mode with the integer and FP registers cleared, no
+// reservation and the `csr_reset` values set again; other CSRs and memory keep theirs.
 int hs_reset(struct hs_hart *h, uint64_t pc);
 
 // The pc of the next instruction.

@@ -546,7 +546,8 @@ pub unsafe extern "C" fn hs_write_mem(
     })
 }
 
-/// Reset the hart to start at `pc` in M-mode (registers as at power-on; memory stays).
+/// A warm reset: start at `pc` in M-mode with the integer and FP registers cleared, no
+/// reservation and the `csr_reset` values set again; other CSRs and memory keep theirs.
 #[no_mangle]
 pub unsafe extern "C" fn hs_reset(h: *mut HsHart, pc: u64) -> c_int {
     with_hart("hs_reset", h, |s| {

@@ -336,7 +336,8 @@ impl Hart {
             .map_err(err)
     }
 
-    /// Reset to start at `pc` in M-mode (registers as at power-on; memory stays).
+    /// A warm reset: start at `pc` in M-mode with the integer and FP registers cleared, no
+    /// reservation and the `csr_reset` values set again; other CSRs and memory keep theirs.
     fn reset(&mut self, pc: u64) -> PyResult<()> {
         self.call("reset", |h| h.reset(pc))
     }
