@@ -167,6 +167,23 @@ impl Default for Config {
 }
 
 impl Config {
+    /// These settings with the hart options of `hartscope run` on top (`--isa`, `--sbi`,
+    /// `--hpm-counters`, `--hpm-width`, `--pmu-models`, `--ctr`: what a guest program's
+    /// `hartscope-options:` line says), read by the command line's own parser.
+    pub fn with_hart_options<S: AsRef<str>>(&self, args: &[S]) -> Result<Config, Error> {
+        let o = iss::options::HartOptions::from_args(args).map_err(Error::Config)?;
+        let mut c = self.clone();
+        if let Some(isa) = o.isa {
+            c.isa = isa;
+        }
+        c.sbi = o.sbi;
+        c.hpm_counters = o.hpm_counters.or(c.hpm_counters);
+        c.hpm_width = o.hpm_width;
+        c.pmu_models = o.pmu_models.or(c.pmu_models);
+        c.ctr = o.ctr_layout.or(c.ctr);
+        Ok(c)
+    }
+
     /// Settings from JSON (the C ABI's and Python's form): an object with any of the
     /// fields above; unknown fields are refused.
     pub fn from_json(s: &str) -> Result<Config, Error> {

@@ -18,26 +18,13 @@ fn config_for(name: &str, base: &Config) -> Config {
         .iter()
         .find_map(|ext| std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).ok())
         .unwrap_or_default();
-    let mut c = base.clone();
-    if let Some(line) = src
+    let line = src
         .lines()
         .find_map(|l| l.split_once("hartscope-options:").map(|x| x.1))
-    {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let mut it = words.iter();
-        while let Some(w) = it.next() {
-            let v = it.next().unwrap().to_string();
-            match *w {
-                "--isa" => c.isa = v,
-                "--ctr" => c.ctr = Some(v),
-                "--sbi" => c.sbi = v == "builtin",
-                "--hpm-width" => c.hpm_width = v.parse().unwrap(),
-                "--pmu-models" => c.pmu_models = Some(v),
-                o => panic!("{name}: option {o}"),
-            }
-        }
-    }
-    c
+        .unwrap_or("");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    base.with_hart_options(&words)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// Up to `limit` retirements of a program as a hart steps it.

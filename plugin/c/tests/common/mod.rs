@@ -56,24 +56,15 @@ pub fn settings(prog: &str) -> String {
         .iter()
         .find_map(|ext| std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).ok())
         .unwrap_or_default();
-    let mut c = plugin::Config::from_json(FULL).unwrap();
-    if let Some(line) = src
+    let line = src
         .lines()
         .find_map(|l| l.split_once("hartscope-options:").map(|x| x.1))
-    {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        for pair in words.chunks(2) {
-            let v = pair[1].to_string();
-            match pair[0] {
-                "--isa" => c.isa = v,
-                "--ctr" => c.ctr = Some(v),
-                "--sbi" => c.sbi = v == "builtin",
-                "--hpm-width" => c.hpm_width = v.parse().unwrap(),
-                "--pmu-models" => c.pmu_models = Some(v),
-                o => panic!("{prog}: option {o}"),
-            }
-        }
-    }
+        .unwrap_or("");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let c = plugin::Config::from_json(FULL)
+        .unwrap()
+        .with_hart_options(&words)
+        .unwrap_or_else(|e| panic!("{prog}: {e}"));
     serde_json::to_string(&c).unwrap()
 }
 
