@@ -314,7 +314,7 @@ impl Machine {
                 // A page PMP allows only in part is never in the fetch TLB: fetch and check
                 // every instruction on its own. So is an instruction that crosses pages.
                 let d = match self.fetch_one(pc) {
-                    Ok(d) => d,
+                    Ok((d, _)) => d,
                     Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
                 };
                 match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
@@ -693,8 +693,8 @@ impl Machine {
     /// that itself).
     pub fn step_insn<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
         let pc = self.hart.pc;
-        let d = match self.fetch_one(pc) {
-            Ok(d) => d,
+        let (d, off) = match self.fetch_one(pc) {
+            Ok(x) => x,
             Err(()) => {
                 self.sched.budget = 0;
                 self.sched.budget_start = 0;
@@ -706,11 +706,11 @@ impl Machine {
         self.sched.budget_start = 1;
         let prv = self.hart.prv;
         if S::ENABLED || self.hooks {
-            let pa = self.fetch_ram_off(pc).ok().map(|off| RAM_BASE + off);
-            self.fetch_page = (pc & !(PAGE_SIZE - 1), pa.unwrap_or(0) & !(PAGE_SIZE - 1));
+            let pa = RAM_BASE + off;
+            self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
             if S::ENABLED {
                 self.rec.reset(pc, &d, prv, self.bus.clint.mtime);
-                self.rec.fetch_pa = pa;
+                self.rec.fetch_pa = Some(pa);
             }
         }
         let npc = if S::ENABLED {
@@ -751,7 +751,8 @@ impl Machine {
     /// decoded, by pc, each with the bits it was decoded from: what is fetched is compared
     /// with them, so a changed instruction (self-modifying code, a new page mapping) is
     /// decoded again, and the decode of a loop's instructions is not repeated every step.
-    pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<Insn, ()> {
+    /// Also returns the RAM offset of its first half-word.
+    pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
         let off = self.fetch_ram_off(pc)?;
         let lo = self.bus.ram.read_u16(off as usize);
         let raw = if lo & 3 != 3 {
@@ -762,7 +763,7 @@ impl Machine {
         };
         let slot = &mut self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
         if slot.0 == raw && slot.1.op != Op::NotDecoded {
-            return Ok(slot.1);
+            return Ok((slot.1, off));
         }
         let d = if lo & 3 != 3 {
             decode16(lo)
@@ -770,7 +771,7 @@ impl Machine {
             decode32(raw)
         };
         *slot = (raw, d);
-        Ok(d)
+        Ok((d, off))
     }
 
     /// The exception recorded for a failed fetch or execution.
