@@ -18,7 +18,7 @@
 use crate::config::{Style, WriterConfig};
 use crate::group::Group;
 use crate::parser::{GroupReader, ParserOptions};
-use crate::refhart::{self, peek_insn, predict_store, write_ram};
+use crate::refhart::{self, peek_insn, predict_store, write_ram, PreStore};
 use crate::session::{machine, writer, HartConfig};
 use crate::writer::TandemWriter;
 use arch::{Cause, Interrupt, Priv};
@@ -515,7 +515,8 @@ fn dropped(m: &mut Machine, w: &mut W) -> Option<Option<Mutation>> {
 }
 
 fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
-    let pre = predict_store(m);
+    let mut pre = PreStore::default();
+    predict_store(m, &mut pre);
     let bit = rng.range(0, 64);
     let mut delta = 8 * rng.range(1, 33) as i64;
     if rng.next_u64() & 1 == 0 {

@@ -305,21 +305,23 @@ pub fn store_size(op: Op) -> Option<u8> {
     })
 }
 
-/// Save the RAM bytes the next instruction would store to.
-pub fn predict_store(m: &mut Machine) -> PreStore {
-    let mut pre = PreStore::default();
+/// Save the RAM bytes the next instruction would store to in `pre` (emptied first; kept by
+/// the caller so that nothing is zeroed or copied for the many instructions that store
+/// nothing).
+pub fn predict_store(m: &mut Machine, pre: &mut PreStore) {
+    pre.n = 0;
     let pc = m.hart.pc;
     let Some(lo) = ram_u16(m, pc) else {
-        return pre;
+        return;
     };
     if !may_store(lo) {
-        return pre;
+        return;
     }
     let Some(d) = peek_insn(m) else {
-        return pre;
+        return;
     };
     let Some(size) = store_size(d.op) else {
-        return pre;
+        return;
     };
     let va = m.x(d.rs1).wrapping_add(d.imm as i64 as u64);
     // The common case: within one page of RAM, one translation and one read.
@@ -332,7 +334,7 @@ pub fn predict_store(m: &mut Machine) -> PreStore {
                     pre.bytes[i] = (pa + i as u64, v);
                 }
                 pre.n = n;
-                return pre;
+                return;
             }
         }
     }
@@ -355,7 +357,6 @@ pub fn predict_store(m: &mut Machine) -> PreStore {
             pre.n += 1;
         }
     }
-    pre
 }
 
 /// Read one byte of RAM.

@@ -391,6 +391,8 @@ pub struct Verifier {
     /// Registers, pc and privilege at the start (a hart reset restores them).
     initial: (Vec<(usize, u64)>, u64, Priv),
     cap: Capture,
+    /// The RAM bytes the step's store may overwrite, saved before it.
+    pre: PreStore,
     touched: Vec<usize>,
     diffs: Vec<Diff>,
     resync: Vec<usize>,
@@ -463,6 +465,7 @@ impl Verifier {
             shadow_prv: Priv::M,
             initial: (Vec::new(), 0, Priv::M),
             cap: Capture::default(),
+            pre: PreStore::default(),
             touched: Vec::with_capacity(16),
             diffs: Vec::new(),
             resync: Vec::new(),
@@ -693,10 +696,11 @@ impl Verifier {
         if kind == Kind::Update {
             self.report.updates += 1;
             self.cap.clear();
-            self.compare(g, kind, pc_before, &PreStore::default());
+            self.pre.n = 0;
+            self.compare(g, kind, pc_before);
             return Ok(());
         }
-        let pre = refhart::predict_store(&mut self.m);
+        refhart::predict_store(&mut self.m, &mut self.pre);
         self.reservation_before = self.m.hart.reservation;
         // 3. Step the reference hart.
         self.cap.clear();
@@ -712,7 +716,7 @@ impl Verifier {
         }
         self.nondet_reads(g);
         // 4, 5. Compare; report and resynchronise.
-        self.compare(g, kind, pc_before, &pre);
+        self.compare(g, kind, pc_before);
         Ok(())
     }
 
@@ -894,7 +898,7 @@ impl Verifier {
     }
 
     /// Steps 4 and 5.
-    fn compare(&mut self, g: &Group, kind: Kind, pc_before: u64, pre: &PreStore) {
+    fn compare(&mut self, g: &Group, kind: Kind, pc_before: u64) {
         let mut resync_pc = None;
         let mut resync_prv = None;
         self.resync.clear();
@@ -983,7 +987,7 @@ impl Verifier {
         // Registers either side changed.
         self.compare_regs();
         // Memory.
-        self.compare_memory(g, pre);
+        self.compare_memory(g);
         if let Some(p) = g.pc_paddr {
             let want = self.m.translate(ref_pc, Access::Fetch).ok();
             if want != Some(p) {
@@ -1125,7 +1129,7 @@ impl Verifier {
         }
     }
 
-    fn compare_memory(&mut self, g: &Group, pre: &PreStore) {
+    fn compare_memory(&mut self, g: &Group) {
         let r = self.cap.retired();
         let ref_accesses =
             r.is_some_and(|r| r.exception.is_none() && (!r.mem().is_empty() || r.sc_failed));
@@ -1143,6 +1147,7 @@ impl Verifier {
             cfg,
             diffs,
             trace_writes,
+            pre,
             ..
         } = self;
         compare_memory(m, cap.retired(), cfg, diffs, trace_writes, g, pre);
