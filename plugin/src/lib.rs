@@ -925,7 +925,8 @@ impl Hart {
     /// With a live snapshot: the bytes the next instruction may store, as they are now.
     fn save_store_bytes(&mut self) {
         if let Some(j) = &mut self.journal {
-            let pre = tandem::refhart::predict_store(&mut self.v.m);
+            let mut pre = tandem::refhart::PreStore::default();
+            tandem::refhart::predict_store(&mut self.v.m, &mut pre);
             j.extend_from_slice(&pre.bytes[..pre.n]);
         }
     }
