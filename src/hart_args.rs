@@ -68,6 +68,19 @@ pub struct HartArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-", require_equals = true,
           help_heading = "Control Transfer Records")]
     pub ctr_report: Option<PathBuf>,
+    /// PMP entries the hart implements, 0..=64 (as Spike's --pmpregions; default 16). With 0
+    /// the pmpaddr CSRs do not exist and PMP allows every access.
+    #[arg(long, value_name = "N", help_heading = "Hart")]
+    pub pmpregions: Option<u8>,
+    /// PMP granularity in bytes, a power of two from 4 (as Spike's --pmpgranularity; default
+    /// 4): the pmpaddr bits below it read as the privileged spec says, and NA4 becomes NAPOT.
+    #[arg(long, value_name = "BYTES", help_heading = "Hart")]
+    pub pmpgranularity: Option<u64>,
+    /// Exceptions whose trap writes 0 to mtval/stval instead of the address or instruction
+    /// (an implementation's choice; comma-separated codes or names such as
+    /// illegal-instruction, breakpoint, load-access-fault; `all`). Default: none, as Spike.
+    #[arg(long, value_name = "LIST", help_heading = "Hart")]
+    pub tval_zero: Option<String>,
 }
 
 impl Default for HartArgs {
@@ -84,6 +97,9 @@ impl Default for HartArgs {
             ctr: None,
             ctr_config: None,
             ctr_report: None,
+            pmpregions: None,
+            pmpgranularity: None,
+            tval_zero: None,
         }
     }
 }
@@ -129,6 +145,9 @@ impl HartArgs {
                         .context("--ctr-config")
                 })
                 .transpose()?,
+            pmp_regions: self.pmpregions,
+            pmp_granularity: self.pmpgranularity,
+            tval_zero: self.tval_zero.clone(),
         };
         let c = options.config(base).map_err(anyhow::Error::msg)?;
         if self.ctr_report.is_some() && c.ctr.is_none() {

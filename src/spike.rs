@@ -200,6 +200,12 @@ const SPIKE_RAM: (u64, u64) = (0x8000_0000, 0x8000_0000);
 /// ns16550 UART, HTIF), node for node as `spike --dump-dts` prints it. Spike takes the mmu
 /// type and the PMP regions of each cpu, and its devices, from the tree it is given.
 pub fn spike_platform_dtb() -> Result<Vec<u8>, vm_fdt::Error> {
+    spike_platform_dtb_pmp(16, 4)
+}
+
+/// [`spike_platform_dtb`] with another PMP implementation: `regions` entries of `granularity`
+/// bytes (Spike takes both from the tree, as `--pmpregions` and `--pmpgranularity` would set).
+pub fn spike_platform_dtb_pmp(regions: u32, granularity: u32) -> Result<Vec<u8>, vm_fdt::Error> {
     const INTC: u32 = 1;
     const PLIC: u32 = 2;
     let mut f = FdtWriter::new()?;
@@ -223,8 +229,8 @@ pub fn spike_platform_dtb() -> Result<Vec<u8>, vm_fdt::Error> {
     f.property_string("compatible", "riscv")?;
     f.property_string("riscv,isa", "rv64imafdc_zicntr_zihpm")?;
     f.property_string("mmu-type", "riscv,sv57")?;
-    f.property_u32("riscv,pmpregions", 16)?;
-    f.property_u32("riscv,pmpgranularity", 4)?;
+    f.property_u32("riscv,pmpregions", regions)?;
+    f.property_u32("riscv,pmpgranularity", granularity)?;
     f.property_u32("clock-frequency", 1_000_000_000)?;
     let intc = f.begin_node("interrupt-controller")?;
     f.property_u32("#address-cells", 2)?;

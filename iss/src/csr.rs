@@ -206,23 +206,25 @@ pub const PMP_TOR: u8 = 1;
 pub const PMP_NA4: u8 = 2;
 pub const PMP_NAPOT: u8 = 3;
 
+/// PMP entries a hart has by default, as Spike's (`--pmpregions`, [`crate::Config::pmp_regions`]).
 pub const PMP_ENTRIES: usize = 16;
+/// The most PMP entries the privileged spec allows (pmpcfg0..15, pmpaddr0..63).
+pub const PMP_MAX: usize = 64;
 /// pmpaddr holds physical address bits 55:2.
 pub const PMPADDR_MASK: u64 = (1 << 54) - 1;
-
 /// Number of hpm counters (mhpmcounter3..31).
 pub const HPM_COUNTERS: usize = 29;
 
 /// PMP at reset, as on Spike: entry 0 is NAPOT over the whole address space with R, W and X,
 /// so S and U modes can reach memory before firmware programs PMP. (The privileged spec leaves
 /// this to the platform's reset; programs that configure PMP overwrite it.)
-pub const PMP_RESET_CFG: [u8; PMP_ENTRIES] = {
-    let mut c = [0u8; PMP_ENTRIES];
+pub const PMP_RESET_CFG: [u8; PMP_MAX] = {
+    let mut c = [0u8; PMP_MAX];
     c[0] = (PMP_NAPOT << PMP_A_SHIFT) | PMP_R | PMP_W | PMP_X;
     c
 };
-pub const PMP_RESET_ADDR: [u64; PMP_ENTRIES] = {
-    let mut a = [0u64; PMP_ENTRIES];
+pub const PMP_RESET_ADDR: [u64; PMP_MAX] = {
+    let mut a = [0u64; PMP_MAX];
     a[0] = PMPADDR_MASK;
     a
 };
@@ -256,8 +258,13 @@ pub struct Csrs {
     pub mhartid: u64,
     pub fflags: u8,
     pub frm: u8,
-    pub pmpcfg: [u8; PMP_ENTRIES],
-    pub pmpaddr: [u64; PMP_ENTRIES],
+    pub pmpcfg: [u8; PMP_MAX],
+    pub pmpaddr: [u64; PMP_MAX],
+    /// PMP entries implemented (0..=64; [`crate::Config::pmp_regions`]): the others read
+    /// zero and ignore writes.
+    pub pmp_regions: u8,
+    /// log2 of the PMP granularity in bytes (2 for 4 bytes; [`crate::Config::pmp_granularity`]).
+    pub pmp_lg: u8,
     /// mcountinhibit bits of counters that do not exist, kept as written (as Spike does).
     pub mcountinhibit_rest: u32,
     pub mstateen0: u64,
@@ -294,6 +301,8 @@ impl Default for Csrs {
             frm: 0,
             pmpcfg: PMP_RESET_CFG,
             pmpaddr: PMP_RESET_ADDR,
+            pmp_regions: PMP_ENTRIES as u8,
+            pmp_lg: 2,
             mcountinhibit_rest: 0,
             mstateen0: 0,
             miselect: 0,
@@ -303,6 +312,40 @@ impl Default for Csrs {
 }
 
 impl Csrs {
+    /// The pmpaddr bits that hold an address at the PMP granularity (the privileged spec's G
+    /// low bits clear; all bits with 4-byte granularity).
+    #[inline]
+    pub fn pmp_tor_mask(&self) -> u64 {
+        !0u64 << (self.pmp_lg - 2)
+    }
+
+    /// pmpaddr`i` as read: with a granularity above 4 bytes, bits G-1..0 read as zeros in OFF
+    /// and TOR mode, and bits G-2..0 as ones in NAPOT mode (privileged spec 3.7.1).
+    #[inline]
+    pub fn pmpaddr_read(&self, i: usize) -> u64 {
+        let v = self.pmpaddr[i];
+        if (self.pmpcfg[i] & PMP_A) >> PMP_A_SHIFT == PMP_NAPOT {
+            v | (!self.pmp_tor_mask() >> 1)
+        } else {
+            v & self.pmp_tor_mask()
+        }
+    }
+
+    /// Set the PMP implementation (entries 0..=64, granularity log2 >= 2) and put PMP in its
+    /// reset state: with any entry, entry 0 NAPOT over everything with R, W and X, as Spike
+    /// leaves it; with none, nothing.
+    pub fn set_pmp_implementation(&mut self, regions: u8, lg: u8) {
+        self.pmp_regions = regions.min(PMP_MAX as u8);
+        self.pmp_lg = lg.max(2);
+        if regions == 0 {
+            self.pmpcfg = [0; PMP_MAX];
+            self.pmpaddr = [0; PMP_MAX];
+        } else {
+            self.pmpcfg = PMP_RESET_CFG;
+            self.pmpaddr = PMP_RESET_ADDR;
+        }
+    }
+
     /// mstatus as software reads it (SD computed from FS/XS/VS).
     #[inline]
     pub fn mstatus_read(&self) -> u64 {

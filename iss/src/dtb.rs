@@ -40,8 +40,6 @@ use vm_fdt::{Error, FdtWriter};
 pub const TIMEBASE_FREQUENCY: u32 = 10_000_000;
 /// The UART's input clock as the device tree states it (Hz); nothing depends on it.
 pub const UART_CLOCK: u32 = 3_686_400;
-/// The PMP granularity in bytes (G = 0: every NAPOT and TOR boundary of 4 bytes works).
-pub const PMP_GRANULARITY: u32 = 4;
 /// The phandle of the hart's interrupt controller.
 const INTC_PHANDLE: u32 = 1;
 
@@ -109,8 +107,8 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     fdt.property_string_list("riscv,isa-extensions", exts)?;
     fdt.property_string("mmu-type", "riscv,sv48")?;
     // Spike reads these two when it is handed this tree (`spike --dtb`).
-    fdt.property_u32("riscv,pmpregions", crate::csr::PMP_ENTRIES as u32)?;
-    fdt.property_u32("riscv,pmpgranularity", PMP_GRANULARITY)?;
+    fdt.property_u32("riscv,pmpregions", cfg.pmp_regions as u32)?;
+    fdt.property_u32("riscv,pmpgranularity", cfg.pmp_granularity as u32)?;
     let intc = fdt.begin_node("interrupt-controller")?;
     fdt.property_u32("#interrupt-cells", 1)?;
     fdt.property_null("interrupt-controller")?;

@@ -28,6 +28,8 @@ pub enum ConfigError {
     Pmu(pmu::ConfigError),
     #[error("CTR: {0}")]
     Ctr(ctr::ConfigError),
+    #[error("PMP: {0}")]
+    Pmp(String),
 }
 
 /// Options fixed when the machine is built.
@@ -48,6 +50,14 @@ pub struct Config {
     /// The built-in SBI (`crate::sbi`): boot in S-mode with a device tree and serve what
     /// would go to M-mode. Off: the program's own M-mode code runs.
     pub sbi: bool,
+    /// PMP entries implemented, 0..=64 (Spike's `--pmpregions`; default 16, as Spike's).
+    pub pmp_regions: u8,
+    /// PMP granularity in bytes, a power of two from 4 (Spike's `--pmpgranularity`; default 4).
+    pub pmp_granularity: u64,
+    /// Exceptions (a bit per exception code) whose trap writes 0 to xtval rather than the
+    /// faulting address or instruction: the implementation's choice the privileged spec
+    /// allows for every exception but none here by default (Spike writes them all).
+    pub tval_zero: u64,
 }
 
 impl Default for Config {
@@ -63,7 +73,33 @@ impl Default for Config {
             },
             ctr: None,
             sbi: false,
+            pmp_regions: crate::csr::PMP_ENTRIES as u8,
+            pmp_granularity: 4,
+            tval_zero: 0,
         }
+    }
+}
+
+impl Config {
+    /// Whether the PMP settings can be built: at most 64 entries, a granularity that is a
+    /// power of two from 4 bytes to 2 GiB (the device tree's `riscv,pmpgranularity` is a
+    /// 32-bit cell).
+    pub fn check_pmp(&self) -> Result<(), String> {
+        if self.pmp_regions as usize > crate::csr::PMP_MAX {
+            return Err(format!(
+                "{} entries: at most {} (the privileged spec's pmpaddr0..63)",
+                self.pmp_regions,
+                crate::csr::PMP_MAX
+            ));
+        }
+        let g = self.pmp_granularity;
+        if g < 4 || !g.is_power_of_two() || g > 1 << 31 {
+            return Err(format!(
+                "granularity {g}: a power of two from 4 bytes to 2 GiB (2^(G+2), privileged \
+                 spec 3.7.1)"
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -147,6 +183,9 @@ pub struct Machine {
     /// Instructions decoded by single steps, with the bits they were decoded from
     /// ([`Machine::fetch_one`]).
     pub(crate) step_decoded: Box<[(u32, Insn)]>,
+    /// A trap the embedding program raises ([`Machine::raise_trap`]): the next step takes it
+    /// instead of executing.
+    pub(crate) forced_trap: Option<(Cause, u64)>,
 }
 
 impl Machine {
@@ -164,6 +203,7 @@ impl Machine {
     /// space for ([`ConfigError::Ram`]). RAM is reserved lazily, so any size up to the
     /// maximum normally succeeds and costs only the pages the guest touches.
     pub fn try_new(config: Config) -> Result<Machine, ConfigError> {
+        config.check_pmp().map_err(ConfigError::Pmp)?;
         let mut bus = Bus::new(config.ram_size)?;
         bus.finisher = config.finisher;
         let hart = HartState {
@@ -204,7 +244,10 @@ impl Machine {
             htif: crate::htif::Htif::default(),
             sbi: crate::sbi::SbiState::default(),
             step_decoded: vec![(0, Insn::NOT_DECODED); crate::run::STEP_DECODED].into_boxed_slice(),
+            forced_trap: None,
         };
+        let lg = m.config.pmp_granularity.trailing_zeros() as u8;
+        m.hart.csr.set_pmp_implementation(m.config.pmp_regions, lg);
         m.tlb.set_pmp(&m.hart.csr);
         m.clint_changed();
         m.update_hooks();

@@ -81,9 +81,11 @@ pub(crate) struct Tlb {
     load: Box<[TlbEntry; TLB_ENTRIES]>,
     store: Box<[TlbEntry; TLB_ENTRIES]>,
     /// PMP entries decoded into address ranges: (lo, hi, cfg), hi exclusive; `hi == 0` off.
-    pmp: [(u64, u64, u8); PMP_ENTRIES],
-    /// Whether any PMP entry is active.
-    pmp_active: bool,
+    pmp: [(u64, u64, u8); PMP_MAX],
+    /// Entries to scan: the last active one's index + 1.
+    pmp_len: usize,
+    /// No PMP entry is implemented: every access passes PMP.
+    pmp_none: bool,
     /// Statistics: misses (walks or slow-path fills), for the PMU's TLB events.
     pub misses: [u64; 3],
 }
@@ -95,8 +97,9 @@ impl Tlb {
             fetch: Box::new([EMPTY; TLB_ENTRIES]),
             load: Box::new([EMPTY; TLB_ENTRIES]),
             store: Box::new([EMPTY; TLB_ENTRIES]),
-            pmp: [(0, 0, 0); PMP_ENTRIES],
-            pmp_active: false,
+            pmp: [(0, 0, 0); PMP_MAX],
+            pmp_len: 0,
+            pmp_none: false,
             misses: [0; 3],
         }
     }
@@ -157,20 +160,32 @@ impl Tlb {
         t[Self::slot(va)] = e;
     }
 
-    /// Recompute the PMP ranges from the CSRs.
+    /// Recompute the PMP ranges from the CSRs (with the granularity's address bits, as
+    /// Spike's `tor_paddr` and `napot_mask` read them).
     pub fn set_pmp(&mut self, csr: &Csrs) {
-        self.pmp_active = false;
-        for i in 0..PMP_ENTRIES {
+        let n = (csr.pmp_regions as usize).min(PMP_MAX);
+        let tor_mask = csr.pmp_tor_mask();
+        self.pmp_none = n == 0;
+        self.pmp_len = 0;
+        for i in 0..PMP_MAX {
             let cfg = csr.pmpcfg[i];
-            let a = (cfg & PMP_A) >> PMP_A_SHIFT;
-            let addr = csr.pmpaddr[i];
+            let a = if i < n {
+                (cfg & PMP_A) >> PMP_A_SHIFT
+            } else {
+                PMP_OFF
+            };
             let (lo, hi) = match a {
                 PMP_TOR => {
-                    let lo = if i == 0 { 0 } else { csr.pmpaddr[i - 1] << 2 };
-                    (lo, addr << 2)
+                    let lo = if i == 0 {
+                        0
+                    } else {
+                        (csr.pmpaddr[i - 1] & tor_mask) << 2
+                    };
+                    (lo, (csr.pmpaddr[i] & tor_mask) << 2)
                 }
-                PMP_NA4 => (addr << 2, (addr << 2) + 4),
+                PMP_NA4 => (csr.pmpaddr[i] << 2, (csr.pmpaddr[i] << 2) + 4),
                 PMP_NAPOT => {
+                    let addr = csr.pmpaddr_read(i);
                     let ones = addr.trailing_ones();
                     if ones >= 54 {
                         (0, 1 << 56)
@@ -183,7 +198,7 @@ impl Tlb {
                 _ => (0, 0),
             };
             if a != PMP_OFF {
-                self.pmp_active = true;
+                self.pmp_len = i + 1;
             }
             self.pmp[i] = if a == PMP_OFF || hi <= lo {
                 (0, 0, cfg)
@@ -197,8 +212,11 @@ impl Tlb {
     /// the first overlapping entry covers only part of the range (denied for a single access;
     /// for a page, it means the page must not be cached).
     pub fn pmp_check(&self, pa: u64, len: u64, access: Access, prv: Priv) -> Option<bool> {
+        if self.pmp_none {
+            return Some(true);
+        }
         let end = pa.saturating_add(len);
-        for &(lo, hi, cfg) in &self.pmp {
+        for &(lo, hi, cfg) in &self.pmp[..self.pmp_len] {
             if hi == 0 || end <= lo || pa >= hi {
                 continue;
             }
@@ -715,6 +733,76 @@ mod tests {
             tlb.pmp_check(0x8000_0000, 8, Access::Store, Priv::M),
             Some(false)
         );
+    }
+
+    /// A hart with no PMP entries (Spike's `--pmpregions 0`): the pmpaddr CSRs do not exist
+    /// (illegal instruction, mtval the instruction), pmpcfg reads 0 and ignores writes, and
+    /// PMP allows every S and U access.
+    #[test]
+    fn no_pmp_entries() {
+        use crate::machine::{Config, Machine};
+        use crate::record::NoSink;
+        let csrr = |rd: u32, csr: u32| (csr << 20) | (2 << 12) | (rd << 7) | 0x73;
+        let csrw = |csr: u32, rs1: u32| (csr << 20) | (rs1 << 15) | (1 << 12) | 0x73;
+        let code = [
+            csrw(0x3a0, 0), // pmpcfg0 = x0: ignored
+            csrr(10, 0x3a0),
+            csrr(11, 0x3b0), // pmpaddr0: illegal
+        ];
+        let mut m = Machine::try_new(Config {
+            pmp_regions: 0,
+            ..Config::default()
+        })
+        .unwrap();
+        let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        m.bus.ram.bytes_mut(0, bytes.len()).copy_from_slice(&bytes);
+        m.boot(RAM_BASE);
+        m.hart.x[10] = 7;
+        for _ in 0..2 {
+            assert_eq!(m.step(&mut NoSink), crate::StepOutcome::Retired);
+        }
+        assert_eq!(m.x(10), 0, "pmpcfg0 reads 0");
+        assert!(matches!(
+            m.step(&mut NoSink),
+            crate::StepOutcome::Exception(_)
+        ));
+        assert_eq!(m.hart.csr.mcause, 2);
+        assert_eq!(m.hart.csr.mtval, code[2] as u64);
+        for prv in [Priv::S, Priv::U] {
+            for a in [Access::Load, Access::Store, Access::Fetch] {
+                assert_eq!(m.tlb.pmp_check(0x8000_0000, 8, a, prv), Some(true));
+                assert_eq!(m.tlb.pmp_check(0, 8, a, prv), Some(true));
+            }
+        }
+        // Entries but none matching: S and U fail, as before.
+        let m = Machine::try_new(Config {
+            pmp_regions: 1,
+            ..Config::default()
+        })
+        .unwrap();
+        assert_eq!(m.hart.csr.pmpcfg[0] & PMP_A, PMP_NAPOT << PMP_A_SHIFT);
+        let mut csr = m.hart.csr.clone();
+        csr.pmpcfg[0] = 0;
+        let mut tlb = Tlb::new();
+        tlb.set_pmp(&csr);
+        assert_eq!(
+            tlb.pmp_check(0x8000_0000, 8, Access::Load, Priv::U),
+            Some(false)
+        );
+    }
+
+    /// The PMP settings a machine cannot have are refused when it is built.
+    #[test]
+    fn pmp_settings_checked() {
+        use crate::machine::{Config, ConfigError, Machine};
+        for (regions, g) in [(65, 4), (16, 2), (16, 12), (16, 0)] {
+            let r = Machine::try_new(Config {
+                pmp_regions: regions,
+                pmp_granularity: g,
+                ..Config::default()
+            });
+            assert!(matches!(r, Err(ConfigError::Pmp(_))), "{regions} {g}");
+        }
     }
 
     #[test]

@@ -87,6 +87,12 @@ pub struct HartOptions {
     pub ctr_layout: Option<String>,
     /// `--ctr-config`: full CTR settings, in place of the defaults.
     pub ctr: Option<ctr::CtrConfig>,
+    /// `--pmpregions`: PMP entries, 0..=64 (default 16, as Spike's).
+    pub pmp_regions: Option<u8>,
+    /// `--pmpgranularity`: PMP granularity in bytes (default 4).
+    pub pmp_granularity: Option<u64>,
+    /// `--tval-zero`: exceptions whose xtval is written 0 (comma-separated names or codes).
+    pub tval_zero: Option<String>,
 }
 
 impl Default for HartOptions {
@@ -100,6 +106,9 @@ impl Default for HartOptions {
             pmu: None,
             ctr_layout: None,
             ctr: None,
+            pmp_regions: None,
+            pmp_granularity: None,
+            tval_zero: None,
         }
     }
 }
@@ -140,6 +149,16 @@ impl HartOptions {
                 }
                 "--pmu-models" => o.pmu_models = Some(value()?),
                 "--ctr" => o.ctr_layout = Some(value()?),
+                "--pmpregions" => {
+                    let v = value()?;
+                    o.pmp_regions = Some(v.parse().map_err(|_| format!("--pmpregions {v}"))?);
+                }
+                "--pmpgranularity" => {
+                    let v = value()?;
+                    o.pmp_granularity =
+                        Some(v.parse().map_err(|_| format!("--pmpgranularity {v}"))?);
+                }
+                "--tval-zero" => o.tval_zero = Some(value()?),
                 other => return Err(format!("{other}: not a hart option")),
             }
         }
@@ -207,8 +226,67 @@ impl HartOptions {
             cc.validate().map_err(|e| format!("CTR settings: {e}"))?;
             c.ctr = Some(cc);
         }
+        if let Some(n) = self.pmp_regions {
+            c.pmp_regions = n;
+        }
+        if let Some(g) = self.pmp_granularity {
+            c.pmp_granularity = g;
+        }
+        c.check_pmp().map_err(|e| {
+            let flag = if e.contains("entries") {
+                "--pmpregions"
+            } else {
+                "--pmpgranularity"
+            };
+            format!("{flag}: {e}")
+        })?;
+        if let Some(list) = &self.tval_zero {
+            c.tval_zero = parse_exceptions(list).map_err(|e| format!("--tval-zero: {e}"))?;
+        }
         Ok(c)
     }
+}
+
+/// A set of exceptions as a mask by exception code, from a comma-separated list of their
+/// codes (`2`) or names as the privileged spec's table 3.6 gives them, in any case, with
+/// spaces and slashes as dashes (`illegal-instruction`, `breakpoint`,
+/// `store/amo-access-fault` or `store-access-fault`); `all` for every exception, `none` for
+/// none.
+pub fn parse_exceptions(list: &str) -> Result<u64, String> {
+    use arch::Exception;
+    let norm = |s: &str| {
+        s.trim()
+            .to_ascii_lowercase()
+            .replace([' ', '/', '_'], "-")
+            .replace("-amo-", "-")
+    };
+    let all: Vec<Exception> = (0..64).filter_map(Exception::from_code).collect();
+    let mut mask = 0u64;
+    for item in list.split(',').filter(|s| !s.trim().is_empty()) {
+        let want = norm(item);
+        match want.as_str() {
+            "all" => mask |= all.iter().fold(0, |m, e| m | 1 << e.code()),
+            "none" => {}
+            w => {
+                let e = match w.parse::<u64>() {
+                    Ok(code) => Exception::from_code(code),
+                    Err(_) => all.iter().copied().find(|e| norm(e.name()) == w),
+                };
+                let Some(e) = e else {
+                    return Err(format!(
+                        "'{}' is not an exception (a code, or one of: {})",
+                        item.trim(),
+                        all.iter()
+                            .map(|e| norm(e.name()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                };
+                mask |= 1 << e.code();
+            }
+        }
+    }
+    Ok(mask)
 }
 
 #[cfg(test)]
@@ -227,6 +305,42 @@ mod tests {
             .unwrap();
         assert!(c.sbi && c.sscofpmf && c.pmu.hpm_counters == 29 && c.ctr.is_none());
         assert!(HartOptions::from_args(&["--mem", "1M"]).is_err());
+        let c = HartOptions::from_args(&[
+            "--pmpregions=64",
+            "--pmpgranularity",
+            "4096",
+            "--tval-zero",
+            "illegal-instruction, 3,Store/AMO access fault",
+        ])
+        .unwrap()
+        .config(Config::default())
+        .unwrap();
+        assert_eq!((c.pmp_regions, c.pmp_granularity), (64, 4096));
+        assert_eq!(c.tval_zero, 1 << 2 | 1 << 3 | 1 << 7);
+        for (args, msg) in [
+            (
+                &["--pmpregions", "65"][..],
+                "--pmpregions: 65 entries: at most 64",
+            ),
+            (
+                &["--pmpgranularity", "12"][..],
+                "--pmpgranularity: granularity 12",
+            ),
+            (
+                &["--pmpgranularity", "2"][..],
+                "--pmpgranularity: granularity 2",
+            ),
+            (
+                &["--tval-zero", "bogus"][..],
+                "--tval-zero: 'bogus' is not an exception",
+            ),
+        ] {
+            let e = HartOptions::from_args(args)
+                .unwrap()
+                .config(Config::default())
+                .unwrap_err();
+            assert!(e.starts_with(msg), "{args:?}: {e}");
+        }
         assert!(HartOptions::from_args(&["--isa"]).is_err());
     }
 

@@ -680,6 +680,9 @@ impl Machine {
     /// Execute exactly one instruction, or take one pending interrupt, outside the quantum
     /// model (time does not advance). For the tandem verifier's reference hart and for tests.
     pub fn step<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
+        if self.forced_trap.is_some() {
+            return self.step_insn(sink);
+        }
         if let Some(irq) = self.pending_interrupt() {
             let pc = self.hart.pc;
             self.take_trap(Cause::Interrupt(irq), 0, pc, None, sink);
@@ -693,6 +696,9 @@ impl Machine {
     /// that itself).
     pub fn step_insn<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
         let pc = self.hart.pc;
+        if let Some((cause, tval)) = self.forced_trap.take() {
+            return self.take_forced_trap(pc, cause, tval, sink);
+        }
         let (d, off) = match self.fetch_one(pc) {
             Ok(x) => x,
             Err(()) => {
@@ -744,6 +750,43 @@ impl Machine {
             sink.retire(&self.rec);
         }
         StepOutcome::Retired
+    }
+
+    /// Raise a trap now, as the embedding program says (a core's bus error or NMI that the
+    /// model cannot know, an interrupt the testbench decided): the next step ([`Machine::step`],
+    /// [`Machine::step_insn`]) takes it at the current pc instead of executing, whatever the
+    /// enables and delegation say about interrupts (delegation still chooses the mode). An
+    /// exception's record shows the instruction at the pc, as an excepting instruction's does.
+    pub fn raise_trap(&mut self, cause: Cause, tval: u64) {
+        self.forced_trap = Some((cause, tval));
+    }
+
+    /// The trap [`Machine::raise_trap`] asked for and the next step will take, if any.
+    pub fn forced_trap(&self) -> Option<(Cause, u64)> {
+        self.forced_trap
+    }
+
+    /// The trap [`Machine::raise_trap`] asked for, taken at `pc`.
+    fn take_forced_trap<S: Sink>(
+        &mut self,
+        pc: u64,
+        cause: Cause,
+        tval: u64,
+        sink: &mut S,
+    ) -> StepOutcome {
+        self.sched.budget = 0;
+        self.sched.budget_start = 0;
+        if let Cause::Interrupt(irq) = cause {
+            self.take_trap(cause, 0, pc, None, sink);
+            return StepOutcome::Interrupt(irq);
+        }
+        let d = self.fetch_one(pc).map_or(Insn::NOT_DECODED, |(d, _)| d);
+        if S::ENABLED {
+            self.rec.reset(pc, &d, self.hart.prv, self.bus.clint.mtime);
+        }
+        self.exc = (cause, tval);
+        let _ = self.take_exception(pc, &d, sink);
+        StepOutcome::Exception(cause)
     }
 
     /// Fetch and decode the instruction at `pc` for a single step. The blocks of the decode

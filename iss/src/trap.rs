@@ -70,6 +70,10 @@ impl Machine {
         insn: Option<Insn>,
         sink: &mut S,
     ) {
+        let tval = match cause {
+            Cause::Exception(_) if (self.config.tval_zero >> cause.code()) & 1 != 0 => 0,
+            _ => tval,
+        };
         let from = self.hart.prv;
         let (to_s, handler) = self.trap_route(cause);
         let c = &mut self.hart.csr;

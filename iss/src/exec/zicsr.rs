@@ -190,12 +190,9 @@ impl Machine {
                     acc | (cfg as u64) << (8 * i)
                 })
             }
-            PMPADDR0..=PMPADDR63 => {
-                let i = (csr - PMPADDR0) as usize;
-                let v = c.pmpaddr.get(i).copied().unwrap_or(0);
-                // NA4/NAPOT/TOR with G = 0 read back as written.
-                v
-            }
+            // With no PMP entries at all, the pmpaddr registers do not exist (as on Spike).
+            PMPADDR0..=PMPADDR63 if c.pmp_regions == 0 => return None,
+            PMPADDR0..=PMPADDR63 => c.pmpaddr_read((csr - PMPADDR0) as usize),
             _ => return None,
         })
     }
@@ -299,13 +296,14 @@ impl Machine {
             MCAUSE => c.mcause = v,
             MTVAL => c.mtval = v,
             PMPCFG0..=PMPCFG15 => {
+                let n = c.pmp_regions as usize;
                 let first = ((csr - PMPCFG0) as usize) * 4;
-                if first >= PMP_ENTRIES {
+                if first >= n {
                     log = [0, 0];
                 }
                 for i in 0..8 {
                     let e = first + i;
-                    if e >= PMP_ENTRIES || c.pmpcfg[e] & PMP_L != 0 {
+                    if e >= n || c.pmpcfg[e] & PMP_L != 0 {
                         continue;
                     }
                     let mut cfg = (v >> (8 * i)) as u8 & (PMP_R | PMP_W | PMP_X | PMP_A | PMP_L);
@@ -313,16 +311,26 @@ impl Machine {
                     if cfg & PMP_R == 0 {
                         cfg &= !PMP_W;
                     }
+                    // NA4 cannot be selected when the granularity is above 4 bytes: it
+                    // becomes NAPOT (as on Spike).
+                    if c.pmp_lg != 2 && (cfg & PMP_A) >> PMP_A_SHIFT == PMP_NA4 {
+                        cfg |= PMP_NAPOT << PMP_A_SHIFT;
+                    }
                     c.pmpcfg[e] = cfg;
                 }
                 self.tlb.set_pmp(&self.hart.csr);
                 self.flush_tlb();
             }
+            PMPADDR0..=PMPADDR63 if c.pmp_regions == 0 => {
+                self.illegal(d);
+                return Err(());
+            }
             PMPADDR0..=PMPADDR63 => {
                 let i = (csr - PMPADDR0) as usize;
-                if i < PMP_ENTRIES {
+                let n = c.pmp_regions as usize;
+                if i < n {
                     let locked = c.pmpcfg[i] & PMP_L != 0;
-                    let next_tor_locked = i + 1 < PMP_ENTRIES
+                    let next_tor_locked = i + 1 < PMP_MAX
                         && c.pmpcfg[i + 1] & PMP_L != 0
                         && (c.pmpcfg[i + 1] & PMP_A) >> PMP_A_SHIFT == PMP_TOR;
                     if !locked && !next_tor_locked {
