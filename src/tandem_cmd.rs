@@ -165,12 +165,7 @@ impl TandemRunArgs {
                     Misaligned::Trap => "trap".into(),
                     Misaligned::Emulate => "emulate".into(),
                 },
-                machine: Some(serde_json::json!({
-                    "sscofpmf": m.config.sscofpmf,
-                    "pmu": serde_json::to_value(&m.config.pmu)?,
-                    "ctr": serde_json::to_value(m.config.ctr)?,
-                    "sbi": m.config.sbi,
-                })),
+                machine: Some(tandem::sidecar::machine_json(&m.config)),
             },
             program: std::fs::canonicalize(program)
                 .ok()

@@ -44,6 +44,48 @@ pub struct Sidecar {
     pub entry: u64,
 }
 
+/// The hart's settings beyond RAM and misaligned accesses, as the settings file's
+/// `hart.machine` holds them: the one writer of that object ([`apply_machine`] reads it).
+pub fn machine_json(c: &iss::Config) -> Value {
+    serde_json::json!({
+        "sscofpmf": c.sscofpmf,
+        "pmu": c.pmu,
+        "ctr": c.ctr,
+        "sbi": c.sbi,
+        "pmp_regions": c.pmp_regions,
+        "pmp_granularity": c.pmp_granularity,
+        "tval_zero": c.tval_zero,
+    })
+}
+
+/// Set what `hart.machine` ([`machine_json`]) says on `c`; a field left out keeps `c`'s
+/// value (files written before it existed).
+pub fn apply_machine(v: &Value, c: &mut iss::Config) -> Result<(), String> {
+    let bad = |e: serde_json::Error| format!("the hart's extensions: {e}");
+    if let Some(b) = v.get("sscofpmf").and_then(Value::as_bool) {
+        c.sscofpmf = b;
+    }
+    if let Some(p) = v.get("pmu") {
+        c.pmu = serde_json::from_value(p.clone()).map_err(bad)?;
+    }
+    if let Some(x) = v.get("ctr") {
+        c.ctr = serde_json::from_value(x.clone()).map_err(bad)?;
+    }
+    if let Some(b) = v.get("sbi").and_then(Value::as_bool) {
+        c.sbi = b;
+    }
+    if let Some(n) = v.get("pmp_regions") {
+        c.pmp_regions = serde_json::from_value(n.clone()).map_err(bad)?;
+    }
+    if let Some(n) = v.get("pmp_granularity") {
+        c.pmp_granularity = serde_json::from_value(n.clone()).map_err(bad)?;
+    }
+    if let Some(n) = v.get("tval_zero") {
+        c.tval_zero = serde_json::from_value(n.clone()).map_err(bad)?;
+    }
+    c.check_pmp().map_err(|e| format!("the hart's PMP: {e}"))
+}
+
 /// Why a settings file is not usable.
 #[derive(Debug, Error)]
 pub enum SidecarError {
@@ -388,6 +430,13 @@ impl Fields<'_> {
             match key.as_str() {
                 "sscofpmf" | "sbi" => {
                     self.bool(&f, v)?;
+                }
+                "pmp_regions" | "pmp_granularity" | "tval_zero" => {
+                    let mut c = iss::Config::default();
+                    let one = serde_json::json!({ key.as_str(): v });
+                    if let Err(e) = apply_machine(&one, &mut c) {
+                        return self.err(&f, e);
+                    }
                 }
                 "pmu" => match like(|c| &c.pmu, v) {
                     Err(e) => {

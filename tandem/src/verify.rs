@@ -424,19 +424,7 @@ impl Verifier {
             ..Config::default()
         };
         if let Some(v) = &cfg.machine {
-            let bad = |e: serde_json::Error| format!("the hart's extensions: {e}");
-            if let Some(b) = v.get("sscofpmf").and_then(|b| b.as_bool()) {
-                config.sscofpmf = b;
-            }
-            if let Some(p) = v.get("pmu") {
-                config.pmu = serde_json::from_value(p.clone()).map_err(bad)?;
-            }
-            if let Some(c) = v.get("ctr") {
-                config.ctr = serde_json::from_value(c.clone()).map_err(bad)?;
-            }
-            if let Some(b) = v.get("sbi").and_then(|b| b.as_bool()) {
-                config.sbi = b;
-            }
+            crate::sidecar::apply_machine(v, &mut config)?;
         }
         let mut m = Machine::try_new(config).map_err(|e| e.to_string())?;
         m.bus.console = iss::bus::Console::Null;
