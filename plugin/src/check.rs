@@ -148,8 +148,12 @@ impl Checker {
             }
             adopt = true;
         }
+        // An interrupt the testbench raised is taken whatever the pins say.
+        let forced = matches!(m.forced_trap(), Some((Cause::Interrupt(_), _)));
         if self.pins {
             m.hart.csr.mip = (m.hart.csr.mip & !PIN_BITS) | pins;
+        }
+        if self.pins && !forced {
             let due = m.pending_interrupt();
             let taken = dut.is_interrupt();
             let taken_cause = (dut.valid & VALID_CAUSE != 0).then_some(dut.cause);

@@ -73,7 +73,8 @@ impl Default for Reports {
 }
 
 /// How the hart and the checker are set up. Every field has a default (Spike's hart:
-/// RV64GC, 2 GiB of RAM at 0x8000_0000, misaligned accesses trap, no hpm counters); the C
+/// RV64GC, 16 PMP entries of 4 bytes, misaligned accesses trap, no hpm counters; 256 MiB of
+/// RAM at 0x8000_0000); the C
 /// ABI and the Python module take the same settings as JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -131,6 +132,15 @@ pub struct Config {
     /// CSRs compared only in these bits (by name or address): the other bits are the
     /// implementation's choice (WARL), taken from the core into the reference hart.
     pub csr_masks: std::collections::BTreeMap<String, u64>,
+    /// PMP entries the hart implements, 0 to 64 (Spike's `--pmpregions`; default 16). With 0
+    /// the pmpaddr CSRs do not exist and PMP allows every access.
+    pub pmp_regions: u8,
+    /// PMP granularity in bytes, a power of two from 4 (Spike's `--pmpgranularity`).
+    pub pmp_granularity: u64,
+    /// Exceptions whose trap writes 0 to mtval/stval rather than the faulting address or
+    /// instruction (the implementation's choice; names such as `illegal-instruction`,
+    /// `breakpoint`, `load-access-fault`, or codes; `all`). Default: none, as Spike.
+    pub tval_zero: Vec<String>,
 }
 
 /// A region of the physical address space.
@@ -162,14 +172,18 @@ impl Default for Config {
             devices: Vec::new(),
             csr_reset: Default::default(),
             csr_masks: Default::default(),
+            pmp_regions: iss::csr::PMP_ENTRIES as u8,
+            pmp_granularity: 4,
+            tval_zero: Vec::new(),
         }
     }
 }
 
 impl Config {
     /// These settings with the hart options of `hartscope run` on top (`--isa`, `--sbi`,
-    /// `--hpm-counters`, `--hpm-width`, `--pmu-models`, `--ctr`: what a guest program's
-    /// `hartscope-options:` line says), read by the command line's own parser.
+    /// `--hpm-counters`, `--hpm-width`, `--pmu-models`, `--ctr`, `--pmpregions`,
+    /// `--pmpgranularity`, `--tval-zero`: what a guest program's `hartscope-options:` line
+    /// says), read by the command line's own parser.
     pub fn with_hart_options<S: AsRef<str>>(&self, args: &[S]) -> Result<Config, Error> {
         let o = iss::options::HartOptions::from_args(args).map_err(Error::Config)?;
         let mut c = self.clone();
@@ -181,6 +195,11 @@ impl Config {
         c.hpm_width = o.hpm_width;
         c.pmu_models = o.pmu_models.or(c.pmu_models);
         c.ctr = o.ctr_layout.or(c.ctr);
+        c.pmp_regions = o.pmp_regions.unwrap_or(c.pmp_regions);
+        c.pmp_granularity = o.pmp_granularity.unwrap_or(c.pmp_granularity);
+        if let Some(list) = o.tval_zero {
+            c.tval_zero = list.split(',').map(|s| s.trim().to_string()).collect();
+        }
         Ok(c)
     }
 
@@ -289,6 +308,9 @@ impl Hart {
             hpm_width: cfg.hpm_width,
             pmu_models: cfg.pmu_models.clone(),
             ctr_layout: cfg.ctr.clone(),
+            pmp_regions: Some(cfg.pmp_regions),
+            pmp_granularity: Some(cfg.pmp_granularity),
+            tval_zero: Some(cfg.tval_zero.join(",")),
             ..Default::default()
         };
         let mc = opts
@@ -306,12 +328,7 @@ impl Hart {
         let mut nondet = Nondet::parse(&cfg.nondet).map_err(Error::Config)?;
         // The pins say when interrupts are pending, so the core's taking one is checked.
         nondet.mip |= cfg.interrupt_pins;
-        let machine = serde_json::json!({
-            "sscofpmf": mc.sscofpmf,
-            "pmu": mc.pmu,
-            "ctr": mc.ctr,
-            "sbi": mc.sbi,
-        });
+        let machine = tandem::sidecar::machine_json(&mc);
         let csr = |what: &str, name: &String| {
             check::reg_index(name)
                 .filter(|&i| i < 0x1000)
@@ -611,6 +628,30 @@ impl Hart {
         self.v.m.hart.reservation = None;
     }
 
+    /// Raise a trap now: the next step ([`Hart::step`], [`Hart::step_check`], [`Hart::run`])
+    /// takes it at the current pc instead of executing, as the core did. For what the model
+    /// cannot know: a bus error's access fault (`interrupt` false, `code` 1, 5 or 7, `tval`
+    /// the address), an NMI-like or platform interrupt the core decided to take (`interrupt`
+    /// true: taken whatever mie and mstatus say, delegated as mideleg says; with
+    /// `interrupt_pins` the checker then does not call it unexpected). An unknown code is an
+    /// error. A recorded session holds such a trap as the core's group; a replay reports
+    /// an exception the reference hart does not raise as a mismatch there.
+    pub fn raise_trap(&mut self, interrupt: bool, code: u64, tval: u64) -> Result<(), Error> {
+        let cause = if interrupt {
+            arch::Interrupt::from_code(code).map(arch::Cause::Interrupt)
+        } else {
+            arch::Exception::from_code(code).map(arch::Cause::Exception)
+        };
+        let cause = cause.ok_or_else(|| {
+            Error::Config(format!(
+                "raise_trap: {} code {code} does not exist",
+                if interrupt { "interrupt" } else { "exception" }
+            ))
+        })?;
+        self.v.m.raise_trap(cause, tval);
+        Ok(())
+    }
+
     /// Steps retired or checked since the last reset or load.
     pub fn order(&self) -> u64 {
         self.order
@@ -687,7 +728,7 @@ impl Hart {
         self.stale = true;
         self.apply_pins();
         let before = self.v.m.retired();
-        if until_pc.is_none() && self.journal.is_none() {
+        if until_pc.is_none() && self.journal.is_none() && self.v.m.forced_trap().is_none() {
             let limit = before.saturating_add(max);
             let stop = run_stop(self.v.m.run(&mut iss::record::NoSink, Some(limit)));
             let n = self.v.m.retired() - before;

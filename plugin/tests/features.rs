@@ -414,3 +414,123 @@ fn csr_masks_and_reset_values_follow_the_implementation() {
     .to_string()
     .contains("mscratchy"));
 }
+
+/// A bus error the model cannot know: the core's load took an access fault. The testbench
+/// raises it on the checker before checking that retirement: no mismatch, and the reference
+/// hart is at the handler with the core's cause and tval. Without the raise, the same
+/// retirement is a mismatch. An interrupt raised is taken whatever mie says.
+#[test]
+fn raised_traps_are_taken_as_the_core_took_them() {
+    // la t0, handler (auipc/addi); csrw mtvec, t0; li t1, 0x80000100; ld a0, 0(t1);
+    // nop; handler: nop
+    let code: [u32; 6] = [
+        0x0000_0297, // auipc t0, 0
+        0x0182_8293, // addi t0, t0, 24  (handler at +24)
+        0x3052_9073, // csrw mtvec, t0
+        0x8000_0337, // lui t1, 0x80000
+        0x0003_3503, // ld a0, 0(t1)
+        0x0000_0013, // nop
+    ];
+    let mut bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    bytes.extend(0x0000_0013u32.to_le_bytes()); // handler: nop
+    let fresh = || {
+        let mut h = Hart::new(&quiet()).unwrap();
+        h.load_image(0x8000_0000, &bytes).unwrap();
+        h.reset(0x8000_0000);
+        h
+    };
+    // The core: four instructions, then the load faults (a bus error).
+    let mut core = fresh();
+    let mut rs: Vec<Retirement> = (0..4).map(|_| core.step()).collect();
+    core.raise_trap(false, 5, 0x8000_0000).unwrap();
+    let fault = core.step();
+    assert_eq!(
+        (fault.trap, fault.cause, fault.tval),
+        (TRAP_EXCEPTION, 5, 0x8000_0000)
+    );
+    assert_eq!(fault.next_pc, 0x8000_0018);
+    assert_eq!(core.csr(0x341), Some(0x8000_0010), "mepc");
+    rs.push(fault);
+    rs.push(core.step());
+    assert_eq!(rs[5].pc, 0x8000_0018, "the handler ran");
+
+    let mut checker = fresh();
+    for (i, r) in rs.iter().enumerate() {
+        if i == 4 {
+            checker.raise_trap(false, 5, 0x8000_0000).unwrap();
+        }
+        assert!(checker.step_check(r).unwrap().is_empty(), "retirement {i}");
+    }
+    let mut unwarned = fresh();
+    let bad: usize = rs
+        .iter()
+        .map(|r| unwarned.step_check(r).unwrap().len())
+        .sum();
+    assert!(bad >= 1, "the unannounced fault is a mismatch");
+
+    // An interrupt raised with every enable off.
+    let mut h = fresh();
+    h.raise_trap(true, 11, 0).unwrap();
+    let r = h.step();
+    assert_eq!((r.trap, r.cause, r.len), (TRAP_INTERRUPT, 11, 0));
+    assert_eq!(h.csr(0x342), Some(1 << 63 | 11), "mcause");
+    // Codes that do not exist.
+    for (irq, code) in [(false, 10), (false, 64), (true, 4), (true, 99)] {
+        let e = h.raise_trap(irq, code, 0).unwrap_err().to_string();
+        assert!(e.contains(&format!("code {code} does not exist")), "{e}");
+    }
+}
+
+/// The implementation's tval choices (`tval_zero`) and PMP (`pmp_regions`, checked in
+/// full against Spike by tests/spike_diff.rs) are settings of the hart.
+#[test]
+fn tval_policy_and_pmp_are_settings() {
+    // csrr a0, pmpaddr0 (0x3b0); .word 0 (illegal); ebreak
+    let code: [u32; 3] = [0x3b00_2573, 0x0000_0000, 0x0010_0073];
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |cfg: Config| {
+        let mut h = Hart::new(&cfg).unwrap();
+        h.load_image(0x8000_0000, &bytes).unwrap();
+        h.reset(0x8000_0000);
+        h.set_csr(0x305, 0x8000_0100).unwrap(); // mtvec
+        (0..3)
+            .map(|i| {
+                h.set_pc(0x8000_0000 + 4 * i);
+                h.step()
+            })
+            .collect::<Vec<_>>()
+    };
+    let spike = run(quiet());
+    assert_eq!(spike[0].trap, TRAP_NONE, "pmpaddr0 exists");
+    assert_eq!((spike[1].cause, spike[1].tval), (2, 0));
+    assert_eq!((spike[2].cause, spike[2].tval), (3, 0x8000_0008));
+    let zero = run(Config {
+        pmp_regions: 0,
+        tval_zero: vec!["breakpoint".into()],
+        ..quiet()
+    });
+    assert_eq!(
+        (zero[0].trap, zero[0].cause, zero[0].tval),
+        (TRAP_EXCEPTION, 2, code[0] as u64)
+    );
+    assert_eq!((zero[2].cause, zero[2].tval), (3, 0), "breakpoint: tval 0");
+    let e = Hart::new(&Config {
+        tval_zero: vec!["bogus".into()],
+        ..quiet()
+    })
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("'bogus' is not an exception"), "{e}");
+    let e = Hart::new(&Config {
+        pmp_regions: 65,
+        ..quiet()
+    })
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("65 entries: at most 64"), "{e}");
+    let c = Config::from_json(r#"{"pmp_regions": 8, "pmp_granularity": 4096, "tval_zero": ["2"]}"#)
+        .unwrap();
+    assert_eq!((c.pmp_regions, c.pmp_granularity), (8, 4096));
+}

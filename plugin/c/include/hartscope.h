@@ -325,6 +325,12 @@ int hs_set_time(struct hs_hart *h, uint64_t mtime);
 // The LR reservation is lost (another agent wrote the line, or the core dropped it).
 int hs_cancel_reservation(struct hs_hart *h);
 
+// Raise a trap now: the next step or check takes it at the current pc instead of executing
+// (a bus error's access fault the model cannot know, or an interrupt the core decided to
+// take: `interrupt` non-zero, taken whatever mie says). `code` is the exception or
+// interrupt code (mcause without the interrupt bit); an unknown one is `HS_ERR_CONFIG`.
+int hs_raise_trap(struct hs_hart *h, int interrupt, uint64_t code, uint64_t tval);
+
 // Steps retired or checked since the last reset or load.
 int hs_order(struct hs_hart *h, uint64_t *value);
 

@@ -688,6 +688,23 @@ pub unsafe extern "C" fn hs_cancel_reservation(h: *mut HsHart) -> c_int {
     })
 }
 
+/// Raise a trap now: the next step or check takes it at the current pc instead of executing
+/// (a bus error's access fault the model cannot know, or an interrupt the core decided to
+/// take: `interrupt` non-zero, taken whatever mie says). `code` is the exception or
+/// interrupt code (mcause without the interrupt bit); an unknown one is `HS_ERR_CONFIG`.
+#[no_mangle]
+pub unsafe extern "C" fn hs_raise_trap(
+    h: *mut HsHart,
+    interrupt: c_int,
+    code: u64,
+    tval: u64,
+) -> c_int {
+    with_hart("hs_raise_trap", h, |s| {
+        s.hart.raise_trap(interrupt != 0, code, tval)?;
+        Ok(HS_OK)
+    })
+}
+
 /// Steps retired or checked since the last reset or load.
 #[no_mangle]
 pub unsafe extern "C" fn hs_order(h: *mut HsHart, value: *mut u64) -> c_int {

@@ -79,6 +79,13 @@ fn an_image_steps_and_registers_read_back() {
         assert_eq!(hs_cancel_reservation(h.0), HS_OK);
         assert_eq!(hs_reg_by_name(h.0, c("time").as_ptr(), &mut v), HS_OK);
         assert_eq!(v, 1000);
+        // A trap raised is taken by the next step; a code that does not exist is refused.
+        assert_eq!(hs_raise_trap(h.0, 0, 10, 0), HS_ERR_CONFIG);
+        assert!(last_error().contains("exception code 10 does not exist"));
+        assert_eq!(hs_raise_trap(h.0, 0, 5, 0x1234), HS_OK);
+        let mut r = Retirement::default();
+        assert_eq!(hs_step(h.0, &mut r), HS_OK);
+        assert_eq!((r.trap, r.cause, r.tval), (HS_TRAP_EXCEPTION, 5, 0x1234));
     }
 }
 

@@ -414,6 +414,15 @@ impl Hart {
         self.call("cancel_reservation", |h| h.cancel_reservation())
     }
 
+    /// Raise a trap now: the next step or check takes it at the current pc instead of
+    /// executing (a bus error the model cannot know: `raise_trap(5, tval=addr)`; an interrupt
+    /// the core decided to take: `raise_trap(11, interrupt=True)`, whatever mie says).
+    #[pyo3(signature = (code, tval=0, interrupt=false))]
+    fn raise_trap(&mut self, code: u64, tval: u64, interrupt: bool) -> PyResult<()> {
+        self.call("raise_trap", |h| h.raise_trap(interrupt, code, tval))?
+            .map_err(err)
+    }
+
     /// The interrupt the hart would take now (its name), or None.
     fn pending_interrupt(&mut self) -> PyResult<Option<&'static str>> {
         Ok(self

@@ -414,3 +414,24 @@ def test_an_implementations_csr_choices():
     assert h.config["csr_masks"] == {"mstatus": 0xFF}
     with pytest.raises(hartscope.Error, match="csr_reset: `nosuch` is not a CSR"):
         hartscope.Hart(csr_reset={"nosuch": 1})
+
+
+def test_raised_traps_and_the_implementations_tval_and_pmp():
+    h = tiny(words(ADDI_A0_5, ADDI_A0_5))
+    h.raise_trap(5, tval=0x1234)
+    r = h.step()
+    assert (r.trap, r.cause, r.tval) == (hartscope.TRAP_EXCEPTION, 5, 0x1234)
+    h.raise_trap(11, interrupt=True)
+    r = h.step()
+    assert (r.trap, r.cause) == (hartscope.TRAP_INTERRUPT, 11)
+    with pytest.raises(hartscope.Error, match="exception code 10 does not exist"):
+        h.raise_trap(10)
+    # ebreak with tval written 0; no PMP: pmpaddr0 does not exist.
+    h = tiny(words(0x00100073, 0x3B002573), tval_zero=["breakpoint"], pmp_regions=0)
+    r = h.step()
+    assert (r.cause, r.tval) == (3, 0)
+    h.pc = RAM + 4
+    r = h.step()
+    assert (r.trap, r.cause) == (hartscope.TRAP_EXCEPTION, 2)
+    with pytest.raises(hartscope.Error, match="65 entries: at most 64"):
+        hartscope.Hart(pmp_regions=65)
