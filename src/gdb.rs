@@ -298,7 +298,7 @@ impl<'a, S: Sink> Hart<'a, S> {
                 return Ok(Event::TargetStopped(self.report_stop(s)));
             }
             n += 1;
-            if n % STEPS_PER_POLL == 0 {
+            if n.is_multiple_of(STEPS_PER_POLL) {
                 if let Some(b) = poll(conn)? {
                     return Ok(Event::IncomingData(b));
                 }
@@ -661,7 +661,9 @@ impl<'a, S: Sink> Breakpoints for Hart<'a, S> {
 
 impl<'a, S: Sink> SwBreakpoint for Hart<'a, S> {
     fn add_sw_breakpoint(&mut self, addr: u64, _kind: usize) -> TargetResult<bool, Self> {
-        Ok(self.sw_breaks.insert(addr) || true)
+        // Set twice (a breakpoint and a tbreak at one place) is still set.
+        self.sw_breaks.insert(addr);
+        Ok(true)
     }
 
     fn remove_sw_breakpoint(&mut self, addr: u64, _kind: usize) -> TargetResult<bool, Self> {
@@ -671,7 +673,8 @@ impl<'a, S: Sink> SwBreakpoint for Hart<'a, S> {
 
 impl<'a, S: Sink> HwBreakpoint for Hart<'a, S> {
     fn add_hw_breakpoint(&mut self, addr: u64, _kind: usize) -> TargetResult<bool, Self> {
-        Ok(self.hw_breaks.insert(addr) || true)
+        self.hw_breaks.insert(addr);
+        Ok(true)
     }
 
     fn remove_hw_breakpoint(&mut self, addr: u64, _kind: usize) -> TargetResult<bool, Self> {

@@ -511,7 +511,8 @@ impl Sink for Recorders {
 }
 
 /// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
-/// encoder's statistics.
+/// encoder's statistics. Under GDB (`gdb`), the debugger drives the run.
+#[allow(clippy::too_many_arguments)]
 fn run_sinks(
     m: &mut Machine,
     log: Option<LogSink>,

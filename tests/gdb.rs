@@ -78,7 +78,9 @@ impl Stub {
             let mut sent = false;
             while err.read_line(&mut line).unwrap_or(0) > 0 {
                 if !sent {
-                    if let Some(p) = line.trim().strip_prefix("hartscope: waiting for gdb on 127.0.0.1:")
+                    if let Some(p) = line
+                        .trim()
+                        .strip_prefix("hartscope: waiting for gdb on 127.0.0.1:")
                     {
                         let _ = tx.send(p.parse::<u16>().ok());
                         sent = true;
@@ -142,8 +144,15 @@ impl Stub {
 /// (standard output and error together).
 fn gdb(gdb: &str, port: u16, elf: &Path, cmds: &[&str]) -> String {
     let mut c = Command::new(gdb);
-    c.args(["-nx", "-batch", "-ex", "set pagination off", "-ex", "set confirm off"])
-        .args(["-ex", &format!("target remote 127.0.0.1:{port}")]);
+    c.args([
+        "-nx",
+        "-batch",
+        "-ex",
+        "set pagination off",
+        "-ex",
+        "set confirm off",
+    ])
+    .args(["-ex", &format!("target remote 127.0.0.1:{port}")]);
     for cmd in cmds {
         c.args(["-ex", cmd]);
     }
@@ -339,7 +348,10 @@ fn gdb_runs_write_the_same_trace_as_plain_runs() {
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
         let stub = Stub::start(&elf, &a);
         let out = gdb(g, stub.port, &elf, cmds);
-        assert!(out.contains("[Inferior 1 (process 1) exited"), "{tag}: {out}");
+        assert!(
+            out.contains("[Inferior 1 (process 1) exited"),
+            "{tag}: {out}"
+        );
         let end = stub.end();
         assert_eq!(end.code, plain_code, "{tag}: stderr:\n{}", end.stderr);
         let got = std::fs::read(&log).expect("the log under gdb");
@@ -370,7 +382,10 @@ fn gdb_detach_lets_the_run_finish() {
     let elf = program("hello");
     let stub = Stub::start(&elf, &[]);
     let out = gdb(g, stub.port, &elf, &["break main", "continue", "detach"]);
-    assert_has(&out, &["Breakpoint 1, ", "[Inferior 1 (process 1) detached]"]);
+    assert_has(
+        &out,
+        &["Breakpoint 1, ", "[Inferior 1 (process 1) detached]"],
+    );
     let end = stub.end();
     assert_eq!(end.code, Some(0), "stderr:\n{}", end.stderr);
     assert_eq!(end.stdout, "Hello from hartscope!\n");
@@ -454,13 +469,19 @@ fn ctrl_c_interrupts_a_continue_and_kill_ends_the_run() {
     let stub = Stub::start(&elf, &[]);
     let mut c = Rsp::connect(stub.port);
     let first = c.ask("?");
-    assert!(first.starts_with("T05") || first.starts_with("S05"), "{first}");
+    assert!(
+        first.starts_with("T05") || first.starts_with("S05"),
+        "{first}"
+    );
     // Continue, then interrupt it.
     c.send("c");
     thread::sleep(Duration::from_millis(300));
     c.send_raw(&[0x03]);
     let stop = c.recv();
-    assert!(stop.starts_with("S02") || stop.starts_with("T02"), "stop: {stop}");
+    assert!(
+        stop.starts_with("S02") || stop.starts_with("T02"),
+        "stop: {stop}"
+    );
     // The hart is where the loop is, and ran meanwhile.
     let pc = c.ask("p20");
     assert_eq!(pc, "0000008000000000");
