@@ -4,6 +4,7 @@ mod bench;
 mod bench_models;
 mod dtb_cmd;
 mod files;
+mod gdb;
 mod hart_args;
 mod ntrace_cmd;
 mod prealloc;

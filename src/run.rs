@@ -50,6 +50,12 @@ pub struct RunArgs {
     /// No summary line on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Wait for GDB on 127.0.0.1:PORT (0: a free port, printed) and run under its control:
+    /// registers (GPRs, FPRs, CSRs, `$priv`), physical memory, breakpoints, watchpoints,
+    /// stepping, Ctrl-C; the guest's exit is reported to GDB. Traces are the same as
+    /// without GDB. `detach` lets the run go on; `kill` ends it (exit status 137).
+    #[arg(long, value_name = "PORT")]
+    pub gdb: Option<u16>,
     #[command(flatten)]
     pub hart: crate::hart_args::HartArgs,
     #[command(flatten)]
@@ -114,6 +120,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let prog = iss::elf::load_file(&mut m, &args.program)?;
     m.boot(prog.entry);
     args.hart.check_boot(&m, &prog)?;
+    // Listen before any output is created: a port in use is reported first.
+    let mut gdb = args.gdb.map(crate::gdb::Server::listen).transpose()?;
     if let Some(path) = &args.uart_input {
         // Streamed as the guest reads (a FIFO, /dev/zero, '-' for standard input).
         let source: Box<dyn std::io::Read + Send> = if path.as_os_str() == "-" {
@@ -178,7 +186,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         Some(start_trace(
             &args.trace,
             &m,
-            log.is_some() || tandem.is_some(),
+            log.is_some() || tandem.is_some() || gdb.is_some(),
         )?)
     } else {
         None
@@ -186,7 +194,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 
     let start = Instant::now();
     let progress = crate::progress::Progress::start(
-        crate::progress::wanted(args.quiet, true),
+        crate::progress::wanted(args.quiet, true) && gdb.is_none(),
         "hartscope run",
         crate::progress::Unit::Instructions,
         m.progress(),
@@ -200,6 +208,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         args.max_insns,
         args.log_commits.as_deref(),
         &tandem_name,
+        gdb.as_mut(),
     );
     progress.finish();
     if let (true, iss::bus::Console::Capture(text)) = (console_kept, &mut m.bus.console) {
@@ -208,6 +217,28 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let (stop, stats) = run?;
     let secs = start.elapsed().as_secs_f64();
+    match gdb.and_then(|g| g.outcome) {
+        None => {}
+        Some(crate::gdb::Outcome::Killed) => {
+            if !args.quiet {
+                eprintln!(
+                    "hartscope: killed by gdb at pc {:#x} after {} instructions",
+                    m.hart.pc,
+                    m.retired()
+                );
+            }
+            return Ok(ExitCode::from(crate::gdb::EXIT_KILLED));
+        }
+        Some(crate::gdb::Outcome::Lost(why)) => {
+            eprintln!(
+                "hartscope: error: --gdb: {why}; the run was stopped at pc {:#x} after {} \
+                 instructions",
+                m.hart.pc,
+                m.retired()
+            );
+            return Ok(ExitCode::from(EXIT_HOST_ERROR));
+        }
+    }
 
     if let Some(path) = &args.signature {
         write_signature(&m, &prog, path)?;
@@ -480,7 +511,8 @@ impl Sink for Recorders {
 }
 
 /// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
-/// encoder's statistics.
+/// encoder's statistics. Under GDB (`gdb`), the debugger drives the run.
+#[allow(clippy::too_many_arguments)]
 fn run_sinks(
     m: &mut Machine,
     log: Option<LogSink>,
@@ -489,9 +521,17 @@ fn run_sinks(
     limit: Option<u64>,
     log_path: Option<&Path>,
     tandem_name: &str,
+    mut gdb: Option<&mut crate::gdb::Server>,
 ) -> Result<(Stop, Option<EncoderStats>)> {
+    if let Some(g) = gdb.as_deref_mut() {
+        // Under GDB: one record sink for everything asked for (the ingress port in line),
+        // which the debugger steps through.
+        if log.is_none() && trace.is_none() && tandem.is_none() {
+            return Ok((g.serve(m, &mut NoSink, limit), None));
+        }
+    }
     // The tandem writer alone: the hart calls it directly.
-    let tandem = match (log.is_none() && trace.is_none(), tandem) {
+    let tandem = match (gdb.is_none() && log.is_none() && trace.is_none(), tandem) {
         (true, Some(mut t)) => {
             let stop = m.run(&mut t, limit);
             crate::tandem_cmd::finish(t, m, tandem_name)?;
@@ -504,18 +544,21 @@ fn run_sinks(
         Ok(p.finish()?.stats)
     };
     match (log, trace) {
-        (None, None) => Ok((m.run(&mut NoSink, limit), None)),
-        (None, Some(Port::Threaded(mut p))) => {
+        (None, None) if gdb.is_none() && tandem.is_none() => Ok((m.run(&mut NoSink, limit), None)),
+        (None, Some(Port::Threaded(mut p))) if gdb.is_none() => {
             let stop = m.run(&mut p, limit);
             Ok((stop, finish_port(Port::Threaded(p))?))
         }
-        (None, Some(Port::Inline(mut p))) if tandem.is_none() => {
+        (None, Some(Port::Inline(mut p))) if tandem.is_none() && gdb.is_none() => {
             let stop = m.run(&mut p, limit);
             Ok((stop, finish_port(Port::Inline(p))?))
         }
         (log, port) => {
             let mut r = Recorders { log, port, tandem };
-            let stop = m.run(&mut r, limit);
+            let stop = match gdb {
+                Some(g) => g.serve(m, &mut r, limit),
+                None => m.run(&mut r, limit),
+            };
             if let Some(l) = r.log {
                 l.finish().with_context(|| {
                     format!(

@@ -60,6 +60,29 @@ pub(crate) struct Scheduler {
     /// Instructions retired, published at the end of every quantum for another thread to read
     /// (a progress display): one relaxed store per 5000 instructions.
     progress: Arc<AtomicU64>,
+    /// [`Machine::run_paused`]: pause when `retired` reaches this (`u64::MAX`: never).
+    pause_at: u64,
+    /// [`Pause::after_trap`] of the run in progress.
+    pause_after_trap: bool,
+    /// The run paused inside a quantum: the next run goes on with it instead of starting one.
+    resume: bool,
+    /// The run in progress paused (its `Stop` is no stop).
+    paused: bool,
+}
+
+/// Where [`Machine::run_paused`] pauses, for a debugger. A paused run is resumed by the next
+/// `run`/`run_paused`, inside the quantum it paused in: the instructions, traps, interrupts
+/// and time are those of one uninterrupted run, and so is every record the sink gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pause {
+    /// Pause before executing anything more once [`Machine::retired`] reaches this count
+    /// (after a pending interrupt was taken, which retires nothing).
+    pub at_retired: Option<u64>,
+    /// Pause after a trap (exception or interrupt) was taken: before the handler's first
+    /// instruction.
+    pub after_trap: bool,
+    /// Pause after this many quanta ended (at a quantum's end: nothing is split).
+    pub after_quanta: Option<u64>,
 }
 
 /// Why a run stopped.
@@ -119,6 +142,26 @@ impl Machine {
     /// Run until the guest exits, the limit of retired instructions is reached, or the guest
     /// can make no more progress.
     pub fn run<S: Sink>(&mut self, sink: &mut S, limit: Option<u64>) -> Stop {
+        match self.run_paused(sink, limit, Pause::default()) {
+            Some(stop) => stop,
+            // Never paused without a pause asked for; the limit is the nearest stop.
+            None => Stop::InstructionLimit,
+        }
+    }
+
+    /// [`Machine::run`] that may also pause where `pause` says (for a debugger): `None` when
+    /// it paused, the machine ready to go on with the next `run` or `run_paused` as if it had
+    /// never stopped. The pauses cost the run loop a comparison per chunk.
+    pub fn run_paused<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        limit: Option<u64>,
+        pause: Pause,
+    ) -> Option<Stop> {
+        self.sched.pause_at = pause.at_retired.unwrap_or(u64::MAX);
+        self.sched.pause_after_trap = pause.after_trap;
+        self.sched.paused = false;
+        let mut quanta = pause.after_quanta.unwrap_or(u64::MAX);
         let stop = loop {
             if let Some(stop) = self.run_quantum(sink, limit) {
                 break stop;
@@ -132,22 +175,38 @@ impl Machine {
             {
                 break Stop::HostIoError;
             }
+            quanta -= 1;
+            if quanta == 0 {
+                self.sched.paused = true;
+                break Stop::InstructionLimit;
+            }
         };
+        self.sched.pause_at = u64::MAX;
+        self.sched.pause_after_trap = false;
         self.bus.console.flush();
         if self.bus.console.error().is_some() || self.bus.uart.input.error().is_some() {
-            return Stop::HostIoError;
+            self.sched.paused = false;
+            self.sched.resume = false;
+            return Some(Stop::HostIoError);
         }
-        stop
+        if std::mem::take(&mut self.sched.paused) {
+            return None;
+        }
+        Some(stop)
     }
 
     /// One quantum. Returns `Some` when the run must stop.
     fn run_quantum<S: Sink>(&mut self, sink: &mut S, limit: Option<u64>) -> Option<Stop> {
-        self.sched.quantum_left = QUANTUM - std::mem::take(&mut self.sched.boot_steps);
-        if self.sched.waiting {
-            if self.hart.csr.mip & self.hart.csr.mie == 0 {
-                return self.wait_for_interrupt();
+        // A run that paused inside this quantum goes on with it (it paused at the top of the
+        // loop below, after the checks of a quantum's start).
+        if !std::mem::take(&mut self.sched.resume) {
+            self.sched.quantum_left = QUANTUM - std::mem::take(&mut self.sched.boot_steps);
+            if self.sched.waiting {
+                if self.hart.csr.mip & self.hart.csr.mie == 0 {
+                    return self.wait_for_interrupt();
+                }
+                self.sched.waiting = false;
             }
-            self.sched.waiting = false;
         }
         loop {
             // A serializing instruction that used the quantum's last step ends it: Spike looks
@@ -165,6 +224,12 @@ impl Machine {
                 Some(l) => self.sched.quantum_left.min(l - self.retired),
                 None => self.sched.quantum_left,
             };
+            if self.retired >= self.sched.pause_at {
+                self.sched.resume = true;
+                self.sched.paused = true;
+                return Some(Stop::InstructionLimit);
+            }
+            let left = left.min(self.sched.pause_at - self.retired);
             // Stop where a counter may overflow, to raise LCOFI at that instruction.
             let left = left.min(self.pmu_horizon());
             self.sched.budget = left;
@@ -278,6 +343,10 @@ impl Machine {
     /// Book-keeping after a trap; detects trap loops.
     fn note_trap(&mut self, pc: u64, cause: Cause, tval: u64) -> Option<Stop> {
         let retired = self.now();
+        if self.sched.pause_after_trap {
+            // The trap ends the quantum; the run pauses at the start of the next one.
+            self.sched.pause_at = retired;
+        }
         if retired == self.sched.last_trap_retired && self.sched.traps_in_a_row > 0 {
             self.sched.traps_in_a_row += 1;
             if self.sched.traps_in_a_row >= TRAP_LOOP_LIMIT {

@@ -170,6 +170,147 @@ impl Machine {
     }
 }
 
+/// The data access an instruction is about to make ([`Machine::next_data_access`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataAccess {
+    /// The effective (virtual) address.
+    pub vaddr: u64,
+    /// Bytes accessed.
+    pub size: u8,
+    /// It reads memory (loads, LR, AMOs).
+    pub read: bool,
+    /// It writes memory (stores, an SC that will succeed, AMOs).
+    pub write: bool,
+}
+
+impl Machine {
+    /// For debuggers (watchpoints that stop before the access, as GDB expects of a RISC-V
+    /// target): the data access the instruction at `pc` makes if it executes now, or `None`
+    /// when it makes none or raises an exception instead (the fetch faults, FP off, a
+    /// misaligned access that traps, a page fault, PMP, no memory or device there).
+    /// Interrupts that could be taken first are not looked at. No side effects.
+    pub fn next_data_access(&mut self) -> Option<DataAccess> {
+        use crate::insn::Op::*;
+        use crate::mmu::Access;
+        use crate::record::{shape, Shape};
+        let pc = self.hart.pc;
+        let prv = self.hart.prv;
+        let half = |m: &mut Machine, va: u64| -> Option<u16> {
+            let pa = m.translate(va, Access::Fetch).ok()?;
+            if m.tlb.pmp_check(pa, 2, Access::Fetch, prv) != Some(true) {
+                return None;
+            }
+            let off = m.bus.ram.offset(pa, 2)?;
+            Some(m.bus.ram.read_u16(off))
+        };
+        let lo = half(self, pc)?;
+        let d = if lo & 3 != 3 {
+            crate::decode::decode16(lo)
+        } else {
+            let hi = half(self, pc.wrapping_add(2))?;
+            crate::decode::decode32(lo as u32 | (hi as u32) << 16)
+        };
+        let base = self.x(d.rs1);
+        let fs_off = self.hart.csr.mstatus & MSTATUS_FS == 0;
+        let (vaddr, size, read, write, atomic) = match (d.op, shape(d.op)) {
+            (_, Shape::Load(n)) => (
+                base.wrapping_add(d.imm as i64 as u64),
+                n,
+                true,
+                false,
+                false,
+            ),
+            (_, Shape::Store(n)) => (
+                base.wrapping_add(d.imm as i64 as u64),
+                n,
+                false,
+                true,
+                false,
+            ),
+            (_, Shape::FLoad(n)) if !fs_off => (
+                base.wrapping_add(d.imm as i64 as u64),
+                n,
+                true,
+                false,
+                false,
+            ),
+            (_, Shape::FStore(n)) if !fs_off => (
+                base.wrapping_add(d.imm as i64 as u64),
+                n,
+                false,
+                true,
+                false,
+            ),
+            (LrW, _) => (base, 4, true, false, true),
+            (LrD, _) => (base, 8, true, false, true),
+            (ScW, _) => (base, 4, false, true, true),
+            (ScD, _) => (base, 8, false, true, true),
+            (
+                AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW | AmominW | AmomaxW | AmominuW
+                | AmomaxuW,
+                _,
+            ) => (base, 4, true, true, true),
+            (
+                AmoswapD | AmoaddD | AmoxorD | AmoandD | AmoorD | AmominD | AmomaxD | AmominuD
+                | AmomaxuD,
+                _,
+            ) => (base, 8, true, true, true),
+            _ => return None,
+        };
+        let misaligned = vaddr & (size as u64 - 1) != 0;
+        if misaligned && (atomic || self.config.misaligned == crate::Misaligned::Trap) {
+            return None;
+        }
+        let access = if write { Access::Store } else { Access::Load };
+        let dprv = self.data_priv();
+        // Every byte's page (a misaligned access may cross one).
+        let last = vaddr.wrapping_add(size as u64 - 1);
+        let mut pa0 = 0;
+        for (i, va) in [vaddr, last].into_iter().enumerate() {
+            let pa = self.translate(va, access).ok()?;
+            let len = if misaligned { 1 } else { size as u64 };
+            if self.tlb.pmp_check(pa, len, access, dprv) != Some(true) {
+                return None;
+            }
+            let ram = self.bus.ram.offset(pa, len).is_some();
+            if !ram && (atomic || !self.bus.is_device(pa)) {
+                return None;
+            }
+            if i == 0 {
+                pa0 = pa;
+            }
+        }
+        // A store-conditional without its reservation writes nothing.
+        let write = write && !(matches!(d.op, ScW | ScD) && self.hart.reservation != Some(pa0));
+        if !read && !write {
+            return None;
+        }
+        Some(DataAccess {
+            vaddr,
+            size,
+            read,
+            write,
+        })
+    }
+
+    /// Write guest physical memory for the host (a debugger): RAM only, all of `bytes` or
+    /// nothing (false). Instructions decoded from the bytes written are decoded again.
+    pub fn host_write_phys(&mut self, pa: u64, bytes: &[u8]) -> bool {
+        let Some(off) = self.bus.ram.offset(pa, bytes.len() as u64) else {
+            return false;
+        };
+        if bytes.is_empty() {
+            return true;
+        }
+        self.bus
+            .ram
+            .bytes_mut(off, bytes.len())
+            .copy_from_slice(bytes);
+        self.code_written(pa, bytes.len() as u64);
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
