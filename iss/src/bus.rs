@@ -42,6 +42,16 @@ pub enum RamError {
     Wraps { base: u64, size: u64 },
     #[error("cannot reserve {size} bytes ({mib} MiB) of host address space for guest RAM: {reason}", mib = size >> 20)]
     Reserve { size: u64, reason: String },
+    #[error("RAM {base:#x}+{size:#x} overlaps {what} ({other_base:#x}+{other_size:#x})")]
+    Overlap {
+        base: u64,
+        size: u64,
+        what: &'static str,
+        other_base: u64,
+        other_size: u64,
+    },
+    #[error("RAM regions from {lo:#x} to {hi:#x} span more than {max:#x} bytes (1 TiB)", max = MAX_RAM_SIZE)]
+    Span { lo: u64, hi: u64 },
 }
 
 /// Zero-filled host memory reserved with `mmap(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)`:
@@ -116,9 +126,14 @@ impl std::ops::DerefMut for LazyBytes {
 }
 
 /// Guest RAM, reserved lazily ([`LazyBytes`]): only the pages touched cost host memory.
+/// Several regions ([`Ram::with_regions`]) share one reservation that spans them all; a gap
+/// between them is not RAM.
 pub struct Ram {
     base: u64,
     data: LazyBytes,
+    /// With several regions: each as offsets `[start, end)` in `data`, sorted. Empty: one
+    /// region, all of `data`.
+    regions: Vec<(u64, u64)>,
 }
 
 impl Ram {
@@ -136,9 +151,66 @@ impl Ram {
             size,
             reason: e.to_string(),
         })?;
-        Ok(Ram { base, data })
+        Ok(Ram {
+            base,
+            data,
+            regions: Vec::new(),
+        })
     }
 
+    /// RAM made of several regions, each `(base, size)`: checked as [`Ram::new`] checks one,
+    /// and for overlaps; the span from the lowest base to the highest end is reserved (at
+    /// most [`MAX_RAM_SIZE`]), and only the regions are RAM.
+    pub fn with_regions(regions: &[(u64, u64)]) -> Result<Ram, RamError> {
+        let mut rs = regions.to_vec();
+        rs.sort_unstable();
+        for &(base, size) in &rs {
+            if size == 0 || size > MAX_RAM_SIZE {
+                return Err(RamError::Size { size });
+            }
+            if base.checked_add(size).is_none() {
+                return Err(RamError::Wraps { base, size });
+            }
+        }
+        for w in rs.windows(2) {
+            if w[0].0 + w[0].1 > w[1].0 {
+                return Err(RamError::Overlap {
+                    base: w[1].0,
+                    size: w[1].1,
+                    what: "another RAM region",
+                    other_base: w[0].0,
+                    other_size: w[0].1,
+                });
+            }
+        }
+        match rs.as_slice() {
+            [] => Err(RamError::Size { size: 0 }),
+            [(base, size)] => Ram::new(*base, *size),
+            [(lo, _), .., (last, last_size)] => {
+                let hi = last + last_size;
+                if hi - lo > MAX_RAM_SIZE {
+                    return Err(RamError::Span { lo: *lo, hi });
+                }
+                let mut ram = Ram::new(*lo, hi - lo)?;
+                ram.regions = rs.iter().map(|&(b, s)| (b - lo, b - lo + s)).collect();
+                Ok(ram)
+            }
+        }
+    }
+
+    /// The regions, as `(base, size)`, lowest first.
+    pub fn regions(&self) -> Vec<(u64, u64)> {
+        if self.regions.is_empty() {
+            vec![(self.base, self.size())]
+        } else {
+            self.regions
+                .iter()
+                .map(|&(s, e)| (self.base + s, e - s))
+                .collect()
+        }
+    }
+
+    /// The lowest RAM address; with several regions, RAM offsets count from it.
     #[inline]
     pub fn base(&self) -> u64 {
         self.base
@@ -149,15 +221,25 @@ impl Ram {
         self.data.len() as u64
     }
 
-    /// Offset of `[pa, pa+len)` in RAM, if it lies wholly inside.
+    /// Offset of `[pa, pa+len)` in RAM, if it lies wholly inside (one region).
     #[inline]
     pub fn offset(&self, pa: u64, len: u64) -> Option<usize> {
         let off = pa.wrapping_sub(self.base);
-        if off < self.data.len() as u64 && len <= self.data.len() as u64 - off {
+        if off < self.data.len() as u64
+            && len <= self.data.len() as u64 - off
+            && (self.regions.is_empty() || self.in_one_region(off, len))
+        {
             Some(off as usize)
         } else {
             None
         }
+    }
+
+    #[cold]
+    fn in_one_region(&self, off: u64, len: u64) -> bool {
+        self.regions
+            .iter()
+            .any(|&(s, e)| off >= s && off + len <= e)
     }
 
     /// Read `size` (1, 2, 4 or 8) bytes little-endian at offset `off`. Panics if out of range:
@@ -596,8 +678,30 @@ pub struct Bus {
 impl Bus {
     /// The bus with `ram_size` bytes of RAM at [`RAM_BASE`] (see [`Ram::new`] for the errors).
     pub fn new(ram_size: u64) -> Result<Bus, RamError> {
+        Bus::with_ram(Ram::new(RAM_BASE, ram_size)?)
+    }
+
+    /// The bus with this RAM, which must not overlap the platform's devices.
+    pub fn with_ram(ram: Ram) -> Result<Bus, RamError> {
+        for (base, size) in ram.regions() {
+            for (what, b, n) in [
+                ("the CLINT", CLINT_BASE, CLINT_SIZE),
+                ("the UART", UART_BASE, UART_SIZE),
+                ("the test finisher", FINISHER_BASE, FINISHER_SIZE),
+            ] {
+                if base < b + n && b < base + size {
+                    return Err(RamError::Overlap {
+                        base,
+                        size,
+                        what,
+                        other_base: b,
+                        other_size: n,
+                    });
+                }
+            }
+        }
         Ok(Bus {
-            ram: Ram::new(RAM_BASE, ram_size)?,
+            ram,
             clint: Clint::default(),
             uart: Uart::default(),
             console: Console::stdout(),
@@ -618,12 +722,16 @@ impl Bus {
             ));
         };
         let overlaps = |b: u64, e: u64| r.base < e && b < end;
-        let ram = (self.ram.base(), self.ram.base() + self.ram.size());
-        let mut taken = vec![
-            ("RAM", ram.0, ram.1),
+        let mut taken: Vec<(&str, u64, u64)> = self
+            .ram
+            .regions()
+            .into_iter()
+            .map(|(b, n)| ("RAM", b, b + n))
+            .collect();
+        taken.extend([
             ("the CLINT", CLINT_BASE, CLINT_BASE + CLINT_SIZE),
             ("the UART", UART_BASE, UART_BASE + UART_SIZE),
-        ];
+        ]);
         if self.finisher {
             taken.push((
                 "the test finisher",

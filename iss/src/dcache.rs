@@ -24,7 +24,7 @@
 //! [`take`]: DecodeCache::take
 //! [`put`]: DecodeCache::put
 
-use crate::bus::{PAGE_SHIFT, PAGE_SIZE, RAM_BASE};
+use crate::bus::{PAGE_SHIFT, PAGE_SIZE};
 use crate::insn::{Insn, Op};
 use std::collections::HashMap;
 
@@ -97,11 +97,16 @@ pub(crate) struct DecodeCache {
     /// `Machine::after_store`): blocks were dropped, or the store asked the run to end (the
     /// test finisher).
     pub dirty: bool,
+    /// RAM's lowest address.
+    ram_base: u64,
 }
 
 impl DecodeCache {
-    pub fn new() -> DecodeCache {
+    /// A cache for code in RAM that starts at `ram_base` (the code-page bitmap counts pages
+    /// from there).
+    pub fn new(ram_base: u64) -> DecodeCache {
         DecodeCache {
+            ram_base,
             map: HashMap::new(),
             entry: Vec::new(),
             covered: Vec::new(),
@@ -113,15 +118,15 @@ impl DecodeCache {
     }
 
     #[inline]
-    fn bit(page_pa: u64) -> Option<(usize, u64)> {
-        let idx = page_pa.checked_sub(RAM_BASE)? >> PAGE_SHIFT;
+    fn bit(&self, page_pa: u64) -> Option<(usize, u64)> {
+        let idx = page_pa.checked_sub(self.ram_base)? >> PAGE_SHIFT;
         Some(((idx / 64) as usize, 1u64 << (idx % 64)))
     }
 
     /// Whether the RAM page at `page_pa` has blocks.
     #[inline]
     pub fn is_code_page(&self, page_pa: u64) -> bool {
-        match Self::bit(page_pa) {
+        match self.bit(page_pa) {
             Some((w, m)) => self.code.get(w).is_some_and(|&x| x & m != 0),
             None => false,
         }
@@ -138,7 +143,7 @@ impl DecodeCache {
         self.entry.resize((p + 1) * SLOTS_PER_PAGE, 0);
         self.covered.resize((p + 1) * SLOTS_PER_PAGE / 64, 0);
         self.map.insert(page_pa, p);
-        if let Some((w, m)) = Self::bit(page_pa) {
+        if let Some((w, m)) = self.bit(page_pa) {
             if self.code.len() <= w {
                 self.code.resize(w + 1, 0);
             }
@@ -276,6 +281,7 @@ impl DecodeCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bus::RAM_BASE;
     use crate::decode::decode;
 
     fn words(v: &[u32]) -> Vec<u16> {
@@ -286,7 +292,7 @@ mod tests {
 
     #[test]
     fn blocks_end_at_control_flow_and_stores_drop_them() {
-        let mut c = DecodeCache::new();
+        let mut c = DecodeCache::new(RAM_BASE);
         let (p, new) = c.page(RAM_BASE + 0x1000);
         assert!(new);
         assert!(c.is_code_page(RAM_BASE + 0x1000));
@@ -319,7 +325,7 @@ mod tests {
 
     #[test]
     fn crossing_instruction_is_not_cached() {
-        let mut c = DecodeCache::new();
+        let mut c = DecodeCache::new(RAM_BASE);
         let (p, _) = c.page(RAM_BASE);
         let mut arena = c.take();
         // A 32-bit instruction in the last slot crosses into the next page.

@@ -30,9 +30,7 @@
 //!
 //! The UART has no interrupt (there is no external interrupt controller): software polls it.
 
-use crate::bus::{
-    CLINT_BASE, CLINT_SIZE, FINISHER_BASE, FINISHER_SIZE, RAM_BASE, UART_BASE, UART_SIZE,
-};
+use crate::bus::{CLINT_BASE, CLINT_SIZE, FINISHER_BASE, FINISHER_SIZE, UART_BASE, UART_SIZE};
 use crate::machine::Config;
 use vm_fdt::{Error, FdtWriter};
 
@@ -118,10 +116,15 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     fdt.end_node(cpu)?;
     fdt.end_node(cpus)?;
 
-    let mem = fdt.begin_node(&format!("memory@{RAM_BASE:x}"))?;
-    fdt.property_string("device_type", "memory")?;
-    fdt.property_array_u64("reg", &reg(RAM_BASE, cfg.ram_size))?;
-    fdt.end_node(mem)?;
+    let mut memory = vec![(cfg.ram_base, cfg.ram_size)];
+    memory.extend_from_slice(&cfg.extra_ram);
+    memory.sort_unstable();
+    for (base, size) in memory {
+        let mem = fdt.begin_node(&format!("memory@{base:x}"))?;
+        fdt.property_string("device_type", "memory")?;
+        fdt.property_array_u64("reg", &reg(base, size))?;
+        fdt.end_node(mem)?;
+    }
 
     let soc = fdt.begin_node("soc")?;
     fdt.property_u32("#address-cells", 2)?;

@@ -35,7 +35,12 @@ pub enum ConfigError {
 /// Options fixed when the machine is built.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Where the main RAM starts (default [`crate::bus::RAM_BASE`], 0x8000_0000, as Spike's).
+    pub ram_base: u64,
     pub ram_size: u64,
+    /// More RAM regions, `(base, size)` (a core's tightly coupled memories, a second bank):
+    /// fetches, loads and stores there are RAM's. Default none.
+    pub extra_ram: Vec<(u64, u64)>,
     pub misaligned: Misaligned,
     /// Whether the SiFive test finisher is on the bus.
     pub finisher: bool,
@@ -63,7 +68,9 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            ram_base: crate::bus::RAM_BASE,
             ram_size: DEFAULT_RAM_SIZE,
+            extra_ram: Vec::new(),
             misaligned: Misaligned::Trap,
             finisher: true,
             sscofpmf: false,
@@ -204,8 +211,11 @@ impl Machine {
     /// maximum normally succeeds and costs only the pages the guest touches.
     pub fn try_new(config: Config) -> Result<Machine, ConfigError> {
         config.check_pmp().map_err(ConfigError::Pmp)?;
-        let mut bus = Bus::new(config.ram_size)?;
+        let mut regions = vec![(config.ram_base, config.ram_size)];
+        regions.extend_from_slice(&config.extra_ram);
+        let mut bus = Bus::with_ram(crate::bus::Ram::with_regions(&regions)?)?;
         bus.finisher = config.finisher;
+        let bus_ram_base = bus.ram.base();
         let hart = HartState {
             pmu: pmu::Pmu::new(config.pmu.clone()).map_err(ConfigError::Pmu)?,
             ctr: match &config.ctr {
@@ -225,7 +235,7 @@ impl Machine {
             bus,
             config,
             tlb: Tlb::new(),
-            dcache: DecodeCache::new(),
+            dcache: DecodeCache::new(bus_ram_base),
             rec: Retired::default(),
             effects: Vec::new(),
             fx_paddr: 0,

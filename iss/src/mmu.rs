@@ -13,7 +13,7 @@
 //! overwrote on the fast path; when a page first gets decoded instructions the TLBs are flushed
 //! so no entry for it lacks that mark.
 
-use crate::bus::{BusEffect, PAGE_SIZE, RAM_BASE};
+use crate::bus::{BusEffect, PAGE_SIZE};
 use crate::csr::*;
 use crate::machine::{Machine, Misaligned};
 use crate::record::{MemAccess, MemKind};
@@ -384,10 +384,10 @@ impl Machine {
             if let Some(off) = self.tlb.lookup(Access::Load, va) {
                 let v = self.bus.ram.read(off as usize, size);
                 if REC {
-                    self.record_mem(MemKind::Load, va, RAM_BASE + off, size, v);
+                    self.record_mem(MemKind::Load, va, self.bus.ram.base() + off, size, v);
                 }
                 if FX {
-                    self.fx_paddr = RAM_BASE + off;
+                    self.fx_paddr = self.bus.ram.base() + off;
                 }
                 return Ok(v);
             }
@@ -473,10 +473,10 @@ impl Machine {
                 }
                 if REC {
                     let v = low_bytes(val, size);
-                    self.record_mem(MemKind::Store, va, RAM_BASE + off, size, v);
+                    self.record_mem(MemKind::Store, va, self.bus.ram.base() + off, size, v);
                 }
                 if FX {
-                    self.fx_paddr = RAM_BASE + off;
+                    self.fx_paddr = self.bus.ram.base() + off;
                 }
                 return Ok(());
             }
@@ -756,7 +756,7 @@ mod tests {
         .unwrap();
         let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
         m.bus.ram.bytes_mut(0, bytes.len()).copy_from_slice(&bytes);
-        m.boot(RAM_BASE);
+        m.boot(crate::bus::RAM_BASE);
         m.hart.x[10] = 7;
         for _ in 0..2 {
             assert_eq!(m.step(&mut NoSink), crate::StepOutcome::Retired);

@@ -17,7 +17,7 @@
 //! stays on one virtual page, so sequential code and page-local branches cost one slot load,
 //! one dispatch and one budget decrement each.
 
-use crate::bus::{PlatformExit, PAGE_SIZE, RAM_BASE};
+use crate::bus::{PlatformExit, PAGE_SIZE};
 use crate::decode::{decode, decode16, decode32};
 use crate::exec::{fx_handlers, handlers, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
@@ -378,7 +378,10 @@ impl Machine {
                 Ok(off) => off,
                 Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
             };
-            self.fetch_page = (pc & !(PAGE_SIZE - 1), RAM_BASE + (off & !(PAGE_SIZE - 1)));
+            self.fetch_page = (
+                pc & !(PAGE_SIZE - 1),
+                self.bus.ram.base() + (off & !(PAGE_SIZE - 1)),
+            );
             if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
                 // A page PMP allows only in part is never in the fetch TLB: fetch and check
                 // every instruction on its own. So is an instruction that crosses pages.
@@ -398,7 +401,7 @@ impl Machine {
                 continue;
             }
             let page_off = off & !(PAGE_SIZE - 1);
-            let (p, new) = self.dcache.page(RAM_BASE + page_off);
+            let (p, new) = self.dcache.page(self.bus.ram.base() + page_off);
             if new {
                 // Store-TLB entries for this page must learn that it now holds code.
                 self.flush_tlb();
@@ -781,7 +784,7 @@ impl Machine {
         self.sched.budget_start = 1;
         let prv = self.hart.prv;
         if S::ENABLED || self.hooks {
-            let pa = RAM_BASE + off;
+            let pa = self.bus.ram.base() + off;
             self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
             if S::ENABLED {
                 self.rec.reset(pc, &d, prv, self.bus.clint.mtime);

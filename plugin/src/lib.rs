@@ -81,8 +81,16 @@ impl Default for Reports {
 pub struct Config {
     /// The ISA string (`rv64gc`, `rv64imafdc_zicsr_zifencei_sscofpmf`, ...).
     pub isa: String,
-    /// Bytes of RAM at 0x8000_0000.
+    /// Bytes of RAM at `ram_base`.
     pub ram_size: u64,
+    /// Where RAM starts (default 0x8000_0000, as Spike's).
+    pub ram_base: u64,
+    /// More RAM regions of the core's memory map (tightly coupled memories, a second bank):
+    /// the hart fetches, loads and stores there as in RAM, and they are loaded, read and
+    /// written like it. They must not overlap RAM, each other, the platform's devices
+    /// (CLINT 0x200_0000, UART 0x1000_0000, test finisher 0x10_0000) or `devices`; all of
+    /// RAM lies within 1 TiB.
+    pub memory: Vec<Region>,
     /// Misaligned loads and stores: `trap` (Spike's default) or `emulate` (done in hardware).
     pub misaligned: String,
     /// Number of hpm counters (mhpmcounter3..), 0 to 29 (default: 29 with Sscofpmf or the
@@ -156,6 +164,8 @@ impl Default for Config {
         Config {
             isa: "rv64gc".into(),
             ram_size: iss::bus::DEFAULT_RAM_SIZE,
+            ram_base: iss::bus::RAM_BASE,
+            memory: Vec::new(),
             misaligned: "trap".into(),
             hpm_counters: None,
             hpm_width: 64,
@@ -313,9 +323,11 @@ impl Hart {
             tval_zero: Some(cfg.tval_zero.join(",")),
             ..Default::default()
         };
-        let mc = opts
+        let mut mc = opts
             .config(iss::Config::default())
             .map_err(|e| Error::Config(e.replace("--", "")))?;
+        mc.ram_base = cfg.ram_base;
+        mc.extra_ram = cfg.memory.iter().map(|r| (r.base, r.size)).collect();
         let misaligned = match cfg.misaligned.as_str() {
             "trap" => iss::Misaligned::Trap,
             "emulate" => iss::Misaligned::Emulate,

@@ -534,3 +534,117 @@ fn tval_policy_and_pmp_are_settings() {
         .unwrap();
     assert_eq!((c.pmp_regions, c.pmp_granularity), (8, 4096));
 }
+
+/// A core's memory map with a tightly coupled memory at 0x1_0000 beside RAM: code runs from
+/// it, loads and stores reach it and RAM, a load from the gap between is an access fault;
+/// a checker with the same map checks the core clean, the session replays offline, and a
+/// map that overlaps a device or RAM is refused naming both.
+#[test]
+fn memory_regions_are_ram() {
+    let cfg = Config {
+        memory: vec![Region {
+            base: 0x1_0000,
+            size: 0x4000,
+        }],
+        ..quiet()
+    };
+    // At 0x1_0000: lui t0, 0x10; li t1, 0x55; sd t1, 0x100(t0); ld a0, 0x100(t0);
+    // li t2, 1; slli t2, t2, 31; sd a0, 0x100(t2); ld a1, 0x100(t2); jr t2
+    let tcm: [u32; 9] = [
+        0x000102b7, 0x05500313, 0x1062b023, 0x1002b503, 0x00100393, 0x01f39393, 0x10a3b023,
+        0x1003b583, 0x00038067,
+    ];
+    // At 0x8000_0000: addi a2, a1, 1; lui t0, 0x20; ld a3, 0(t0) (the gap: access fault)
+    let ram: [u32; 3] = [0x00158613, 0x000202b7, 0x0002b683];
+    let bytes = |w: &[u32]| w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    let fresh = |cfg: &Config| {
+        let mut h = Hart::new(cfg).unwrap();
+        h.load_image(0x1_0000, &bytes(&tcm)).unwrap();
+        h.load_image(0x8000_0000, &bytes(&ram)).unwrap();
+        h.reset(0x1_0000);
+        h
+    };
+    let mut core = fresh(&cfg);
+    let rs: Vec<Retirement> = (0..12).map(|_| core.step()).collect();
+    assert!(rs[..11].iter().all(|r| r.trap == TRAP_NONE), "{rs:#?}");
+    assert_eq!(rs[3].x_write(10), Some(0x55), "loaded from the TCM");
+    assert_eq!(rs[3].mem[0].paddr, 0x1_0100);
+    assert_eq!(rs[7].x_write(11), Some(0x55), "loaded from RAM");
+    assert_eq!(rs[9].pc, 0x8000_0000);
+    assert_eq!(rs[9].x_write(12), Some(0x56));
+    assert_eq!(
+        (rs[11].trap, rs[11].cause, rs[11].tval),
+        (TRAP_EXCEPTION, 5, 0x2_0000)
+    );
+    let mut buf = [0u8; 8];
+    core.read_mem(0x1_0100, &mut buf).unwrap();
+    assert_eq!(u64::from_le_bytes(buf), 0x55);
+    // The run loop (decoded blocks) runs from both regions too.
+    let mut fast = fresh(&cfg);
+    let (n, stop) = fast.run(11, None);
+    assert_eq!((n, stop), (11, RunStop::Limit));
+    assert_eq!(
+        (fast.x(11), fast.x(12), fast.pc()),
+        (0x55, 0x56, 0x8000_0008)
+    );
+
+    let dir = std::env::temp_dir().join(format!("hartscope-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("tcm.tandem");
+    let mut checker = fresh(&cfg);
+    checker.record(&trace).unwrap();
+    for (i, r) in rs.iter().enumerate() {
+        assert!(checker.step_check(r).unwrap().is_empty(), "retirement {i}");
+    }
+    checker.finish_recording().unwrap();
+    // Offline, from the stream's own image and start state: the same clean verdict.
+    let sidecar = tandem::sidecar::Sidecar::read(&trace)
+        .unwrap()
+        .expect("settings file");
+    let vc = tandem::verify::VerifyConfig {
+        absent: sidecar.writer.omit.clone(),
+        ram_size: sidecar.hart.ram_size,
+        machine: sidecar.hart.machine.clone(),
+        nondet: tandem::verify::Nondet::parse("+htif").unwrap(),
+        ..Default::default()
+    };
+    let report = tandem::verify::verify(vc, None, &std::fs::read(&trace).unwrap()[..]);
+    assert_eq!(
+        report.status,
+        tandem::verify::Status::Match,
+        "{:?} {:#?}",
+        report.error,
+        report.mismatches
+    );
+    assert_eq!(report.instructions + report.exceptions, 12);
+    std::fs::remove_dir_all(&dir).ok();
+
+    // Without the TCM the same core is wrong at its first instruction.
+    let mut plain = Hart::new(&quiet()).unwrap();
+    assert!(plain.load_image(0x1_0000, &bytes(&tcm)).is_err());
+    for (base, size, what) in [
+        (0x200_0000, 0x1000, "the CLINT"),
+        (0x8000_1000, 0x1000, "another RAM region"),
+        (0x7fff_f000, 0x2000, "another RAM region"),
+    ] {
+        let e = Hart::new(&Config {
+            memory: vec![Region { base, size }],
+            ..quiet()
+        })
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(e.contains(what), "{base:#x}: {e}");
+    }
+    let e = Hart::new(&Config {
+        memory: vec![Region {
+            base: 0x200_0000_0000_0000,
+            size: 0x1000,
+        }],
+        ..quiet()
+    })
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("span more than"), "{e}");
+}

@@ -55,6 +55,8 @@ pub fn machine_json(c: &iss::Config) -> Value {
         "pmp_regions": c.pmp_regions,
         "pmp_granularity": c.pmp_granularity,
         "tval_zero": c.tval_zero,
+        "ram_base": c.ram_base,
+        "extra_ram": c.extra_ram,
     })
 }
 
@@ -82,6 +84,12 @@ pub fn apply_machine(v: &Value, c: &mut iss::Config) -> Result<(), String> {
     }
     if let Some(n) = v.get("tval_zero") {
         c.tval_zero = serde_json::from_value(n.clone()).map_err(bad)?;
+    }
+    if let Some(n) = v.get("ram_base") {
+        c.ram_base = serde_json::from_value(n.clone()).map_err(bad)?;
+    }
+    if let Some(n) = v.get("extra_ram") {
+        c.extra_ram = serde_json::from_value(n.clone()).map_err(bad)?;
     }
     c.check_pmp().map_err(|e| format!("the hart's PMP: {e}"))
 }
@@ -431,7 +439,7 @@ impl Fields<'_> {
                 "sscofpmf" | "sbi" => {
                     self.bool(&f, v)?;
                 }
-                "pmp_regions" | "pmp_granularity" | "tval_zero" => {
+                "pmp_regions" | "pmp_granularity" | "tval_zero" | "ram_base" | "extra_ram" => {
                     let mut c = iss::Config::default();
                     let one = serde_json::json!({ key.as_str(): v });
                     if let Err(e) = apply_machine(&one, &mut c) {

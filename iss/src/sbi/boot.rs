@@ -20,7 +20,7 @@
 //! The device tree goes at the top of RAM, page aligned; programs must keep clear of
 //! [`SbiState::dtb`](super::SbiState::dtb).
 
-use crate::bus::{PAGE_SIZE, RAM_BASE};
+use crate::bus::PAGE_SIZE;
 use crate::csr::*;
 use crate::insn::Insn;
 use crate::machine::Machine;
@@ -36,7 +36,7 @@ impl Machine {
         let dtb = crate::dtb::build(&self.config, &self.hart.pmu.dt_tables())
             .expect("the device tree of a valid configuration");
         let len = dtb.len() as u64;
-        let top = RAM_BASE + self.bus.ram.size();
+        let top = self.config.ram_base + self.config.ram_size;
         let addr = top.saturating_sub(len.div_ceil(PAGE_SIZE) * PAGE_SIZE);
         match self.bus.ram.offset(addr, len) {
             Some(off) => {
