@@ -9,7 +9,7 @@
 //! way from the raw bits, so it also names encodings hartscope's decoder rejects as Spike
 //! does where they are RV64GC-shaped (`c.jr zero`, `c.addi4spn a0, sp, 0`, a `jalr` with
 //! funct3 set prints `unknown`). Beyond RV64GC it knows what the shipped programs and
-//! riscv-dv's RV64GC streams meet: Zfh/Q arithmetic and conversions, Zcb, Zabha/Zacas,
+//! riscv-dv's RV64GC streams meet: Zfh/Q arithmetic and conversions, Zcb, Zcmop, Zabha/Zacas,
 //! Zibi's `beqi`/`bnei`, the prefetch and `pause` hints, Svinval and the hypervisor fences.
 //! Encodings of other extensions Spike knows (vector, Zb*, Zfa, hypervisor loads...) print
 //! `unknown` here: docs/riscv-dv.md says so.
@@ -564,6 +564,10 @@ fn w16(b: u16, w: &mut Out) {
                 << 22) as i32
                 >> 22) as i64;
             w.op("c.addi16sp", &[&"sp", &imm]);
+        }
+        // Zcmop: c.lui of an odd register below 16 with immediate 0.
+        (1, 3) if imm6 == 0 && rd % 2 == 1 && rd < 16 => {
+            let _ = write!(w.s, "c.mop.{rd}");
         }
         (1, 3) => w.op("c.lui", &[&X[rd], &Hex(imm6 as u32 & 0xfffff)]),
         (1, 4) => {
