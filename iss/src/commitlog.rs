@@ -494,4 +494,63 @@ mod tests {
         r.exception = Some((arch::Cause::Exception(arch::Exception::LoadAccessFault), 0));
         assert_eq!(line(&r), "");
     }
+
+    fn trace(records: &[Retired], symbols: HashMap<u64, String>) -> String {
+        let mut log = CommitLog::spike(Vec::new(), true, Some(symbols));
+        for r in records {
+            log.retire(r);
+        }
+        String::from_utf8(log.finish().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn execution_trace() {
+        let r = rec(0x8000_0000, 0x0000_0013);
+        let syms = HashMap::from([(0x8000_0000, "_start".to_string())]);
+        // The symbol line, the fetched line, the commit line; a repeat of the same pc and
+        // bits gets no second fetched line.
+        assert_eq!(
+            trace(&[r.clone(), r], syms),
+            "core   0: >>>>  _start\n\
+             core   0: 0x0000000080000000 (0x00000013) nop\n\
+             core   0: 3 0x0000000080000000 (0x00000013)\n\
+             core   0: 3 0x0000000080000000 (0x00000013)\n"
+        );
+        // A trapping instruction: its line, then the exception's (tval, except for ecall).
+        let mut log = CommitLog::spike(Vec::new(), true, Some(HashMap::new()));
+        let mut r = rec(0x8000_0004, 0x0000_0073);
+        r.exception = Some((arch::Cause::Exception(Exception::EcallFromM), 0));
+        log.retire(&r);
+        log.trap(&TrapRecord {
+            cause: Cause::Exception(Exception::EcallFromM),
+            tval: 0,
+            epc: 0x8000_0004,
+            from: Priv::M,
+            to: Priv::M,
+            handler: 0x8000_0100,
+            writes: [RegWrite {
+                reg: Reg::X(0),
+                value: 0,
+            }; 4],
+            insn: None,
+            time: 0,
+        });
+        assert_eq!(
+            String::from_utf8(log.finish().unwrap()).unwrap(),
+            "core   0: 0x0000000080000004 (0x00000073) ecall\n\
+             core   0: exception trap_machine_ecall, epc 0x0000000080000004\n"
+        );
+    }
+
+    /// A symbol name longer than a chunk (the ELF decides its length) is written whole.
+    #[test]
+    fn huge_symbol_name() {
+        let name = "s".repeat(CHUNK + 10);
+        let out = trace(
+            &[rec(0x8000_0000, 0x0000_0013)],
+            HashMap::from([(0x8000_0000, name.clone())]),
+        );
+        assert!(out.starts_with(&format!("core   0: >>>>  {name}\n")));
+        assert!(out.ends_with("core   0: 3 0x0000000080000000 (0x00000013)\n"));
+    }
 }

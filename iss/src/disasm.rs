@@ -177,7 +177,7 @@ fn w32(b: u32, w: &mut Out) {
         },
         // LOAD-FP
         0x07 => match f3 {
-            1 | 2 | 3 | 4 => {
+            1..=4 => {
                 let n = ["", "flh", "flw", "fld", "flq"][f3 as usize];
                 w.op(n, &[&fd, &Addr(i_imm, x1)]);
             }
@@ -413,7 +413,7 @@ fn op_fp(b: u32, w: &mut Out) {
     let (fd, f1, f2) = (F[rd], F[rs1], F[rs2]);
     let (xd, x1) = (X[rd], X[rs1]);
     match f7 >> 2 {
-        0x00 | 0x01 | 0x02 | 0x03 => {
+        0x00..=0x03 => {
             let n = ["fadd", "fsub", "fmul", "fdiv"][(f7 >> 2) as usize];
             w.op(&format!("{n}.{fmt}"), &[&fd, &f1, &f2]);
         }
@@ -1102,3 +1102,35 @@ static CSR_NAMES: [(u16, &str); 455] = [
     (0xf15, "mconfigptr"),
     (0xfb0, "mtopi"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::disasm;
+    use rstest::rstest;
+
+    /// Lines of Spike's own `-l` logs (g591cff16), one per format.
+    #[rstest]
+    #[case(0x0000_0297, "auipc   t0, 0x0")]
+    #[case(0x0202_8593, "addi    a1, t0, 32")]
+    #[case(0xf140_2573, "csrr    a0, mhartid")]
+    #[case(0x0182_b283, "ld      t0, 24(t0)")]
+    #[case(0x0002_8067, "jr      t0")]
+    #[case(0x0000_8082, "ret")]
+    #[case(0x0000_4081, "c.li    ra, 0")]
+    #[case(0x0240_006f, "j       pc + 0x24")]
+    #[case(0x01df_1463, "bne     t5, t4, pc + 8")]
+    #[case(0x0000_0013, "nop")]
+    #[case(0x0000_0073, "ecall")]
+    #[case(0x0000_0000, "c.unimp")]
+    #[case(0xc000_1073, "unimp")]
+    #[case(0x0ff0_000f, "fence   iorw,iorw")]
+    #[case(0x3810_1073, "csrw    unknown_381, zero")]
+    #[case(0x04b5_0533, "unknown")]
+    #[case(0x00b5_2063, "beqi    a0, 11, pc + 0")]
+    #[case(0x6781, "c.mop.15")]
+    #[case(0x6505, "c.lui   a0, 0x1")]
+    #[case(0x7139, "c.addi16sp sp, -64")]
+    fn spike_spelling(#[case] bits: u32, #[case] text: &str) {
+        assert_eq!(disasm(bits), text);
+    }
+}
