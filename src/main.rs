@@ -11,6 +11,7 @@ mod prealloc;
 mod progress;
 mod run;
 mod spike;
+mod spike_cmd;
 mod tandem_cmd;
 mod trace;
 
@@ -29,6 +30,14 @@ struct Cli {
 enum Command {
     /// Run a bare-metal RV64 ELF program.
     Run(Box<run::RunArgs>),
+    /// Spike's command line (`hartscope spike [Spike's options] ELF`), run as `run` would:
+    /// -l, --log-commits, --log=, --isa=, --priv=msu, --misaligned, -m, -p1, --pc=,
+    /// --instructions=, +signature=, +signature-granularity= (`hartscope spike --help`).
+    #[command(disable_help_flag = true)]
+    Spike {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<std::ffi::OsString>,
+    },
     /// Measure hartscope's speed against Spike's on the same program.
     Bench(bench::BenchArgs),
     /// Write the platform's device tree (for Spike's --dtb, Linux, or to read).
@@ -53,6 +62,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Run(args) => run::run(*args),
+        Command::Spike { args } => spike_cmd::run(args),
         Command::Bench(args) => bench::bench(args).map(|()| ExitCode::SUCCESS),
         Command::Dtb(args) => dtb_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Command::Ntrace(cmd) => ntrace_cmd::run(cmd),

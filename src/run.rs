@@ -36,9 +36,34 @@ pub struct RunArgs {
     /// Write Spike's --log-commits format to FILE ('-' for standard output).
     #[arg(long, value_name = "FILE")]
     pub log_commits: Option<PathBuf>,
+    /// Spike's -l: before each instruction's commit line, the line of the instruction fetched
+    /// (pc, bits, Spike's disassembly; trapping ones included), the symbol at its pc, and the
+    /// lines of each trap. Goes where --log-commits goes, else to --log FILE, else to
+    /// standard error (as Spike's).
+    #[arg(short = 'l', long)]
+    pub log_trace: bool,
+    /// Where -l writes when --log-commits is not given ('-' for standard output).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "log_trace",
+        conflicts_with = "log_commits"
+    )]
+    pub log: Option<PathBuf>,
+    /// Commit lines go where -l's lines go (`hartscope spike --log-commits`, whose option
+    /// takes no file).
+    #[arg(skip)]
+    pub commits_to_log: bool,
+    /// Start at this address instead of the ELF's entry (hex, as Spike's --pc=).
+    #[arg(long, value_name = "ADDR", value_parser = parse_pc)]
+    pub pc: Option<u64>,
     /// Write the memory between begin_signature and end_signature, one 32-bit word per line.
     #[arg(long, value_name = "FILE")]
     pub signature: Option<PathBuf>,
+    /// Bytes per line of the signature (a power of two, 1 to 64; Spike's
+    /// +signature-granularity): each line is those bytes as one little-endian hex number.
+    #[arg(long, value_name = "BYTES", default_value_t = 4, value_parser = parse_granularity)]
+    pub signature_granularity: usize,
     /// Bytes the UART's receiver delivers to the guest, in order, read from FILE as the guest
     /// consumes them ('-' for standard input; a FIFO works). Without it, reads of the receive
     /// register find no data.
@@ -68,6 +93,21 @@ pub struct RunArgs {
 pub enum MisalignedArg {
     Trap,
     Emulate,
+}
+
+/// `--pc`: an address in hex (`0x80000000` or `80000000`).
+fn parse_pc(s: &str) -> Result<u64, String> {
+    crate::trace::parse_addr(s).map_err(|e| format!("{e:#}"))
+}
+
+/// `--signature-granularity`: a power of two from 1 to 64.
+pub fn parse_granularity(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n.is_power_of_two() && n <= 64 => Ok(n),
+        _ => Err(format!(
+            "'{s}': the granularity is a power of two from 1 to 64 bytes"
+        )),
+    }
 }
 
 /// Parse `256M`, `1G`, `4096`, `64K`.
@@ -118,7 +158,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         e => e.into(),
     })?;
     let prog = iss::elf::load_file(&mut m, &args.program)?;
-    m.boot(prog.entry);
+    m.boot(args.pc.unwrap_or(prog.entry));
     args.hart.check_boot(&m, &prog)?;
     // Listen before any output is created: a port in use is reported first.
     let mut gdb = args.gdb.map(crate::gdb::Server::listen).transpose()?;
@@ -138,27 +178,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         m.bus.uart.input.set_source(source);
     }
 
-    let log = match &args.log_commits {
-        None => None,
-        Some(path) => {
-            // The log is written in large chunks by its own thread: no buffering needed here.
-            let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
-                Box::new(std::io::stdout())
-            } else {
-                Box::new(
-                    crate::prealloc::PreallocFile::create(path).with_context(|| {
-                        format!("--log-commits: cannot create {}", path.display())
-                    })?,
-                )
-            };
-            Some(CommitLog::new(out))
-        }
-    };
+    let log = open_log(&args)?;
     // At most one output may own standard output; while a binary stream does, the guest's
     // console is kept and goes to standard error when the run ends (however it ends).
     let dash = |p: Option<&Path>| p.is_some_and(|p| p.as_os_str() == "-");
     let on_stdout: Vec<&str> = [
         ("--log-commits -", dash(args.log_commits.as_deref())),
+        ("--log -", dash(args.log.as_deref())),
         ("--ntrace -", dash(args.trace.ntrace.as_deref())),
         ("--tandem -", args.tandem.to_stdout()),
     ]
@@ -206,7 +232,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         trace,
         tandem,
         args.max_insns,
-        args.log_commits.as_deref(),
+        &log_name(&args),
         &tandem_name,
         gdb.as_mut(),
     );
@@ -241,7 +267,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
 
     if let Some(path) = &args.signature {
-        write_signature(&m, &prog, path)?;
+        write_signature(&m, &prog, path, args.signature_granularity)?;
     }
 
     args.hart.reports(&m, &prog)?;
@@ -327,19 +353,74 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     })
 }
 
-fn write_signature(m: &Machine, prog: &iss::elf::Program, path: &PathBuf) -> Result<()> {
+/// The signature, `granularity` bytes per line, each line those bytes as one little-endian
+/// number in hex (the last line padded with zeros), as Spike writes it.
+fn write_signature(
+    m: &Machine,
+    prog: &iss::elf::Program,
+    path: &PathBuf,
+    granularity: usize,
+) -> Result<()> {
     let (off, len) = iss::elf::signature_range(m, prog).context("--signature")?;
     // Streamed from RAM: the range may be as large as RAM.
     let write = || -> std::io::Result<()> {
         let mut out = BufWriter::new(File::create(path)?);
-        for w in m.bus.ram.bytes(off, len).chunks(4) {
-            let mut b = [0u8; 4];
-            b[..w.len()].copy_from_slice(w);
-            writeln!(out, "{:08x}", u32::from_le_bytes(b))?;
+        let mut line = String::with_capacity(2 * granularity + 1);
+        for w in m.bus.ram.bytes(off, len).chunks(granularity) {
+            line.clear();
+            for i in (0..granularity).rev() {
+                use std::fmt::Write as _;
+                let _ = write!(line, "{:02x}", w.get(i).copied().unwrap_or(0));
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
         }
         out.flush()
     };
     write().with_context(|| format!("--signature: cannot write {}", path.display()))
+}
+
+/// The commit log and the execution trace (`-l`), in one stream as Spike writes them: to
+/// --log-commits FILE, else --log FILE, else standard error (the trace; commit lines only
+/// when asked for).
+fn open_log(args: &RunArgs) -> Result<Option<LogSink>> {
+    let commits = args.log_commits.is_some() || args.commits_to_log;
+    if !commits && !args.log_trace {
+        return Ok(None);
+    }
+    let (path, option) = match (&args.log_commits, &args.log) {
+        (Some(p), _) => (Some(p), "--log-commits"),
+        (None, Some(p)) => (Some(p), "--log"),
+        (None, None) => (None, ""),
+    };
+    // The log is written in large chunks by its own thread: no buffering needed here.
+    let out: Box<dyn Write + Send> = match path {
+        None => Box::new(std::io::stderr()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdout()),
+        Some(p) => Box::new(
+            crate::prealloc::PreallocFile::create(p)
+                .with_context(|| format!("{option}: cannot create {}", p.display()))?,
+        ),
+    };
+    let symbols = if args.log_trace {
+        Some(
+            iss::elf::spike_symbols_file(&args.program).with_context(|| {
+                format!("-l: reading the symbols of {}", args.program.display())
+            })?,
+        )
+    } else {
+        None
+    };
+    Ok(Some(CommitLog::spike(out, commits, symbols)))
+}
+
+/// How the log's destination is named in messages.
+fn log_name(args: &RunArgs) -> String {
+    match args.log_commits.as_deref().or(args.log.as_deref()) {
+        Some(p) if p.as_os_str() == "-" => "standard output".into(),
+        Some(p) => p.display().to_string(),
+        None => "standard error".into(),
+    }
 }
 
 /// The ingress port with its outputs: on a thread of its own fed with the runs the hart
@@ -519,7 +600,7 @@ fn run_sinks(
     trace: Option<Port>,
     tandem: Option<crate::tandem_cmd::TandemSink>,
     limit: Option<u64>,
-    log_path: Option<&Path>,
+    log_name: &str,
     tandem_name: &str,
     mut gdb: Option<&mut crate::gdb::Server>,
 ) -> Result<(Stop, Option<EncoderStats>)> {
@@ -560,16 +641,8 @@ fn run_sinks(
                 None => m.run(&mut r, limit),
             };
             if let Some(l) = r.log {
-                l.finish().with_context(|| {
-                    format!(
-                        "writing the commit log to {}",
-                        log_path.map_or("-".into(), |p| if p.as_os_str() == "-" {
-                            "standard output".into()
-                        } else {
-                            p.display().to_string()
-                        })
-                    )
-                })?;
+                l.finish()
+                    .with_context(|| format!("writing the commit log to {log_name}"))?;
             }
             if let Some(t) = r.tandem {
                 crate::tandem_cmd::finish(t, m, tandem_name)?;

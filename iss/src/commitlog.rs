@@ -12,12 +12,32 @@
 //! for each load and `mem ADDR VALUE` for each store, the value as wide as the access.
 //! Instructions that raise an exception (ecall included) are not logged, as in Spike.
 //!
+//! With the execution trace (`-l`, [`CommitLog::spike`]) each instruction the hart fetched,
+//! the ones that then trap included, first gets Spike's `-l` line, and each trap its lines:
+//!
+//! ```text
+//! core   0: >>>>  _start                                      <- a symbol at the pc
+//! core   0: 0x0000000080000000 (0x00000297) auipc   t0, 0x0   <- fetched (bits in 8 digits)
+//! core   0: 3 0x0000000080000000 (0x00000297) x5  0x0000000080000000
+//! core   0: exception trap_illegal_instruction, epc 0x000000008000201a
+//! core   0:           tval 0x0000000000000000                 <- not for ecalls
+//! core   0: exception interrupt #7, epc 0x0000000080002288
+//! ```
+//!
+//! As in Spike, the `-l` line (and its symbol line) is left out when the instruction is the
+//! same one, at the same pc, as the last one printed (a `j .` loop, or an instruction that
+//! traps to itself), and an instruction whose fetch faulted has none. The disassembly is
+//! [`crate::disasm`]'s, the symbols [`crate::elf::spike_symbols`]'s.
+//!
 //! Spike keeps an instruction's register writes in a `std::map` keyed by `(number << 4) | kind`
 //! (kind 0 for x, 1 for f, 4 for CSRs) and prints them in ascending key order, each register
 //! once with its last value; loads then stores follow. See `docs/spike-compat.md`.
 
 use crate::csr::csr_name;
+use crate::insn::Op;
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use arch::{Cause, Exception};
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 /// Two lower-case hex digits for every byte value.
@@ -90,10 +110,32 @@ pub struct CommitLog<W: Write + Send + 'static> {
     writer: Option<std::thread::JoinHandle<io::Result<W>>>,
     /// Set by the writer thread when a write failed ([`Sink::failed`]).
     failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Commit lines are written (`--log-commits`).
+    commits: bool,
+    /// The execution trace (`-l`), when asked for.
+    trace: Option<Box<Trace>>,
+}
+
+/// What the execution trace keeps between lines.
+struct Trace {
+    /// The name shown at each address.
+    symbols: HashMap<u64, String>,
+    /// The pc and bits of the last instruction whose `-l` line was written.
+    last: Option<(u64, u32)>,
+    /// The lines being made.
+    text: String,
 }
 
 impl<W: Write + Send + 'static> CommitLog<W> {
-    pub fn new(mut out: W) -> Self {
+    /// Spike's `--log-commits` log to `out`.
+    pub fn new(out: W) -> Self {
+        Self::spike(out, true, None)
+    }
+
+    /// Spike's log to `out`: commit lines if `commits` (`--log-commits`), and the execution
+    /// trace (`-l`) if `trace` is given: the names to show at addresses
+    /// ([`crate::elf::spike_symbols`]).
+    pub fn spike(mut out: W, commits: bool, trace: Option<HashMap<u64, String>>) -> Self {
         let (full, to_write) = crossbeam_channel::bounded::<Vec<u8>>(2);
         let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(4);
         let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -126,6 +168,104 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             empty,
             writer: Some(writer),
             failed,
+            commits,
+            trace: trace.map(|symbols| {
+                Box::new(Trace {
+                    symbols,
+                    last: None,
+                    text: String::with_capacity(256),
+                })
+            }),
+        }
+    }
+
+    /// Append `bytes` (any length) to the chunk being filled.
+    fn put_raw(&mut self, bytes: &[u8]) {
+        if self.pos + bytes.len() > CHUNK {
+            self.hand_over();
+        }
+        if bytes.len() > CHUNK {
+            // Longer than a chunk (a symbol name can be as long as the ELF allows): on its own.
+            if let Some(f) = &self.full {
+                let _ = f.send(bytes.to_vec());
+            }
+            return;
+        }
+        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+    }
+
+    /// The `-l` line of the instruction of `r` (with the symbol line before it), unless it
+    /// is the one last written or its fetch faulted.
+    #[cold]
+    fn trace_insn(&mut self, r: &Retired) {
+        let Some(t) = self.trace.as_deref_mut() else {
+            return;
+        };
+        if r.insn.op == Op::NotDecoded {
+            return;
+        }
+        let bits = if r.insn.len == 2 {
+            r.insn.bits & 0xffff
+        } else {
+            r.insn.bits
+        };
+        if t.last == Some((r.pc, bits)) {
+            return;
+        }
+        t.last = Some((r.pc, bits));
+        t.text.clear();
+        use std::fmt::Write as _;
+        if let Some(name) = t.symbols.get(&r.pc) {
+            let _ = writeln!(t.text, "core   0: >>>>  {name}");
+        }
+        let _ = write!(t.text, "core   0: 0x{:016x} (0x{bits:08x}) ", r.pc);
+        crate::disasm::disasm_into(bits, &mut t.text);
+        t.text.push('\n');
+        let text = std::mem::take(&mut t.text);
+        self.put_raw(text.as_bytes());
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.text = text;
+        }
+    }
+
+    /// The lines Spike's `-l` log gives a trap.
+    #[cold]
+    fn trace_trap(&mut self, tr: &TrapRecord) {
+        let Some(t) = self.trace.as_deref_mut() else {
+            return;
+        };
+        t.text.clear();
+        use std::fmt::Write as _;
+        let _ = match tr.cause {
+            Cause::Interrupt(i) => writeln!(
+                t.text,
+                "core   0: exception interrupt #{}, epc 0x{:016x}",
+                i.code(),
+                tr.epc
+            ),
+            Cause::Exception(e) => writeln!(
+                t.text,
+                "core   0: exception {}, epc 0x{:016x}",
+                trap_name(e),
+                tr.epc
+            ),
+        };
+        if let Cause::Exception(e) = tr.cause {
+            if !matches!(
+                e,
+                Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM
+            ) {
+                let _ = writeln!(t.text, "core   0:           tval 0x{:016x}", tr.tval);
+            }
+        }
+        let text = std::mem::take(&mut t.text);
+        self.put_raw(text.as_bytes());
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.text = text;
+        }
+        if self.pos >= CHUNK {
+            self.hand_over();
         }
     }
 
@@ -206,6 +346,26 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     }
 }
 
+/// Spike's name of an exception (its `trap_t::name`).
+fn trap_name(e: Exception) -> &'static str {
+    match e {
+        Exception::InstructionAddressMisaligned => "trap_instruction_address_misaligned",
+        Exception::InstructionAccessFault => "trap_instruction_access_fault",
+        Exception::IllegalInstruction => "trap_illegal_instruction",
+        Exception::Breakpoint => "trap_breakpoint",
+        Exception::LoadAddressMisaligned => "trap_load_address_misaligned",
+        Exception::LoadAccessFault => "trap_load_access_fault",
+        Exception::StoreAddressMisaligned => "trap_store_address_misaligned",
+        Exception::StoreAccessFault => "trap_store_access_fault",
+        Exception::EcallFromU => "trap_user_ecall",
+        Exception::EcallFromS => "trap_supervisor_ecall",
+        Exception::EcallFromM => "trap_machine_ecall",
+        Exception::InstructionPageFault => "trap_instruction_page_fault",
+        Exception::LoadPageFault => "trap_load_page_fault",
+        Exception::StorePageFault => "trap_store_page_fault",
+    }
+}
+
 #[inline(always)]
 fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite) {
     match w.reg {
@@ -240,16 +400,22 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
 
     #[inline]
     fn retire(&mut self, r: &Retired) {
-        if r.exception.is_some() {
-            return;
+        if self.trace.is_some() {
+            self.trace_insn(r);
         }
-        self.format(r);
+        if r.exception.is_none() && self.commits {
+            self.format(r);
+        }
         if self.pos >= CHUNK {
             self.hand_over();
         }
     }
 
-    fn trap(&mut self, _: &TrapRecord) {}
+    fn trap(&mut self, t: &TrapRecord) {
+        if self.trace.is_some() {
+            self.trace_trap(t);
+        }
+    }
 
     fn failed(&self) -> bool {
         self.failed.load(std::sync::atomic::Ordering::Relaxed)
@@ -327,5 +493,64 @@ mod tests {
         );
         r.exception = Some((arch::Cause::Exception(arch::Exception::LoadAccessFault), 0));
         assert_eq!(line(&r), "");
+    }
+
+    fn trace(records: &[Retired], symbols: HashMap<u64, String>) -> String {
+        let mut log = CommitLog::spike(Vec::new(), true, Some(symbols));
+        for r in records {
+            log.retire(r);
+        }
+        String::from_utf8(log.finish().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn execution_trace() {
+        let r = rec(0x8000_0000, 0x0000_0013);
+        let syms = HashMap::from([(0x8000_0000, "_start".to_string())]);
+        // The symbol line, the fetched line, the commit line; a repeat of the same pc and
+        // bits gets no second fetched line.
+        assert_eq!(
+            trace(&[r.clone(), r], syms),
+            "core   0: >>>>  _start\n\
+             core   0: 0x0000000080000000 (0x00000013) nop\n\
+             core   0: 3 0x0000000080000000 (0x00000013)\n\
+             core   0: 3 0x0000000080000000 (0x00000013)\n"
+        );
+        // A trapping instruction: its line, then the exception's (tval, except for ecall).
+        let mut log = CommitLog::spike(Vec::new(), true, Some(HashMap::new()));
+        let mut r = rec(0x8000_0004, 0x0000_0073);
+        r.exception = Some((arch::Cause::Exception(Exception::EcallFromM), 0));
+        log.retire(&r);
+        log.trap(&TrapRecord {
+            cause: Cause::Exception(Exception::EcallFromM),
+            tval: 0,
+            epc: 0x8000_0004,
+            from: Priv::M,
+            to: Priv::M,
+            handler: 0x8000_0100,
+            writes: [RegWrite {
+                reg: Reg::X(0),
+                value: 0,
+            }; 4],
+            insn: None,
+            time: 0,
+        });
+        assert_eq!(
+            String::from_utf8(log.finish().unwrap()).unwrap(),
+            "core   0: 0x0000000080000004 (0x00000073) ecall\n\
+             core   0: exception trap_machine_ecall, epc 0x0000000080000004\n"
+        );
+    }
+
+    /// A symbol name longer than a chunk (the ELF decides its length) is written whole.
+    #[test]
+    fn huge_symbol_name() {
+        let name = "s".repeat(CHUNK + 10);
+        let out = trace(
+            &[rec(0x8000_0000, 0x0000_0013)],
+            HashMap::from([(0x8000_0000, name.clone())]),
+        );
+        assert!(out.starts_with(&format!("core   0: >>>>  {name}\n")));
+        assert!(out.ends_with("core   0: 3 0x0000000080000000 (0x00000013)\n"));
     }
 }

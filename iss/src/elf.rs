@@ -15,7 +15,7 @@
 use crate::bus::MAX_RAM_SIZE;
 use crate::machine::Machine;
 use goblin::elf::{header, program_header, sym};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -316,11 +316,55 @@ impl<'a> ElfFile<'a> {
     /// UTF-8 are converted lossily; a name offset outside the string table skips the symbol.
     pub fn symbols(&self) -> Result<BTreeMap<u64, Vec<Symbol>>, ElfError> {
         let mut out: BTreeMap<u64, Vec<Symbol>> = BTreeMap::new();
+        self.each_symbol(|st_name, st_info, st_shndx, value, size, raw| {
+            if st_name == 0 || st_shndx == 0 {
+                return;
+            }
+            let t = st_info & 0xf;
+            if t != sym::STT_FUNC && t != sym::STT_OBJECT && t != sym::STT_NOTYPE {
+                return;
+            }
+            if raw.is_empty() || raw.starts_with(b".L") || raw.starts_with(b"$") {
+                return;
+            }
+            out.entry(value).or_default().push(Symbol {
+                name: String::from_utf8_lossy(raw).into_owned(),
+                addr: value,
+                size,
+                is_func: t == sym::STT_FUNC,
+            });
+        })?;
+        Ok(out)
+    }
+
+    /// The name Spike's `-l` log shows (`>>>>  name`) at each address: Spike keeps every
+    /// symbol of the table by name (a later one of the same name replacing an earlier one),
+    /// then gives each address the first of its names in byte order. Every kind of symbol
+    /// counts, mapping symbols (`$x`) and empty names included.
+    pub fn spike_symbols(&self) -> Result<HashMap<u64, String>, ElfError> {
+        let mut by_name: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
+        self.each_symbol(|_, _, _, value, _, raw| {
+            by_name.insert(raw.to_vec(), value);
+        })?;
+        let mut out = HashMap::new();
+        for (name, addr) in by_name {
+            out.entry(addr)
+                .or_insert_with(|| String::from_utf8_lossy(&name).into_owned());
+        }
+        Ok(out)
+    }
+
+    /// Call `f(st_name, st_info, st_shndx, st_value, st_size, name)` for every entry of the
+    /// (last) symbol table; a name offset outside the string table skips the entry.
+    fn each_symbol(
+        &self,
+        mut f: impl FnMut(usize, u8, u16, u64, u64, &[u8]),
+    ) -> Result<(), ElfError> {
         let Some(idx) = (0..self.shnum)
             .rev()
             .find(|&i| self.section(i).0 == SHT_SYMTAB)
         else {
-            return Ok(out);
+            return Ok(());
         };
         let (_, link, offset, size, entsize) = self.section(idx);
         if entsize != SYM_SIZE {
@@ -349,28 +393,13 @@ impl<'a> ElfFile<'a> {
         for e in table.chunks_exact(SYM_SIZE as usize) {
             let (st_name, st_info, st_shndx) = (le32(e, 0) as usize, e[4], le16(e, 6));
             let (value, size) = (le64(e, 8), le64(e, 16));
-            if st_name == 0 || st_shndx == 0 {
-                continue;
-            }
-            let t = st_info & 0xf;
-            if t != sym::STT_FUNC && t != sym::STT_OBJECT && t != sym::STT_NOTYPE {
-                continue;
-            }
             let Some(rest) = strings.get(st_name..) else {
                 continue;
             };
             let raw = rest.split(|&c| c == 0).next().unwrap_or(&[]);
-            if raw.is_empty() || raw.starts_with(b".L") || raw.starts_with(b"$") {
-                continue;
-            }
-            out.entry(value).or_default().push(Symbol {
-                name: String::from_utf8_lossy(raw).into_owned(),
-                addr: value,
-                size,
-                is_func: t == sym::STT_FUNC,
-            });
+            f(st_name, st_info, st_shndx, value, size, raw);
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -507,6 +536,11 @@ pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfErr
     Ok(prog)
 }
 
+/// The names Spike's `-l` log shows at each address (see [`ElfFile::spike_symbols`]).
+pub fn spike_symbols(bytes: &[u8], path: &str) -> Result<HashMap<u64, String>, ElfError> {
+    ElfFile::parse(bytes, path)?.spike_symbols()
+}
+
 /// The symbols and entry point of an ELF, without loading it (for tools that read traces).
 pub fn parse_symbols(bytes: &[u8], path: &str) -> Result<Program, ElfError> {
     let elf = ElfFile::parse(bytes, path)?;
@@ -546,6 +580,20 @@ pub const MAX_ELF_FILE: u64 = 1 << 30;
 /// Read and load an ELF file. The magic number is checked before the rest is read, and at
 /// most [`MAX_ELF_FILE`] bytes are read.
 pub fn load_file(m: &mut Machine, path: &std::path::Path) -> Result<Program, ElfError> {
+    let bytes = read_file(path)?;
+    load(m, &bytes, &path.display().to_string())
+}
+
+/// The names Spike's `-l` log shows at each address, from the ELF file at `path` (read with
+/// the same cap as [`load_file`]).
+pub fn spike_symbols_file(path: &std::path::Path) -> Result<HashMap<u64, String>, ElfError> {
+    let bytes = read_file(path)?;
+    spike_symbols(&bytes, &path.display().to_string())
+}
+
+/// The bytes of an ELF file, at most `MAX_ELF_FILE` of them (only the first four of a file
+/// that is not an ELF, which is enough to say so).
+fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ElfError> {
     use std::io::Read;
     let shown = path.display().to_string();
     let io = |source| ElfError::Io {
@@ -566,7 +614,7 @@ pub fn load_file(m: &mut Machine, path: &std::path::Path) -> Result<Program, Elf
             });
         }
     }
-    load(m, &bytes, &shown)
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod commitlog;
 pub mod csr;
 mod dcache;
 pub mod decode;
+pub mod disasm;
 pub mod dtb;
 pub mod elf;
 mod events;
