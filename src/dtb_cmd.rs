@@ -20,9 +20,9 @@ pub struct DtbArgs {
     /// dtb (the flattened blob) or dts (device tree source, as `dtc -O dts` prints it).
     #[arg(long, value_enum, default_value_t = Format::Dtb)]
     pub format: Format,
-    /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix (as `run --mem`).
-    #[arg(long, default_value = "256M", value_parser = crate::run::parse_size)]
-    pub mem: u64,
+    /// RAM: a size at 0x8000_0000 or BASE:SIZE[,BASE:SIZE...] regions (as `run --mem`).
+    #[arg(long, default_value = "256M", value_parser = crate::run::parse_mem_map)]
+    pub mem: crate::run::MemMap,
     /// hartscope (the platform the options describe) or spike (Spike's own default machine,
     /// for `spike --dtb` on a machine without a device tree compiler; the other options do
     /// not apply to it).
@@ -53,10 +53,9 @@ pub fn blob(config: &Config) -> Result<Vec<u8>> {
 }
 
 pub fn run(args: DtbArgs) -> Result<()> {
-    let config = args.hart.config(Config {
-        ram_size: args.mem,
-        ..Config::default()
-    })?;
+    let mut base = Config::default();
+    args.mem.apply(&mut base);
+    let config = args.hart.config(base)?;
     let dtb = match args.platform {
         Platform::Hartscope => blob(&config)?,
         Platform::Spike => crate::spike::spike_platform_dtb()

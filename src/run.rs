@@ -27,9 +27,11 @@ pub const EXIT_RESET: u8 = 126;
 pub struct RunArgs {
     /// The program: an RV64 little-endian ELF executable.
     pub program: PathBuf,
-    /// RAM size at 0x8000_0000, in bytes or with a K, M or G suffix.
-    #[arg(long, default_value = "256M", value_parser = parse_size, allow_hyphen_values = true)]
-    pub mem: u64,
+    /// RAM: a size at 0x8000_0000, in bytes or with a K, M or G suffix; or regions as Spike's
+    /// -m takes them, BASE:SIZE[,BASE:SIZE...] (hexadecimal with 0x, or decimal; sizes may have
+    /// a suffix; all 4 KiB aligned, within 1 TiB of each other), the first the main one.
+    #[arg(long, default_value = "256M", value_parser = parse_mem_map, allow_hyphen_values = true)]
+    pub mem: MemMap,
     /// Stop after this many retired instructions (exit status 124).
     #[arg(long, allow_hyphen_values = true)]
     pub max_insns: Option<u64>,
@@ -110,6 +112,58 @@ pub fn parse_granularity(s: &str) -> Result<usize, String> {
     }
 }
 
+/// `--mem`: the RAM regions, `(base, size)`, the first the main one (where RAM's size is
+/// counted and the built-in SBI puts the device tree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemMap(pub Vec<(u64, u64)>);
+
+impl MemMap {
+    /// `size` bytes at 0x8000_0000.
+    pub fn at_ram_base(size: u64) -> MemMap {
+        MemMap(vec![(iss::bus::RAM_BASE, size)])
+    }
+
+    /// Set the machine's RAM to these regions.
+    pub fn apply(&self, c: &mut Config) {
+        if let Some((&(base, size), rest)) = self.0.split_first() {
+            c.ram_base = base;
+            c.ram_size = size;
+            c.extra_ram = rest.to_vec();
+        }
+    }
+}
+
+/// Parse `--mem`: a size (`256M`: at 0x8000_0000), or `BASE:SIZE[,BASE:SIZE...]`.
+pub fn parse_mem_map(s: &str) -> Result<MemMap, String> {
+    if !s.contains(':') {
+        return parse_size(s).map(MemMap::at_ram_base);
+    }
+    let number = |t: &str| -> Result<u64, String> {
+        let t = t.trim();
+        match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(h) => u64::from_str_radix(h, 16).map_err(|_| format!("'{t}' is not a number")),
+            None => t.parse().map_err(|_| format!("'{t}' is not a number")),
+        }
+    };
+    let mut regions = Vec::new();
+    for part in s.split(',') {
+        let Some((b, z)) = part.split_once(':') else {
+            return Err(format!("'{part}': a region is BASE:SIZE"));
+        };
+        let base = number(b)?;
+        if base % 4096 != 0 {
+            return Err(format!("'{part}': the base must be 4 KiB aligned"));
+        }
+        let size = match number(z) {
+            Ok(n) => parse_size(&n.to_string()),
+            Err(_) => parse_size(z),
+        }
+        .map_err(|e| format!("'{part}': {e}"))?;
+        regions.push((base, size));
+    }
+    Ok(MemMap(regions))
+}
+
 /// Parse `256M`, `1G`, `4096`, `64K`.
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let s = s.trim();
@@ -145,14 +199,15 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 /// `hartscope run`: build the machine the options describe, load the program, run it with
 /// the outputs asked for, report, and turn how it stopped into the exit status.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let config = args.hart.config(Config {
-        ram_size: args.mem,
+    let mut base = Config {
         misaligned: match args.misaligned {
             MisalignedArg::Trap => Misaligned::Trap,
             MisalignedArg::Emulate => Misaligned::Emulate,
         },
         ..Config::default()
-    })?;
+    };
+    args.mem.apply(&mut base);
+    let config = args.hart.config(base)?;
     let mut m = Machine::try_new(config).map_err(|e| match e {
         iss::machine::ConfigError::Ram(r) => anyhow::anyhow!("--mem: {r}"),
         e => e.into(),

@@ -37,7 +37,7 @@ Any other option is refused. Exit status: as `hartscope run`'s.
 pub fn parse(args: &[OsString]) -> Result<RunArgs> {
     let mut run = RunArgs {
         program: PathBuf::new(),
-        mem: 2048 << 20,
+        mem: crate::run::MemMap::at_ram_base(2048 << 20),
         max_insns: None,
         log_commits: None,
         log_trace: false,
@@ -125,32 +125,21 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
     Ok(run)
 }
 
-/// Spike's `-m`: a size in MiB, or `BASE:SIZE[,...]` regions (bytes): hartscope's RAM is one
-/// region at 0x8000_0000.
-fn parse_mem(v: &str) -> Result<u64> {
-    let num = |t: &str| -> Result<u64> {
-        let t = t.trim();
-        let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-            Some(h) => u64::from_str_radix(h, 16),
-            None => t.parse(),
-        };
-        r.with_context(|| format!("-m{v}: '{t}' is not a number"))
-    };
-    let bytes = if let Some((base, size)) = v.split_once(':') {
-        if v.contains(',') {
-            bail!("-m{v}: hartscope has one RAM region (at 0x80000000)");
-        }
-        let base = num(base)?;
-        if base != 0x8000_0000 {
-            bail!("-m{v}: hartscope's RAM is at 0x80000000, not {base:#x}");
-        }
-        num(size)?
-    } else {
-        num(v)?
-            .checked_mul(1 << 20)
-            .with_context(|| format!("-m{v}: too large"))?
-    };
-    crate::run::parse_size(&bytes.to_string()).map_err(|e| anyhow::anyhow!("-m{v}: {e}"))
+/// Spike's `-m`: a size in MiB (at 0x8000_0000), or `BASE:SIZE[,...]` regions (bytes).
+fn parse_mem(v: &str) -> Result<crate::run::MemMap> {
+    if v.contains(':') {
+        return crate::run::parse_mem_map(v).map_err(|e| anyhow::anyhow!("-m{v}: {e}"));
+    }
+    let mib: u64 = v
+        .trim()
+        .parse()
+        .with_context(|| format!("-m{v}: '{v}' is not a number"))?;
+    let bytes = mib
+        .checked_mul(1 << 20)
+        .with_context(|| format!("-m{v}: too large"))?;
+    crate::run::parse_size(&bytes.to_string())
+        .map(crate::run::MemMap::at_ram_base)
+        .map_err(|e| anyhow::anyhow!("-m{v}: {e}"))
 }
 
 /// Run `hartscope spike ARGS`.

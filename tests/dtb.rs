@@ -76,3 +76,55 @@ fn the_spike_platform_is_spikes_own_tree() {
     );
     assert_eq!(out.stdout, common::spike_platform_dtb().unwrap());
 }
+
+/// `--mem` regions (Spike's -m form) are the platform's memory: a node per region in the tree
+/// (and `--pmpregions`/`--pmpgranularity` in the cpu node); a program runs with them; a region
+/// over a device is refused naming it.
+#[test]
+fn memory_regions_and_pmp_are_in_the_tree() {
+    let args = [
+        "--mem",
+        "0x80000000:64M,0x20000000:64K",
+        "--pmpregions",
+        "64",
+        "--pmpgranularity",
+        "4096",
+        "--format",
+        "dts",
+    ];
+    let out = dtb(&args);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    for want in [
+        "memory@20000000 {",
+        "reg = <0x00 0x20000000 0x00 0x10000>;",
+        "memory@80000000 {",
+        "reg = <0x00 0x80000000 0x00 0x4000000>;",
+        "riscv,pmpregions = <0x40>;",
+        "riscv,pmpgranularity = <0x1000>;",
+    ] {
+        assert!(text.contains(want), "{want}:\n{text}");
+    }
+    let elf = common::program("hello");
+    let run = hartscope()
+        .args(["run", "-q", "--mem", "0x80000000:64M,0x20000000:64K"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "Hello from hartscope!\n"
+    );
+    let bad = hartscope()
+        .args(["run", "--mem", "0x80000000:64M,0x10000000:4K"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("--mem") && err.contains("overlaps the UART"),
+        "{err}"
+    );
+}
