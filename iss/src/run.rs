@@ -768,7 +768,8 @@ impl Machine {
     /// that itself).
     pub fn step_insn<S: Sink>(&mut self, sink: &mut S) -> StepOutcome {
         let pc = self.hart.pc;
-        if let Some((cause, tval)) = self.forced_trap.take() {
+        if let Some((cause, tval)) = self.forced_trap {
+            self.forced_trap = None;
             return self.take_forced_trap(pc, cause, tval, sink);
         }
         let (d, off) = match self.fetch_one(pc) {

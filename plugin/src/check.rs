@@ -148,12 +148,11 @@ impl Checker {
             }
             adopt = true;
         }
-        // An interrupt the testbench raised is taken whatever the pins say.
-        let forced = matches!(m.forced_trap(), Some((Cause::Interrupt(_), _)));
         if self.pins {
             m.hart.csr.mip = (m.hart.csr.mip & !PIN_BITS) | pins;
         }
-        if self.pins && !forced {
+        // An interrupt the testbench raised is taken whatever the pins say.
+        if self.pins && !matches!(m.forced_trap(), Some((Cause::Interrupt(_), _))) {
             let due = m.pending_interrupt();
             let taken = dut.is_interrupt();
             let taken_cause = (dut.valid & VALID_CAUSE != 0).then_some(dut.cause);
