@@ -1163,20 +1163,34 @@ fn ingress_csv_flavours(#[case] width: &str, #[case] xret: &str) {
         assert_eq!(m, want, "row {i}: default {}", default[i]);
     }
     assert!(xrets >= 20, "{xrets} xRETs");
-    assert!(privs >= 2 && from_m_to_u >= 1, "{privs} privileges rewritten");
+    assert!(
+        privs >= 2 && from_m_to_u >= 1,
+        "{privs} privileges rewritten"
+    );
     // Both mret (from M) and sret (from S) are there.
     let xret_privs: std::collections::BTreeSet<&str> = default[1..]
         .iter()
         .filter(|r| r.starts_with("3,"))
         .map(|r| r.split(',').nth(3).unwrap())
         .collect();
-    assert!(xret_privs.contains("3") && xret_privs.contains("1"), "{xret_privs:?}");
+    assert!(
+        xret_privs.contains("3") && xret_privs.contains("1"),
+        "{xret_privs:?}"
+    );
 }
 
 #[rstest]
-#[case::not_csv("b.jsonl", "reference-model", "applies to an --ingress file ending in .csv")]
+#[case::not_csv(
+    "b.jsonl",
+    "reference-model",
+    "applies to an --ingress file ending in .csv"
+)]
 #[case::no_ingress("", "spec", "applies to an --ingress file ending in .csv")]
-#[case::unknown("b.csv", "model", "--ingress-csv-flavour model: spec or reference-model")]
+#[case::unknown(
+    "b.csv",
+    "model",
+    "--ingress-csv-flavour model: spec or reference-model"
+)]
 fn ingress_csv_flavour_refused(#[case] file: &str, #[case] flavour: &str, #[case] msg: &str) {
     let dir = TempDir::new("ntrace-cli");
     let mut cmd = hartscope();
