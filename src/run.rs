@@ -263,6 +263,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         .as_deref()
         .map(crate::tandem_cmd::stream_name)
         .unwrap_or_default();
+    if !args.trace.wanted() && args.trace.ingress_csv_flavour.is_some() {
+        args.trace.csv_flavour(&Default::default())?;
+    }
     let trace = if args.trace.wanted() {
         Some(start_trace(
             &args.trace,
@@ -517,9 +520,10 @@ fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
         }
         None => None,
     };
+    let flavour = t.csv_flavour(&icfg)?;
     let writer = match &t.ingress {
         Some(path) => Some(
-            encoder::writers::open_writer(path, icfg.retirement == Retirement::Single)
+            encoder::writers::open_writer(path, icfg.retirement == Retirement::Single, flavour)
                 .with_context(|| format!("--ingress {}", path.display()))?,
         ),
         None => None,

@@ -37,7 +37,8 @@ pub struct TandemRunArgs {
     #[arg(long, value_enum, value_name = "STYLE", help_heading = "Tandem trace")]
     pub tandem_style: Option<StyleArg>,
     /// Extras on (or off with a leading '-'), comma-separated: incr-pc, incremental,
-    /// implicit-end, eaddr, paddr, store-data, pc-paddr, mtime, mem, image, counters, all.
+    /// implicit-end, eaddr, paddr, store-data, pc-paddr, mtime, mem, image, counters, all;
+    /// start-state (the hart's start state as a state-initialisation group) is on by default.
     #[arg(long, value_name = "LIST", help_heading = "Tandem trace")]
     pub tandem_with: Option<String>,
     /// Partial trace: leave out these elements, comma-separated: gpr, fpr, csr, trap, pc,

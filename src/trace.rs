@@ -4,6 +4,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, EncoderThread, Filter, BTM, HTM};
+use encoder::writers::CsvFlavour;
 use iss::ingress::{
     Beat, BeatSink, ContextSource, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch,
     Retirement,
@@ -28,6 +29,13 @@ pub struct TraceArgs {
     /// encoder model's input).
     #[arg(long, value_name = "FILE", help_heading = "Trace capture")]
     pub ingress: Option<PathBuf>,
+    /// What the .csv --ingress file is written for: `spec` (default: the beats as the
+    /// ingress-port spec defines them) or `reference-model` (what the E-Trace reference flow's
+    /// encoder model needs: an xRET as the uninferable jump its post-iss makes of it, itype 14,
+    /// or 6 with --itype-width 3; an iretire = 0 beat right after an xRET with the xRET's
+    /// privilege).
+    #[arg(long, value_name = "FLAVOUR", help_heading = "Trace capture")]
+    pub ingress_csv_flavour: Option<String>,
     /// Include the data trace interface in the beats (loads, stores, CSRs, atomics).
     #[arg(long, help_heading = "Trace capture")]
     pub ingress_data: bool,
@@ -281,6 +289,34 @@ impl TraceArgs {
             c.ctype = t;
         }
         Ok(c)
+    }
+}
+
+impl TraceArgs {
+    /// The CSV writer's flavour (`--ingress-csv-flavour`), for the port's settings `icfg`.
+    /// Refused for an --ingress file that is not a .csv.
+    pub fn csv_flavour(&self, icfg: &IngressConfig) -> Result<CsvFlavour> {
+        let Some(f) = &self.ingress_csv_flavour else {
+            return Ok(CsvFlavour::Spec);
+        };
+        let csv = self
+            .ingress
+            .as_ref()
+            .and_then(|p| p.extension())
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        if !csv {
+            bail!(
+                "--ingress-csv-flavour {f}: it applies to an --ingress file ending in .csv, \
+                 and there is none"
+            );
+        }
+        Ok(match f.as_str() {
+            "spec" => CsvFlavour::Spec,
+            "reference-model" => CsvFlavour::ReferenceModel {
+                itype_width: icfg.itype_width,
+            },
+            other => bail!("--ingress-csv-flavour {other}: spec or reference-model"),
+        })
     }
 }
 

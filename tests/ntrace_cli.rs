@@ -1085,3 +1085,122 @@ fn shallower_encoder_return_stack_is_a_warning() {
         &["--return-stack-depth"],
     );
 }
+
+/// `--ingress-csv-flavour`: the default CSV is the spec's encoding of the port's beats (every
+/// column from the beat, as the JSON lines say it), `spec` is the same bytes, and
+/// `reference-model` changes exactly the xRET rows (itype 14, or 6 with a 3-bit itype) and the
+/// privilege of an `iretire` 0 row right after an xRET (the xRET's). `interrupts` has mret and
+/// sret, and interrupts taken at an mret's target before anything retired there, one of them
+/// after an mret from M to U.
+#[rstest]
+#[case::itype4("4", "14")]
+#[case::itype3("3", "6")]
+fn ingress_csv_flavours(#[case] width: &str, #[case] xret: &str) {
+    let dir = TempDir::new("ntrace-cli");
+    let elf = program("interrupts");
+    let csv = |name: &str, extra: &[&str]| -> Vec<String> {
+        let p = dir.join(name);
+        ok(hartscope()
+            .arg("run")
+            .arg(&elf)
+            .arg("--ingress")
+            .arg(&p)
+            .args(["--itype-width", width])
+            .args(extra)
+            .arg("--quiet"));
+        lines(&p)
+    };
+    let default = csv("default.csv", &[]);
+    assert_eq!(default, csv("spec.csv", &["--ingress-csv-flavour", "spec"]));
+    // The default: every column is the beat's (single retirement, as the CSV runs).
+    let jsonl = dir.join("b.jsonl");
+    ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .arg("--ingress")
+        .arg(&jsonl)
+        .args(["--itype-width", width, "--retirement", "single", "--quiet"]));
+    let beats = lines(&jsonl);
+    assert_eq!(beats.len(), default.len() - 1);
+    for (b, r) in beats.iter().zip(&default[1..]) {
+        let v: serde_json::Value = serde_json::from_str(b).expect("a JSON beat");
+        let n = |k: &str| v[k].as_u64().unwrap();
+        let want = format!(
+            "{},{},{:x},{},{:x},{},{},{},{}",
+            n("itype"),
+            n("cause") & !(1 << 63),
+            n("tval"),
+            n("priv"),
+            n("iaddr"),
+            n("context"),
+            n("ctype"),
+            n("iretire"),
+            n("ilastsize")
+        );
+        assert_eq!(r, &want);
+    }
+
+    let model = csv("model.csv", &["--ingress-csv-flavour", "reference-model"]);
+    assert_eq!(model[0], default[0]);
+    assert_eq!(model.len(), default.len());
+    let cols = |r: &str| -> Vec<String> { r.split(',').map(str::to_string).collect() };
+    let (mut xrets, mut privs, mut from_m_to_u) = (0, 0, 0);
+    for i in 1..default.len() {
+        let (d, m) = (cols(&default[i]), cols(&model[i]));
+        let mut want = d.clone();
+        if d[0] == "3" {
+            want[0] = xret.to_string();
+            xrets += 1;
+        }
+        let prev = cols(&default[i - 1]);
+        if i > 1 && prev[0] == "3" && d[7] == "0" {
+            if want[3] != prev[3] {
+                privs += 1;
+                from_m_to_u += (prev[3] == "3" && d[3] == "0") as usize;
+            }
+            want[3] = prev[3].clone();
+        }
+        assert_eq!(m, want, "row {i}: default {}", default[i]);
+    }
+    assert!(xrets >= 20, "{xrets} xRETs");
+    assert!(
+        privs >= 2 && from_m_to_u >= 1,
+        "{privs} privileges rewritten"
+    );
+    // Both mret (from M) and sret (from S) are there.
+    let xret_privs: std::collections::BTreeSet<&str> = default[1..]
+        .iter()
+        .filter(|r| r.starts_with("3,"))
+        .map(|r| r.split(',').nth(3).unwrap())
+        .collect();
+    assert!(
+        xret_privs.contains("3") && xret_privs.contains("1"),
+        "{xret_privs:?}"
+    );
+}
+
+#[rstest]
+#[case::not_csv(
+    "b.jsonl",
+    "reference-model",
+    "applies to an --ingress file ending in .csv"
+)]
+#[case::no_ingress("", "spec", "applies to an --ingress file ending in .csv")]
+#[case::unknown(
+    "b.csv",
+    "model",
+    "--ingress-csv-flavour model: spec or reference-model"
+)]
+fn ingress_csv_flavour_refused(#[case] file: &str, #[case] flavour: &str, #[case] msg: &str) {
+    let dir = TempDir::new("ntrace-cli");
+    let mut cmd = hartscope();
+    cmd.arg("run").arg(program("rvc"));
+    if !file.is_empty() {
+        cmd.arg("--ingress").arg(dir.join(file));
+    }
+    cmd.args(["--ingress-csv-flavour", flavour, "--quiet"]);
+    expect_status(&mut cmd, 2, &[msg]);
+    if !file.is_empty() {
+        assert!(!dir.join(file).exists(), "nothing written");
+    }
+}

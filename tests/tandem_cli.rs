@@ -80,12 +80,18 @@ fn run_writes_a_stream_and_its_settings_that_dump_and_verify_read() {
     assert_eq!(side["writer"]["params"]["xlen"], 64);
     assert_eq!(side["writer"]["style"], "flute");
     assert!(side["program"].as_str().unwrap().ends_with("cprog.elf"));
-    // Flute's layout: the first group is the hart reset `01 0a 02`, the next one an
-    // instruction with its next pc first (`01 07 0a <pc>`).
+    // Flute's layout: the first group is the hart reset `01 0a 02`, then the start state
+    // (`01 0b 07 0a <entry>`, ending with mcycle = 5), then an instruction with its next pc
+    // first (`01 07 0a <pc>`).
     let bytes = std::fs::read(&trace).unwrap();
     assert_eq!(&bytes[..3], &[0x01, 0x0a, 0x02]);
-    assert_eq!(&bytes[3..5], &[0x01, 0x07]);
-    assert_eq!(bytes[5], 0x0a);
+    assert_eq!(&bytes[3..7], &[0x01, 0x0b, 0x07, 0x0a]);
+    let first = 3 + 4 + 8 + 3 + 5 * 11 + 1;
+    assert_eq!(
+        &bytes[first - 12..first],
+        &[0x04, 0x00, 0x0b, 5, 0, 0, 0, 0, 0, 0, 0, 0x02]
+    );
+    assert_eq!(&bytes[first..first + 3], &[0x01, 0x07, 0x0a]);
 
     let out = hs(&["tandem", "dump", s(&trace)]);
     expect_code(&out, 0, "tandem dump");
@@ -122,6 +128,10 @@ fn run_writes_a_stream_and_its_settings_that_dump_and_verify_read() {
     assert_eq!(r["mismatching_groups"], 0);
     assert!(r["instructions"].as_u64().unwrap() > 300_000);
     assert_eq!(r["resets"], 1);
+    assert!(
+        r["state_inits"].as_u64().unwrap() >= 1,
+        "the start state and HTIF writes"
+    );
     assert!(r["mismatches"].as_array().unwrap().is_empty());
     assert!(r["error"].is_null());
 

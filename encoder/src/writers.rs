@@ -26,8 +26,12 @@ const CAUSE_INTERRUPT: u64 = arch::CAUSE_INTERRUPT;
 /// single retirement (`iretire` counts instructions), else blocks (`iretire` counts half-words).
 ///
 /// The CSV needs single retirement: the E-Trace reference encoder model takes each row for one
-/// instruction.
-pub fn open_writer(path: &Path, single: bool) -> io::Result<Box<dyn BeatSink + Send>> {
+/// instruction. `csv` is its [`CsvFlavour`] (ignored for the other formats).
+pub fn open_writer(
+    path: &Path,
+    single: bool,
+    csv: CsvFlavour,
+) -> io::Result<Box<dyn BeatSink + Send>> {
     enum Format {
         Jsonl,
         Vcd,
@@ -67,7 +71,7 @@ pub fn open_writer(path: &Path, single: bool) -> io::Result<Box<dyn BeatSink + S
     Ok(match format {
         Format::Jsonl => Box::new(JsonlWriter::new(f)),
         Format::Vcd => Box::new(VcdWriter::new(f, single)),
-        Format::Csv => Box::new(CsvWriter::new(f)),
+        Format::Csv => Box::new(CsvWriter::with_flavour(f, csv)),
     })
 }
 
@@ -295,37 +299,84 @@ impl<W: Write> BeatSink for JsonlWriter<W> {
 /// `retires_p=1`).
 pub const CSV_HEADER: &str = "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0";
 
+/// What the rows of [`CsvWriter`] say where the ingress-port spec and the E-Trace reference
+/// flow's encoder model read the port differently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CsvFlavour {
+    /// The beats as the ingress-port spec defines them (`etrace-ingress-port.tex`): an xRET is
+    /// itype 3, and every beat carries the privilege the port reported for it.
+    #[default]
+    Spec,
+    /// What the reference flow's encoder model (`referenceFlow/scripts/encoder_model.py`)
+    /// needs to encode the beats as its own `post-iss` front end writes them:
+    ///
+    /// - an xRET (itype 3) is written as the uninferable jump its `post-iss` makes of it: 14
+    ///   ("other uninferable jump") with a 4-bit itype, 6 with a 3-bit one (`itype_width`).
+    ///   The model treats only 6, 8, 10 and 14 (and 12 and 13 without implicit return) as
+    ///   uninferable discontinuities; an itype 3 gets no packet and its decoder loses the
+    ///   flow at the xRET.
+    /// - a beat with `iretire` 0 (an exception or interrupt before anything retired) right
+    ///   after an xRET is written with the xRET's privilege instead of the one the xRET
+    ///   entered. The model takes a privilege change on a row for an instruction retired at
+    ///   its address (a `te_inst` sync start), which an `iretire` 0 row is not; with the
+    ///   xRET's privilege it takes the spec's path for an exception right after an uninferable
+    ///   jump (a trap sync with `thaddr` 0 at the xRET's target, then a sync start at the
+    ///   handler, which carries the handler's privilege).
+    ReferenceModel {
+        /// 3 or 4: the port's itype width.
+        itype_width: u8,
+    },
+}
+
 /// The CSV the E-Trace reference encoder model (riscv-non-isa/riscv-trace-spec,
 /// `referenceFlow/scripts/encoder_model.py`) reads, as the reference flow's `post-iss`
 /// (`referenceFlow/post-iss/src/post_inst_set_sim.c`, `write_encoder_input_line`) writes it:
 /// the header [`CSV_HEADER`], then one row per instruction beat, `\n`-terminated; `tval` and
 /// `iaddr_0` in hex without `0x` (`%lx`), the other columns in decimal (`%d`). `cause` is the
 /// exception or interrupt code without xcause's interrupt bit (itype 2 tells an interrupt), as
-/// the model sends it in `ecause_width_p` bits beside a separate interrupt bit.
+/// the model sends it in `ecause_width_p` bits beside a separate interrupt bit. The columns
+/// follow the beats as the spec defines them unless a [`CsvFlavour`] says otherwise.
 ///
 /// Data beats are not part of it. The model takes each row for one instruction: feed it single
 /// retirement beats.
-pub struct CsvWriter<W: Write>(Lines<W>);
+pub struct CsvWriter<W: Write> {
+    lines: Lines<W>,
+    flavour: CsvFlavour,
+    /// The privilege of the last beat written, when that beat was an xRET.
+    after_xret: Option<u8>,
+}
 
 impl<W: Write> CsvWriter<W> {
     /// The header goes out first (even if no beat follows).
     pub fn new(out: W) -> Self {
+        Self::with_flavour(out, CsvFlavour::Spec)
+    }
+
+    /// A writer of the given flavour.
+    pub fn with_flavour(out: W, flavour: CsvFlavour) -> Self {
         let mut l = Lines::new(out);
         let r = writeln!(l.out, "{CSV_HEADER}");
         l.errors.io(r);
-        CsvWriter(l)
+        CsvWriter {
+            lines: l,
+            flavour,
+            after_xret: None,
+        }
     }
 }
 
-/// A beat's row.
-fn csv_row<W: Write>(out: &mut BufWriter<W>, b: &Beat, _: &[DataBeat]) -> io::Result<()> {
+/// The itype of an xRET in the ingress port's encoding.
+const ITYPE_XRET: u8 = 3;
+
+/// A beat's row, with the itype and privilege to write.
+fn csv_row<W: Write>(out: &mut BufWriter<W>, b: &Beat, itype: u8, prv: u8) -> io::Result<()> {
     writeln!(
         out,
         "{},{},{:x},{},{:x},{},{},{},{}",
-        b.itype,
+        itype,
         b.cause & !CAUSE_INTERRUPT,
         b.tval,
-        b.prv,
+        prv,
         b.iaddr,
         b.context,
         b.ctype,
@@ -336,11 +387,28 @@ fn csv_row<W: Write>(out: &mut BufWriter<W>, b: &Beat, _: &[DataBeat]) -> io::Re
 
 impl<W: Write> BeatSink for CsvWriter<W> {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]) {
-        self.0.beats(beats, data, csv_row);
+        let flavour = self.flavour;
+        let after_xret = &mut self.after_xret;
+        self.lines.beats(beats, data, |out, b, _| match flavour {
+            CsvFlavour::Spec => csv_row(out, b, b.itype, b.prv),
+            CsvFlavour::ReferenceModel { itype_width } => {
+                let itype = match b.itype {
+                    ITYPE_XRET if itype_width == 3 => 6,
+                    ITYPE_XRET => 14,
+                    t => t,
+                };
+                let prv = match *after_xret {
+                    Some(p) if b.iretire == 0 => p,
+                    _ => b.prv,
+                };
+                *after_xret = (b.itype == ITYPE_XRET).then_some(b.prv);
+                csv_row(out, b, itype, prv)
+            }
+        });
     }
 
     fn finish(&mut self, _next_pc: u64, _prv: u8) -> io::Result<()> {
-        self.0.finish()
+        self.lines.finish()
     }
 }
 
@@ -796,6 +864,97 @@ mod tests {
         assert_eq!(csv(&batches), want);
     }
 
+    /// A program's beats with an mret (M to U) whose target takes an interrupt before anything
+    /// retired there, an sret (S to S), a non-retiring exception at an mret's target, and an
+    /// mret whose target retires.
+    fn xret_beats() -> Vec<Beat> {
+        let at = |itype: u8, prv: u8, iaddr: u64, iretire: u32| Beat {
+            prv,
+            ..inst(itype, iaddr, iretire)
+        };
+        vec![
+            at(0, 3, 0x8000_0000, 1),
+            // mret to U at 0x8000_2000, interrupted there (code 7) before it retires
+            at(3, 3, 0x8000_0004, 1),
+            Beat {
+                cause: 0x8000_0000_0000_0007,
+                ilastsize: 0,
+                ..at(2, 0, 0x8000_2000, 0)
+            },
+            at(0, 3, 0x8000_0100, 1),
+            // sret, S to S, whose target retires
+            at(3, 1, 0x8000_0200, 1),
+            at(0, 1, 0x8000_3000, 1),
+            // mret to S at 0x8000_4000, whose first instruction is illegal
+            at(3, 3, 0x8000_0300, 1),
+            Beat {
+                cause: 2,
+                tval: 0xffff,
+                ilastsize: 0,
+                ..at(1, 1, 0x8000_4000, 0)
+            },
+            at(0, 3, 0x8000_0100, 1),
+            // an interrupt not after an xRET keeps its privilege
+            at(5, 1, 0x8000_4004, 1),
+            Beat {
+                cause: 0x8000_0000_0000_0005,
+                ilastsize: 0,
+                ..at(2, 1, 0x8000_5000, 0)
+            },
+        ]
+    }
+
+    fn csv_flavoured(flavour: CsvFlavour, batches: &[(Vec<Beat>, Vec<DataBeat>)]) -> String {
+        let mut out = Vec::new();
+        run(&mut CsvWriter::with_flavour(&mut out, flavour), batches).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The spec's rows (the default), and the reference model's: xRET as itype 14 (6 with a
+    /// 3-bit itype), an iretire 0 row right after an xRET with the xRET's privilege.
+    #[rstest]
+    #[case::spec(CsvFlavour::Spec, [3, 3, 3], [0, 1])]
+    #[case::reference_model_4(CsvFlavour::ReferenceModel { itype_width: 4 }, [14, 14, 14], [3, 3])]
+    #[case::reference_model_3(CsvFlavour::ReferenceModel { itype_width: 3 }, [6, 6, 6], [3, 3])]
+    fn csv_xret_rows(
+        #[case] flavour: CsvFlavour,
+        #[case] xret: [u8; 3],
+        #[case] after_xret_prv: [u8; 2],
+        #[values(false, true)] split_batches: bool,
+    ) {
+        let beats = xret_beats();
+        let batches: Vec<(Vec<Beat>, Vec<DataBeat>)> = if split_batches {
+            // A batch boundary between each xRET and the beat after it.
+            vec![
+                (beats[..2].to_vec(), vec![]),
+                (beats[2..7].to_vec(), vec![]),
+                (beats[7..].to_vec(), vec![]),
+            ]
+        } else {
+            vec![(beats, vec![])]
+        };
+        let [m1, s1, m2] = xret;
+        let [p1, p2] = after_xret_prv;
+        let rows = [
+            "0,0,0,3,80000000,0,0,1,1".to_string(),
+            format!("{m1},0,0,3,80000004,0,0,1,1"),
+            format!("2,7,0,{p1},80002000,0,0,0,0"),
+            "0,0,0,3,80000100,0,0,1,1".into(),
+            format!("{s1},0,0,1,80000200,0,0,1,1"),
+            "0,0,0,1,80003000,0,0,1,1".into(),
+            format!("{m2},0,0,3,80000300,0,0,1,1"),
+            format!("1,2,ffff,{p2},80004000,0,0,0,0"),
+            "0,0,0,3,80000100,0,0,1,1".into(),
+            "5,0,0,1,80004004,0,0,1,1".into(),
+            "2,5,0,1,80005000,0,0,0,0".into(),
+        ];
+        let want: String = std::iter::once(CSV_HEADER.to_string())
+            .chain(rows)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(csv_flavoured(flavour, &batches), want);
+    }
+
     /// The VCD header with a given iretire width.
     fn vcd_header(single: bool) -> String {
         let (comment, iretire) = if single {
@@ -1000,7 +1159,7 @@ mod tests {
     #[case::csv("b.csv", true, "itype_0,cause,")]
     fn open_writer_by_extension(#[case] name: &str, #[case] single: bool, #[case] start: &str) {
         let p = temp(name);
-        let mut w = open_writer(&p, single).unwrap();
+        let mut w = open_writer(&p, single, CsvFlavour::Spec).unwrap();
         let (beats, data) = sample();
         w.beats(&beats, &data);
         w.finish(0, 3).unwrap();
@@ -1015,7 +1174,7 @@ mod tests {
     #[case::csv_blocks("c.csv", false, "needs single retirement")]
     fn open_writer_refuses(#[case] name: &str, #[case] single: bool, #[case] msg: &str) {
         let p = temp(name);
-        let e = open_writer(&p, single).err().unwrap();
+        let e = open_writer(&p, single, CsvFlavour::Spec).err().unwrap();
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
         assert!(e.to_string().contains(msg), "{e}");
         assert!(!p.exists(), "no file is created");

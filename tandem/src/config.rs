@@ -159,6 +159,13 @@ pub struct WriterConfig {
     pub image: bool,
     /// minstret and mcycle after every retired instruction.
     pub counters: bool,
+    /// A state-initialisation group (opcode 11) after the reset group with the hart's start
+    /// state: the pc, the privilege, every GPR that is not 0 (what Spike's boot ROM leaves:
+    /// a0 the hart id, a1 the device tree address 0x1020, t0 the entry) and minstret and
+    /// mcycle (5, the boot ROM's instructions, which hartscope does not trace). With it a
+    /// checker that applies state-initialisation groups starts where hartscope starts. On by
+    /// default; `-start-state` leaves it out (the streams of hartscope before it).
+    pub start_state: bool,
     /// Elements left out (partial trace).
     pub omit: Partial,
 }
@@ -186,6 +193,7 @@ impl WriterConfig {
             memory: false,
             image: false,
             counters: false,
+            start_state: true,
             omit: Partial::default(),
         }
     }
@@ -220,7 +228,7 @@ impl WriterConfig {
 
     /// Switch extras on (`+name`, or a bare name) or off (`-name`) from a comma-separated
     /// list: `incr-pc`, `incremental`, `implicit-end`, `eaddr`, `paddr`, `store-data`,
-    /// `pc-paddr`, `mtime`, `mem`, `image`, `counters`, `all`.
+    /// `pc-paddr`, `mtime`, `mem`, `image`, `counters`, `start-state`, `all`.
     pub fn apply_extras(&mut self, s: &str) -> Result<(), String> {
         for w in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             let (on, name) = match w.strip_prefix('-') {
@@ -239,6 +247,7 @@ impl WriterConfig {
                 "mem" => self.memory = on,
                 "image" => self.image = on,
                 "counters" => self.counters = on,
+                "start-state" => self.start_state = on,
                 "all" => {
                     let keep = (self.params, self.style, self.omit.clone());
                     *self = if on {
@@ -251,7 +260,7 @@ impl WriterConfig {
                 _ => {
                     return Err(format!(
                         "unknown extra '{name}' (incr-pc, incremental, implicit-end, eaddr, paddr, \
-                         store-data, pc-paddr, mtime, mem, image, counters, all)"
+                         store-data, pc-paddr, mtime, mem, image, counters, start-state, all)"
                     ))
                 }
             }

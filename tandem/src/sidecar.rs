@@ -355,6 +355,7 @@ impl Fields<'_> {
                 "memory" => c.memory = self.bool(&f, v)?,
                 "image" => c.image = self.bool(&f, v)?,
                 "counters" => c.counters = self.bool(&f, v)?,
+                "start_state" => c.start_state = self.bool(&f, v)?,
                 "omit" => c.omit = self.partial(&f, v)?,
                 // Fields of later versions are left to them.
                 _ => {}

@@ -403,7 +403,7 @@ pub struct Verifier {
     /// Where the last instruction group's instruction was.
     prev_insn_pc: Option<u64>,
     htif_words: Vec<u64>,
-    /// Whether the reference hart has a program (an ELF, or state initialisation seen).
+    /// Whether the reference hart has a program (an ELF, or memory state initialisation seen).
     has_program: bool,
     /// The interrupt-pending bits that something other than the program drives (devices; the
     /// built-in SBI's timer and IPIs), when mip is non-deterministic.
@@ -1231,7 +1231,11 @@ impl Verifier {
     /// State initialisation: the group's changes go to the shadow state and the reference
     /// hart alike; nothing is compared.
     fn state_init(&mut self, g: &Group) {
-        self.has_program = true;
+        // A program is memory: registers alone (the start state every stream carries) are not
+        // one.
+        if !g.mem.is_empty() || g.store_data.is_some() {
+            self.has_program = true;
+        }
         for r in &g.regs {
             self.touched.clear();
             self.apply_reg(r.addr, r.op);

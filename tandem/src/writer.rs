@@ -767,23 +767,41 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                 w.reserve();
                 w.state_init_store(a, MemSize::B64, v);
             }
-            w.reserve();
-            w.begin();
-            w.b(STATE_INIT);
-            let xb = w.enc.xb;
-            w.addl(ADDL_PC, init.pc, xb);
-            w.addl(ADDL_PRIV, init.prv as u64, 1);
-            for (i, &v) in init.gpr.iter().enumerate().skip(1) {
-                if v != 0 {
-                    w.b(FULL_REG);
-                    w.le((GPR_ADDR + i as u16) as u64, 2);
-                    w.le(v, xb);
-                }
-            }
-            w.end();
-            w.stats.state_inits += 1;
+        }
+        if image || w.enc.cfg.start_state {
+            w.start_state(init);
         }
         Ok(w)
+    }
+
+    /// The state-initialisation group with the start state: pc, privilege, the GPRs that are
+    /// not 0, and with [`WriterConfig::start_state`] the boot ROM's t0, a0 and a1 (even when
+    /// 0), minstret and mcycle.
+    fn start_state(&mut self, init: &InitialState) {
+        self.reserve();
+        self.begin();
+        self.b(STATE_INIT);
+        let xb = self.enc.xb;
+        let start = self.enc.cfg.start_state;
+        self.addl(ADDL_PC, init.pc, xb);
+        self.addl(ADDL_PRIV, init.prv as u64, 1);
+        for (i, &v) in init.gpr.iter().enumerate().skip(1) {
+            // t0, a0 and a1 are the boot ROM's, written even when 0 (a0, hart 0's id).
+            if v != 0 || (start && matches!(i, 5 | 10 | 11)) {
+                self.b(FULL_REG);
+                self.le((GPR_ADDR + i as u16) as u64, 2);
+                self.le(v, xb);
+            }
+        }
+        if start {
+            for (c, v) in [(MINSTRET, init.minstret), (MCYCLE, init.mcycle)] {
+                self.b(FULL_REG);
+                self.le(c as u64, 2);
+                self.le(v, xb);
+            }
+        }
+        self.end();
+        self.stats.state_inits += 1;
     }
 
     /// Groups written so far (the index the next group will have).
