@@ -64,9 +64,9 @@ package hartscope_pkg;
   import "DPI-C" function int hs_set_time(input chandle h, input longint unsigned mtime);
   // The LR reservation is lost.
   import "DPI-C" function int hs_cancel_reservation(input chandle h);
-  // Raise a trap now (interrupt != 0: an interrupt code; else an exception code): the next
+  // Raise a trap now (is_interrupt != 0: an interrupt code; else an exception code): the next
   // check takes it at the current pc, as the core did (a bus error, an NMI).
-  import "DPI-C" function int hs_raise_trap(input chandle h, input int interrupt,
+  import "DPI-C" function int hs_raise_trap(input chandle h, input int is_interrupt,
                                             input longint unsigned code,
                                             input longint unsigned tval);
 
