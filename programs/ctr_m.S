@@ -17,7 +17,7 @@
  *   220-239  cycle counting: CCV after a control write, CC of loops of known length
  *
  * hartscope-only: Control Transfer Records (Smctr) are not implemented by Spike
- * hartscope-options: --isa rv64gc_smctr --ctr 0.1.4
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_smctr --ctr 0.1.4
  */
 #include "test_macros.h"
 #include "ctr.h"

@@ -3,7 +3,7 @@
  * illegal), no WRAP and no ETEN.
  *
  * hartscope-only: Control Transfer Records (Smctr) are not implemented by Spike
- * hartscope-options: --isa rv64gc_smctr --ctr 1.0
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_smctr --ctr 1.0
  */
 #define CTR_LAYOUT 10
 #include "ctr_m.S"

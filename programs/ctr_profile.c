@@ -20,7 +20,7 @@
  * same run's retired instruction stream.
  *
  * hartscope-only: Control Transfer Records (Smctr) and Sscofpmf are not implemented by Spike
- * hartscope-options: --isa rv64gc_smctr_sscofpmf --ctr 1.0
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_smctr_sscofpmf --ctr 1.0
  */
 #include <stdint.h>
 #include <stdio.h>

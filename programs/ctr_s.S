@@ -19,7 +19,7 @@
  *   160-179  cycle counting: cycles in a disabled mode and while frozen are not counted
  *
  * hartscope-only: Control Transfer Records (Smctr) and Sscofpmf are not implemented by Spike
- * hartscope-options: --isa rv64gc_smctr_sscofpmf --ctr 0.1.4
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_smctr_sscofpmf --ctr 0.1.4
  */
 #define CTR_BANK S
 #include "test_macros.h"

@@ -3,7 +3,7 @@
  * bit of every mode crossed (U -> M: MTE and STE), no ETEN.
  *
  * hartscope-only: Control Transfer Records (Smctr) and Sscofpmf are not implemented by Spike
- * hartscope-options: --isa rv64gc_smctr_sscofpmf --ctr 1.0
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_smctr_sscofpmf --ctr 1.0
  */
 #define CTR_LAYOUT 10
 #include "ctr_s.S"

@@ -17,7 +17,7 @@
  * options) it prints "SKIP" and exits 0.
  *
  * hartscope-only: hartscope's PMU events (Spike's hpm counters count nothing)
- * hartscope-options: --isa rv64gc_sscofpmf
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_sscofpmf
  */
 #include "test_macros.h"
 
@@ -317,7 +317,7 @@ blk_fn:
     ret
 
     .section .rodata
-msg_skip: .asciz "pmu_counts: SKIP: needs --isa rv64gc_sscofpmf\n"
+msg_skip: .asciz "pmu_counts: SKIP: needs --isa rv64gc_zicntr_zihpm_sscofpmf\n"
 msg_pass: .asciz "pmu_counts: all checks passed\n"
 
     .data

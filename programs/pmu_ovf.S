@@ -14,7 +14,7 @@
  * Without Sscofpmf and hpm counters (run without its options) it prints "SKIP" and exits 0.
  *
  * hartscope-only: hartscope's PMU events and Sscofpmf (Spike's hpm counters count nothing)
- * hartscope-options: --isa rv64gc_sscofpmf --hpm-width 16
+ * hartscope-options: --isa rv64gc_zicntr_zihpm_sscofpmf --hpm-width 16
  */
 #include "test_macros.h"
 
@@ -196,5 +196,5 @@ loop:
     TEST_PASS
 
     .section .rodata
-msg_skip: .asciz "pmu_ovf: SKIP: needs --isa rv64gc_sscofpmf --hpm-width 16\n"
+msg_skip: .asciz "pmu_ovf: SKIP: needs --isa rv64gc_zicntr_zihpm_sscofpmf --hpm-width 16\n"
 msg_pass: .asciz "pmu_ovf: all checks passed\n"

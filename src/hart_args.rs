@@ -10,10 +10,13 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct HartArgs {
-    /// ISA string: rv64gc (rv64imafdc_zicsr_zifencei_zicntr_zihpm), plus any of sscofpmf
-    /// (counter overflow and mode filtering), smctr / ssctr (Control Transfer Records, with
-    /// smcsrind, sscsrind and smstateen, which may also be named). Default: rv64gc, or
-    /// rv64gc_sscofpmf with --sbi builtin.
+    /// ISA string, which means what it says: rv64 and i or g, then any of m, a, f, d, c (in
+    /// that order), then any of zicsr and zifencei (always there, as on Spike), zicntr,
+    /// zihpm, sscofpmf (counter overflow and mode filtering), smctr / ssctr (Control Transfer
+    /// Records, with smcsrind, sscsrind and smstateen, which may also be named); versions
+    /// (m2p0) and upper case are accepted. An extension left out traps as illegal, and misa
+    /// says so. Default: rv64imafdc_zicntr_zihpm (Spike's), with _sscofpmf with --sbi
+    /// builtin.
     #[arg(long, help_heading = "Hart")]
     pub isa: Option<String>,
     /// The SBI: none (the program's own M-mode code takes its ecalls), or builtin (the program

@@ -233,7 +233,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         m.bus.uart.input.set_source(source);
     }
 
-    let log = open_log(&args)?;
+    // A hart without D has 32-bit FP registers (FLEN 32), which Spike logs in 8 digits.
+    let log = open_log(&args)?.map(|l| l.with_flen32(!m.config.isa.d));
     // At most one output may own standard output; while a binary stream does, the guest's
     // console is kept and goes to standard error when the run ends (however it ends).
     let dash = |p: Option<&Path>| p.is_some_and(|p| p.as_os_str() == "-");

@@ -206,6 +206,19 @@ pub fn spike_platform_dtb() -> Result<Vec<u8>, vm_fdt::Error> {
 /// [`spike_platform_dtb`] with another PMP implementation: `regions` entries of `granularity`
 /// bytes (Spike takes both from the tree, as `--pmpregions` and `--pmpgranularity` would set).
 pub fn spike_platform_dtb_pmp(regions: u32, granularity: u32) -> Result<Vec<u8>, vm_fdt::Error> {
+    spike_platform_dtb_with(SPIKE_ISA, regions, granularity)
+}
+
+/// Spike's default ISA string (its `--isa` default, and its tree's `riscv,isa`).
+pub const SPIKE_ISA: &str = "rv64imafdc_zicntr_zihpm";
+
+/// [`spike_platform_dtb_pmp`] for a hart of another ISA string. Handed a tree, Spike builds
+/// each hart from its `riscv,isa` and ignores `--isa`: a run of another ISA needs this tree.
+pub fn spike_platform_dtb_with(
+    isa: &str,
+    regions: u32,
+    granularity: u32,
+) -> Result<Vec<u8>, vm_fdt::Error> {
     const INTC: u32 = 1;
     const PLIC: u32 = 2;
     let mut f = FdtWriter::new()?;
@@ -227,7 +240,7 @@ pub fn spike_platform_dtb_pmp(regions: u32, granularity: u32) -> Result<Vec<u8>,
     f.property_u32("reg", 0)?;
     f.property_string("status", "okay")?;
     f.property_string("compatible", "riscv")?;
-    f.property_string("riscv,isa", "rv64imafdc_zicntr_zihpm")?;
+    f.property_string("riscv,isa", isa)?;
     f.property_string("mmu-type", "riscv,sv57")?;
     f.property_u32("riscv,pmpregions", regions)?;
     f.property_u32("riscv,pmpgranularity", granularity)?;

@@ -18,14 +18,14 @@ fn dtb(args: &[&str]) -> std::process::Output {
 /// says what the options asked for.
 #[test]
 fn blob_and_source_agree() {
-    let blob = dtb(&["--mem", "64M", "--isa", "rv64gc_sscofpmf"]);
+    let blob = dtb(&["--mem", "64M", "--isa", "rv64gc_zicntr_zihpm_sscofpmf"]);
     assert!(blob.status.success(), "{blob:?}");
     assert_eq!(&blob.stdout[..4], &[0xd0, 0x0d, 0xfe, 0xed]);
     let dts = dtb(&[
         "--mem",
         "64M",
         "--isa",
-        "rv64gc_sscofpmf",
+        "rv64gc_zicntr_zihpm_sscofpmf",
         "--format",
         "dts",
     ]);

@@ -1,23 +1,119 @@
-//! `--isa` means what it says: a string hartscope cannot honour is refused before anything runs.
+//! `--isa` means what it says: an extension that is off traps as illegal (and, without C,
+//! jumps to 2-byte aligned targets trap as misaligned), misa reads what was asked, and a
+//! string hartscope cannot honour is refused before anything runs, naming the extension.
+//! (The commit logs of each ISA string are compared with Spike's in `spike_diff.rs`.)
 
 mod common;
 
-use common::{hartscope, program};
+use common::{hartscope, program, run_with_timeout, TempDir};
+use std::time::Duration;
 
-/// `--isa rv64i` used to run rv64m.elf as RV64GC and exit 0; it is refused, naming what the
-/// hart cannot leave out.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The commit log (`-l`, with traps) of `program` run with `args`, and its exit code.
+fn log_of(program_name: &str, args: &[&str]) -> (Option<i32>, String) {
+    let tmp = TempDir::new("isa-log");
+    let log = tmp.join("log");
+    let mut cmd = hartscope();
+    cmd.args(["run", "-q", "-l", "--log-commits"])
+        .arg(&log)
+        .args(args)
+        .arg(program(program_name));
+    let out = run_with_timeout(&mut cmd, program_name, TIMEOUT);
+    common::assert_no_panic(program_name, &out.stderr_str());
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    (out.code(), text)
+}
+
+/// `--isa rv64i` used to run rv64m.elf as RV64GC and exit 0 (and was later refused). Now the
+/// hart has no C: crt0's first compressed instruction (`c.li ra, 0`, after `csrw mtvec`)
+/// raises an illegal-instruction exception with its bits in mtval, and the early-trap
+/// handler, compressed too, traps for ever, as on Spike: the run ends at the limit.
 #[test]
-fn a_subset_of_rv64gc_is_refused() {
-    let out = hartscope()
-        .args(["run", "--isa", "rv64i"])
-        .arg(program("rv64m"))
-        .output()
-        .expect("hartscope runs");
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+fn rv64m_on_rv64i_traps_at_the_first_compressed_instruction() {
+    let (code, log) = log_of("rv64m", &["--isa", "rv64i", "--max-insns", "100"]);
+    assert_eq!(code, Some(124), "{log}");
+    let trap = log
+        .find("exception trap_illegal_instruction, epc 0x000000008000000c")
+        .unwrap_or_else(|| panic!("no illegal-instruction trap at the c.li:\n{log}"));
     assert!(
-        err.contains("--isa rv64i: hartscope cannot leave out m, a, f, d, c"),
-        "{err}"
+        log[trap..].contains("tval 0x0000000000004081"),
+        "mtval is not the c.li's bits:\n{log}"
     );
-    assert!(out.stdout.is_empty(), "nothing ran: {out:?}");
+    // The same program runs to the end on the default hart.
+    let (code, _) = log_of("rv64m", &[]);
+    assert_eq!(code, Some(0));
+}
+
+/// misa reads what was asked: `isa_probe` reads it first (into a0).
+#[test]
+fn misa_reads_what_was_asked() {
+    for (isa, misa) in [
+        ("rv64i", 0x8000000000140100u64),
+        ("rv64im", 0x8000000000141100),
+        ("rv64imac", 0x8000000000141105),
+        ("rv64imafd", 0x8000000000141129),
+        ("rv64gc", 0x800000000014112d),
+        ("RV64IMAFDC_Zicsr2p0_Zifencei", 0x800000000014112d),
+    ] {
+        let (code, log) = log_of("isa_probe", &["--isa", isa]);
+        assert_eq!(code, Some(0), "--isa {isa}:\n{log}");
+        let want = format!("(0x30102573) x10 {misa:#018x}");
+        assert!(log.contains(&want), "--isa {isa}: no `{want}` in:\n{log}");
+    }
+}
+
+/// Off means illegal: under rv64i, `mul` (0x02c58533) traps with its bits in mtval, and so
+/// does an FP CSR read (`csrr a0, fflags`, 0x00102573); a jump to a 2-byte aligned target
+/// raises instruction-address-misaligned with the target in mtval.
+#[test]
+fn extensions_that_are_off_trap() {
+    let (code, log) = log_of("isa_probe", &["--isa", "rv64i"]);
+    assert_eq!(code, Some(0), "{log}");
+    for needle in [
+        "(0x02c58533) mul     a0, a1, a2\ncore   0: exception trap_illegal_instruction",
+        "tval 0x0000000002c58533",
+        "tval 0x0000000000102573",
+        "exception trap_instruction_address_misaligned",
+    ] {
+        assert!(log.contains(needle), "no `{needle}` in:\n{log}");
+    }
+    // With everything on, none of that traps.
+    let (code, log) = log_of("isa_probe", &["--isa", "rv64gc_zicntr_zihpm"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(!log.contains("trap_illegal_instruction"), "{log}");
+    assert!(
+        !log.contains("trap_instruction_address_misaligned"),
+        "{log}"
+    );
+}
+
+/// What hartscope cannot do is refused by name, with status 2, before anything runs.
+#[test]
+fn what_cannot_be_done_is_refused_by_name() {
+    for (isa, needles) in [
+        (
+            "rv64id",
+            &["--isa rv64id", "extension 'd' requires 'f'"][..],
+        ),
+        ("rv64gcv", &["extension 'v' is not implemented"][..]),
+        ("rv64gc_zba", &["extension 'zba' is not implemented"][..]),
+        ("rv64ica", &["extension 'a' is out of canonical order"][..]),
+        ("rv64e", &["the E base is not implemented"][..]),
+        ("rv32i", &["rv64"][..]),
+    ] {
+        let out = run_with_timeout(
+            hartscope()
+                .args(["run", "--isa", isa])
+                .arg(program("rv64m")),
+            isa,
+            TIMEOUT,
+        );
+        assert_eq!(out.code(), Some(2), "--isa {isa}: {}", out.stderr_str());
+        let err = out.stderr_str();
+        for n in needles {
+            assert!(err.contains(n), "--isa {isa}: no `{n}` in {err}");
+        }
+        assert!(out.stdout.is_empty(), "nothing ran: {}", out.stdout_str());
+    }
 }

@@ -98,7 +98,7 @@ fn machine(p: &PathBuf, v: Variant) -> Machine {
         Variant::Counters => args.extend(["--hpm-counters".into(), "29".into()]),
         Variant::Ctr => {
             if !args.iter().any(|a| a == "--ctr" || a.contains("smctr")) {
-                args.extend(["--isa".into(), "rv64gc_smctr_ssctr".into()]);
+                args.extend(["--isa".into(), "rv64gc_zicntr_zihpm_smctr_ssctr".into()]);
             }
         }
     }

@@ -521,3 +521,105 @@ fn spike_is_handed_its_own_device_tree() {
     let spikes = include_str!("data/spike-dump-dts.txt").replace("\\0", "\", \"");
     assert_eq!(ours, spikes);
 }
+
+// ---------------------------------------------------------------------------------------------
+// ISA strings
+// ---------------------------------------------------------------------------------------------
+
+/// A copy of Spike whose device tree says `isa` (Spike builds its hart from the tree's
+/// `riscv,isa`, not from `--isa`), with the tree in `tmp`.
+fn spike_with_isa(spike: &Spike, isa: &str, tmp: &TempDir) -> Spike {
+    let dtb = tmp.join("spike-isa.dtb");
+    std::fs::write(
+        &dtb,
+        common::spike_platform_dtb_with(isa, 16, 4).expect("the tree"),
+    )
+    .expect("write the device tree");
+    Spike {
+        dtb,
+        ..spike.clone()
+    }
+}
+
+/// `--isa` means what it says: `isa_probe` executes instructions of M, A, F, D, C, Zifencei,
+/// Zicntr and Zihpm, jumps and branches to 2-byte aligned targets, and reads misa, mepc,
+/// sepc and the counter-enable registers, under a handler that skips what traps; with each
+/// ISA string, hartscope's commit log is Spike's (given a tree that says the same string).
+#[rstest]
+#[case("rv64i")]
+#[case("rv64im")]
+#[case("rv64imac")]
+#[case("rv64imafd")]
+#[case("rv64ima_zicsr_zifencei")]
+#[case("rv64if")]
+#[case("rv64imafc")]
+#[case("rv64gc")]
+#[case("rv64imac_zicntr")]
+#[case("rv64imafdc_zihpm")]
+#[case("rv64imafdc_zicntr_zihpm")]
+fn isa_strings_match_spike(#[case] isa: &str) {
+    let what = format!("isa_probe with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("isa-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_probe"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// rv64m.elf on a hart without C (its crt0 is compressed) traps at its first instruction
+/// after `csrw mtvec`, and the early-trap handler, compressed too, traps for ever: on both
+/// simulators. Spike runs until it is stopped; the first 20,000 lines must be identical.
+#[test]
+fn rv64m_on_rv64i_fails_as_on_spike() {
+    const LINES: usize = 20_000;
+    let Some(spike) = spike_or_skip("rv64m_on_rv64i_fails_as_on_spike") else {
+        return;
+    };
+    let tmp = TempDir::new("rv64m-rv64i");
+    let spike = spike_with_isa(spike, "rv64i", &tmp);
+    let (hs_log, spike_log) = (tmp.join("hartscope.log"), tmp.join("spike.log"));
+    let elf = program("rv64m");
+    let hs = run_hartscope(
+        &[
+            "--isa",
+            "rv64i",
+            "--max-insns",
+            "30000",
+            "--log-commits",
+            hs_log.to_str().expect("a UTF-8 temp path"),
+        ],
+        &elf,
+        "rv64m on rv64i",
+    );
+    assert_eq!(hs.code(), Some(124), "{}", hs.stderr_str());
+    let mut cmd = spike.command();
+    cmd.arg("--log-commits")
+        .arg(format!("--log={}", spike_log.display()))
+        .arg(&elf)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let w = common::Watched::spawn(&mut cmd, "Spike on rv64m (rv64i)", TIMEOUT);
+    // Enough lines written (about 60 bytes each), or give up waiting.
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&spike_log).map_or(0, |m| m.len()) < (LINES as u64 + 100) * 70
+        && start.elapsed() < TIMEOUT
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    w.kill();
+    match compare_logs(&hs_log, &spike_log, Some(LINES)) {
+        Ok(n) => assert_eq!(n, LINES, "only {n} lines compared"),
+        Err(e) => panic!("rv64m on rv64i differs from Spike: {e}"),
+    }
+}

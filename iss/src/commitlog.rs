@@ -114,6 +114,9 @@ pub struct CommitLog<W: Write + Send + 'static> {
     commits: bool,
     /// The execution trace (`-l`), when asked for.
     trace: Option<Box<Trace>>,
+    /// FP registers are 32 bits (a hart with F but not D): their values are written in 8
+    /// digits, as Spike writes them.
+    flen32: bool,
 }
 
 /// What the execution trace keeps between lines.
@@ -169,6 +172,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             writer: Some(writer),
             failed,
             commits,
+            flen32: false,
             trace: trace.map(|symbols| {
                 Box::new(Trace {
                     symbols,
@@ -296,6 +300,13 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         }
     }
 
+    /// Write FP register values in 8 hex digits (FLEN 32: a hart with F but not D, whose
+    /// registers hold NaN-boxed singles) rather than 16.
+    pub fn with_flen32(mut self, flen32: bool) -> Self {
+        self.flen32 = flen32;
+        self
+    }
+
     /// Format one line into the buffer.
     pub fn format(&mut self, r: &Retired) {
         let mut l = Line {
@@ -314,7 +325,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         l.put(b")");
         let writes = r.writes();
         if writes.len() == 1 {
-            put_write(&mut self.csr_prefix, &mut l, writes[0]);
+            put_write(&mut self.csr_prefix, &mut l, writes[0], self.flen32);
         } else if writes.len() > 1 {
             // Distinct registers, last value wins, in ascending key order.
             let ordered = &mut self.ordered;
@@ -328,7 +339,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             }
             ordered.sort_unstable_by_key(|(k, _)| *k);
             for (_, w) in ordered.iter() {
-                put_write(&mut self.csr_prefix, &mut l, *w);
+                put_write(&mut self.csr_prefix, &mut l, *w, self.flen32);
             }
         }
         for m in r.mem().iter().filter(|m| m.kind == MemKind::Load) {
@@ -367,7 +378,7 @@ fn trap_name(e: Exception) -> &'static str {
 }
 
 #[inline(always)]
-fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite) {
+fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, flen32: bool) {
     match w.reg {
         Reg::X(0) => return,
         Reg::X(n) | Reg::F(n) => {
@@ -390,7 +401,11 @@ fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite) {
             l.put(p);
         }
     }
-    l.hex(w.value, 16);
+    if flen32 && matches!(w.reg, Reg::F(_)) {
+        l.hex(w.value, 8);
+    } else {
+        l.hex(w.value, 16);
+    }
 }
 
 impl<W: Write + Send + 'static> Sink for CommitLog<W> {

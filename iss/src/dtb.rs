@@ -6,7 +6,7 @@
 //!   chosen { stdout-path = "/soc/serial@10000000"; }
 //!   cpus { #address-cells = 1; #size-cells = 0; timebase-frequency = 10000000;
 //!     cpu@0 { device_type = "cpu"; reg = 0; compatible = "riscv"; status = "okay";
-//!             riscv,isa = "rv64imafdc_zicntr_zicsr_zifencei_zihpm[_sscofpmf][_smcsrind_smctr_smstateen_sscsrind_ssctr]";
+//!             riscv,isa = "rv64imafdc_zicntr_zicsr_zifencei_zihpm[_sscofpmf][_smcsrind_smctr_smstateen_sscsrind_ssctr]" (as --isa asks);
 //!             riscv,isa-base = "rv64i"; riscv,isa-extensions = "i", "m", ...; mmu-type = "riscv,sv48";
 //!             riscv,pmpregions = 16; riscv,pmpgranularity = 4;
 //!             interrupt-controller { #interrupt-cells = 1; interrupt-controller; compatible = "riscv,cpu-intc"; phandle = 1; } } }
@@ -41,36 +41,26 @@ pub const UART_CLOCK: u32 = 3_686_400;
 /// The phandle of the hart's interrupt controller.
 const INTC_PHANDLE: u32 = 1;
 
+/// The extension set of a hart with this configuration: `cfg.isa`, with Sscofpmf and CTR as
+/// the configuration has them.
+fn live_isa(cfg: &Config) -> crate::Isa {
+    crate::Isa {
+        sscofpmf: cfg.sscofpmf,
+        ctr: cfg.ctr.is_some(),
+        ..cfg.isa
+    }
+}
+
 /// The ISA extensions of a hart with this configuration, in the order of the canonical ISA
 /// string (single letters, then Z, then S extensions, each alphabetically).
 pub fn isa_extensions(cfg: &Config) -> Vec<&'static str> {
-    let mut v = vec![
-        "i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm",
-    ];
-    if cfg.ctr.is_some() {
-        v.extend(["smcsrind", "smctr", "smstateen"]);
-    }
-    if cfg.sscofpmf {
-        v.push("sscofpmf");
-    }
-    if cfg.ctr.is_some() {
-        v.extend(["sscsrind", "ssctr"]);
-    }
-    v
+    live_isa(cfg).extensions()
 }
 
-/// The `riscv,isa` string: `rv64imafdc` and the multi-letter extensions joined by `_`.
+/// The `riscv,isa` string: `rv64` and the single letters, then the multi-letter extensions
+/// joined by `_`.
 pub fn isa_string(cfg: &Config) -> String {
-    let exts = isa_extensions(cfg);
-    let mut s = String::from("rv64");
-    for e in exts.iter().filter(|e| e.len() == 1) {
-        s.push_str(e);
-    }
-    for e in exts.iter().filter(|e| e.len() > 1) {
-        s.push('_');
-        s.push_str(e);
-    }
-    s
+    live_isa(cfg).to_string()
 }
 
 fn reg(base: u64, size: u64) -> [u64; 2] {

@@ -24,6 +24,7 @@ pub mod fp;
 pub mod htif;
 pub mod ingress;
 pub mod insn;
+pub mod isa;
 pub mod machine;
 pub mod mmu;
 pub mod options;
@@ -34,6 +35,7 @@ pub mod state;
 mod trap;
 
 pub use arch::{Cause, Exception, Interrupt, Priv};
+pub use isa::{Isa, IsaError};
 pub use machine::{Config, Machine, Misaligned};
 pub use record::{NoSink, Retired, Sink, TrapRecord};
 pub use run::{StepOutcome, Stop};

@@ -42,6 +42,8 @@ pub struct Config {
     /// fetches, loads and stores there are RAM's. Default none.
     pub extra_ram: Vec<(u64, u64)>,
     pub misaligned: Misaligned,
+    /// The live extensions (`crate::isa`): what is off traps as illegal, and misa says so.
+    pub isa: crate::Isa,
     /// Whether the SiFive test finisher is on the bus.
     pub finisher: bool,
     /// Sscofpmf: mhpmevent's OF and mode-inhibit bits, scountovf, the local counter overflow
@@ -72,6 +74,7 @@ impl Default for Config {
             ram_size: DEFAULT_RAM_SIZE,
             extra_ram: Vec::new(),
             misaligned: Misaligned::Trap,
+            isa: crate::Isa::DEFAULT,
             finisher: true,
             sscofpmf: false,
             pmu: pmu::PmuConfig {
@@ -258,6 +261,11 @@ impl Machine {
         };
         let lg = m.config.pmp_granularity.trailing_zeros() as u8;
         m.hart.csr.set_pmp_implementation(m.config.pmp_regions, lg);
+        m.hart.csr.misa = m.config.isa.misa();
+        if !m.config.isa.d {
+            // FLEN 32: the registers hold singles only, which read +0.0 at reset (as Spike's).
+            m.hart.f = [crate::fp::box_s(0); 32];
+        }
         m.tlb.set_pmp(&m.hart.csr);
         m.clint_changed();
         m.update_hooks();

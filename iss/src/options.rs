@@ -3,75 +3,18 @@
 //! [`Config`]. One mapping serves the command line and the tests that build a machine the way
 //! the command line would (a guest program's `hartscope-options:` line).
 
-use crate::Config;
+use crate::{Config, Isa};
 
-/// What the ISA string asks for beyond RV64GC.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Isa {
-    pub sscofpmf: bool,
-    pub ctr: bool,
-}
-
-/// Check an ISA string against what hartscope implements.
+/// Parse an ISA string ([`crate::isa`]) for `--isa`: the error names the string.
 pub fn parse_isa(isa: &str) -> Result<Isa, String> {
-    let l = isa.to_ascii_lowercase();
-    let Some(rest) = l.strip_prefix("rv64") else {
-        return Err(format!(
-            "--isa {isa}: hartscope simulates RV64 harts (the string must start with rv64)"
-        ));
-    };
-    let mut parts = rest.split('_');
-    let base = parts.next().unwrap_or("").replace('g', "imafd");
-    if let Some(c) = base.chars().find(|c| !"imafdc".contains(*c)) {
-        return Err(format!(
-            "--isa {isa}: extension '{c}' is not implemented (hartscope implements rv64gc)"
-        ));
-    }
-    if !base.contains('i') {
-        return Err(format!("--isa {isa}: the base integer ISA (i) is required"));
-    }
-    // The hart always has M, A, F, D and C: a string without one of them would run code the
-    // user said the hart lacks, so it is refused rather than taken as RV64GC.
-    let missing: Vec<String> = "mafdc"
-        .chars()
-        .filter(|c| !base.contains(*c))
-        .map(|c| c.to_string())
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "--isa {isa}: hartscope cannot leave out {}: its hart always implements rv64gc \
-             (imafdc), and switching extensions off is not implemented",
-            missing.join(", ")
-        ));
-    }
-    let mut out = Isa::default();
-    let mut csrind = false;
-    for ext in parts {
-        match ext {
-            "zicsr" | "zifencei" | "zicntr" | "zihpm" => {}
-            "sscofpmf" => out.sscofpmf = true,
-            "smctr" | "ssctr" => out.ctr = true,
-            "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
-            "" => return Err(format!("--isa {isa}: empty extension name")),
-            other => {
-                return Err(format!(
-                    "--isa {isa}: extension '{other}' is not implemented"
-                ))
-            }
-        }
-    }
-    if csrind && !out.ctr {
-        return Err(format!(
-            "--isa {isa}: smcsrind, sscsrind and smstateen come with smctr/ssctr here"
-        ));
-    }
-    Ok(out)
+    Isa::parse(isa).map_err(|e| format!("--isa {isa}: {e}"))
 }
 
 /// The hart's options (see `hartscope run --help`).
 #[derive(Clone, Debug)]
 pub struct HartOptions {
-    /// `--isa`; default rv64gc, or rv64gc_sscofpmf with the built-in SBI.
+    /// `--isa`; default rv64imafdc_zicntr_zihpm (Spike's default), with `_sscofpmf` with the
+    /// built-in SBI.
     pub isa: Option<String>,
     /// `--sbi builtin`.
     pub sbi: bool,
@@ -167,13 +110,15 @@ impl HartOptions {
 
     /// The machine configuration these options describe, on top of `base`.
     pub fn config(&self, base: Config) -> Result<Config, String> {
-        let default_isa = if self.sbi {
-            "rv64gc_sscofpmf"
-        } else {
-            "rv64gc"
+        let isa = match &self.isa {
+            Some(s) => parse_isa(s)?,
+            None => Isa {
+                sscofpmf: self.sbi,
+                ..Isa::DEFAULT
+            },
         };
-        let isa = parse_isa(self.isa.as_deref().unwrap_or(default_isa))?;
         let mut c = base;
+        c.isa = isa;
         c.sscofpmf = isa.sscofpmf;
         c.sbi = self.sbi;
         match &self.pmu {
@@ -344,29 +289,37 @@ mod tests {
         assert!(HartOptions::from_args(&["--isa"]).is_err());
     }
 
-    /// A subset of RV64GC is refused, naming what is missing, never run as RV64GC.
+    /// A subset of RV64GC is what it says (it used to be refused): the configuration holds
+    /// the extensions asked for, and misa with them.
     #[test]
-    fn subsets_are_refused() {
-        for (isa, missing) in [
-            ("rv64i", "m, a, f, d, c"),
-            ("rv64imac", "f, d"),
-            ("rv64g", "c"),
-            ("rv64imafd_zicsr", "c"),
-            ("RV64IMAFC", "d"),
+    fn subsets_are_honoured() {
+        for (isa, m, a, f, d, c) in [
+            ("rv64i", false, false, false, false, false),
+            ("rv64imac", true, true, false, false, true),
+            ("rv64g", true, true, true, true, false),
+            ("rv64imafd_zicsr", true, true, true, true, false),
+            ("RV64IMAFC", true, true, true, false, true),
+        ] {
+            let cfg = HartOptions::from_args(&["--isa", isa])
+                .unwrap()
+                .config(Config::default())
+                .unwrap();
+            let i = cfg.isa;
+            assert_eq!((i.m, i.a, i.f, i.d, i.c), (m, a, f, d, c), "{isa}");
+            assert!(!i.zicntr && !i.zihpm, "{isa}: counters only when named");
+        }
+        let c = HartOptions::default().config(Config::default()).unwrap();
+        assert_eq!(c.isa, Isa::DEFAULT);
+        for (isa, msg) in [
+            ("rv64id", "--isa rv64id: extension 'd' requires 'f'"),
+            ("rv64gcv", "--isa rv64gcv: extension 'v' is not implemented"),
+            (
+                "rv64ica",
+                "--isa rv64ica: extension 'a' is out of canonical order",
+            ),
         ] {
             let e = parse_isa(isa).unwrap_err();
-            assert!(
-                e.contains(&format!("cannot leave out {missing}:")),
-                "{isa}: {e}"
-            );
-        }
-        for isa in [
-            "rv64gc",
-            "rv64imafdc",
-            "rv64gc_sscofpmf",
-            "RV64IMAFDC_ZICSR_ZIFENCEI",
-        ] {
-            assert!(parse_isa(isa).is_ok(), "{isa}");
+            assert!(e.starts_with(msg), "{isa}: {e}");
         }
     }
 }

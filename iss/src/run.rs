@@ -414,9 +414,14 @@ impl Machine {
                 if k == 0 {
                     let ram = &self.bus.ram;
                     let base = page_off as usize;
-                    k = self
-                        .dcache
-                        .build(arena, p, slot, |s| ram.read_u16(base + 2 * s), decode);
+                    let isa = self.config.isa;
+                    k = self.dcache.build(
+                        arena,
+                        p,
+                        slot,
+                        |s| ram.read_u16(base + 2 * s),
+                        |bits| isa.filter(decode(bits)),
+                    );
                     self.fit_effects::<S>(arena.len());
                     if k == 0 {
                         self.hart.pc = pc;
@@ -455,8 +460,9 @@ impl Machine {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
-            let npc =
-                handlers(false, self.ctr_chain)[arena[k].op as usize](self, arena, k, pc, left);
+            let npc = handlers(false, self.ctr_chain, !self.config.isa.c)[arena[k].op as usize](
+                self, arena, k, pc, left,
+            );
             let mut lcofi = false;
             if S::RUNS || self.hooks {
                 let n = (left - self.sched.budget) as usize;
@@ -497,7 +503,9 @@ impl Machine {
             self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
             let left = self.sched.budget;
             let prv = self.rec.prv;
-            let npc = handlers(true, self.ctr_chain)[d.op as usize](self, arena, k, pc, left);
+            let npc = handlers(true, self.ctr_chain, !self.config.isa.c)[d.op as usize](
+                self, arena, k, pc, left,
+            );
             let lcofi = self.hooks
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
                 && self.account_run(arena, k, 1, pc, npc, prv, false);
@@ -543,7 +551,9 @@ impl Machine {
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
-        let npc = fx_handlers(self.ctr_chain)[arena[k].op as usize](self, arena, k, pc, left);
+        let npc = fx_handlers(self.ctr_chain, !self.config.isa.c)[arena[k].op as usize](
+            self, arena, k, pc, left,
+        );
         // Retired in the chain: all but one that raised an exception or must be built.
         let n = (left - self.sched.budget) as usize;
         let mut lcofi = false;
@@ -881,11 +891,11 @@ impl Machine {
         if slot.0 == raw && slot.1.op != Op::NotDecoded {
             return Ok((slot.1, off));
         }
-        let d = if lo & 3 != 3 {
+        let d = self.config.isa.filter(if lo & 3 != 3 {
             decode16(lo)
         } else {
             decode32(raw)
-        };
+        });
         *slot = (raw, d);
         Ok((d, off))
     }

@@ -204,12 +204,13 @@ impl Machine {
             Some(m.bus.ram.read_u16(off))
         };
         let lo = half(self, pc)?;
-        let d = if lo & 3 != 3 {
+        let isa = self.config.isa;
+        let d = isa.filter(if lo & 3 != 3 {
             crate::decode::decode16(lo)
         } else {
             let hi = half(self, pc.wrapping_add(2))?;
             crate::decode::decode32(lo as u32 | (hi as u32) << 16)
-        };
+        });
         let base = self.x(d.rs1);
         let fs_off = self.hart.csr.mstatus & MSTATUS_FS == 0;
         let (vaddr, size, read, write, atomic) = match (d.op, shape(d.op)) {

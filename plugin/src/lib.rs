@@ -79,7 +79,9 @@ impl Default for Reports {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
-    /// The ISA string (`rv64gc`, `rv64imafdc_zicsr_zifencei_sscofpmf`, ...).
+    /// The ISA string (`rv64gc_zicntr_zihpm`, `rv64imac`, `rv64imafdc_zicntr_sscofpmf`, ...),
+    /// which means what it says: an extension left out traps as illegal (Zicntr and Zihpm,
+    /// the user-level counters, are there only when named, as on Spike).
     pub isa: String,
     /// Bytes of RAM at `ram_base`.
     pub ram_size: u64,
@@ -162,7 +164,7 @@ pub struct Region {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            isa: "rv64gc".into(),
+            isa: "rv64gc_zicntr_zihpm".into(),
             ram_size: iss::bus::DEFAULT_RAM_SIZE,
             ram_base: iss::bus::RAM_BASE,
             memory: Vec::new(),

@@ -280,15 +280,17 @@ pub fn insn_at(m: &mut Machine, va: u64) -> Option<(u32, u8)> {
     Some((lo as u32 | (hi as u32) << 16, 4))
 }
 
-/// The instruction the hart would execute next, if it can be fetched from RAM.
+/// The instruction the hart would execute next, if it can be fetched from RAM (as the
+/// hart's extensions have it: one that is off is illegal).
 pub fn peek_insn(m: &mut Machine) -> Option<Insn> {
     let pc = m.hart.pc;
     let lo = ram_u16(m, pc)?;
+    let isa = m.config.isa;
     if lo & 3 != 3 {
-        return Some(iss::decode::decode16(lo));
+        return Some(isa.filter(iss::decode::decode16(lo)));
     }
     let hi = ram_u16(m, pc.wrapping_add(2))?;
-    Some(iss::decode::decode32(lo as u32 | (hi as u32) << 16))
+    Some(isa.filter(iss::decode::decode32(lo as u32 | (hi as u32) << 16)))
 }
 
 /// Bytes a store of `size` bytes writes, for a decoded store-like instruction.

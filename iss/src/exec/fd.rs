@@ -92,7 +92,7 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool, const CTR: bool, const FX: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+        fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
             if $m.fs_not_dirty::<FX>() {
                 return build_record($m, a, k, pc, left);
             }
@@ -113,7 +113,7 @@ macro_rules! fp_ops {
                 }
                 next($d, pc)
             })();
-            done::<REC, CTR, FX>($m, a, k, pc, left, r)
+            done::<REC, CTR, FX, I32>($m, a, k, pc, left, r)
         }
     )*};
     (@rm rm, $m:ident, $d:ident) => {
@@ -214,7 +214,7 @@ fp_ops! {
 }
 
 /// FP loads: `flw` boxes the loaded single.
-fn fload<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
+fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -227,7 +227,7 @@ fn fload<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR, FX>(m, a, k, pc, left, r);
+        return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let raw = htri!(m, pc, left, m.load::<REC, FX>(addr, SIZE));
@@ -241,11 +241,11 @@ fn fload<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
     if FX {
         m.effects[k].value = v;
     }
-    done::<REC, CTR, FX>(m, a, k, pc, left, next(d, pc))
+    done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
 }
 
 /// FP stores write the register's raw low bits (no unboxing).
-fn fstore<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
+fn fstore<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -258,26 +258,31 @@ fn fstore<const REC: bool, const CTR: bool, const FX: bool, const SIZE: u8>(
     let d = &a[k];
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR, FX>(m, a, k, pc, left, r);
+        return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     htri!(m, pc, left, m.store::<REC, FX>(addr, SIZE, v));
     m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
     let r = m.after_store(next(d, pc));
-    done::<REC, CTR, FX>(m, a, k, pc, left, r)
+    done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
 }
 
 /// Register the F and D handlers in a handler table.
-pub(super) const fn fp_handlers<const REC: bool, const CTR: bool, const FX: bool>(
+pub(super) const fn fp_handlers<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+>(
     t: &mut [Handler; 256],
 ) {
-    t[Op::Flw as usize] = fload::<REC, CTR, FX, 4>;
-    t[Op::Fld as usize] = fload::<REC, CTR, FX, 8>;
-    t[Op::Fsw as usize] = fstore::<REC, CTR, FX, 4>;
-    t[Op::Fsd as usize] = fstore::<REC, CTR, FX, 8>;
+    t[Op::Flw as usize] = fload::<REC, CTR, FX, I32, 4>;
+    t[Op::Fld as usize] = fload::<REC, CTR, FX, I32, 8>;
+    t[Op::Fsw as usize] = fstore::<REC, CTR, FX, I32, 4>;
+    t[Op::Fsd as usize] = fstore::<REC, CTR, FX, I32, 8>;
     macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX>; )*};
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX, I32>; )*};
     }
     set!(
         FaddS => fadd_s, FsubS => fsub_s, FmulS => fmul_s,

@@ -51,37 +51,53 @@ pub(crate) const BUILD: u64 = 13;
 pub(crate) type Handler = fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
 
 /// The handlers when no record is built.
-pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false>();
+pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false, false>();
 /// The handlers that also fill the retirement record.
-pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false, false>();
+pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false, false, false>();
 /// [`HANDLERS`] whose jumps and branches also tell CTR ([`Machine::ctr_chain`]).
-pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true, false>();
+pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true, false, false>();
 /// [`HANDLERS_REC`] whose jumps and branches also tell CTR.
-pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true, false>();
+pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true, false, false>();
 /// The handlers of runs of simple instructions: [`HANDLERS`] that leave each instruction's
 /// effect, for the operations of fixed shapes; [`BUILD`] for the others.
-pub(crate) static HANDLERS_FX: [Handler; 256] = table::<false, false, true>();
+pub(crate) static HANDLERS_FX: [Handler; 256] = table::<false, false, true, false>();
 /// [`HANDLERS_FX`] whose jumps and branches also tell CTR.
-pub(crate) static HANDLERS_FX_CTR: [Handler; 256] = table::<false, true, true>();
+pub(crate) static HANDLERS_FX_CTR: [Handler; 256] = table::<false, true, true, false>();
 
-/// The handler table for a recording mode and whether CTR hears of transfers from handlers.
+/// The same six tables for a hart without C (IALIGN 32), whose jumps and taken branches to
+/// an address that is not 4-byte aligned raise instruction-address-misaligned (a check the
+/// tables above, of harts with C, do not make: it costs them nothing).
+pub(crate) static HANDLERS_I32: [Handler; 256] = table::<false, false, false, true>();
+pub(crate) static HANDLERS_REC_I32: [Handler; 256] = table::<true, false, false, true>();
+pub(crate) static HANDLERS_CTR_I32: [Handler; 256] = table::<false, true, false, true>();
+pub(crate) static HANDLERS_REC_CTR_I32: [Handler; 256] = table::<true, true, false, true>();
+pub(crate) static HANDLERS_FX_I32: [Handler; 256] = table::<false, false, true, true>();
+pub(crate) static HANDLERS_FX_CTR_I32: [Handler; 256] = table::<false, true, true, true>();
+
+/// The handler table for a recording mode, whether CTR hears of transfers from handlers, and
+/// whether IALIGN is 32 (no C).
 #[inline(always)]
-pub(crate) fn handlers(rec: bool, ctr: bool) -> &'static [Handler; 256] {
-    match (rec, ctr) {
-        (false, false) => &HANDLERS,
-        (true, false) => &HANDLERS_REC,
-        (false, true) => &HANDLERS_CTR,
-        (true, true) => &HANDLERS_REC_CTR,
+pub(crate) fn handlers(rec: bool, ctr: bool, i32: bool) -> &'static [Handler; 256] {
+    match (rec, ctr, i32) {
+        (false, false, false) => &HANDLERS,
+        (true, false, false) => &HANDLERS_REC,
+        (false, true, false) => &HANDLERS_CTR,
+        (true, true, false) => &HANDLERS_REC_CTR,
+        (false, false, true) => &HANDLERS_I32,
+        (true, false, true) => &HANDLERS_REC_I32,
+        (false, true, true) => &HANDLERS_CTR_I32,
+        (true, true, true) => &HANDLERS_REC_CTR_I32,
     }
 }
 
 /// The handler table of runs of simple instructions.
 #[inline(always)]
-pub(crate) fn fx_handlers(ctr: bool) -> &'static [Handler; 256] {
-    if ctr {
-        &HANDLERS_FX_CTR
-    } else {
-        &HANDLERS_FX
+pub(crate) fn fx_handlers(ctr: bool, i32: bool) -> &'static [Handler; 256] {
+    match (ctr, i32) {
+        (false, false) => &HANDLERS_FX,
+        (true, false) => &HANDLERS_FX_CTR,
+        (false, true) => &HANDLERS_FX_I32,
+        (true, true) => &HANDLERS_FX_CTR_I32,
     }
 }
 
@@ -110,7 +126,7 @@ pub(crate) use htri;
 /// Finish a handler whose instruction produced `r` (its next pc, or a sentinel): fall through
 /// to the next instruction of the block, or stop the chain.
 #[inline(always)]
-pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool>(
+pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -123,9 +139,9 @@ pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool>(
         if !REC && left != 0 {
             let d = &a[k + 1];
             let t = if FX {
-                fx_handlers(CTR)
+                fx_handlers(CTR, I32)
             } else {
-                handlers(false, CTR)
+                handlers(false, CTR, I32)
             };
             return t[d.op as usize](m, a, k + 1, r, left);
         }
@@ -140,7 +156,7 @@ pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool>(
 /// on as [`done`]. Out of line and called in tail position, so that the handler's common path
 /// makes no call (and saves no registers).
 #[inline(never)]
-fn ctr_done<const REC: bool, const CTR: bool, const FX: bool>(
+fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -150,7 +166,7 @@ fn ctr_done<const REC: bool, const CTR: bool, const FX: bool>(
     ty: arch::Itype,
 ) -> u64 {
     m.chain_transfer(pc, target, ty, left);
-    done::<REC, CTR, FX>(m, a, k, pc, left, target)
+    done::<REC, CTR, FX, I32>(m, a, k, pc, left, target)
 }
 
 /// In a jump's or branch's handler, in the CTR tables: tell CTR of the transfer to `target`
@@ -160,7 +176,7 @@ macro_rules! tell_ctr {
         if CTR {
             let ty = $ty;
             if !$m.chain_transfer_noted($pc, $target, ty, $left) {
-                return ctr_done::<REC, CTR, FX>($m, $a, $k, $pc, $left, $target, ty);
+                return ctr_done::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, $target, ty);
             }
         }
     };
@@ -248,6 +264,15 @@ impl Machine {
         TRAP
     }
 
+    /// A jump or taken branch of a hart without C to `target`, which is not 4-byte aligned:
+    /// instruction-address-misaligned, with the target in xtval, before anything is written
+    /// (as Spike's `set_pc` raises it).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn misaligned_target(&mut self, target: u64) -> u64 {
+        self.raise(Exception::InstructionAddressMisaligned, target)
+    }
+
     /// Raise an illegal-instruction exception with the instruction bits in xtval.
     #[inline(always)]
     pub(crate) fn illegal(&mut self, d: &Insn) -> u64 {
@@ -264,7 +289,7 @@ impl Machine {
     /// `sched.budget`.
     #[inline]
     pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
-        let t = handlers(REC, self.ctr_chain);
+        let t = handlers(REC, self.ctr_chain, !self.config.isa.c);
         let block = [*d, Insn::NOT_DECODED];
         let left = self.sched.budget.max(1);
         t[d.op as usize](self, &block, 0, pc, left)
@@ -289,10 +314,10 @@ macro_rules! handlers {
     };
     // With the block and the instruction's index in it named too.
     ($($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool, const CTR: bool, const FX: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
+        fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
             let $d = &$a[$k];
             let r = $e;
-            done::<REC, CTR, FX>($m, $a, $k, $pc, $left, r)
+            done::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
         }
     )*};
 }
@@ -337,6 +362,10 @@ macro_rules! branch {
                 } else {
                     next(d, pc)
                 };
+                if I32 && target & 2 != 0 {
+                    let r = m.misaligned_target(target);
+            return special(m, pc, left, r);
+                }
                 tell_ctr!(m, a, k, pc, left, target, if taken {
                     arch::Itype::TakenBranch
                 } else {
@@ -386,13 +415,21 @@ handlers! {
         next(d, pc)
     };
     jal => |m, a, k, d, pc, left| {
-        m.wxe::<REC, FX>(d, k, next(d, pc));
         let target = pc.wrapping_add(imm(d));
+        if I32 && target & 2 != 0 {
+            let r = m.misaligned_target(target);
+            return special(m, pc, left, r);
+        }
+        m.wxe::<REC, FX>(d, k, next(d, pc));
         tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
     };
     jalr => |m, a, k, d, pc, left| {
         let target = m.rs1(d).wrapping_add(imm(d)) & !1;
+        if I32 && target & 2 != 0 {
+            let r = m.misaligned_target(target);
+            return special(m, pc, left, r);
+        }
         m.wxe::<REC, FX>(d, k, next(d, pc));
         tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
@@ -503,7 +540,7 @@ alu! {
 }
 
 /// The block's end marker: execution goes on at `pc`, the instruction after the block.
-fn end_of_block<const REC: bool, const CTR: bool, const FX: bool>(
+fn end_of_block<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     _: &[Insn],
     _: usize,
@@ -523,10 +560,11 @@ pub(super) fn build_record(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left:
 }
 
 /// Build the handler table for one recording mode.
-const fn table<const REC: bool, const CTR: bool, const FX: bool>() -> [Handler; 256] {
-    let mut t: [Handler; 256] = [illegal::<REC, CTR, FX>; 256];
+const fn table<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>() -> [Handler; 256]
+{
+    let mut t: [Handler; 256] = [illegal::<REC, CTR, FX, I32>; 256];
     macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX>; )*};
+        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX, I32>; )*};
     }
     set!(
         NotDecoded => end_of_block, Illegal => illegal,
@@ -553,7 +591,7 @@ const fn table<const REC: bool, const CTR: bool, const FX: bool>() -> [Handler; 
         AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
         Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
     );
-    fd::fp_handlers::<REC, CTR, FX>(&mut t);
+    fd::fp_handlers::<REC, CTR, FX, I32>(&mut t);
     if FX {
         let mut i = 0;
         while i < 256 {

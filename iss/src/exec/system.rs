@@ -28,7 +28,7 @@ impl Machine {
         s |= MSTATUS_MPIE;
         s &= !MSTATUS_MPP; // U, the least-privileged mode
         c.mstatus = s;
-        let target = c.mepc;
+        let target = c.mepc & self.config.isa.epc_mask();
         if REC {
             let v = self.hart.csr.mstatus_read();
             self.rec.push_write(Reg::Csr(MSTATUS), v);
@@ -58,7 +58,7 @@ impl Machine {
         s |= MSTATUS_SPIE;
         s &= !MSTATUS_SPP;
         c.mstatus = s;
-        let target = c.sepc;
+        let target = c.sepc & self.config.isa.epc_mask();
         if REC {
             let v = self.hart.csr.mstatus_read();
             self.rec.push_write(Reg::Csr(MSTATUS), v);

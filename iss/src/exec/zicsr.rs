@@ -82,10 +82,15 @@ impl Machine {
             }
         }
         match csr {
-            FFLAGS | FRM | FCSR => self.hart.csr.fs() != FS_OFF,
+            // Without F they do not exist; with it, FS Off makes them illegal.
+            FFLAGS | FRM | FCSR => self.config.isa.f && self.hart.csr.fs() != FS_OFF,
             SATP => !(prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0),
             CYCLE..=HPMCOUNTER31 => {
                 let bit = 1u32 << (csr - CYCLE);
+                // cycle, time and instret come with Zicntr, hpmcounter3..31 with Zihpm.
+                if self.config.isa.counteren_mask() & bit == 0 {
+                    return false;
+                }
                 let m_ok = prv == Priv::M || self.hart.csr.mcounteren & bit != 0;
                 let s_ok = prv != Priv::U || self.hart.csr.scounteren & bit != 0;
                 m_ok && s_ok
@@ -159,7 +164,8 @@ impl Machine {
             SCOUNTEREN => c.scounteren as u64,
             SENVCFG => c.senvcfg,
             SSCRATCH => c.sscratch,
-            SEPC => c.sepc,
+            // With C off (IALIGN 32) bit 1 reads 0 (as written it stays).
+            SEPC => c.sepc & self.config.isa.epc_mask(),
             SCAUSE => c.scause,
             STVAL => c.stval,
             SIP => c.mip & c.mideleg,
@@ -175,7 +181,7 @@ impl Machine {
             MCOUNTEREN => c.mcounteren as u64,
             MENVCFG => c.menvcfg,
             MSCRATCH => c.mscratch,
-            MEPC => c.mepc,
+            MEPC => c.mepc & self.config.isa.epc_mask(),
             MCAUSE => c.mcause,
             MTVAL => c.mtval,
             MIP => c.mip,
@@ -263,7 +269,7 @@ impl Machine {
                 log = [MIP, 0];
             }
             STVEC => c.stvec = v & !2,
-            SCOUNTEREN => c.scounteren = v as u32,
+            SCOUNTEREN => c.scounteren = v as u32 & self.config.isa.counteren_mask(),
             SENVCFG => c.senvcfg = v & 1,
             SSCRATCH => c.sscratch = v,
             SEPC => c.sepc = v & !1,
@@ -279,7 +285,12 @@ impl Machine {
                 self.flush_tlb();
             }
             MISA => {}
-            MEDELEG => c.medeleg = v & MEDELEG_WRITABLE,
+            // Without C, instruction-address-misaligned (cause 0) exists and is delegable, as on
+            // Spike.
+            MEDELEG => {
+                let fetch = if self.config.isa.c { 0 } else { 1 };
+                c.medeleg = v & (MEDELEG_WRITABLE | fetch)
+            }
             MIDELEG => c.mideleg = v & (S_INTERRUPTS | lcof),
             MIE => c.mie = v & (S_INTERRUPTS | M_INTERRUPTS | lcof),
             MIP => {
@@ -289,7 +300,7 @@ impl Machine {
                 self.record_mvip::<REC>(old);
             }
             MTVEC => c.mtvec = v & !2,
-            MCOUNTEREN => c.mcounteren = v as u32,
+            MCOUNTEREN => c.mcounteren = v as u32 & self.config.isa.counteren_mask(),
             MENVCFG => c.menvcfg = v & 1,
             MSCRATCH => c.mscratch = v,
             MEPC => c.mepc = v & !1,
@@ -390,9 +401,11 @@ impl Machine {
                 pmu.write_mhpmevent((csr - MCOUNTINHIBIT) as usize, v);
             }
             MCOUNTINHIBIT => {
-                // Bit 1 (TM) is read-only 0; the bits of counters that do not exist are kept as
+                // Bit 1 (TM) is read-only 0; CY and IR exist with Zicntr and the HPM bits with
+                // Zihpm (as on Spike); the bits of hpm counters that do not exist are kept as
                 // written, as Spike keeps them.
-                self.hart.csr.mcountinhibit_rest = (v as u32) & !2;
+                let v = v & (self.config.isa.counteren_mask() & !2) as u64;
+                self.hart.csr.mcountinhibit_rest = v as u32;
                 pmu.write_mcountinhibit((v as u32) & pmu.counter_mask());
             }
             _ => return false,

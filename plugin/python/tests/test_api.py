@@ -31,7 +31,7 @@ ADDI_A0_5 = 0x00500513
 
 
 def test_settings_as_keywords_dict_or_json():
-    assert hartscope.Hart().config["isa"] == "rv64gc"
+    assert hartscope.Hart().config["isa"] == "rv64gc_zicntr_zihpm"
     h = hartscope.Hart(ram_size=1 << 20, reports={"csr": True, "fpr": False})
     assert h.config["ram_size"] == 1 << 20
     assert h.config["reports"] == {"csr": True, "fpr": False}

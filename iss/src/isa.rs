@@ -1,0 +1,507 @@
+//! The ISA string (`--isa`, the plugin's `Config::isa`) parsed once into the set of live
+//! extensions ([`Isa`]), which everything else asks: the decoder's filter (an instruction of
+//! an extension that is off decodes as [`Op::Illegal`]), the CSR file (misa, the FP CSRs, the
+//! counters), the jump handlers (IALIGN) and the device tree (`riscv,isa`,
+//! `riscv,isa-extensions`).
+//!
+//! The string follows the unprivileged spec's naming chapter: `rv64`, then the base `i` (or
+//! `g`, which stands for `imafd_zicsr_zifencei`), then single-letter extensions in canonical
+//! order (`m a f d c`; an underscore may separate them), then multi-letter ones (`z...`,
+//! `s...`) separated by underscores, in any order. Upper case is accepted; every extension may
+//! carry a version (`m2p0`, `zicsr2p0`, `i2`), which is accepted and ignored (hartscope
+//! implements one version of each).
+//!
+//! As on Spike (and in the ISA strings written before Zicsr and Zifencei were split out of
+//! I), **Zicsr and Zifencei come with the base I**: naming them is accepted and changes
+//! nothing, and they cannot be switched off. A hart with machine mode needs Zicsr to take a
+//! trap at all, and Spike, the reference every differential test compares with, always
+//! implements both. Zicntr and Zihpm, as on Spike, exist only when named.
+//!
+//! What hartscope cannot do is refused with an [`IsaError`] naming the extension: another
+//! base (rv32, `e`), an extension it does not implement, a letter out of canonical order, and
+//! impossible combinations (`d` without `f`; Smcsrind/Smstateen without CTR).
+
+use crate::insn::{Insn, Op};
+use thiserror::Error;
+
+/// The live extensions of the hart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Isa {
+    pub m: bool,
+    pub a: bool,
+    pub f: bool,
+    pub d: bool,
+    pub c: bool,
+    /// Always true (see the module documentation).
+    pub zicsr: bool,
+    /// Always true (see the module documentation).
+    pub zifencei: bool,
+    /// cycle, time, instret (the user-level counters).
+    pub zicntr: bool,
+    /// hpmcounter3..31 (the user-level hpm counters).
+    pub zihpm: bool,
+    /// Sscofpmf: counter overflow and mode filtering.
+    pub sscofpmf: bool,
+    /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
+    pub ctr: bool,
+}
+
+impl Default for Isa {
+    fn default() -> Self {
+        Isa::DEFAULT
+    }
+}
+
+/// Why an ISA string cannot be honoured.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum IsaError {
+    #[error("hartscope simulates RV64 harts (the string must start with rv64)")]
+    NotRv64,
+    #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
+    Base,
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, zicsr, zifencei, zicntr, zihpm, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    Unsupported(String),
+    #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
+    Order { ext: char, after: char },
+    #[error("extension '{ext}' requires '{needs}'")]
+    Requires {
+        ext: &'static str,
+        needs: &'static str,
+    },
+    #[error("an empty extension name (two underscores in a row, or one at the end)")]
+    Empty,
+    #[error("'{0}' cannot be parsed (extensions are letters, each with an optional version such as 2p0)")]
+    Syntax(String),
+}
+
+/// The canonical order of the single-letter extensions after the base (the unprivileged
+/// spec's table of standard extensions); hartscope implements m, a, f, d and c of them.
+const LETTER_ORDER: &str = "mafdqlcbkjtpvnh";
+
+impl Isa {
+    /// RV64GC: rv64imafdc with Zicsr and Zifencei, and nothing else (what `rv64gc` means).
+    pub const RV64GC: Isa = Isa {
+        m: true,
+        a: true,
+        f: true,
+        d: true,
+        c: true,
+        zicsr: true,
+        zifencei: true,
+        zicntr: false,
+        zihpm: false,
+        sscofpmf: false,
+        ctr: false,
+    };
+
+    /// The hart when no ISA string is given: Spike's default, `rv64imafdc_zicntr_zihpm`.
+    pub const DEFAULT: Isa = Isa {
+        zicntr: true,
+        zihpm: true,
+        ..Isa::RV64GC
+    };
+
+    /// The string [`Isa::DEFAULT`] is parsed from.
+    pub const DEFAULT_STRING: &'static str = "rv64imafdc_zicntr_zihpm";
+
+    /// Parse an ISA string (see the module documentation).
+    pub fn parse(isa: &str) -> Result<Isa, IsaError> {
+        let l = isa.to_ascii_lowercase();
+        let rest = l.strip_prefix("rv64").ok_or(IsaError::NotRv64)?;
+        let mut out = Isa {
+            m: false,
+            a: false,
+            f: false,
+            d: false,
+            c: false,
+            zicsr: true,
+            zifencei: true,
+            zicntr: false,
+            zihpm: false,
+            sscofpmf: false,
+            ctr: false,
+        };
+        let b = rest.as_bytes();
+        let mut i = 0;
+        match b.first() {
+            Some(b'i') => {}
+            Some(b'g') => {
+                out.m = true;
+                out.a = true;
+                out.f = true;
+                out.d = true;
+            }
+            _ => return Err(IsaError::Base),
+        }
+        i += 1;
+        i = skip_version(b, i);
+        // Single letters, in canonical order.
+        let mut last: Option<(usize, char)> = None;
+        loop {
+            if b.get(i) == Some(&b'_') && b.get(i + 1).is_some_and(|c| single_letter(*c)) {
+                i += 1;
+            }
+            let Some(&ch) = b.get(i) else { break };
+            if !single_letter(ch) {
+                break;
+            }
+            let ch = ch as char;
+            let Some(pos) = LETTER_ORDER.find(ch) else {
+                // 'g' or 'i' again, 'e', or a letter that is no extension.
+                return Err(IsaError::Unsupported(ch.to_string()));
+            };
+            if let Some((p, prev)) = last {
+                if pos < p {
+                    return Err(IsaError::Order {
+                        ext: ch,
+                        after: prev,
+                    });
+                }
+            }
+            last = Some((pos, ch));
+            match ch {
+                'm' => out.m = true,
+                'a' => out.a = true,
+                'f' => out.f = true,
+                'd' => out.d = true,
+                'c' => out.c = true,
+                other => return Err(IsaError::Unsupported(other.to_string())),
+            }
+            i = skip_version(b, i + 1);
+        }
+        // Multi-letter extensions, separated by underscores (the first one optional).
+        let tail = &rest[i..];
+        if !tail.is_empty() {
+            let tail = tail.strip_prefix('_').unwrap_or(tail);
+            let mut csrind = false;
+            for ext in tail.split('_') {
+                if ext.is_empty() {
+                    return Err(IsaError::Empty);
+                }
+                let name = strip_version(ext);
+                if name.is_empty() || !name.bytes().all(|c| c.is_ascii_lowercase()) {
+                    return Err(IsaError::Syntax(ext.to_string()));
+                }
+                match name {
+                    "zicsr" => out.zicsr = true,
+                    "zifencei" => out.zifencei = true,
+                    "zicntr" => out.zicntr = true,
+                    "zihpm" => out.zihpm = true,
+                    "sscofpmf" => out.sscofpmf = true,
+                    "smctr" | "ssctr" => out.ctr = true,
+                    "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
+                    other => return Err(IsaError::Unsupported(other.to_string())),
+                }
+            }
+            if csrind && !out.ctr {
+                return Err(IsaError::Requires {
+                    ext: "smcsrind/sscsrind/smstateen",
+                    needs: "smctr or ssctr (hartscope implements them for CTR only)",
+                });
+            }
+        }
+        if out.d && !out.f {
+            return Err(IsaError::Requires {
+                ext: "d",
+                needs: "f",
+            });
+        }
+        if out.f && !out.zicsr {
+            return Err(IsaError::Requires {
+                ext: "f",
+                needs: "zicsr",
+            });
+        }
+        Ok(out)
+    }
+
+    /// misa: MXL = 2 (RV64), I, S and U, and the single-letter extensions that are on.
+    pub fn misa(&self) -> u64 {
+        let bit = |c: u8| 1u64 << (c - b'A');
+        let mut v = (2u64 << 62) | bit(b'I') | bit(b'S') | bit(b'U');
+        for (on, c) in [
+            (self.m, b'M'),
+            (self.a, b'A'),
+            (self.f, b'F'),
+            (self.d, b'D'),
+            (self.c, b'C'),
+        ] {
+            if on {
+                v |= bit(c);
+            }
+        }
+        v
+    }
+
+    /// Every extension of rv64gc is on: the decoder's filter has nothing to do.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.m && self.a && self.f && self.d && self.c && self.zicsr && self.zifencei
+    }
+
+    /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
+    /// HPM3..31 with Zihpm).
+    pub fn counteren_mask(&self) -> u32 {
+        (if self.zicntr { 7 } else { 0 }) | (if self.zihpm { !7 } else { 0 })
+    }
+
+    /// What xepc reads as: with C, bit 0 clear (it is never set); without C (IALIGN 32),
+    /// bit 1 reads 0 too, as the privileged spec and Spike have it.
+    #[inline]
+    pub fn epc_mask(&self) -> u64 {
+        if self.c {
+            !0
+        } else {
+            !3
+        }
+    }
+
+    /// Whether operation `op` (of an instruction `len` bytes long) belongs to extensions that
+    /// are all on.
+    pub fn allows(&self, op: Op, len: u8) -> bool {
+        use Op::*;
+        if len == 2 && !self.c {
+            return false;
+        }
+        let o = op as u8;
+        let within = |lo: Op, hi: Op| (lo as u8..=hi as u8).contains(&o);
+        if within(Mul, Remuw) {
+            self.m
+        } else if within(LrW, AmomaxuD) {
+            self.a
+        } else if within(Flw, FmvWX) {
+            self.f
+        } else if within(Fld, FmvDX) {
+            self.d
+        } else if within(Csrrw, Csrrci) {
+            self.zicsr
+        } else if op == FenceI {
+            self.zifencei
+        } else {
+            true
+        }
+    }
+
+    /// The instruction as this hart executes it: `d` itself, or an illegal instruction of the
+    /// same bits and length when its extension is off. Applied where instructions are
+    /// decoded (the decode cache, single steps), so it costs nothing per execution.
+    #[inline]
+    pub fn filter(&self, d: Insn) -> Insn {
+        if self.is_full() || self.allows(d.op, d.len) || d.op == Op::NotDecoded {
+            d
+        } else {
+            Insn::illegal(d.bits, d.len)
+        }
+    }
+
+    /// The extensions in the order of the canonical ISA string (single letters, then Z
+    /// extensions, then S extensions, each group alphabetically), as the device tree's
+    /// `riscv,isa-extensions` lists them.
+    pub fn extensions(&self) -> Vec<&'static str> {
+        let mut v = vec!["i"];
+        for (on, e) in [
+            (self.m, "m"),
+            (self.a, "a"),
+            (self.f, "f"),
+            (self.d, "d"),
+            (self.c, "c"),
+            (self.zicntr, "zicntr"),
+            (self.zicsr, "zicsr"),
+            (self.zifencei, "zifencei"),
+            (self.zihpm, "zihpm"),
+        ] {
+            if on {
+                v.push(e);
+            }
+        }
+        if self.ctr {
+            v.extend(["smcsrind", "smctr", "smstateen"]);
+        }
+        if self.sscofpmf {
+            v.push("sscofpmf");
+        }
+        if self.ctr {
+            v.extend(["sscsrind", "ssctr"]);
+        }
+        v
+    }
+}
+
+impl std::fmt::Display for Isa {
+    /// The canonical ISA string: `rv64`, the single letters, then the multi-letter
+    /// extensions joined by `_`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let exts = self.extensions();
+        f.write_str("rv64")?;
+        for e in exts.iter().filter(|e| e.len() == 1) {
+            f.write_str(e)?;
+        }
+        for e in exts.iter().filter(|e| e.len() > 1) {
+            write!(f, "_{e}")?;
+        }
+        Ok(())
+    }
+}
+
+fn single_letter(c: u8) -> bool {
+    c.is_ascii_lowercase() && !matches!(c, b'z' | b's' | b'x')
+}
+
+/// Skip a version (`2`, `2p0`) at `i`.
+fn skip_version(b: &[u8], mut i: usize) -> usize {
+    if !b.get(i).is_some_and(u8::is_ascii_digit) {
+        return i;
+    }
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'p') && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// A multi-letter extension's name without its version (`zicsr2p0` -> `zicsr`).
+fn strip_version(ext: &str) -> &str {
+    let b = ext.as_bytes();
+    let mut end = b.len();
+    while end > 0 && b[end - 1].is_ascii_digit() {
+        end -= 1;
+    }
+    if end == b.len() {
+        return ext;
+    }
+    // `..2p0`: digits, 'p', digits.
+    if end >= 2 && b[end - 1] == b'p' && b[end - 2].is_ascii_digit() {
+        let mut e = end - 1;
+        while e > 0 && b[e - 1].is_ascii_digit() {
+            e -= 1;
+        }
+        return &ext[..e];
+    }
+    &ext[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+
+    #[test]
+    fn spellings_of_rv64gc() {
+        for s in [
+            "rv64gc",
+            "RV64GC",
+            "rv64imafdc",
+            "rv64imafdc_zicsr_zifencei",
+            "rv64i2p1m2p0a2p1f2p2d2p2c2p0_zicsr2p0_zifencei2p0",
+            "rv64i_m_a_f_d_c",
+            "rv64g_c",
+            "rv64gczicsr_zifencei",
+        ] {
+            assert_eq!(Isa::parse(s), Ok(Isa::RV64GC), "{s}");
+        }
+        assert_eq!(Isa::parse(Isa::DEFAULT_STRING), Ok(Isa::DEFAULT));
+        assert_eq!(
+            Isa::DEFAULT.to_string(),
+            "rv64imafdc_zicntr_zicsr_zifencei_zihpm"
+        );
+        assert_eq!(
+            Isa::parse(&Isa::DEFAULT.to_string()),
+            Ok(Isa::DEFAULT),
+            "the canonical string parses back"
+        );
+    }
+
+    #[test]
+    fn subsets() {
+        let i = Isa::parse("rv64i").unwrap();
+        assert!(!i.m && !i.a && !i.f && !i.d && !i.c && i.zicsr && i.zifencei && !i.zicntr);
+        assert_eq!(i.misa(), 2 << 62 | 1 << 8 | 1 << 18 | 1 << 20);
+        let imac = Isa::parse("rv64imac_zicntr").unwrap();
+        assert!(imac.m && imac.a && imac.c && !imac.f && !imac.d && imac.zicntr);
+        assert_eq!(imac.to_string(), "rv64imac_zicntr_zicsr_zifencei");
+        assert_eq!(Isa::RV64GC.misa(), crate::csr::MISA_RV64GC);
+        assert_eq!(Isa::parse("rv64if").unwrap().misa() & 1 << 3, 0);
+    }
+
+    #[test]
+    fn refusals_name_the_extension() {
+        for (s, e) in [
+            ("rv32gc", IsaError::NotRv64),
+            ("rv64e", IsaError::Base),
+            ("rv64mafd", IsaError::Base),
+            ("rv64gcv", IsaError::Unsupported("v".into())),
+            ("rv64gq", IsaError::Unsupported("q".into())),
+            ("rv64gc_zba", IsaError::Unsupported("zba".into())),
+            ("rv64imacsu", IsaError::Unsupported("su".into())),
+            ("rv64ima_zicsr__zifencei", IsaError::Empty),
+            ("rv64gc_", IsaError::Empty),
+            (
+                "rv64iam",
+                IsaError::Order {
+                    ext: 'm',
+                    after: 'a',
+                },
+            ),
+            (
+                "rv64icm",
+                IsaError::Order {
+                    ext: 'm',
+                    after: 'c',
+                },
+            ),
+            ("rv64ig", IsaError::Unsupported("g".into())),
+            (
+                "rv64id",
+                IsaError::Requires {
+                    ext: "d",
+                    needs: "f",
+                },
+            ),
+            ("rv64gc_zicsr2q0", IsaError::Syntax("zicsr2q0".into())),
+        ] {
+            assert_eq!(Isa::parse(s), Err(e), "{s}");
+        }
+        let msg = Isa::parse("rv64gc_smcsrind").unwrap_err().to_string();
+        assert!(msg.contains("smcsrind") && msg.contains("smctr"), "{msg}");
+    }
+
+    /// Each extension that is off turns its instructions into illegal ones; the others pass.
+    #[test]
+    fn filter_by_extension() {
+        let cases: [(u32, fn(&Isa) -> bool); 8] = [
+            (0x02b50533, |i| i.m),     // mul a0, a0, a1
+            (0x100525af, |i| i.a),     // lr.w a1, (a0)
+            (0x00052507, |i| i.f),     // flw fa0, 0(a0)
+            (0x02b57553, |i| i.d),     // fadd.d fa0, fa0, fa1
+            (0x4505, |i| i.c),         // c.li a0, 1
+            (0x2108, |i| i.c && i.d),  // c.fld fa0, 0(a0)
+            (0x30529073, |i| i.zicsr), // csrw mtvec, t0
+            (0x00b50533, |_| true),    // add a0, a0, a1
+        ];
+        for s in [
+            "rv64i",
+            "rv64im",
+            "rv64ima",
+            "rv64imaf",
+            "rv64imafd",
+            "rv64imac",
+            "rv64gc",
+        ] {
+            let isa = Isa::parse(s).unwrap();
+            for (bits, on) in cases {
+                let d = decode(bits);
+                let f = isa.filter(d);
+                if on(&isa) {
+                    assert_eq!(f, d, "{s}: {bits:#x}");
+                } else {
+                    assert_eq!(f, Insn::illegal(d.bits, d.len), "{s}: {bits:#x}");
+                }
+            }
+        }
+    }
+}
