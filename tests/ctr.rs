@@ -62,7 +62,12 @@ fn parse(out: &str) -> Printed {
 fn run_profile<S: Sink>(sink: &mut S) -> (String, Stop) {
     assert_eq!(
         common::program_options("ctr_profile"),
-        ["--isa", "rv64gc_zicntr_zihpm_smctr_sscofpmf", "--ctr", "1.0"],
+        [
+            "--isa",
+            "rv64gc_zicntr_zihpm_smctr_sscofpmf",
+            "--ctr",
+            "1.0"
+        ],
         "the machine built here must be the one ctr_profile.c asks for"
     );
     let c = iss::options::HartOptions::from_args(&common::program_options("ctr_profile"))

@@ -221,6 +221,12 @@ impl Machine {
         self.pmu_runs = models || classes;
         self.ctr_active = ctr;
         self.ctr_chain = ctr && !models;
+        let i32 = !self.config.isa.c;
+        self.tables = [
+            crate::exec::handlers(false, self.ctr_chain, i32),
+            crate::exec::handlers(true, self.ctr_chain, i32),
+            crate::exec::fx_handlers(self.ctr_chain, i32),
+        ];
         // CTR needs the per-run accounting only with the models on (otherwise `ctr_chain`).
         self.hooks = models || classes;
         self.fast_hooks = self.hooks && !models;

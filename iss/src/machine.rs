@@ -183,6 +183,9 @@ pub struct Machine {
     /// from the run loop: `ctr_active` without the PMU's models (whose cycle count and
     /// mispredictions need the per-run accounting).
     pub(crate) ctr_chain: bool,
+    /// The handler tables the run loop dispatches through (plain, recording, simple runs),
+    /// chosen by `ctr_chain` and C (`Machine::update_hooks`).
+    pub(crate) tables: [&'static [crate::exec::Handler; 256]; 3],
     /// `now()` when the PMU's instruction totals were last brought up to date.
     pub(crate) pmu_synced: u64,
     /// The virtual and physical page instructions are being fetched from (traced runs).
@@ -252,6 +255,7 @@ impl Machine {
             pmu_runs: false,
             ctr_active: false,
             ctr_chain: false,
+            tables: [&crate::exec::HANDLERS; 3],
             pmu_synced: 0,
             fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),

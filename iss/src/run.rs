@@ -19,7 +19,7 @@
 
 use crate::bus::{PlatformExit, PAGE_SIZE};
 use crate::decode::{decode, decode16, decode32};
-use crate::exec::{fx_handlers, handlers, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::exec::{BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
@@ -460,9 +460,7 @@ impl Machine {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
-            let npc = handlers(false, self.ctr_chain, !self.config.isa.c)[arena[k].op as usize](
-                self, arena, k, pc, left,
-            );
+            let npc = self.tables[0][arena[k].op as usize](self, arena, k, pc, left);
             let mut lcofi = false;
             if S::RUNS || self.hooks {
                 let n = (left - self.sched.budget) as usize;
@@ -503,9 +501,7 @@ impl Machine {
             self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
             let left = self.sched.budget;
             let prv = self.rec.prv;
-            let npc = handlers(true, self.ctr_chain, !self.config.isa.c)[d.op as usize](
-                self, arena, k, pc, left,
-            );
+            let npc = self.tables[1][d.op as usize](self, arena, k, pc, left);
             let lcofi = self.hooks
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
                 && self.account_run(arena, k, 1, pc, npc, prv, false);
@@ -551,9 +547,7 @@ impl Machine {
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
-        let npc = fx_handlers(self.ctr_chain, !self.config.isa.c)[arena[k].op as usize](
-            self, arena, k, pc, left,
-        );
+        let npc = self.tables[2][arena[k].op as usize](self, arena, k, pc, left);
         // Retired in the chain: all but one that raised an exception or must be built.
         let n = (left - self.sched.budget) as usize;
         let mut lcofi = false;

@@ -289,7 +289,7 @@ impl Machine {
     /// `sched.budget`.
     #[inline]
     pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
-        let t = handlers(REC, self.ctr_chain, !self.config.isa.c);
+        let t = self.tables[REC as usize];
         let block = [*d, Insn::NOT_DECODED];
         let left = self.sched.budget.max(1);
         t[d.op as usize](self, &block, 0, pc, left)
@@ -415,12 +415,12 @@ handlers! {
         next(d, pc)
     };
     jal => |m, a, k, d, pc, left| {
-        let target = pc.wrapping_add(imm(d));
-        if I32 && target & 2 != 0 {
-            let r = m.misaligned_target(target);
+        if I32 && pc.wrapping_add(imm(d)) & 2 != 0 {
+            let r = m.misaligned_target(pc.wrapping_add(imm(d)));
             return special(m, pc, left, r);
         }
         m.wxe::<REC, FX>(d, k, next(d, pc));
+        let target = pc.wrapping_add(imm(d));
         tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
         target
     };
