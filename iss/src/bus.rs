@@ -2,6 +2,7 @@
 //!
 //! | range                     | device                                           |
 //! |---------------------------|--------------------------------------------------|
+//! | `0x0000_1000..+4 KiB * n` | boot ROM (Spike's): reset vector, device tree     |
 //! | `0x0010_0000..+0x1000`    | SiFive test finisher (QEMU `virt` compatible)     |
 //! | `0x0200_0000..+0xc_0000`  | CLINT: msip +0, mtimecmp +0x4000, mtime +0xbff8   |
 //! | `0x1000_0000..+0x100`     | ns16550a UART (byte registers)                    |
@@ -25,6 +26,13 @@ pub const UART_BASE: u64 = 0x1000_0000;
 pub const UART_SIZE: u64 = 0x100;
 pub const FINISHER_BASE: u64 = 0x0010_0000;
 pub const FINISHER_SIZE: u64 = 0x1000;
+/// The boot ROM (Spike's `DEFAULT_RSTVEC`).
+pub const ROM_BASE: u64 = 0x1000;
+/// The most the boot ROM may take (0x1000..0x10000, as QEMU `virt`'s mask ROM): RAM and
+/// external regions must keep clear of it when there is a ROM.
+pub const ROM_MAX_SIZE: u64 = 0xf000;
+/// Bytes of the reset vector before the device tree (Spike's `reset_vec_size` * 4).
+pub const ROM_RESET_VEC_SIZE: u64 = 32;
 
 pub const PAGE_SHIFT: u32 = 12;
 pub const PAGE_SIZE: u64 = 1 << PAGE_SHIFT;
@@ -277,6 +285,76 @@ impl Ram {
 
     pub fn bytes_mut(&mut self, off: usize, len: usize) -> &mut [u8] {
         &mut self.data[off..off + len]
+    }
+}
+
+/// The boot ROM at [`ROM_BASE`], as Spike builds it (`sim_t::set_rom`): eight words of reset
+/// vector (`auipc t0, 0; addi a1, t0, 32; csrr a0, mhartid; ld t0, 24(t0); jr t0; 0;` then the
+/// entry point as a doubleword at 0x1018), the device tree blob at 0x1020, zeros up to a
+/// multiple of 4 KiB. Loads (any width, within it) and fetches read it; stores to it are
+/// access faults, as on Spike. The hart does not execute it at reset (it starts at the entry
+/// in the state the five instructions leave, [`crate::machine::BOOT_STEPS`]), but a program
+/// may read it, or jump to it.
+pub struct BootRom {
+    data: Vec<u8>,
+}
+
+/// Why a boot ROM cannot be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RomError {
+    #[error(
+        "the device tree ({len} bytes) does not fit in the boot ROM at {ROM_BASE:#x} (at most \
+         {max} bytes after the reset vector)",
+        max = ROM_MAX_SIZE - ROM_RESET_VEC_SIZE
+    )]
+    TooLarge { len: usize },
+}
+
+impl BootRom {
+    /// The ROM that starts a program at `entry` with the device tree `dtb`.
+    pub fn new(entry: u64, dtb: &[u8]) -> Result<BootRom, RomError> {
+        if dtb.len() as u64 > ROM_MAX_SIZE - ROM_RESET_VEC_SIZE {
+            return Err(RomError::TooLarge { len: dtb.len() });
+        }
+        let words: [u32; 8] = [
+            0x0000_0297,                                          // auipc t0, 0
+            0x0002_8593 + ((ROM_RESET_VEC_SIZE as u32) << 20),    // addi a1, t0, 32
+            0xf140_2573,                                          // csrr a0, mhartid
+            0x0182_b283,                                          // ld t0, 24(t0)
+            0x0002_8067,                                          // jr t0
+            0,
+            entry as u32,
+            (entry >> 32) as u32,
+        ];
+        let mut data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        data.extend_from_slice(dtb);
+        data.resize(data.len().next_multiple_of(PAGE_SIZE as usize), 0);
+        Ok(BootRom { data })
+    }
+
+    /// Its size in bytes (a multiple of 4 KiB).
+    pub fn size(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    /// Its bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The offset of `pa` in the ROM, if it is there.
+    #[inline]
+    fn offset(&self, pa: u64) -> Option<usize> {
+        let off = pa.wrapping_sub(ROM_BASE);
+        (off < self.data.len() as u64).then_some(off as usize)
+    }
+
+    /// `size` bytes little-endian at offset `off`; `None` past its end.
+    fn read(&self, off: usize, size: u8) -> Option<u64> {
+        let b = self.data.get(off..off.checked_add(size as usize)?)?;
+        let mut v = [0u8; 8];
+        v[..b.len()].copy_from_slice(b);
+        Some(u64::from_le_bytes(v))
     }
 }
 
@@ -673,6 +751,9 @@ pub struct Bus {
     pub finisher: bool,
     /// Regions the embedding program provides ([`Bus::add_external`]).
     pub external: Vec<ExternalRegion>,
+    /// The boot ROM, when the machine has one ([`crate::Machine::boot`] builds it for runs
+    /// without the built-in SBI).
+    pub rom: Option<BootRom>,
 }
 
 impl Bus {
@@ -708,6 +789,7 @@ impl Bus {
             exit: None,
             finisher: true,
             external: Vec::new(),
+            rom: None,
         })
     }
 
@@ -732,6 +814,9 @@ impl Bus {
             ("the CLINT", CLINT_BASE, CLINT_BASE + CLINT_SIZE),
             ("the UART", UART_BASE, UART_BASE + UART_SIZE),
         ]);
+        if self.rom.is_some() {
+            taken.push(("the boot ROM", ROM_BASE, ROM_BASE + ROM_MAX_SIZE));
+        }
         if self.finisher {
             taken.push((
                 "the test finisher",
@@ -754,7 +839,8 @@ impl Bus {
 
     /// Whether `pa` is in a device region (not RAM). Used to decide what may be cached.
     pub fn is_device(&self, pa: u64) -> bool {
-        (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
+        self.rom.as_ref().is_some_and(|r| r.offset(pa).is_some())
+            || (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
             || (UART_BASE..UART_BASE + UART_SIZE).contains(&pa)
             || (self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa))
             || self.external.iter().any(|r| r.offset(pa).is_some())
@@ -762,6 +848,9 @@ impl Bus {
 
     /// A load outside RAM. `None` is an access fault.
     pub fn device_load(&mut self, pa: u64, size: u8) -> Option<u64> {
+        if let Some(off) = self.rom.as_ref().and_then(|r| r.offset(pa)) {
+            return self.rom.as_ref()?.read(off, size);
+        }
         if (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa) {
             self.clint.load(pa - CLINT_BASE, size)
         } else if (UART_BASE..UART_BASE + UART_SIZE).contains(&pa) {
@@ -820,6 +909,14 @@ impl Bus {
                 None => Some(BusEffect::None),
             }
         }
+    }
+
+    /// The half-word of the boot ROM at `pa`, for an instruction fetch; `None` when `pa` is
+    /// not in the ROM (an access fault).
+    #[inline]
+    pub fn rom_fetch(&self, pa: u64) -> Option<u16> {
+        let rom = self.rom.as_ref()?;
+        rom.read(rom.offset(pa)?, 2).map(|v| v as u16)
     }
 
     /// Read physical memory for the host (loader, HTIF, signatures): RAM only.
@@ -892,6 +989,49 @@ mod tests {
         .err()
         .expect("an impossible RAM size is an error");
         assert!(e.to_string().contains("RAM size 0xffffffffffffffff"), "{e}");
+    }
+
+    /// Spike's reset vector, the entry at 0x1018, the tree at 0x1020; 4 KiB multiples; loads
+    /// of every width within it, none past it; stores fault; fetches read it.
+    #[test]
+    fn boot_rom_layout_and_access() {
+        let dtb = [0xd0, 0x0d, 0xfe, 0xed, 1, 2, 3];
+        let rom = BootRom::new(0x8020_0000_1234, &dtb).unwrap();
+        assert_eq!(rom.size(), 0x1000);
+        let mut b = Bus::new(4096).unwrap();
+        b.rom = Some(rom);
+        let words = [0x297, 0x0202_8593, 0xf140_2573, 0x0182_b283, 0x28067, 0];
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(b.device_load(ROM_BASE + 4 * i as u64, 4), Some(*w), "word {i}");
+        }
+        assert_eq!(b.device_load(ROM_BASE + 0x18, 8), Some(0x8020_0000_1234));
+        assert_eq!(b.device_load(ROM_BASE + 0x20, 4), Some(0xedfe_0dd0));
+        assert_eq!(b.device_load(ROM_BASE + 0x26, 1), Some(3));
+        assert_eq!(b.device_load(ROM_BASE + 0x27, 1), Some(0));
+        assert_eq!(b.device_load(ROM_BASE + 0xff8, 8), Some(0));
+        assert_eq!(b.device_load(ROM_BASE + 0x1000, 1), None);
+        assert_eq!(b.device_load(ROM_BASE - 1, 1), None);
+        assert_eq!(b.device_store(ROM_BASE, 4, 0), None);
+        assert_eq!(b.device_store(ROM_BASE + 0x20, 1, 0), None);
+        assert_eq!(b.rom_fetch(ROM_BASE + 2), Some(0));
+        assert_eq!(b.rom_fetch(ROM_BASE + 8), Some(0x2573));
+        assert_eq!(b.rom_fetch(ROM_BASE + 0x1000), None);
+        assert!(b.is_device(ROM_BASE) && !b.is_device(ROM_BASE + 0x1000));
+        // A region of the embedding program may not take the ROM's window.
+        let e = b
+            .add_external(ExternalRegion {
+                base: 0x8000,
+                size: 0x1000,
+                device: None,
+            })
+            .unwrap_err();
+        assert!(e.contains("the boot ROM"), "{e}");
+        // A larger tree makes a larger ROM; one past the window is an error.
+        assert_eq!(BootRom::new(0, &[0; 0x1000]).unwrap().size(), 0x2000);
+        assert_eq!(
+            BootRom::new(0, &[0; 0xf000]).err(),
+            Some(RomError::TooLarge { len: 0xf000 })
+        );
     }
 
     #[test]

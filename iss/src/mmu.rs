@@ -653,6 +653,32 @@ impl Machine {
         let pa = self.resolve(va, 2, Access::Fetch)?;
         match self.bus.ram.offset(pa, 2) {
             Some(off) => Ok(off as u64),
+            None if self.bus.rom_fetch(pa).is_some() => {
+                // Not RAM, but fetchable: the caller runs it with `fetch_half`.
+                self.fetch_rom = true;
+                Err(())
+            }
+            None => {
+                self.mem_fault(Exception::InstructionAccessFault, va);
+                Err(())
+            }
+        }
+    }
+
+    /// The half-word at `va` for a fetch of one instruction, and its physical address: from
+    /// RAM or the boot ROM (which is not in the decode cache), or the fault recorded.
+    pub(crate) fn fetch_half(&mut self, va: u64) -> Result<(u16, u64), ()> {
+        if let Some(off) = self.tlb.lookup(Access::Fetch, va) {
+            let h = self.bus.ram.read_u16(off as usize);
+            return Ok((h, self.bus.ram.base() + off));
+        }
+        self.tlb.misses[0] += 1;
+        let pa = self.resolve(va, 2, Access::Fetch)?;
+        if let Some(off) = self.bus.ram.offset(pa, 2) {
+            return Ok((self.bus.ram.read_u16(off), pa));
+        }
+        match self.bus.rom_fetch(pa) {
+            Some(h) => Ok((h, pa)),
             None => {
                 self.mem_fault(Exception::InstructionAccessFault, va);
                 Err(())

@@ -376,30 +376,27 @@ impl Machine {
             let pc = self.hart.pc;
             let off = match self.fetch_ram_off(pc) {
                 Ok(off) => off,
+                // The boot ROM: one instruction at a time, as below.
+                Err(()) if std::mem::take(&mut self.fetch_rom) => {
+                    match self.run_uncached(pc, sink) {
+                        Some(e) => return e,
+                        None => continue,
+                    }
+                }
                 Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
             };
+            if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
+                // A page PMP allows only in part is never in the fetch TLB: fetch and check
+                // every instruction on its own. So is an instruction that crosses pages.
+                match self.run_uncached(pc, sink) {
+                    Some(e) => return e,
+                    None => continue,
+                }
+            }
             self.fetch_page = (
                 pc & !(PAGE_SIZE - 1),
                 self.bus.ram.base() + (off & !(PAGE_SIZE - 1)),
             );
-            if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
-                // A page PMP allows only in part is never in the fetch TLB: fetch and check
-                // every instruction on its own. So is an instruction that crosses pages.
-                let d = match self.fetch_one(pc) {
-                    Ok((d, _)) => d,
-                    Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
-                };
-                match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
-                    BlockEnd::Next(npc) => self.hart.pc = npc,
-                    // hart.pc and the budget are already up to date.
-                    BlockEnd::End(ChunkEnd::Refetch) => {}
-                    BlockEnd::End(e) => return e,
-                }
-                if self.sched.budget == 0 {
-                    return ChunkEnd::Budget;
-                }
-                continue;
-            }
             let page_off = off & !(PAGE_SIZE - 1);
             let (p, new) = self.dcache.page(self.bus.ram.base() + page_off);
             if new {
@@ -438,6 +435,31 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// Fetch, decode and run the one instruction at `pc` outside the decode cache (a page PMP
+    /// allows in part, an instruction that crosses pages, the boot ROM). `Some`: the chunk
+    /// ends so.
+    #[cold]
+    #[inline(never)]
+    fn run_uncached<S: Sink>(&mut self, pc: u64, sink: &mut S) -> Option<ChunkEnd> {
+        let d = match self.fetch_one(pc) {
+            Ok((d, pa)) => {
+                self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
+                d
+            }
+            Err(()) => return Some(self.trap_at(pc, &Insn::NOT_DECODED, sink)),
+        };
+        match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
+            BlockEnd::Next(npc) => self.hart.pc = npc,
+            // hart.pc and the budget are already up to date.
+            BlockEnd::End(ChunkEnd::Refetch) => {}
+            BlockEnd::End(e) => return Some(e),
+        }
+        if self.sched.budget == 0 {
+            return Some(ChunkEnd::Budget);
+        }
+        None
     }
 
     /// Run the block starting at `arena[k]`, whose first instruction is at `pc`, until it
@@ -772,7 +794,7 @@ impl Machine {
             self.forced_trap = None;
             return self.take_forced_trap(pc, cause, tval, sink);
         }
-        let (d, off) = match self.fetch_one(pc) {
+        let (d, pa) = match self.fetch_one(pc) {
             Ok(x) => x,
             Err(()) => {
                 self.sched.budget = 0;
@@ -785,7 +807,6 @@ impl Machine {
         self.sched.budget_start = 1;
         let prv = self.hart.prv;
         if S::ENABLED || self.hooks {
-            let pa = self.bus.ram.base() + off;
             self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
             if S::ENABLED {
                 self.rec.reset(pc, &d, prv, self.bus.clint.mtime);
@@ -867,19 +888,18 @@ impl Machine {
     /// decoded, by pc, each with the bits it was decoded from: what is fetched is compared
     /// with them, so a changed instruction (self-modifying code, a new page mapping) is
     /// decoded again, and the decode of a loop's instructions is not repeated every step.
-    /// Also returns the RAM offset of its first half-word.
+    /// Also returns the physical address of its first half-word (in RAM or the boot ROM).
     pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
-        let off = self.fetch_ram_off(pc)?;
-        let lo = self.bus.ram.read_u16(off as usize);
+        let (lo, pa) = self.fetch_half(pc)?;
         let raw = if lo & 3 != 3 {
             lo as u32
         } else {
-            let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
-            lo as u32 | (self.bus.ram.read_u16(off2 as usize) as u32) << 16
+            let (hi, _) = self.fetch_half(pc.wrapping_add(2))?;
+            lo as u32 | (hi as u32) << 16
         };
         let slot = &mut self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
         if slot.0 == raw && slot.1.op != Op::NotDecoded {
-            return Ok((slot.1, off));
+            return Ok((slot.1, pa));
         }
         let d = if lo & 3 != 3 {
             decode16(lo)
@@ -887,7 +907,7 @@ impl Machine {
             decode32(raw)
         };
         *slot = (raw, d);
-        Ok((d, off))
+        Ok((d, pa))
     }
 
     /// The exception recorded for a failed fetch or execution.
