@@ -380,4 +380,46 @@ mod tests {
         assert!(e.to_string().contains("overlaps the boot ROM"), "{e}");
         assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
     }
+
+    /// A stepped hart: the store that enables the UART's receive interrupt raises mip.MEIP
+    /// through the PLIC at once, and the next step takes the external interrupt; reading the
+    /// byte and completing drops the line.
+    #[test]
+    fn uart_interrupt_reaches_a_stepped_hart() {
+        use crate::bus::{PLIC_BASE, RAM_BASE, UART_BASE};
+        use crate::csr::{MIP_MEIP, MSTATUS_MIE};
+        let mut m = Machine::new(Config::default());
+        m.bus.console = crate::bus::Console::Null;
+        // sb t1, 1(t0): IER = ERBFI; then nops.
+        let code: [u32; 3] = [0x0062_80a3, 0x13, 0x13];
+        let off = m.bus.ram.offset(RAM_BASE, 12).unwrap();
+        for (i, w) in code.iter().enumerate() {
+            m.bus.ram.write(off + 4 * i, 4, *w as u64);
+        }
+        m.boot(RAM_BASE);
+        m.set_x(5, UART_BASE);
+        m.set_x(6, 1);
+        m.bus.uart.input.extend(b"x");
+        m.bus.device_store(PLIC_BASE + 40, 4, 1).unwrap();
+        m.bus.device_store(PLIC_BASE + 0x2000, 4, 1 << 10).unwrap();
+        m.irq_update();
+        assert_eq!(m.hart.csr.mip & MIP_MEIP, 0, "IER is still 0");
+        m.hart.csr.mtvec = RAM_BASE + 0x100;
+        m.hart.csr.mie = MIP_MEIP;
+        m.hart.csr.mstatus |= MSTATUS_MIE;
+        assert_eq!(m.step(&mut crate::NoSink), crate::StepOutcome::Retired);
+        assert_ne!(m.hart.csr.mip & MIP_MEIP, 0, "raised by the store");
+        assert_eq!(
+            m.step(&mut crate::NoSink),
+            crate::StepOutcome::Interrupt(arch::Interrupt::MachineExternal)
+        );
+        assert_eq!(m.hart.pc, RAM_BASE + 0x100);
+        assert_eq!(m.hart.csr.mepc, RAM_BASE + 4);
+        // Claim, read, complete, as a handler does.
+        assert_eq!(m.bus.device_load(PLIC_BASE + 0x20_0004, 4), Some(10));
+        assert_eq!(m.bus.device_load(UART_BASE, 1), Some(b'x' as u64));
+        m.bus.device_store(PLIC_BASE + 0x20_0004, 4, 10).unwrap();
+        m.irq_update();
+        assert_eq!(m.hart.csr.mip & MIP_MEIP, 0);
+    }
 }

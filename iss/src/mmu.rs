@@ -445,7 +445,12 @@ impl Machine {
             return Ok(self.bus.ram.read(off, size));
         }
         match self.bus.device_load(pa, size) {
-            Some(v) => Ok(v),
+            Some(v) => {
+                if self.bus.irq_dirty {
+                    self.irq_update();
+                }
+                Ok(v)
+            }
             None => {
                 self.mem_fault(Exception::LoadAccessFault, va);
                 Err(())
@@ -539,7 +544,12 @@ impl Machine {
             return Ok(());
         }
         match self.bus.device_store(pa, size, val) {
-            Some(BusEffect::None) => Ok(()),
+            Some(BusEffect::None) => {
+                if self.bus.irq_dirty {
+                    self.irq_update();
+                }
+                Ok(())
+            }
             Some(BusEffect::Clint) => {
                 self.clint_changed();
                 // End the chain, as after a store into decoded code: the records of the

@@ -336,6 +336,10 @@ impl Machine {
         self.sched.progress.store(self.now(), Ordering::Relaxed);
         self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
         self.clint_changed();
+        // Input for the UART's receive interrupt is looked for once a quantum, as time is.
+        if self.bus.uart.rx_irq_enabled() {
+            self.irq_update();
+        }
         self.hart.reservation = None;
         self.htif_poll()
     }
