@@ -125,7 +125,10 @@ fn bad_payloads_are_errors() {
         let stderr = out.stderr_str();
         assert_no_panic("bad payload", &stderr);
         assert_eq!(out.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("--payload") && stderr.contains(want), "{stderr}");
+        assert!(
+            stderr.contains("--payload") && stderr.contains(want),
+            "{stderr}"
+        );
     }
     // The built-in SBI runs the S-mode program itself.
     let out = run_with_timeout(
@@ -138,5 +141,9 @@ fn bad_payloads_are_errors() {
         TIMEOUT,
     );
     assert_eq!(out.code(), Some(2));
-    assert!(out.stderr_str().contains("--payload"), "{}", out.stderr_str());
+    assert!(
+        out.stderr_str().contains("--payload"),
+        "{}",
+        out.stderr_str()
+    );
 }

@@ -333,11 +333,11 @@ impl BootRom {
             return Err(RomError::TooLarge { len: dtb.len() });
         }
         let words: [u32; 8] = [
-            0x0000_0297,                                          // auipc t0, 0
-            0x0002_8593 + ((ROM_RESET_VEC_SIZE as u32) << 20),    // addi a1, t0, 32
-            0xf140_2573,                                          // csrr a0, mhartid
-            0x0182_b283,                                          // ld t0, 24(t0)
-            0x0002_8067,                                          // jr t0
+            0x0000_0297,                                       // auipc t0, 0
+            0x0002_8593 + ((ROM_RESET_VEC_SIZE as u32) << 20), // addi a1, t0, 32
+            0xf140_2573,                                       // csrr a0, mhartid
+            0x0182_b283,                                       // ld t0, 24(t0)
+            0x0002_8067,                                       // jr t0
             0,
             entry as u32,
             (entry >> 32) as u32,
@@ -527,7 +527,7 @@ impl Plic {
     }
 
     fn load(&mut self, off: u64, size: u8) -> Option<u64> {
-        if size != 4 || off % 4 != 0 {
+        if size != 4 || !off.is_multiple_of(4) {
             return None;
         }
         let word = |bits: u64, w: u64| (bits >> (32 * w)) as u32 as u64;
@@ -535,7 +535,10 @@ impl Plic {
             o if o < PLIC_PENDING => self.priority.get((o / 4) as usize).map_or(0, |&p| p as u64),
             o if o < PLIC_ENABLE => word(self.pending, (o - PLIC_PENDING) / 4),
             o if o < PLIC_CONTEXT => {
-                let (ctx, w) = ((o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE, (o % PLIC_ENABLE_STRIDE) / 4);
+                let (ctx, w) = (
+                    (o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE,
+                    (o % PLIC_ENABLE_STRIDE) / 4,
+                );
                 match self.enable.get(ctx as usize) {
                     Some(&e) if w < 2 => word(e, w),
                     _ => 0,
@@ -568,7 +571,7 @@ impl Plic {
     }
 
     fn store(&mut self, off: u64, size: u8, val: u64) -> bool {
-        if size != 4 || off % 4 != 0 {
+        if size != 4 || !off.is_multiple_of(4) {
             return false;
         }
         let val = val as u32;
@@ -581,7 +584,10 @@ impl Plic {
             // Pending bits are read-only.
             o if o < PLIC_ENABLE => {}
             o if o < PLIC_CONTEXT => {
-                let (ctx, w) = ((o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE, (o % PLIC_ENABLE_STRIDE) / 4);
+                let (ctx, w) = (
+                    (o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE,
+                    (o % PLIC_ENABLE_STRIDE) / 4,
+                );
                 if let Some(e) = self.enable.get_mut(ctx as usize).filter(|_| w < 2) {
                     let sh = 32 * w;
                     *e = (*e & !(0xffff_ffff << sh) | (val as u64) << sh) & PLIC_IDS;
@@ -1229,7 +1235,11 @@ mod tests {
         b.rom = Some(rom);
         let words = [0x297, 0x0202_8593, 0xf140_2573, 0x0182_b283, 0x28067, 0];
         for (i, w) in words.iter().enumerate() {
-            assert_eq!(b.device_load(ROM_BASE + 4 * i as u64, 4), Some(*w), "word {i}");
+            assert_eq!(
+                b.device_load(ROM_BASE + 4 * i as u64, 4),
+                Some(*w),
+                "word {i}"
+            );
         }
         assert_eq!(b.device_load(ROM_BASE + 0x18, 8), Some(0x8020_0000_1234));
         assert_eq!(b.device_load(ROM_BASE + 0x20, 4), Some(0xedfe_0dd0));
@@ -1322,7 +1332,11 @@ mod tests {
         b.plic.set_level(7, true);
         plic_w(&mut b, 0x20_0000, 5);
         assert!(!p(&mut b).line(0), "priority 5 is not above threshold 5");
-        assert_eq!(plic_r(&mut b, 0x20_0004), 7, "the claim ignores the threshold");
+        assert_eq!(
+            plic_r(&mut b, 0x20_0004),
+            7,
+            "the claim ignores the threshold"
+        );
         plic_w(&mut b, 0x20_0000, 0);
         assert_eq!(plic_r(&mut b, 0x20_0004), 3, "equal priorities: lowest ID");
         assert_eq!(plic_r(&mut b, 0x20_0004), 5);
@@ -1332,13 +1346,19 @@ mod tests {
         b.plic.set_level(3, true);
         assert!(!b.plic.is_pending(3));
         plic_w(&mut b, 0x20_0004, 3);
-        assert!(b.plic.is_pending(3), "completed with the level up: pending again");
+        assert!(
+            b.plic.is_pending(3),
+            "completed with the level up: pending again"
+        );
         // Completing a source the context does not enable is ignored.
         plic_w(&mut b, 0x2000, 1 << 3);
         b.plic.set_level(5, false);
         plic_w(&mut b, 0x20_0004, 5);
         b.plic.set_level(5, true);
-        assert!(!b.plic.is_pending(5), "5 was claimed and its completion ignored");
+        assert!(
+            !b.plic.is_pending(5),
+            "5 was claimed and its completion ignored"
+        );
     }
 
     #[test]

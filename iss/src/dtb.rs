@@ -160,10 +160,7 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     fdt.property_u32("#interrupt-cells", 1)?;
     fdt.property_null("interrupt-controller")?;
     // Context 0: machine external (11), context 1: supervisor external (9) of hart 0.
-    fdt.property_array_u32(
-        "interrupts-extended",
-        &[INTC_PHANDLE, 11, INTC_PHANDLE, 9],
-    )?;
+    fdt.property_array_u32("interrupts-extended", &[INTC_PHANDLE, 11, INTC_PHANDLE, 9])?;
     fdt.property_u32("riscv,ndev", PLIC_SOURCES as u32 - 1)?;
     fdt.property_phandle(PLIC_PHANDLE)?;
     fdt.end_node(plic)?;

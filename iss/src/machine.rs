@@ -376,7 +376,9 @@ mod tests {
             ram_size: 0x10_0000 - 0x1000,
             ..Config::default()
         };
-        let e = Machine::try_new(low.clone()).err().expect("RAM over the ROM");
+        let e = Machine::try_new(low.clone())
+            .err()
+            .expect("RAM over the ROM");
         assert!(e.to_string().contains("overlaps the boot ROM"), "{e}");
         assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
     }
