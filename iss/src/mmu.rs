@@ -647,6 +647,16 @@ impl Machine {
         self.fetch_slow(va)
     }
 
+    /// [`Machine::fetch_ram_off`], and whether the fetch TLB held the page (then the whole
+    /// page may be fetched from).
+    #[inline(always)]
+    pub(crate) fn fetch_ram_off_page(&mut self, va: u64) -> Result<(u64, bool), ()> {
+        if let Some(off) = self.tlb.lookup(Access::Fetch, va) {
+            return Ok((off, true));
+        }
+        self.fetch_slow(va).map(|off| (off, false))
+    }
+
     #[inline(never)]
     fn fetch_slow(&mut self, va: u64) -> Result<u64, ()> {
         self.tlb.misses[0] += 1;

@@ -834,6 +834,14 @@ impl Machine {
         self.forced_trap = Some((cause, tval));
     }
 
+    /// The instruction the single-step table holds for `pc` decoded from `raw`, if it does
+    /// (no side effects: for a look ahead at the next instruction).
+    #[inline]
+    pub fn step_decoded_for(&self, pc: u64, raw: u32) -> Option<Insn> {
+        let slot = &self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
+        (slot.0 == raw && slot.1.op != Op::NotDecoded).then_some(slot.1)
+    }
+
     /// The trap [`Machine::raise_trap`] asked for and the next step will take, if any.
     pub fn forced_trap(&self) -> Option<(Cause, u64)> {
         self.forced_trap
@@ -869,12 +877,18 @@ impl Machine {
     /// decoded again, and the decode of a loop's instructions is not repeated every step.
     /// Also returns the RAM offset of its first half-word.
     pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
-        let off = self.fetch_ram_off(pc)?;
+        let (off, whole_page) = self.fetch_ram_off_page(pc)?;
         let lo = self.bus.ram.read_u16(off as usize);
         let raw = if lo & 3 != 3 {
             lo as u32
         } else {
-            let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
+            // The upper half in the same page as a lower half the fetch TLB holds (a page it
+            // holds is wholly readable for fetches) is at the next offset.
+            let off2 = if whole_page && pc & (PAGE_SIZE - 1) != PAGE_SIZE - 2 {
+                off + 2
+            } else {
+                self.fetch_ram_off(pc.wrapping_add(2))?
+            };
             lo as u32 | (self.bus.ram.read_u16(off2 as usize) as u32) << 16
         };
         let slot = &mut self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
