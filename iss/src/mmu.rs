@@ -675,20 +675,22 @@ impl Machine {
         }
     }
 
-    /// The half-word at `va` for a fetch of one instruction, and its physical address: from
-    /// RAM or the boot ROM (which is not in the decode cache), or the fault recorded.
-    pub(crate) fn fetch_half(&mut self, va: u64) -> Result<(u16, u64), ()> {
+    /// The half-word at `va` for a fetch of one instruction, its physical address, and
+    /// whether the fetch TLB held the page (then the whole page is RAM and may be fetched
+    /// from): from RAM or the boot ROM (which is not in the decode cache), or the fault
+    /// recorded.
+    pub(crate) fn fetch_half(&mut self, va: u64) -> Result<(u16, u64, bool), ()> {
         if let Some(off) = self.tlb.lookup(Access::Fetch, va) {
             let h = self.bus.ram.read_u16(off as usize);
-            return Ok((h, self.bus.ram.base() + off));
+            return Ok((h, self.bus.ram.base() + off, true));
         }
         self.tlb.misses[0] += 1;
         let pa = self.resolve(va, 2, Access::Fetch)?;
         if let Some(off) = self.bus.ram.offset(pa, 2) {
-            return Ok((self.bus.ram.read_u16(off), pa));
+            return Ok((self.bus.ram.read_u16(off), pa, false));
         }
         match self.bus.rom_fetch(pa) {
-            Some(h) => Ok((h, pa)),
+            Some(h) => Ok((h, pa, false)),
             None => {
                 self.mem_fault(Exception::InstructionAccessFault, va);
                 Err(())

@@ -859,6 +859,14 @@ impl Machine {
         self.forced_trap = Some((cause, tval));
     }
 
+    /// The instruction the single-step table holds for `pc` decoded from `raw`, if it does
+    /// (no side effects: for a look ahead at the next instruction).
+    #[inline]
+    pub fn step_decoded_for(&self, pc: u64, raw: u32) -> Option<Insn> {
+        let slot = &self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
+        (slot.0 == raw && slot.1.op != Op::NotDecoded).then_some(slot.1)
+    }
+
     /// The trap [`Machine::raise_trap`] asked for and the next step will take, if any.
     pub fn forced_trap(&self) -> Option<(Cause, u64)> {
         self.forced_trap
@@ -894,11 +902,19 @@ impl Machine {
     /// decoded again, and the decode of a loop's instructions is not repeated every step.
     /// Also returns the physical address of its first half-word (in RAM or the boot ROM).
     pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
-        let (lo, pa) = self.fetch_half(pc)?;
+        let (lo, pa, whole_page) = self.fetch_half(pc)?;
         let raw = if lo & 3 != 3 {
             lo as u32
         } else {
-            let (hi, _) = self.fetch_half(pc.wrapping_add(2))?;
+            // The upper half in the same page as a lower half the fetch TLB holds (a page it
+            // holds is wholly readable for fetches, and RAM) is at the next offset.
+            let hi = if whole_page && pc & (PAGE_SIZE - 1) != PAGE_SIZE - 2 {
+                self.bus
+                    .ram
+                    .read_u16((pa - self.bus.ram.base()) as usize + 2)
+            } else {
+                self.fetch_half(pc.wrapping_add(2))?.0
+            };
             lo as u32 | (hi as u32) << 16
         };
         let slot = &mut self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
