@@ -525,6 +525,9 @@ program_tests!(
     pmu_ovf,
     sbi_ext,
     sbi_pmu,
+    fw_payload,
+    uart_irq,
+    uart_irq_s,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -605,6 +608,12 @@ fn every_program_is_covered() {
         "sbi_ext",
         "sbi_pmu",
         "fencei",
+        // Runs three instructions of the boot ROM, which is not in its ELF: decoding needs
+        // the ROM's image too (`ntrace decode --raw 0x1000:FILE`); not a case for this table.
+        "bootrom",
+        "fw_payload",
+        "uart_irq",
+        "uart_irq_s",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();
