@@ -17,6 +17,12 @@
 //! - **CTR**: the hart recording every transfer in every mode as a fraction of CTR off.
 //!
 //! Each hartscope figure is the best of `--repeat` runs (the machine may be shared).
+//!
+//! **The set** (`--set [DIR]`): the untraced speed of both simulators on every workload of
+//! the benchmark set (DIR/bench.elf and DIR/workloads/*.elf; DIR defaults to programs/bin),
+//! hartscope and Spike alternated `--repeat` times per workload; each workload's ratio is
+//! the median of its repeats' ratios (with their range), and the geometric mean of those is
+//! the set's figure.
 
 use crate::spike::Spike;
 use anyhow::{bail, Context, Result};
@@ -30,8 +36,13 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// The program to measure (for example programs/bin/bench.elf).
-    pub program: PathBuf,
+    /// The program to measure (for example programs/bin/bench.elf); not with --set.
+    #[arg(required_unless_present = "set", conflicts_with = "set")]
+    pub program: Option<PathBuf>,
+    /// Measure the benchmark set instead: DIR/bench.elf and DIR/workloads/*.elf (untraced,
+    /// alternated with Spike, each ratio and the geometric mean).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "programs/bin")]
+    pub set: Option<PathBuf>,
     /// Instructions to run with the commit log on (the log of a long program is huge: about
     /// 67 bytes per instruction).
     #[arg(long, default_value_t = 20_000_000)]
@@ -166,9 +177,126 @@ fn measure_spike(
     })
 }
 
+/// One workload of the set: the best speed of each simulator over the repeats, and the
+/// ratio of each repeat (hartscope then Spike, back to back).
+#[derive(Serialize, Debug)]
+pub struct SetEntry {
+    pub workload: String,
+    pub instructions: u64,
+    pub hartscope_mips: f64,
+    pub spike_mips: f64,
+    pub ratios: Vec<f64>,
+    /// The median of `ratios`.
+    pub ratio: f64,
+}
+
+#[derive(Serialize, Debug)]
+pub struct SetReport {
+    pub workloads: Vec<SetEntry>,
+    /// The geometric mean of the workloads' ratios.
+    pub geomean: f64,
+}
+
+/// The workloads of the set in `dir`: bench.elf first, then workloads/*.elf by name.
+fn set_programs(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut v = vec![dir.join("bench.elf")];
+    let wl = dir.join("workloads");
+    let mut more: Vec<PathBuf> = std::fs::read_dir(&wl)
+        .with_context(|| {
+            format!(
+                "--set {}: cannot list {} (run from the repository's root, or give the \
+                 directory holding bench.elf and workloads/)",
+                dir.display(),
+                wl.display()
+            )
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "elf"))
+        .collect();
+    more.sort();
+    v.extend(more);
+    for p in &v {
+        if !p.is_file() {
+            bail!("--set {}: {} is missing", dir.display(), p.display());
+        }
+    }
+    Ok(v)
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
+    let programs = set_programs(dir)?;
+    let repeat = args.repeat.max(1);
+    eprintln!(
+        "hartscope bench --set {}: {} workloads, {repeat} alternated runs each (Spike {})",
+        dir.display(),
+        programs.len(),
+        spike.bin.display()
+    );
+    let mut entries = Vec::new();
+    for p in &programs {
+        let name = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (mut hbest, mut sbest, mut ratios, mut instructions) = (0f64, 0f64, Vec::new(), 0);
+        for _ in 0..repeat {
+            let h = measure_hartscope(p, None)?;
+            let s = measure_spike(spike, p, None, h.instructions + iss::machine::BOOT_STEPS)?;
+            instructions = h.instructions;
+            hbest = hbest.max(h.ips);
+            sbest = sbest.max(s.ips);
+            ratios.push(h.ips / s.ips);
+        }
+        let ratio = median(&ratios);
+        let lo = ratios.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().cloned().fold(0.0, f64::max);
+        println!(
+            "{name:<10} {instructions:>12} insns  hartscope {:>7.1} MIPS  Spike {:>7.1} MIPS  \
+             ratio {ratio:.2}x ({lo:.2}-{hi:.2})",
+            hbest / 1e6,
+            sbest / 1e6
+        );
+        entries.push(SetEntry {
+            workload: name,
+            instructions,
+            hartscope_mips: hbest / 1e6,
+            spike_mips: sbest / 1e6,
+            ratios,
+            ratio,
+        });
+    }
+    let geomean = (entries.iter().map(|e| e.ratio.ln()).sum::<f64>() / entries.len() as f64).exp();
+    println!("geometric mean of the ratios: {geomean:.2}x");
+    if let Some(path) = &args.json {
+        let report = SetReport {
+            workloads: entries,
+            geomean,
+        };
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
 pub fn bench(args: BenchArgs) -> Result<()> {
     let spike = Spike::locate(args.spike.as_deref()).map_err(anyhow::Error::msg)?;
-    let program = &args.program;
+    if let Some(dir) = &args.set {
+        return bench_set(&args, &spike, dir);
+    }
+    let Some(program) = &args.program else {
+        bail!("give a program, or --set");
+    };
     eprintln!(
         "hartscope bench: {} (hartscope in-process, Spike {})",
         program.display(),
@@ -316,5 +444,46 @@ mod spike_check_tests {
         assert!(e.contains("did not finish within"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
         let _ = std::fs::remove_dir_all(dir2);
+    }
+}
+
+#[cfg(test)]
+mod set_tests {
+    use super::*;
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[3.0]), 3.0);
+        assert_eq!(median(&[5.0, 1.0, 3.0]), 3.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    /// The set is bench.elf then workloads/*.elf by name; a missing piece is an error naming
+    /// it and the way out.
+    #[test]
+    fn the_set_and_its_errors() {
+        let dir = std::env::temp_dir().join(format!("hartscope-set-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("workloads")).unwrap();
+        let e = set_programs(&dir).unwrap_err().to_string();
+        assert!(e.contains("bench.elf is missing"), "{e}");
+        for f in [
+            "bench.elf",
+            "workloads/b.elf",
+            "workloads/a.elf",
+            "workloads/notes.txt",
+        ] {
+            std::fs::write(dir.join(f), b"").unwrap();
+        }
+        let names: Vec<String> = set_programs(&dir)
+            .unwrap()
+            .iter()
+            .map(|p| p.strip_prefix(&dir).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["bench.elf", "workloads/a.elf", "workloads/b.elf"]);
+        std::fs::remove_dir_all(dir.join("workloads")).unwrap();
+        let e = set_programs(&dir).unwrap_err().to_string();
+        assert!(e.contains("run from the repository's root"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -71,6 +71,12 @@ pub struct RunArgs {
     /// register find no data.
     #[arg(long, value_name = "FILE")]
     pub uart_input: Option<PathBuf>,
+    /// A second ELF loaded at its physical addresses (p_paddr) after PROGRAM, which is then
+    /// M-mode firmware that starts it (OpenSBI's fw_jump, whose payload goes at 0x80200000).
+    /// Its segments must keep clear of PROGRAM's; HTIF's tohost is PROGRAM's (else the
+    /// payload's). Not with --sbi builtin (run the S-mode program itself then).
+    #[arg(long, value_name = "FILE")]
+    pub payload: Option<PathBuf>,
     /// Misaligned loads and stores: trap (raise the misaligned exception) or emulate.
     #[arg(long, value_enum, default_value_t = MisalignedArg::Trap)]
     pub misaligned: MisalignedArg,
@@ -196,6 +202,48 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
+/// `--payload`: load the ELF at `path` after the firmware `prog` (from `firmware`), refusing
+/// a segment that overlaps one of the firmware's. The firmware's HTIF symbols are kept.
+fn load_payload(
+    m: &mut Machine,
+    prog: &iss::elf::Program,
+    path: &Path,
+    firmware: &Path,
+) -> Result<()> {
+    if m.config.sbi {
+        bail!(
+            "--payload {}: the built-in SBI (--sbi builtin) starts PROGRAM in S-mode itself; \
+             --payload is for M-mode firmware such as OpenSBI's fw_jump",
+            path.display()
+        );
+    }
+    let htif = (m.htif.tohost, m.htif.fromhost);
+    // Checked against the firmware's segments before anything is loaded.
+    let bytes = iss::elf::read_file(path).map_err(|e| anyhow::anyhow!("--payload: {e}"))?;
+    let shown = path.display().to_string();
+    let elf =
+        iss::elf::ElfFile::parse(&bytes, &shown).map_err(|e| anyhow::anyhow!("--payload: {e}"))?;
+    for seg in elf.loadable() {
+        let (a, end) = (seg.p_paddr, seg.p_paddr.saturating_add(seg.p_memsz));
+        for (i, &(b, _, mem, _)) in prog.segments.iter().enumerate() {
+            if a < b.saturating_add(mem) && b < end && seg.p_memsz > 0 && mem > 0 {
+                bail!(
+                    "--payload {shown}: segment {} at {a:#x}..{end:#x} overlaps segment {i} of \
+                     {} at {b:#x}..{:#x}",
+                    seg.index,
+                    firmware.display(),
+                    b + mem
+                );
+            }
+        }
+    }
+    iss::elf::load(m, &bytes, &shown).map_err(|e| anyhow::anyhow!("--payload: {e}"))?;
+    if htif.0.is_some() {
+        (m.htif.tohost, m.htif.fromhost) = htif;
+    }
+    Ok(())
+}
+
 /// `hartscope run`: build the machine the options describe, load the program, run it with
 /// the outputs asked for, report, and turn how it stopped into the exit status.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
@@ -213,6 +261,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         e => e.into(),
     })?;
     let prog = iss::elf::load_file(&mut m, &args.program)?;
+    if let Some(path) = &args.payload {
+        load_payload(&mut m, &prog, path, &args.program)?;
+    }
     m.boot(args.pc.unwrap_or(prog.entry));
     args.hart.check_boot(&m, &prog)?;
     // Listen before any output is created: a port in use is reported first.

@@ -47,6 +47,7 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
         signature: None,
         signature_granularity: 4,
         uart_input: None,
+        payload: None,
         misaligned: MisalignedArg::Trap,
         quiet: true,
         hart: Default::default(),

@@ -30,6 +30,10 @@ fn expected_stdout(name: &str) -> Option<&'static str> {
             "cprog: all checks passed\n",
         ),
         "finisher" => "finisher: writing 0x5555 to the test finisher\n",
+        // programs/uart_irq.in echoed, one interrupt per byte.
+        "uart_irq" => "hartscope\nuart_irq: 10 bytes, each by an interrupt\n",
+        "uart_irq_s" => "hartscope\nuart_irq_s: 10 bytes, each by an interrupt\n",
+        "fw_payload" => "fw_payload: hello from S-mode through the SBI\n",
         _ => return None,
     })
 }
@@ -81,7 +85,16 @@ fn every_program_has_a_test_case() {
 /// The programs named in this file exist (so a rename does not silently drop a check).
 #[test]
 fn programs_with_expected_output_exist() {
-    for name in ["hello", "htif_write", "cprog", "finisher", "bench"] {
+    for name in [
+        "hello",
+        "htif_write",
+        "cprog",
+        "finisher",
+        "bench",
+        "uart_irq",
+        "uart_irq_s",
+        "fw_payload",
+    ] {
         common::program(name);
     }
 }

@@ -11,7 +11,7 @@ use common::{assert_every_program_has_a_case, program_name, program_options};
 use iss::record::{MemAccess, RegWrite, Retired, Sink, TrapRecord};
 use iss::{Config, Machine, Misaligned};
 use rstest::rstest;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Instructions each program may run (bench runs for about 1e9).
 const LIMIT: u64 = 3_000_000;
@@ -92,6 +92,13 @@ enum Variant {
 fn machine(p: &PathBuf, v: Variant) -> Machine {
     let name = program_name(p);
     let mut args = program_options(&name);
+    // `--uart-input FILE` is the run's, not the hart's: the bytes go to the UART here.
+    let input = args.iter().position(|a| a == "--uart-input").map(|i| {
+        let f = args.get(i + 1).cloned().unwrap_or_default();
+        args.drain(i..(i + 2).min(args.len()));
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(&f))
+            .unwrap_or_else(|e| panic!("{name}: --uart-input {f}: {e}"))
+    });
     match v {
         Variant::AsShipped | Variant::Misaligned => {}
         Variant::Models => args.extend(["--pmu-models".into(), "all".into()]),
@@ -114,6 +121,9 @@ fn machine(p: &PathBuf, v: Variant) -> Machine {
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut m = Machine::new(cfg);
     m.bus.console = iss::bus::Console::Null;
+    if let Some(bytes) = &input {
+        m.bus.uart.input.extend(bytes);
+    }
     let bytes = std::fs::read(p).unwrap();
     let prog = iss::elf::load(&mut m, &bytes, &p.display().to_string()).unwrap();
     m.boot(prog.entry);

@@ -316,6 +316,33 @@ fn pmp_implementations_match_spike(#[case] regions: u32, #[case] granularity: u3
     );
 }
 
+/// The benchmark set's workloads (programs/bin/workloads, `hartscope bench --set`) are long:
+/// a prefix of each is compared, as for `bench`. (`hartscope bench` also checks that both
+/// simulators retire the same number of instructions over the whole run.)
+#[rstest]
+fn workload_prefixes_match_spike(#[files("programs/bin/workloads/*.elf")] program: PathBuf) {
+    let name = program_name(&program);
+    let Some(spike) = spike_or_skip(&format!("workload_prefixes_match_spike({name})")) else {
+        return;
+    };
+    // Spike's --instructions budgets quantum steps, and every trap ends a quantum early,
+    // losing the rest of its steps: `traps` (a trap every few hundred instructions) needs a
+    // budget of about 35 times the instructions to be logged.
+    let budget = if name == "traps" { 16_000_000 } else { 400_000 };
+    let spike_budget = format!("--instructions={budget}");
+    diff_with_spike(
+        spike,
+        &Diff {
+            what: &format!("workload {name} (prefix)"),
+            elf: &program,
+            hs_args: &["--max-insns", "400000"],
+            spike_args: &[spike_budget.as_str()],
+            limit: Some(390_000),
+            hs_status: Some(124),
+        },
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Signatures
 // ---------------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 //!
 //! | range                     | device                                           |
 //! |---------------------------|--------------------------------------------------|
+//! | `0x0000_1000..+4 KiB * n` | boot ROM (Spike's): reset vector, device tree     |
 //! | `0x0010_0000..+0x1000`    | SiFive test finisher (QEMU `virt` compatible)     |
 //! | `0x0200_0000..+0xc_0000`  | CLINT: msip +0, mtimecmp +0x4000, mtime +0xbff8   |
+//! | `0x0c00_0000..+0x400_0000`| PLIC (QEMU `virt` layout), [`Plic`]               |
 //! | `0x1000_0000..+0x100`     | ns16550a UART (byte registers)                    |
 //! | `0x8000_0000..+--mem`     | RAM, allocated lazily                             |
 //!
@@ -21,10 +23,32 @@ pub const CLINT_SIZE: u64 = 0xc_0000;
 pub const CLINT_MSIP: u64 = 0x0;
 pub const CLINT_MTIMECMP: u64 = 0x4000;
 pub const CLINT_MTIME: u64 = 0xbff8;
+pub const PLIC_BASE: u64 = 0x0c00_0000;
+pub const PLIC_SIZE: u64 = 0x0400_0000;
+/// Interrupt sources of the PLIC, source 0 (no interrupt) included: IDs 1..=63.
+pub const PLIC_SOURCES: usize = 64;
+/// Highest priority a source can have (priorities are 3 bits, as QEMU `virt`'s).
+pub const PLIC_MAX_PRIORITY: u32 = 7;
+/// Contexts: 0 is hart 0's M-mode (mip.MEIP), 1 its S-mode (mip.SEIP).
+pub const PLIC_CONTEXTS: usize = 2;
+const PLIC_PENDING: u64 = 0x1000;
+const PLIC_ENABLE: u64 = 0x2000;
+const PLIC_ENABLE_STRIDE: u64 = 0x80;
+const PLIC_CONTEXT: u64 = 0x20_0000;
+const PLIC_CONTEXT_STRIDE: u64 = 0x1000;
+/// The UART's interrupt source (QEMU `virt`'s UART0_IRQ).
+pub const UART_IRQ: usize = 10;
 pub const UART_BASE: u64 = 0x1000_0000;
 pub const UART_SIZE: u64 = 0x100;
 pub const FINISHER_BASE: u64 = 0x0010_0000;
 pub const FINISHER_SIZE: u64 = 0x1000;
+/// The boot ROM (Spike's `DEFAULT_RSTVEC`).
+pub const ROM_BASE: u64 = 0x1000;
+/// The most the boot ROM may take (0x1000..0x10000, as QEMU `virt`'s mask ROM): RAM and
+/// external regions must keep clear of it when there is a ROM.
+pub const ROM_MAX_SIZE: u64 = 0xf000;
+/// Bytes of the reset vector before the device tree (Spike's `reset_vec_size` * 4).
+pub const ROM_RESET_VEC_SIZE: u64 = 32;
 
 pub const PAGE_SHIFT: u32 = 12;
 pub const PAGE_SIZE: u64 = 1 << PAGE_SHIFT;
@@ -280,6 +304,76 @@ impl Ram {
     }
 }
 
+/// The boot ROM at [`ROM_BASE`], as Spike builds it (`sim_t::set_rom`): eight words of reset
+/// vector (`auipc t0, 0; addi a1, t0, 32; csrr a0, mhartid; ld t0, 24(t0); jr t0; 0;` then the
+/// entry point as a doubleword at 0x1018), the device tree blob at 0x1020, zeros up to a
+/// multiple of 4 KiB. Loads (any width, within it) and fetches read it; stores to it are
+/// access faults, as on Spike. The hart does not execute it at reset (it starts at the entry
+/// in the state the five instructions leave, [`crate::machine::BOOT_STEPS`]), but a program
+/// may read it, or jump to it.
+pub struct BootRom {
+    data: Vec<u8>,
+}
+
+/// Why a boot ROM cannot be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RomError {
+    #[error(
+        "the device tree ({len} bytes) does not fit in the boot ROM at {ROM_BASE:#x} (at most \
+         {max} bytes after the reset vector)",
+        max = ROM_MAX_SIZE - ROM_RESET_VEC_SIZE
+    )]
+    TooLarge { len: usize },
+}
+
+impl BootRom {
+    /// The ROM that starts a program at `entry` with the device tree `dtb`.
+    pub fn new(entry: u64, dtb: &[u8]) -> Result<BootRom, RomError> {
+        if dtb.len() as u64 > ROM_MAX_SIZE - ROM_RESET_VEC_SIZE {
+            return Err(RomError::TooLarge { len: dtb.len() });
+        }
+        let words: [u32; 8] = [
+            0x0000_0297,                                       // auipc t0, 0
+            0x0002_8593 + ((ROM_RESET_VEC_SIZE as u32) << 20), // addi a1, t0, 32
+            0xf140_2573,                                       // csrr a0, mhartid
+            0x0182_b283,                                       // ld t0, 24(t0)
+            0x0002_8067,                                       // jr t0
+            0,
+            entry as u32,
+            (entry >> 32) as u32,
+        ];
+        let mut data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        data.extend_from_slice(dtb);
+        data.resize(data.len().next_multiple_of(PAGE_SIZE as usize), 0);
+        Ok(BootRom { data })
+    }
+
+    /// Its size in bytes (a multiple of 4 KiB).
+    pub fn size(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    /// Its bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The offset of `pa` in the ROM, if it is there.
+    #[inline]
+    fn offset(&self, pa: u64) -> Option<usize> {
+        let off = pa.wrapping_sub(ROM_BASE);
+        (off < self.data.len() as u64).then_some(off as usize)
+    }
+
+    /// `size` bytes little-endian at offset `off`; `None` past its end.
+    fn read(&self, off: usize, size: u8) -> Option<u64> {
+        let b = self.data.get(off..off.checked_add(size as usize)?)?;
+        let mut v = [0u8; 8];
+        v[..b.len()].copy_from_slice(b);
+        Some(u64::from_le_bytes(v))
+    }
+}
+
 /// The CLINT: one hart's msip and mtimecmp, and mtime. mtime is advanced by the scheduler.
 #[derive(Default, Clone)]
 pub struct Clint {
@@ -349,6 +443,180 @@ fn insert(old: u64, byte: u64, size: u8, val: u64) -> u64 {
     };
     let sh = byte * 8;
     (old & !(mask << sh)) | ((val & mask) << sh)
+}
+
+/// The platform-level interrupt controller (RISC-V PLIC specification 1.0.0), in QEMU `virt`'s
+/// layout: source priorities at +4*id, pending bits at +0x1000, each context's enable bits at
+/// +0x2000 + 0x80*context, its threshold at +0x20_0000 + 0x1000*context and claim/complete 4
+/// bytes after. Registers are 32 bits wide and accessed as such (other widths and misaligned
+/// accesses are access faults, as on QEMU); unassigned offsets read 0 and ignore writes.
+///
+/// Sources are level-triggered: a source's pending bit follows its level while it is not
+/// claimed; a claim (a read of claim/complete: the enabled pending source of highest
+/// priority, the lowest ID among equals, 0 if none) clears it, and the gateway forwards the
+/// source again only after the completion (a write of its ID, ignored unless the source is
+/// enabled for that context). A context's interrupt line is up while a pending source it
+/// enables has a priority above its threshold. Priority 0 never interrupts.
+#[derive(Clone, Debug)]
+pub struct Plic {
+    priority: [u32; PLIC_SOURCES],
+    /// Each source's input level, pending and claimed (in flight) bits, by ID.
+    level: u64,
+    pending: u64,
+    claimed: u64,
+    enable: [u64; PLIC_CONTEXTS],
+    threshold: [u32; PLIC_CONTEXTS],
+    /// The lines as last given to the hart ([`crate::Machine::irq_update`]).
+    pub(crate) lines: [bool; PLIC_CONTEXTS],
+}
+
+impl Default for Plic {
+    fn default() -> Self {
+        Plic {
+            priority: [0; PLIC_SOURCES],
+            level: 0,
+            pending: 0,
+            claimed: 0,
+            enable: [0; PLIC_CONTEXTS],
+            threshold: [0; PLIC_CONTEXTS],
+            lines: [false; PLIC_CONTEXTS],
+        }
+    }
+}
+
+/// Source IDs that exist (1..=63): bit 0 is never set.
+const PLIC_IDS: u64 = !1;
+
+impl Plic {
+    /// Drive source `id`'s input (1..[`PLIC_SOURCES`]).
+    pub fn set_level(&mut self, id: usize, level: bool) {
+        let bit = 1u64 << (id % PLIC_SOURCES) & PLIC_IDS;
+        if level {
+            self.level |= bit;
+            self.pending |= bit & !self.claimed;
+        } else {
+            self.level &= !bit;
+            self.pending &= !bit;
+        }
+    }
+
+    /// Whether source `id` is pending.
+    pub fn is_pending(&self, id: usize) -> bool {
+        self.pending >> (id % PLIC_SOURCES) & 1 != 0
+    }
+
+    /// The enabled pending source of `ctx` with the highest priority above `floor`, lowest ID
+    /// first among equals.
+    fn best(&self, ctx: usize, floor: u32) -> Option<usize> {
+        let mut cand = self.pending & self.enable[ctx];
+        let mut best: Option<(usize, u32)> = None;
+        while cand != 0 {
+            let id = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let p = self.priority[id];
+            if p > floor && best.is_none_or(|(_, bp)| p > bp) {
+                best = Some((id, p));
+            }
+        }
+        best.map(|(id, _)| id)
+    }
+
+    /// Whether context `ctx`'s interrupt line is up.
+    pub fn line(&self, ctx: usize) -> bool {
+        self.best(ctx, self.threshold[ctx]).is_some()
+    }
+
+    fn load(&mut self, off: u64, size: u8) -> Option<u64> {
+        if size != 4 || !off.is_multiple_of(4) {
+            return None;
+        }
+        let word = |bits: u64, w: u64| (bits >> (32 * w)) as u32 as u64;
+        Some(match off {
+            o if o < PLIC_PENDING => self.priority.get((o / 4) as usize).map_or(0, |&p| p as u64),
+            o if o < PLIC_ENABLE => word(self.pending, (o - PLIC_PENDING) / 4),
+            o if o < PLIC_CONTEXT => {
+                let (ctx, w) = (
+                    (o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE,
+                    (o % PLIC_ENABLE_STRIDE) / 4,
+                );
+                match self.enable.get(ctx as usize) {
+                    Some(&e) if w < 2 => word(e, w),
+                    _ => 0,
+                }
+            }
+            o => {
+                let ctx = ((o - PLIC_CONTEXT) / PLIC_CONTEXT_STRIDE) as usize;
+                if ctx >= PLIC_CONTEXTS {
+                    return Some(0);
+                }
+                match o % PLIC_CONTEXT_STRIDE {
+                    0 => self.threshold[ctx] as u64,
+                    4 => self.claim(ctx) as u64,
+                    _ => 0,
+                }
+            }
+        })
+    }
+
+    /// A claim by context `ctx`: the source it gets (0: none).
+    fn claim(&mut self, ctx: usize) -> usize {
+        match self.best(ctx, 0) {
+            Some(id) => {
+                self.pending &= !(1 << id);
+                self.claimed |= 1 << id;
+                id
+            }
+            None => 0,
+        }
+    }
+
+    fn store(&mut self, off: u64, size: u8, val: u64) -> bool {
+        if size != 4 || !off.is_multiple_of(4) {
+            return false;
+        }
+        let val = val as u32;
+        match off {
+            o if o < PLIC_PENDING => {
+                if let Some(p) = self.priority.get_mut((o / 4) as usize).filter(|_| o != 0) {
+                    *p = val & PLIC_MAX_PRIORITY;
+                }
+            }
+            // Pending bits are read-only.
+            o if o < PLIC_ENABLE => {}
+            o if o < PLIC_CONTEXT => {
+                let (ctx, w) = (
+                    (o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE,
+                    (o % PLIC_ENABLE_STRIDE) / 4,
+                );
+                if let Some(e) = self.enable.get_mut(ctx as usize).filter(|_| w < 2) {
+                    let sh = 32 * w;
+                    *e = (*e & !(0xffff_ffff << sh) | (val as u64) << sh) & PLIC_IDS;
+                }
+            }
+            o => {
+                let ctx = ((o - PLIC_CONTEXT) / PLIC_CONTEXT_STRIDE) as usize;
+                if ctx < PLIC_CONTEXTS {
+                    match o % PLIC_CONTEXT_STRIDE {
+                        0 => self.threshold[ctx] = val & PLIC_MAX_PRIORITY,
+                        4 => self.complete(ctx, val as usize),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// A completion of source `id` by context `ctx`: the gateway forwards it again (at once,
+    /// if its level is still up).
+    fn complete(&mut self, ctx: usize, id: usize) {
+        if id >= PLIC_SOURCES || self.enable[ctx] >> id & 1 == 0 {
+            return;
+        }
+        let bit = 1u64 << id;
+        self.claimed &= !bit;
+        self.pending |= self.level & bit;
+    }
 }
 
 /// Where the guest's console output goes (UART transmit, HTIF console and syscall writes).
@@ -510,7 +778,13 @@ impl UartInput {
 /// (IER.ETBEI, ID 0b001). The THRE condition is raised when THR empties (after every write,
 /// transmission being immediate) and when ETBEI is switched on, and cleared by a read of IIR
 /// that reports it, as the 16550A does; a driver that polls IIR (Linux's 8250 without an
-/// interrupt line) so sees its transmitter ready. No line is wired to an interrupt controller.
+/// interrupt line) so sees its transmitter ready. The interrupt output ([`Uart::irq_level`]) is
+/// up while IIR has a source to report, and drives PLIC source [`UART_IRQ`] (10). MSR reports
+/// DCD, DSR and CTS asserted, or in loopback (MCR bit 4) MCR's OUT2, OUT1, RTS and DTR as DCD,
+/// RI, CTS and DSR; no delta bit is ever set (the modem lines never change), and the line
+/// status has no errors, so those two interrupt sources never fire. FCR enables the FIFOs (IIR
+/// bits 7:6); its FIFO resets discard nothing, since received bytes come from the input as the
+/// guest reads them.
 pub struct Uart {
     ier: u8,
     /// The THRE interrupt condition (see above).
@@ -570,11 +844,29 @@ impl Uart {
                         0
                     }
             }
-            // MSR: DCD, DSR, CTS asserted.
+            // MSR: DCD, DSR, CTS asserted; in loopback, OUT2, OUT1, RTS, DTR.
+            6 if self.mcr & 0x10 != 0 => {
+                let m = self.mcr;
+                (m & 0x08) << 4 | (m & 0x04) << 4 | (m & 0x02) << 3 | (m & 0x01) << 5
+            }
             6 => 0xb0,
             7 => self.scr,
             _ => 0,
         }) as u64
+    }
+
+    /// The interrupt output: received data with IER.ERBFI, or the THRE condition with
+    /// IER.ETBEI (what IIR would report). Looking for received data reads the input source
+    /// when the buffer is empty, as a read of LSR does.
+    pub fn irq_level(&mut self) -> bool {
+        (self.ier & UART_IER_ETBEI != 0 && self.thre_pending)
+            || (self.ier & UART_IER_ERBFI != 0 && self.input.has_data())
+    }
+
+    /// Whether the receive interrupt is enabled (IER.ERBFI): new input can raise the line.
+    #[inline]
+    pub fn rx_irq_enabled(&self) -> bool {
+        self.ier & UART_IER_ERBFI != 0
     }
 
     /// IIR: the highest-priority pending source (bit 0 clear) or none (0x01); bits 7:6 set
@@ -673,6 +965,13 @@ pub struct Bus {
     pub finisher: bool,
     /// Regions the embedding program provides ([`Bus::add_external`]).
     pub external: Vec<ExternalRegion>,
+    /// The boot ROM, when the machine has one ([`crate::Machine::boot`] builds it for runs
+    /// without the built-in SBI).
+    pub rom: Option<BootRom>,
+    pub plic: Plic,
+    /// The UART or the PLIC was accessed: their interrupt lines may have changed
+    /// ([`crate::Machine::irq_update`] looks).
+    pub irq_dirty: bool,
 }
 
 impl Bus {
@@ -686,6 +985,7 @@ impl Bus {
         for (base, size) in ram.regions() {
             for (what, b, n) in [
                 ("the CLINT", CLINT_BASE, CLINT_SIZE),
+                ("the PLIC", PLIC_BASE, PLIC_SIZE),
                 ("the UART", UART_BASE, UART_SIZE),
                 ("the test finisher", FINISHER_BASE, FINISHER_SIZE),
             ] {
@@ -708,6 +1008,9 @@ impl Bus {
             exit: None,
             finisher: true,
             external: Vec::new(),
+            rom: None,
+            plic: Plic::default(),
+            irq_dirty: false,
         })
     }
 
@@ -730,8 +1033,12 @@ impl Bus {
             .collect();
         taken.extend([
             ("the CLINT", CLINT_BASE, CLINT_BASE + CLINT_SIZE),
+            ("the PLIC", PLIC_BASE, PLIC_BASE + PLIC_SIZE),
             ("the UART", UART_BASE, UART_BASE + UART_SIZE),
         ]);
+        if self.rom.is_some() {
+            taken.push(("the boot ROM", ROM_BASE, ROM_BASE + ROM_MAX_SIZE));
+        }
         if self.finisher {
             taken.push((
                 "the test finisher",
@@ -754,7 +1061,9 @@ impl Bus {
 
     /// Whether `pa` is in a device region (not RAM). Used to decide what may be cached.
     pub fn is_device(&self, pa: u64) -> bool {
-        (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
+        self.rom.as_ref().is_some_and(|r| r.offset(pa).is_some())
+            || (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
+            || (PLIC_BASE..PLIC_BASE + PLIC_SIZE).contains(&pa)
             || (UART_BASE..UART_BASE + UART_SIZE).contains(&pa)
             || (self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa))
             || self.external.iter().any(|r| r.offset(pa).is_some())
@@ -762,12 +1071,19 @@ impl Bus {
 
     /// A load outside RAM. `None` is an access fault.
     pub fn device_load(&mut self, pa: u64, size: u8) -> Option<u64> {
+        if let Some(off) = self.rom.as_ref().and_then(|r| r.offset(pa)) {
+            return self.rom.as_ref()?.read(off, size);
+        }
         if (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa) {
             self.clint.load(pa - CLINT_BASE, size)
+        } else if (PLIC_BASE..PLIC_BASE + PLIC_SIZE).contains(&pa) {
+            self.irq_dirty = true;
+            self.plic.load(pa - PLIC_BASE, size)
         } else if (UART_BASE..UART_BASE + UART_SIZE).contains(&pa) {
             if size != 1 {
                 return None;
             }
+            self.irq_dirty = true;
             Some(self.uart.load(pa - UART_BASE))
         } else if self.finisher && (FINISHER_BASE..FINISHER_BASE + FINISHER_SIZE).contains(&pa) {
             Some(0)
@@ -787,10 +1103,16 @@ impl Bus {
             self.clint
                 .store(pa - CLINT_BASE, size, val)
                 .then_some(BusEffect::Clint)
+        } else if (PLIC_BASE..PLIC_BASE + PLIC_SIZE).contains(&pa) {
+            self.irq_dirty = true;
+            self.plic
+                .store(pa - PLIC_BASE, size, val)
+                .then_some(BusEffect::None)
         } else if (UART_BASE..UART_BASE + UART_SIZE).contains(&pa) {
             if size != 1 {
                 return None;
             }
+            self.irq_dirty = true;
             self.uart
                 .store(pa - UART_BASE, val as u8, &mut self.console);
             Some(BusEffect::None)
@@ -820,6 +1142,14 @@ impl Bus {
                 None => Some(BusEffect::None),
             }
         }
+    }
+
+    /// The half-word of the boot ROM at `pa`, for an instruction fetch; `None` when `pa` is
+    /// not in the ROM (an access fault).
+    #[inline]
+    pub fn rom_fetch(&self, pa: u64) -> Option<u16> {
+        let rom = self.rom.as_ref()?;
+        rom.read(rom.offset(pa)?, 2).map(|v| v as u16)
     }
 
     /// Read physical memory for the host (loader, HTIF, signatures): RAM only.
@@ -892,6 +1222,143 @@ mod tests {
         .err()
         .expect("an impossible RAM size is an error");
         assert!(e.to_string().contains("RAM size 0xffffffffffffffff"), "{e}");
+    }
+
+    /// Spike's reset vector, the entry at 0x1018, the tree at 0x1020; 4 KiB multiples; loads
+    /// of every width within it, none past it; stores fault; fetches read it.
+    #[test]
+    fn boot_rom_layout_and_access() {
+        let dtb = [0xd0, 0x0d, 0xfe, 0xed, 1, 2, 3];
+        let rom = BootRom::new(0x8020_0000_1234, &dtb).unwrap();
+        assert_eq!(rom.size(), 0x1000);
+        let mut b = Bus::new(4096).unwrap();
+        b.rom = Some(rom);
+        let words = [0x297, 0x0202_8593, 0xf140_2573, 0x0182_b283, 0x28067, 0];
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(
+                b.device_load(ROM_BASE + 4 * i as u64, 4),
+                Some(*w),
+                "word {i}"
+            );
+        }
+        assert_eq!(b.device_load(ROM_BASE + 0x18, 8), Some(0x8020_0000_1234));
+        assert_eq!(b.device_load(ROM_BASE + 0x20, 4), Some(0xedfe_0dd0));
+        assert_eq!(b.device_load(ROM_BASE + 0x26, 1), Some(3));
+        assert_eq!(b.device_load(ROM_BASE + 0x27, 1), Some(0));
+        assert_eq!(b.device_load(ROM_BASE + 0xff8, 8), Some(0));
+        assert_eq!(b.device_load(ROM_BASE + 0x1000, 1), None);
+        assert_eq!(b.device_load(ROM_BASE - 1, 1), None);
+        assert_eq!(b.device_store(ROM_BASE, 4, 0), None);
+        assert_eq!(b.device_store(ROM_BASE + 0x20, 1, 0), None);
+        assert_eq!(b.rom_fetch(ROM_BASE + 2), Some(0));
+        assert_eq!(b.rom_fetch(ROM_BASE + 8), Some(0x2573));
+        assert_eq!(b.rom_fetch(ROM_BASE + 0x1000), None);
+        assert!(b.is_device(ROM_BASE) && !b.is_device(ROM_BASE + 0x1000));
+        // A region of the embedding program may not take the ROM's window.
+        let e = b
+            .add_external(ExternalRegion {
+                base: 0x8000,
+                size: 0x1000,
+                device: None,
+            })
+            .unwrap_err();
+        assert!(e.contains("the boot ROM"), "{e}");
+        // A larger tree makes a larger ROM; one past the window is an error.
+        assert_eq!(BootRom::new(0, &[0; 0x1000]).unwrap().size(), 0x2000);
+        assert_eq!(
+            BootRom::new(0, &[0; 0xf000]).err(),
+            Some(RomError::TooLarge { len: 0xf000 })
+        );
+    }
+
+    fn plic_w(b: &mut Bus, off: u64, v: u32) {
+        assert_eq!(
+            b.device_store(PLIC_BASE + off, 4, v as u64),
+            Some(BusEffect::None)
+        );
+    }
+    fn plic_r(b: &mut Bus, off: u64) -> u32 {
+        b.device_load(PLIC_BASE + off, 4).unwrap() as u32
+    }
+
+    /// The QEMU `virt` register layout, WARL priorities and threshold, enables per context,
+    /// 32-bit accesses only.
+    #[test]
+    fn plic_registers() {
+        let mut b = Bus::new(4096).unwrap();
+        plic_w(&mut b, 4 * 10, 0xffff_ffff);
+        assert_eq!(plic_r(&mut b, 4 * 10), 7);
+        plic_w(&mut b, 0, 3);
+        assert_eq!(plic_r(&mut b, 0), 0, "source 0 has no priority");
+        plic_w(&mut b, 4 * 63, 2);
+        assert_eq!(plic_r(&mut b, 4 * 63), 2);
+        assert_eq!(plic_r(&mut b, 4 * 64), 0, "no source 64");
+        plic_w(&mut b, 0x2000, 0xffff_ffff);
+        assert_eq!(plic_r(&mut b, 0x2000), 0xffff_fffe, "no source 0");
+        plic_w(&mut b, 0x2084, 0x8000_0001);
+        assert_eq!(plic_r(&mut b, 0x2084), 0x8000_0001);
+        assert_eq!(plic_r(&mut b, 0x2080), 0);
+        assert_eq!(plic_r(&mut b, 0x2100), 0, "no context 2");
+        plic_w(&mut b, 0x20_1000, 9);
+        assert_eq!(plic_r(&mut b, 0x20_1000), 1);
+        plic_w(&mut b, 0x1000, 0xffff_ffff);
+        assert_eq!(plic_r(&mut b, 0x1000), 0, "pending is read-only");
+        assert_eq!(b.device_load(PLIC_BASE + 0x1000, 8), None);
+        assert_eq!(b.device_load(PLIC_BASE + 0x1002, 4), None);
+        assert_eq!(b.device_store(PLIC_BASE + 4, 1, 1), None);
+        assert_eq!(plic_r(&mut b, 0x300_0000), 0);
+        assert!(b.irq_dirty);
+    }
+
+    /// Level-triggered gateways: pending follows the level until claimed; a claim takes the
+    /// highest priority (lowest ID among equals); completion re-arms; the threshold masks the
+    /// line but not the claim.
+    #[test]
+    fn plic_claim_and_complete() {
+        let mut b = Bus::new(4096).unwrap();
+        let p = |b: &mut Bus| b.plic.clone();
+        for id in [3, 5, 7] {
+            plic_w(&mut b, 4 * id, 2);
+        }
+        plic_w(&mut b, 4 * 7, 5);
+        plic_w(&mut b, 0x2000, (1 << 3) | (1 << 5) | (1 << 7));
+        b.plic.set_level(5, true);
+        b.plic.set_level(3, true);
+        assert!(p(&mut b).line(0) && !p(&mut b).line(1));
+        assert_eq!(plic_r(&mut b, 0x1000), (1 << 3) | (1 << 5));
+        b.plic.set_level(5, false);
+        assert_eq!(plic_r(&mut b, 0x1000), 1 << 3, "pending follows the level");
+        b.plic.set_level(5, true);
+        b.plic.set_level(7, true);
+        plic_w(&mut b, 0x20_0000, 5);
+        assert!(!p(&mut b).line(0), "priority 5 is not above threshold 5");
+        assert_eq!(
+            plic_r(&mut b, 0x20_0004),
+            7,
+            "the claim ignores the threshold"
+        );
+        plic_w(&mut b, 0x20_0000, 0);
+        assert_eq!(plic_r(&mut b, 0x20_0004), 3, "equal priorities: lowest ID");
+        assert_eq!(plic_r(&mut b, 0x20_0004), 5);
+        assert_eq!(plic_r(&mut b, 0x20_0004), 0, "all claimed");
+        assert!(!p(&mut b).line(0));
+        // Claimed sources are not forwarded until completed, even with the level up.
+        b.plic.set_level(3, true);
+        assert!(!b.plic.is_pending(3));
+        plic_w(&mut b, 0x20_0004, 3);
+        assert!(
+            b.plic.is_pending(3),
+            "completed with the level up: pending again"
+        );
+        // Completing a source the context does not enable is ignored.
+        plic_w(&mut b, 0x2000, 1 << 3);
+        b.plic.set_level(5, false);
+        plic_w(&mut b, 0x20_0004, 5);
+        b.plic.set_level(5, true);
+        assert!(
+            !b.plic.is_pending(5),
+            "5 was claimed and its completion ignored"
+        );
     }
 
     #[test]

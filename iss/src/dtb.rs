@@ -14,8 +14,11 @@
 //!   soc { #address-cells = 2; #size-cells = 2; compatible = "simple-bus"; ranges;
 //!     clint@2000000 { compatible = "sifive,clint0", "riscv,clint0"; reg = <0x2000000 0xc0000>;
 //!                     interrupts-extended = <1 3>, <1 7>; }
+//!     plic@c000000 { compatible = "sifive,plic-1.0.0", "riscv,plic0"; reg = <0xc000000 0x4000000>;
+//!                    #address-cells = 0; #interrupt-cells = 1; interrupt-controller;
+//!                    interrupts-extended = <1 11>, <1 9>; riscv,ndev = 63; phandle = 2; }
 //!     serial@10000000 { compatible = "ns16550a"; reg = <0x10000000 0x100>; clock-frequency = 3686400;
-//!                       reg-shift = 0; reg-io-width = 1; }
+//!                       reg-shift = 0; reg-io-width = 1; interrupt-parent = <2>; interrupts = <10>; }
 //!     test@100000 { compatible = "sifive,test1", "sifive,test0", "syscon"; reg = <0x100000 0x1000>; }  (with the finisher)
 //!   }
 //!   htif { compatible = "ucb,htif0"; }
@@ -28,9 +31,14 @@
 //! advances one tick per 100 retired instructions, and the hart is taken to retire one
 //! instruction per nanosecond (1 GHz at one instruction per cycle), so a tick is 100 ns.
 //!
-//! The UART has no interrupt (there is no external interrupt controller): software polls it.
+//! The UART's interrupt is PLIC source 10 (as on QEMU `virt`); the PLIC's context 0 is hart
+//! 0's M-mode external interrupt, context 1 its S-mode one. The boot ROM (without the built-in
+//! SBI) has no node, as in Spike's tree.
 
-use crate::bus::{CLINT_BASE, CLINT_SIZE, FINISHER_BASE, FINISHER_SIZE, UART_BASE, UART_SIZE};
+use crate::bus::{
+    CLINT_BASE, CLINT_SIZE, FINISHER_BASE, FINISHER_SIZE, PLIC_BASE, PLIC_SIZE, PLIC_SOURCES,
+    UART_BASE, UART_IRQ, UART_SIZE,
+};
 use crate::machine::Config;
 use vm_fdt::{Error, FdtWriter};
 
@@ -40,6 +48,8 @@ pub const TIMEBASE_FREQUENCY: u32 = 10_000_000;
 pub const UART_CLOCK: u32 = 3_686_400;
 /// The phandle of the hart's interrupt controller.
 const INTC_PHANDLE: u32 = 1;
+/// The phandle of the PLIC.
+const PLIC_PHANDLE: u32 = 2;
 
 /// The extension set of a hart with this configuration: `cfg.isa`, with Sscofpmf and CTR as
 /// the configuration has them.
@@ -130,12 +140,28 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     // Machine software (3) and timer (7) interrupts of hart 0.
     fdt.property_array_u32("interrupts-extended", &[INTC_PHANDLE, 3, INTC_PHANDLE, 7])?;
     fdt.end_node(clint)?;
+    let plic = fdt.begin_node(&format!("plic@{PLIC_BASE:x}"))?;
+    fdt.property_string_list(
+        "compatible",
+        vec!["sifive,plic-1.0.0".into(), "riscv,plic0".into()],
+    )?;
+    fdt.property_array_u64("reg", &reg(PLIC_BASE, PLIC_SIZE))?;
+    fdt.property_u32("#address-cells", 0)?;
+    fdt.property_u32("#interrupt-cells", 1)?;
+    fdt.property_null("interrupt-controller")?;
+    // Context 0: machine external (11), context 1: supervisor external (9) of hart 0.
+    fdt.property_array_u32("interrupts-extended", &[INTC_PHANDLE, 11, INTC_PHANDLE, 9])?;
+    fdt.property_u32("riscv,ndev", PLIC_SOURCES as u32 - 1)?;
+    fdt.property_phandle(PLIC_PHANDLE)?;
+    fdt.end_node(plic)?;
     let uart = fdt.begin_node(&format!("serial@{UART_BASE:x}"))?;
     fdt.property_string("compatible", "ns16550a")?;
     fdt.property_array_u64("reg", &reg(UART_BASE, UART_SIZE))?;
     fdt.property_u32("clock-frequency", UART_CLOCK)?;
     fdt.property_u32("reg-shift", 0)?;
     fdt.property_u32("reg-io-width", 1)?;
+    fdt.property_u32("interrupt-parent", PLIC_PHANDLE)?;
+    fdt.property_u32("interrupts", UART_IRQ as u32)?;
     fdt.end_node(uart)?;
     if cfg.finisher {
         let test = fdt.begin_node(&format!("test@{FINISHER_BASE:x}"))?;
@@ -483,6 +509,19 @@ mod tests {
         assert_eq!(uart.strings("compatible"), ["ns16550a"]);
         assert_eq!(uart.u32s("reg"), [0, 0x1000_0000, 0, 0x100]);
         assert_eq!(uart.u32s("reg-io-width"), [1]);
+        assert_eq!(uart.u32s("interrupt-parent"), [2]);
+        assert_eq!(uart.u32s("interrupts"), [10]);
+        let plic = root.at("soc/plic@c000000");
+        assert_eq!(
+            plic.strings("compatible"),
+            ["sifive,plic-1.0.0", "riscv,plic0"]
+        );
+        assert_eq!(plic.u32s("reg"), [0, 0x0c00_0000, 0, 0x0400_0000]);
+        assert_eq!(plic.u32s("interrupts-extended"), [1, 11, 1, 9]);
+        assert_eq!(plic.u32s("riscv,ndev"), [63]);
+        assert_eq!(plic.u32s("phandle"), [2]);
+        assert_eq!(plic.u32s("#interrupt-cells"), [1]);
+        assert!(plic.props["interrupt-controller"].is_empty());
         assert_eq!(root.at("soc").strings("compatible"), ["simple-bus"]);
         assert!(root.at("soc").children.contains_key("test@100000"));
         let p = root.at("pmu");

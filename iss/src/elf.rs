@@ -593,7 +593,7 @@ pub fn spike_symbols_file(path: &std::path::Path) -> Result<HashMap<u64, String>
 
 /// The bytes of an ELF file, at most `MAX_ELF_FILE` of them (only the first four of a file
 /// that is not an ELF, which is enough to say so).
-fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ElfError> {
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ElfError> {
     use std::io::Read;
     let shown = path.display().to_string();
     let io = |source| ElfError::Io {

@@ -30,6 +30,10 @@ pub enum ConfigError {
     Ctr(ctr::ConfigError),
     #[error("PMP: {0}")]
     Pmp(String),
+    #[error("boot ROM: {0}")]
+    Rom(#[from] crate::bus::RomError),
+    #[error("device tree: {0}")]
+    Dtb(String),
 }
 
 /// Options fixed when the machine is built.
@@ -199,6 +203,11 @@ pub struct Machine {
     /// A trap the embedding program raises ([`Machine::raise_trap`]): the next step takes it
     /// instead of executing.
     pub(crate) forced_trap: Option<(Cause, u64)>,
+    /// The device tree blob the boot ROM (or the built-in SBI) hands to the program.
+    pub(crate) dtb: Vec<u8>,
+    /// The last fetch that failed in the run loop's path (`fetch_ram_off`) was of the boot ROM,
+    /// which is fetched one instruction at a time: no fault was recorded.
+    pub(crate) fetch_rom: bool,
 }
 
 impl Machine {
@@ -221,6 +230,19 @@ impl Machine {
         regions.extend_from_slice(&config.extra_ram);
         let mut bus = Bus::with_ram(crate::bus::Ram::with_regions(&regions)?)?;
         bus.finisher = config.finisher;
+        if !config.sbi {
+            // The boot ROM's window must be free (it is put there by `boot`).
+            let (b, n) = (crate::bus::ROM_BASE, crate::bus::ROM_MAX_SIZE);
+            if let Some(&(base, size)) = regions.iter().find(|&&(r, s)| r < b + n && b < r + s) {
+                return Err(ConfigError::Ram(crate::bus::RamError::Overlap {
+                    base,
+                    size,
+                    what: "the boot ROM",
+                    other_base: b,
+                    other_size: n,
+                }));
+            }
+        }
         let bus_ram_base = bus.ram.base();
         let hart = HartState {
             pmu: pmu::Pmu::new(config.pmu.clone()).map_err(ConfigError::Pmu)?,
@@ -262,7 +284,15 @@ impl Machine {
             sbi: crate::sbi::SbiState::default(),
             step_decoded: vec![(0, Insn::NOT_DECODED); crate::run::STEP_DECODED].into_boxed_slice(),
             forced_trap: None,
+            dtb: Vec::new(),
+            fetch_rom: false,
         };
+        m.dtb = crate::dtb::build(&m.config, &m.hart.pmu.dt_tables())
+            .map_err(|e| ConfigError::Dtb(e.to_string()))?;
+        if !m.config.sbi {
+            // Checked here, so that `boot` cannot fail.
+            crate::bus::BootRom::new(0, &m.dtb)?;
+        }
         let lg = m.config.pmp_granularity.trailing_zeros() as u8;
         m.hart.csr.set_pmp_implementation(m.config.pmp_regions, lg);
         m.hart.csr.misa = m.config.isa.misa();
@@ -308,8 +338,14 @@ pub const DTB_ADDR: u64 = 0x1020;
 
 impl Machine {
     /// Reset the hart to run a program from `entry`, as Spike's boot ROM leaves it; with the
-    /// built-in SBI, then in S-mode as OpenSBI leaves it ([`Machine::sbi_boot`]).
+    /// built-in SBI, then in S-mode as OpenSBI leaves it ([`Machine::sbi_boot`]). Without it,
+    /// the boot ROM is put at 0x1000 with the device tree at [`DTB_ADDR`] (a1), for M-mode
+    /// firmware to read ([`crate::bus::BootRom`]).
     pub fn boot(&mut self, entry: u64) {
+        if !self.config.sbi {
+            // Fits: checked by `try_new` (and by `set_dtb`).
+            self.bus.rom = crate::bus::BootRom::new(entry, &self.dtb).ok();
+        }
         self.hart.pc = entry;
         self.hart.prv = Priv::M;
         self.hart.x[5] = entry;
@@ -324,5 +360,80 @@ impl Machine {
         if self.config.sbi {
             self.sbi_boot(entry);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without the built-in SBI the boot ROM holds the entry and the device tree the SBI would
+    /// hand over; with it there is no ROM. RAM over the ROM's window is refused then only.
+    #[test]
+    fn boot_rom_follows_the_sbi_choice() {
+        let mut m = Machine::new(Config::default());
+        m.boot(0x8000_0040);
+        let rom = m.bus.rom.as_ref().expect("a ROM without the built-in SBI");
+        assert_eq!(rom.bytes()[0x18..0x20], 0x8000_0040u64.to_le_bytes());
+        assert_eq!(rom.bytes()[0x20..0x20 + m.dtb.len()], m.dtb[..]);
+        assert_eq!(m.x(11), DTB_ADDR);
+        let mut s = Machine::new(Config {
+            sbi: true,
+            ..Config::default()
+        });
+        s.boot(0x8000_0000);
+        assert!(s.bus.rom.is_none());
+        let low = Config {
+            ram_base: 0,
+            ram_size: 0x10_0000 - 0x1000,
+            ..Config::default()
+        };
+        let e = Machine::try_new(low.clone())
+            .err()
+            .expect("RAM over the ROM");
+        assert!(e.to_string().contains("overlaps the boot ROM"), "{e}");
+        assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
+    }
+
+    /// A stepped hart: the store that enables the UART's receive interrupt raises mip.MEIP
+    /// through the PLIC at once, and the next step takes the external interrupt; reading the
+    /// byte and completing drops the line.
+    #[test]
+    fn uart_interrupt_reaches_a_stepped_hart() {
+        use crate::bus::{PLIC_BASE, RAM_BASE, UART_BASE};
+        use crate::csr::{MIP_MEIP, MSTATUS_MIE};
+        let mut m = Machine::new(Config::default());
+        m.bus.console = crate::bus::Console::Null;
+        // sb t1, 1(t0): IER = ERBFI; then nops.
+        let code: [u32; 3] = [0x0062_80a3, 0x13, 0x13];
+        let off = m.bus.ram.offset(RAM_BASE, 12).unwrap();
+        for (i, w) in code.iter().enumerate() {
+            m.bus.ram.write(off + 4 * i, 4, *w as u64);
+        }
+        m.boot(RAM_BASE);
+        m.set_x(5, UART_BASE);
+        m.set_x(6, 1);
+        m.bus.uart.input.extend(b"x");
+        m.bus.device_store(PLIC_BASE + 40, 4, 1).unwrap();
+        m.bus.device_store(PLIC_BASE + 0x2000, 4, 1 << 10).unwrap();
+        m.irq_update();
+        assert_eq!(m.hart.csr.mip & MIP_MEIP, 0, "IER is still 0");
+        m.hart.csr.mtvec = RAM_BASE + 0x100;
+        m.hart.csr.mie = MIP_MEIP;
+        m.hart.csr.mstatus |= MSTATUS_MIE;
+        assert_eq!(m.step(&mut crate::NoSink), crate::StepOutcome::Retired);
+        assert_ne!(m.hart.csr.mip & MIP_MEIP, 0, "raised by the store");
+        assert_eq!(
+            m.step(&mut crate::NoSink),
+            crate::StepOutcome::Interrupt(arch::Interrupt::MachineExternal)
+        );
+        assert_eq!(m.hart.pc, RAM_BASE + 0x100);
+        assert_eq!(m.hart.csr.mepc, RAM_BASE + 4);
+        // Claim, read, complete, as a handler does.
+        assert_eq!(m.bus.device_load(PLIC_BASE + 0x20_0004, 4), Some(10));
+        assert_eq!(m.bus.device_load(UART_BASE, 1), Some(b'x' as u64));
+        m.bus.device_store(PLIC_BASE + 0x20_0004, 4, 10).unwrap();
+        m.irq_update();
+        assert_eq!(m.hart.csr.mip & MIP_MEIP, 0);
     }
 }

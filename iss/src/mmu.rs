@@ -445,7 +445,12 @@ impl Machine {
             return Ok(self.bus.ram.read(off, size));
         }
         match self.bus.device_load(pa, size) {
-            Some(v) => Ok(v),
+            Some(v) => {
+                if self.bus.irq_dirty {
+                    self.irq_update();
+                }
+                Ok(v)
+            }
             None => {
                 self.mem_fault(Exception::LoadAccessFault, va);
                 Err(())
@@ -539,7 +544,12 @@ impl Machine {
             return Ok(());
         }
         match self.bus.device_store(pa, size, val) {
-            Some(BusEffect::None) => Ok(()),
+            Some(BusEffect::None) => {
+                if self.bus.irq_dirty {
+                    self.irq_update();
+                }
+                Ok(())
+            }
             Some(BusEffect::Clint) => {
                 self.clint_changed();
                 // End the chain, as after a store into decoded code: the records of the
@@ -653,6 +663,34 @@ impl Machine {
         let pa = self.resolve(va, 2, Access::Fetch)?;
         match self.bus.ram.offset(pa, 2) {
             Some(off) => Ok(off as u64),
+            None if self.bus.rom_fetch(pa).is_some() => {
+                // Not RAM, but fetchable: the caller runs it with `fetch_half`.
+                self.fetch_rom = true;
+                Err(())
+            }
+            None => {
+                self.mem_fault(Exception::InstructionAccessFault, va);
+                Err(())
+            }
+        }
+    }
+
+    /// The half-word at `va` for a fetch of one instruction, its physical address, and
+    /// whether the fetch TLB held the page (then the whole page is RAM and may be fetched
+    /// from): from RAM or the boot ROM (which is not in the decode cache), or the fault
+    /// recorded.
+    pub(crate) fn fetch_half(&mut self, va: u64) -> Result<(u16, u64, bool), ()> {
+        if let Some(off) = self.tlb.lookup(Access::Fetch, va) {
+            let h = self.bus.ram.read_u16(off as usize);
+            return Ok((h, self.bus.ram.base() + off, true));
+        }
+        self.tlb.misses[0] += 1;
+        let pa = self.resolve(va, 2, Access::Fetch)?;
+        if let Some(off) = self.bus.ram.offset(pa, 2) {
+            return Ok((self.bus.ram.read_u16(off), pa, false));
+        }
+        match self.bus.rom_fetch(pa) {
+            Some(h) => Ok((h, pa, false)),
             None => {
                 self.mem_fault(Exception::InstructionAccessFault, va);
                 Err(())

@@ -336,6 +336,10 @@ impl Machine {
         self.sched.progress.store(self.now(), Ordering::Relaxed);
         self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
         self.clint_changed();
+        // Input for the UART's receive interrupt is looked for once a quantum, as time is.
+        if self.bus.uart.rx_irq_enabled() {
+            self.irq_update();
+        }
         self.hart.reservation = None;
         self.htif_poll()
     }
@@ -376,30 +380,27 @@ impl Machine {
             let pc = self.hart.pc;
             let off = match self.fetch_ram_off(pc) {
                 Ok(off) => off,
+                // The boot ROM: one instruction at a time, as below.
+                Err(()) if std::mem::take(&mut self.fetch_rom) => {
+                    match self.run_uncached(pc, sink) {
+                        Some(e) => return e,
+                        None => continue,
+                    }
+                }
                 Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
             };
+            if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
+                // A page PMP allows only in part is never in the fetch TLB: fetch and check
+                // every instruction on its own. So is an instruction that crosses pages.
+                match self.run_uncached(pc, sink) {
+                    Some(e) => return e,
+                    None => continue,
+                }
+            }
             self.fetch_page = (
                 pc & !(PAGE_SIZE - 1),
                 self.bus.ram.base() + (off & !(PAGE_SIZE - 1)),
             );
-            if std::mem::take(&mut uncached) || self.tlb.lookup(Access::Fetch, pc).is_none() {
-                // A page PMP allows only in part is never in the fetch TLB: fetch and check
-                // every instruction on its own. So is an instruction that crosses pages.
-                let d = match self.fetch_one(pc) {
-                    Ok((d, _)) => d,
-                    Err(()) => return self.trap_at(pc, &Insn::NOT_DECODED, sink),
-                };
-                match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
-                    BlockEnd::Next(npc) => self.hart.pc = npc,
-                    // hart.pc and the budget are already up to date.
-                    BlockEnd::End(ChunkEnd::Refetch) => {}
-                    BlockEnd::End(e) => return e,
-                }
-                if self.sched.budget == 0 {
-                    return ChunkEnd::Budget;
-                }
-                continue;
-            }
             let page_off = off & !(PAGE_SIZE - 1);
             let (p, new) = self.dcache.page(self.bus.ram.base() + page_off);
             if new {
@@ -443,6 +444,31 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// Fetch, decode and run the one instruction at `pc` outside the decode cache (a page PMP
+    /// allows in part, an instruction that crosses pages, the boot ROM). `Some`: the chunk
+    /// ends so.
+    #[cold]
+    #[inline(never)]
+    fn run_uncached<S: Sink>(&mut self, pc: u64, sink: &mut S) -> Option<ChunkEnd> {
+        let d = match self.fetch_one(pc) {
+            Ok((d, pa)) => {
+                self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
+                d
+            }
+            Err(()) => return Some(self.trap_at(pc, &Insn::NOT_DECODED, sink)),
+        };
+        match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
+            BlockEnd::Next(npc) => self.hart.pc = npc,
+            // hart.pc and the budget are already up to date.
+            BlockEnd::End(ChunkEnd::Refetch) => {}
+            BlockEnd::End(e) => return Some(e),
+        }
+        if self.sched.budget == 0 {
+            return Some(ChunkEnd::Budget);
+        }
+        None
     }
 
     /// Run the block starting at `arena[k]`, whose first instruction is at `pc`, until it
@@ -776,7 +802,7 @@ impl Machine {
             self.forced_trap = None;
             return self.take_forced_trap(pc, cause, tval, sink);
         }
-        let (d, off) = match self.fetch_one(pc) {
+        let (d, pa) = match self.fetch_one(pc) {
             Ok(x) => x,
             Err(()) => {
                 self.sched.budget = 0;
@@ -789,7 +815,6 @@ impl Machine {
         self.sched.budget_start = 1;
         let prv = self.hart.prv;
         if S::ENABLED || self.hooks {
-            let pa = self.bus.ram.base() + off;
             self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
             if S::ENABLED {
                 self.rec.reset(pc, &d, prv, self.bus.clint.mtime);
@@ -838,6 +863,14 @@ impl Machine {
         self.forced_trap = Some((cause, tval));
     }
 
+    /// The instruction the single-step table holds for `pc` decoded from `raw`, if it does
+    /// (no side effects: for a look ahead at the next instruction).
+    #[inline]
+    pub fn step_decoded_for(&self, pc: u64, raw: u32) -> Option<Insn> {
+        let slot = &self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
+        (slot.0 == raw && slot.1.op != Op::NotDecoded).then_some(slot.1)
+    }
+
     /// The trap [`Machine::raise_trap`] asked for and the next step will take, if any.
     pub fn forced_trap(&self) -> Option<(Cause, u64)> {
         self.forced_trap
@@ -871,19 +904,26 @@ impl Machine {
     /// decoded, by pc, each with the bits it was decoded from: what is fetched is compared
     /// with them, so a changed instruction (self-modifying code, a new page mapping) is
     /// decoded again, and the decode of a loop's instructions is not repeated every step.
-    /// Also returns the RAM offset of its first half-word.
+    /// Also returns the physical address of its first half-word (in RAM or the boot ROM).
     pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
-        let off = self.fetch_ram_off(pc)?;
-        let lo = self.bus.ram.read_u16(off as usize);
+        let (lo, pa, whole_page) = self.fetch_half(pc)?;
         let raw = if lo & 3 != 3 {
             lo as u32
         } else {
-            let off2 = self.fetch_ram_off(pc.wrapping_add(2))?;
-            lo as u32 | (self.bus.ram.read_u16(off2 as usize) as u32) << 16
+            // The upper half in the same page as a lower half the fetch TLB holds (a page it
+            // holds is wholly readable for fetches, and RAM) is at the next offset.
+            let hi = if whole_page && pc & (PAGE_SIZE - 1) != PAGE_SIZE - 2 {
+                self.bus
+                    .ram
+                    .read_u16((pa - self.bus.ram.base()) as usize + 2)
+            } else {
+                self.fetch_half(pc.wrapping_add(2))?.0
+            };
+            lo as u32 | (hi as u32) << 16
         };
         let slot = &mut self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
         if slot.0 == raw && slot.1.op != Op::NotDecoded {
-            return Ok((slot.1, off));
+            return Ok((slot.1, pa));
         }
         let d = self.config.isa.filter(if lo & 3 != 3 {
             decode16(lo)
@@ -891,7 +931,7 @@ impl Machine {
             decode32(raw)
         });
         *slot = (raw, d);
-        Ok((d, off))
+        Ok((d, pa))
     }
 
     /// The exception recorded for a failed fetch or execution.

@@ -138,6 +138,29 @@ impl Machine {
         }
     }
 
+    /// Recompute the PLIC's source from the UART's interrupt output and give the PLIC's lines
+    /// to the hart: context 0 drives mip.MEIP, context 1 mip.SEIP. Called after every access
+    /// to the UART or the PLIC (they may change a line) and at every quantum's end while the
+    /// UART's receive interrupt is enabled (input may have come). MEIP is the line itself
+    /// (read-only to software); SEIP is written when the line changes, so a value software
+    /// wrote to mip.SEIP stays until then (as Spike's PLIC does).
+    pub fn irq_update(&mut self) {
+        self.bus.irq_dirty = false;
+        let uart = self.bus.uart.irq_level();
+        let plic = &mut self.bus.plic;
+        plic.set_level(crate::bus::UART_IRQ, uart);
+        let (m, s) = (plic.line(0), plic.line(1));
+        let mut mip = self.hart.csr.mip & !MIP_MEIP;
+        if m {
+            mip |= MIP_MEIP;
+        }
+        if s != plic.lines[1] {
+            mip = (mip & !MIP_SEIP) | if s { MIP_SEIP } else { 0 };
+        }
+        plic.lines = [m, s];
+        self.hart.csr.mip = mip;
+    }
+
     /// Recompute mip.MTIP and mip.MSIP from the CLINT.
     pub fn clint_changed(&mut self) {
         let clint = &self.bus.clint;

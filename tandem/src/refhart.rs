@@ -287,10 +287,17 @@ pub fn peek_insn(m: &mut Machine) -> Option<Insn> {
     let lo = ram_u16(m, pc)?;
     let isa = m.config.isa;
     if lo & 3 != 3 {
-        return Some(isa.filter(iss::decode::decode16(lo)));
+        return Some(
+            m.step_decoded_for(pc, lo as u32)
+                .unwrap_or_else(|| isa.filter(iss::decode::decode16(lo))),
+        );
     }
     let hi = ram_u16(m, pc.wrapping_add(2))?;
-    Some(isa.filter(iss::decode::decode32(lo as u32 | (hi as u32) << 16)))
+    let raw = lo as u32 | (hi as u32) << 16;
+    Some(
+        m.step_decoded_for(pc, raw)
+            .unwrap_or_else(|| isa.filter(iss::decode::decode32(raw))),
+    )
 }
 
 /// Bytes a store of `size` bytes writes, for a decoded store-like instruction.

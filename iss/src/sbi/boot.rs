@@ -33,8 +33,7 @@ impl Machine {
     /// Put the hart in the state OpenSBI leaves S-mode software in, with the device tree in
     /// RAM (called by [`Machine::boot`] when the built-in SBI is on).
     pub fn sbi_boot(&mut self, entry: u64) {
-        let dtb = crate::dtb::build(&self.config, &self.hart.pmu.dt_tables())
-            .expect("the device tree of a valid configuration");
+        let dtb = std::mem::take(&mut self.dtb);
         let len = dtb.len() as u64;
         let top = self.config.ram_base + self.config.ram_size;
         let addr = top.saturating_sub(len.div_ceil(PAGE_SIZE) * PAGE_SIZE);
@@ -49,6 +48,7 @@ impl Machine {
             // RAM too small to hold it: no device tree (a1 = 0).
             None => self.sbi.dtb = (0, 0),
         }
+        self.dtb = dtb;
 
         let lcof = if self.config.sscofpmf { MIP_LCOFIP } else { 0 };
         let c = &mut self.hart.csr;

@@ -1,0 +1,149 @@
+//! M-mode firmware starts unchanged, as on Spike: the boot ROM at 0x1000 holds the reset
+//! vector and the device tree that a1 (0x1020) points at. OpenSBI's generic `fw_jump`
+//! (Debian's `opensbi` package) reads that tree, prints its banner through the UART, jumps to
+//! `programs/bin/fw_payload.elf` at 0x8020_0000 in S-mode (given with `--payload`), and powers
+//! off through the test finisher when the payload asks SRST for a shutdown.
+//!
+//! Without the `opensbi` files the OpenSBI test is skipped with a message on standard error;
+//! `HARTSCOPE_REQUIRE_TOOLS=1` (CI) makes that a failure.
+
+mod common;
+
+use common::{assert_no_panic, hartscope, program, run_with_timeout};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Debian's OpenSBI for QEMU `virt` and other generic platforms.
+const FW_JUMP: &str = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf";
+
+/// The payload's line (programs/fw_payload.S), as OpenSBI's console writes it (`\n` as
+/// `\r\n`).
+const PAYLOAD_LINE: &str = "fw_payload: hello from S-mode through the SBI\r\n";
+
+/// `fw_jump.elf`, or `None` after saying the test is skipped (a failure under
+/// `HARTSCOPE_REQUIRE_TOOLS=1`).
+fn fw_jump_or_skip(test: &str) -> Option<PathBuf> {
+    let p = Path::new(FW_JUMP);
+    if p.is_file() {
+        return Some(p.to_path_buf());
+    }
+    let msg = format!("{test}: needs {FW_JUMP} (Debian: apt-get install opensbi)");
+    if std::env::var("HARTSCOPE_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
+        panic!("{msg}; HARTSCOPE_REQUIRE_TOOLS=1 makes a missing tool a failure");
+    }
+    eprintln!("skipped: {msg}");
+    None
+}
+
+/// OpenSBI boots from the boot ROM's state, finds the platform in the device tree at a1,
+/// starts the payload in S-mode, and powers off with status 0.
+#[test]
+fn opensbi_fw_jump_boots_a_payload() {
+    let Some(fw) = fw_jump_or_skip("opensbi_fw_jump_boots_a_payload") else {
+        return;
+    };
+    let payload = program("fw_payload");
+    let out = run_with_timeout(
+        hartscope()
+            .args(["run", "-q"])
+            .arg(&fw)
+            .arg("--payload")
+            .arg(&payload),
+        "hartscope run fw_jump.elf --payload fw_payload.elf",
+        TIMEOUT,
+    );
+    let (stdout, stderr) = (out.stdout_str(), out.stderr_str());
+    assert_no_panic("opensbi", &stderr);
+    assert_eq!(
+        out.code(),
+        Some(0),
+        "OpenSBI did not power off cleanly\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    // The banner, and the platform it read from our device tree.
+    assert!(stdout.contains("OpenSBI v"), "no OpenSBI banner:\n{stdout}");
+    for line in [
+        "Platform Name             : hartscope",
+        "Platform Console Device   : uart8250",
+        "Platform Shutdown Device  : sifive_test",
+        "Domain0 Next Address      : 0x0000000080200000",
+        "Domain0 Next Mode         : S-mode",
+    ] {
+        assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
+    }
+    assert!(
+        stdout.ends_with(PAYLOAD_LINE),
+        "the payload's line does not end the output:\n{stdout}"
+    );
+}
+
+/// A payload segment over one of the firmware's is refused before anything runs, naming
+/// both files and both ranges.
+#[test]
+fn payload_overlapping_the_program_is_refused() {
+    let hello = program("hello");
+    let out = run_with_timeout(
+        hartscope()
+            .args(["run", "-q"])
+            .arg(&hello)
+            .arg("--payload")
+            .arg(&hello),
+        "hartscope run hello.elf --payload hello.elf",
+        TIMEOUT,
+    );
+    let stderr = out.stderr_str();
+    assert_eq!(out.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--payload ")
+            && stderr.contains("hello.elf: segment 1 at 0x80000000..")
+            && stderr.contains("overlaps segment 0 of"),
+        "{stderr}"
+    );
+    assert_eq!(out.stdout_str(), "", "nothing ran");
+}
+
+/// A payload that is not an ELF, or missing, is a host-side error naming it.
+#[test]
+fn bad_payloads_are_errors() {
+    let tmp = common::TempDir::new("bad_payload");
+    let junk = tmp.write("junk.bin", b"not an elf at all");
+    let hello = program("hello");
+    for (payload, want) in [
+        (junk.clone(), "junk.bin"),
+        (tmp.join("missing.elf"), "missing.elf"),
+    ] {
+        let out = run_with_timeout(
+            hartscope()
+                .args(["run", "-q"])
+                .arg(&hello)
+                .arg("--payload")
+                .arg(&payload),
+            "hartscope run --payload BAD",
+            TIMEOUT,
+        );
+        let stderr = out.stderr_str();
+        assert_no_panic("bad payload", &stderr);
+        assert_eq!(out.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("--payload") && stderr.contains(want),
+            "{stderr}"
+        );
+    }
+    // The built-in SBI runs the S-mode program itself.
+    let out = run_with_timeout(
+        hartscope()
+            .args(["run", "-q", "--sbi", "builtin"])
+            .arg(&hello)
+            .arg("--payload")
+            .arg(program("fw_payload")),
+        "hartscope run --sbi builtin --payload",
+        TIMEOUT,
+    );
+    assert_eq!(out.code(), Some(2));
+    assert!(
+        out.stderr_str().contains("--payload"),
+        "{}",
+        out.stderr_str()
+    );
+}
