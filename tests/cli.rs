@@ -493,7 +493,7 @@ fn bad_isa() {
         2,
         &["rv64gcv", "'v'", "not implemented"],
     );
-    expect_failure(&["--isa", "rv64gc_zba", p], 2, &["zba", "not implemented"]);
+    expect_failure(&["--isa", "rv64gc_zbc", p], 2, &["zbc", "not implemented"]);
 }
 
 #[test]

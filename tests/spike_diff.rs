@@ -650,3 +650,34 @@ fn rv64m_on_rv64i_fails_as_on_spike() {
         Err(e) => panic!("rv64m on rv64i differs from Spike: {e}"),
     }
 }
+
+/// Zba, Zbb, Zbs and Zicond: `isa_zb` runs every instruction of the four over four operand
+/// pairs; each extension named executes (and each left out traps as illegal) as on Spike with
+/// the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zba")]
+#[case("rv64gc_zbb")]
+#[case("rv64gc_zbs")]
+#[case("rv64gc_zicond")]
+#[case("rv64gcb_zicond")]
+#[case("rv64i_zicond_zba_zbb_zbs")]
+fn bit_manipulation_and_zicond_match_spike(#[case] isa: &str) {
+    let what = format!("isa_zb with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("zb-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_zb"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -138,17 +138,33 @@ pub fn decode32(bits: u32) -> Insn {
         // OP-IMM
         0x04 => match f3 {
             0 => i(Op::Addi),
-            1 => match bits >> 26 {
-                0 => insn(Op::Slli, rd, rs1, 0, ((bits >> 20) & 63) as i32, bits, 4),
-                _ => ill,
-            },
+            1 => {
+                let sh = |op: Op| insn(op, rd, rs1, 0, ((bits >> 20) & 63) as i32, bits, 4);
+                let un = |op: Op| insn(op, rd, rs1, 0, 0, bits, 4);
+                match (bits >> 26, bits >> 20) {
+                    (0x00, _) => sh(Op::Slli),
+                    (0x12, _) => sh(Op::Bclri),
+                    (0x1a, _) => sh(Op::Binvi),
+                    (0x0a, _) => sh(Op::Bseti),
+                    (_, 0x600) => un(Op::Clz),
+                    (_, 0x601) => un(Op::Ctz),
+                    (_, 0x602) => un(Op::Cpop),
+                    (_, 0x604) => un(Op::SextB),
+                    (_, 0x605) => un(Op::SextH),
+                    _ => ill,
+                }
+            }
             2 => i(Op::Slti),
             3 => i(Op::Sltiu),
             4 => i(Op::Xori),
             5 => {
-                let op = match bits >> 26 {
-                    0x00 => Op::Srli,
-                    0x10 => Op::Srai,
+                let op = match (bits >> 26, bits >> 20) {
+                    (_, 0x287) => return insn(Op::OrcB, rd, rs1, 0, 0, bits, 4),
+                    (_, 0x6b8) => return insn(Op::Rev8, rd, rs1, 0, 0, bits, 4),
+                    (0x00, _) => Op::Srli,
+                    (0x10, _) => Op::Srai,
+                    (0x12, _) => Op::Bexti,
+                    (0x18, _) => Op::Rori,
                     _ => return ill,
                 };
                 insn(op, rd, rs1, 0, ((bits >> 20) & 63) as i32, bits, 4)
@@ -165,6 +181,14 @@ pub fn decode32(bits: u32) -> Insn {
                 (1, 0x00) => Op::Slliw,
                 (5, 0x00) => Op::Srliw,
                 (5, 0x20) => Op::Sraiw,
+                (5, 0x30) => Op::Roriw,
+                (1, _) if bits >> 26 == 0x02 => {
+                    return insn(Op::SlliUw, rd, rs1, 0, ((bits >> 20) & 63) as i32, bits, 4)
+                }
+                (1, 0x30) if rs2 <= 2 => {
+                    let op = [Op::Clzw, Op::Ctzw, Op::Cpopw][rs2 as usize];
+                    return insn(op, rd, rs1, 0, 0, bits, 4);
+                }
                 _ => return ill,
             };
             insn(op, rd, rs1, 0, rs2 as i32, bits, 4)
@@ -206,6 +230,24 @@ pub fn decode32(bits: u32) -> Insn {
                 (0x01, 5) => Op::Divu,
                 (0x01, 6) => Op::Rem,
                 (0x01, 7) => Op::Remu,
+                (0x10, 2) => Op::Sh1add,
+                (0x10, 4) => Op::Sh2add,
+                (0x10, 6) => Op::Sh3add,
+                (0x20, 7) => Op::Andn,
+                (0x20, 6) => Op::Orn,
+                (0x20, 4) => Op::Xnor,
+                (0x05, 6) => Op::Max,
+                (0x05, 7) => Op::Maxu,
+                (0x05, 4) => Op::Min,
+                (0x05, 5) => Op::Minu,
+                (0x30, 1) => Op::Rol,
+                (0x30, 5) => Op::Ror,
+                (0x24, 1) => Op::Bclr,
+                (0x24, 5) => Op::Bext,
+                (0x34, 1) => Op::Binv,
+                (0x14, 1) => Op::Bset,
+                (0x07, 5) => Op::CzeroEqz,
+                (0x07, 7) => Op::CzeroNez,
                 _ => return ill,
             };
             r(op)
@@ -225,6 +267,13 @@ pub fn decode32(bits: u32) -> Insn {
                 (0x01, 5) => Op::Divuw,
                 (0x01, 6) => Op::Remw,
                 (0x01, 7) => Op::Remuw,
+                (0x04, 0) => Op::AddUw,
+                (0x10, 2) => Op::Sh1addUw,
+                (0x10, 4) => Op::Sh2addUw,
+                (0x10, 6) => Op::Sh3addUw,
+                (0x30, 1) => Op::Rolw,
+                (0x30, 5) => Op::Rorw,
+                (0x04, 4) if rs2 == 0 => return insn(Op::ZextH, rd, rs1, 0, 0, bits, 4),
                 _ => return ill,
             };
             r(op)
@@ -955,7 +1004,7 @@ mod tests {
     #[rstest]
     #[case::not_32bit(0x00000000)] // bits 1:0 != 11
     #[case::slli_shamt_64(0x04051513)] // slli with shamt[6] set
-    #[case::srai_bad_funct6(0x6005d513)] // OP-IMM funct3 101 with imm[11:6] = 011000
+    #[case::srai_bad_funct6(0x7005d513)] // OP-IMM funct3 101 with imm[11:6] = 011100 (011000 is Zbb rori)
     #[case::slliw_shamt_32(0x0205151b)] // slliw with shamt[5] set
     #[case::sraiw_shamt_32(0x4205551b)] // sraiw with shamt[5] set
     #[case::op_funct7_2(0x04b50533)] // OP with funct7 0000010

@@ -231,6 +231,19 @@ fn w32(b: u32, w: &mut Out) {
                 1 if b >> 26 == 0 => w.op("slli", &[&xd, &x1, &shamt]),
                 5 if b >> 26 == 0 => w.op("srli", &[&xd, &x1, &shamt]),
                 5 if b >> 26 == 0x10 => w.op("srai", &[&xd, &x1, &shamt]),
+                // Zbb, Zbs
+                1 if b >> 20 == 0x600 => w.op("clz", &[&xd, &x1]),
+                1 if b >> 20 == 0x601 => w.op("ctz", &[&xd, &x1]),
+                1 if b >> 20 == 0x602 => w.op("cpop", &[&xd, &x1]),
+                1 if b >> 20 == 0x604 => w.op("sext.b", &[&xd, &x1]),
+                1 if b >> 20 == 0x605 => w.op("sext.h", &[&xd, &x1]),
+                5 if b >> 20 == 0x287 => w.op("orc.b", &[&xd, &x1]),
+                5 if b >> 20 == 0x6b8 => w.op("rev8", &[&xd, &x1]),
+                1 if b >> 26 == 0x12 => w.op("bclri", &[&xd, &x1, &shamt]),
+                1 if b >> 26 == 0x1a => w.op("binvi", &[&xd, &x1, &shamt]),
+                1 if b >> 26 == 0x0a => w.op("bseti", &[&xd, &x1, &shamt]),
+                5 if b >> 26 == 0x12 => w.op("bexti", &[&xd, &x1, &shamt]),
+                5 if b >> 26 == 0x18 => w.op("rori", &[&xd, &x1, &shamt]),
                 _ => w.unknown(),
             }
         }
@@ -244,6 +257,12 @@ fn w32(b: u32, w: &mut Out) {
                 (1, 0) => w.op("slliw", &[&xd, &x1, &shamt]),
                 (5, 0) => w.op("srliw", &[&xd, &x1, &shamt]),
                 (5, 0x20) => w.op("sraiw", &[&xd, &x1, &shamt]),
+                // Zba, Zbb
+                (1, _) if b >> 26 == 0x02 => w.op("slli.uw", &[&xd, &x1, &field(b, 20, 6)]),
+                (1, 0x30) if rs2 == 0 => w.op("clzw", &[&xd, &x1]),
+                (1, 0x30) if rs2 == 1 => w.op("ctzw", &[&xd, &x1]),
+                (1, 0x30) if rs2 == 2 => w.op("cpopw", &[&xd, &x1]),
+                (5, 0x30) => w.op("roriw", &[&xd, &x1, &shamt]),
                 _ => w.unknown(),
             }
         }
@@ -282,6 +301,25 @@ fn w32(b: u32, w: &mut Out) {
                 (1, _) => [
                     "mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu",
                 ][f3 as usize],
+                // Zba, Zbb, Zbs, Zicond
+                (0x10, 2) => "sh1add",
+                (0x10, 4) => "sh2add",
+                (0x10, 6) => "sh3add",
+                (0x20, 7) => "andn",
+                (0x20, 6) => "orn",
+                (0x20, 4) => "xnor",
+                (0x05, 4) => "min",
+                (0x05, 5) => "minu",
+                (0x05, 6) => "max",
+                (0x05, 7) => "maxu",
+                (0x30, 1) => "rol",
+                (0x30, 5) => "ror",
+                (0x24, 1) => "bclr",
+                (0x24, 5) => "bext",
+                (0x34, 1) => "binv",
+                (0x14, 1) => "bset",
+                (0x07, 5) => "czero.eqz",
+                (0x07, 7) => "czero.nez",
                 _ => return w.unknown(),
             };
             w.op(n, &[&xd, &x1, &x2]);
@@ -300,6 +338,14 @@ fn w32(b: u32, w: &mut Out) {
                 (1, 5) => "divuw",
                 (1, 6) => "remw",
                 (1, 7) => "remuw",
+                // Zba, Zbb
+                (0x04, 0) => "add.uw",
+                (0x10, 2) => "sh1add.uw",
+                (0x10, 4) => "sh2add.uw",
+                (0x10, 6) => "sh3add.uw",
+                (0x30, 1) => "rolw",
+                (0x30, 5) => "rorw",
+                (0x04, 4) if rs2 == 0 => return w.op("zext.h", &[&xd, &x1]),
                 _ => return w.unknown(),
             };
             w.op(n, &[&xd, &x1, &x2]);

@@ -192,6 +192,56 @@ pub enum Op {
     SfenceVma,
     /// Smctr 1.0: clear the control transfer records (illegal without CTR 1.0).
     Sctrclr,
+
+    // Zba (the shift amount of `slli.uw` is in `imm`)
+    AddUw,
+    Sh1add,
+    Sh2add,
+    Sh3add,
+    Sh1addUw,
+    Sh2addUw,
+    Sh3addUw,
+    SlliUw,
+
+    // Zbb (unary operations read rs1 only; `rori`/`roriw` have the amount in `imm`)
+    Andn,
+    Orn,
+    Xnor,
+    Clz,
+    Clzw,
+    Ctz,
+    Ctzw,
+    Cpop,
+    Cpopw,
+    Max,
+    Maxu,
+    Min,
+    Minu,
+    SextB,
+    SextH,
+    ZextH,
+    Rol,
+    Ror,
+    Rolw,
+    Rorw,
+    Rori,
+    Roriw,
+    OrcB,
+    Rev8,
+
+    // Zbs (the immediate forms have the bit number in `imm`)
+    Bclr,
+    Bext,
+    Binv,
+    Bset,
+    Bclri,
+    Bexti,
+    Binvi,
+    Bseti,
+
+    // Zicond
+    CzeroEqz,
+    CzeroNez,
 }
 
 /// A decoded instruction.
@@ -222,7 +272,7 @@ pub struct Insn {
 
 impl Op {
     /// The last operation: discriminants run from 0 (`NotDecoded`) to this one.
-    pub const LAST: Op = Op::Sctrclr;
+    pub const LAST: Op = Op::CzeroNez;
 
     /// The operation with discriminant `v`, if there is one.
     #[inline]

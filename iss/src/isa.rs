@@ -40,6 +40,14 @@ pub struct Isa {
     pub zicntr: bool,
     /// hpmcounter3..31 (the user-level hpm counters).
     pub zihpm: bool,
+    /// Zba: address generation (`add.uw`, `sh[123]add[.uw]`, `slli.uw`).
+    pub zba: bool,
+    /// Zbb: basic bit manipulation.
+    pub zbb: bool,
+    /// Zbs: single-bit instructions.
+    pub zbs: bool,
+    /// Zicond: `czero.eqz`, `czero.nez`.
+    pub zicond: bool,
     /// Sscofpmf: counter overflow and mode filtering.
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
@@ -59,7 +67,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, zicsr, zifencei, zicntr, zihpm, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -90,6 +98,10 @@ impl Isa {
         zifencei: true,
         zicntr: false,
         zihpm: false,
+        zba: false,
+        zbb: false,
+        zbs: false,
+        zicond: false,
         sscofpmf: false,
         ctr: false,
     };
@@ -118,6 +130,10 @@ impl Isa {
             zifencei: true,
             zicntr: false,
             zihpm: false,
+            zba: false,
+            zbb: false,
+            zbs: false,
+            zicond: false,
             sscofpmf: false,
             ctr: false,
         };
@@ -165,6 +181,12 @@ impl Isa {
                 'f' => out.f = true,
                 'd' => out.d = true,
                 'c' => out.c = true,
+                // B is Zba, Zbb and Zbs.
+                'b' => {
+                    out.zba = true;
+                    out.zbb = true;
+                    out.zbs = true;
+                }
                 other => return Err(IsaError::Unsupported(other.to_string())),
             }
             i = skip_version(b, i + 1);
@@ -187,6 +209,10 @@ impl Isa {
                     "zifencei" => out.zifencei = true,
                     "zicntr" => out.zicntr = true,
                     "zihpm" => out.zihpm = true,
+                    "zicond" => out.zicond = true,
+                    "zba" => out.zba = true,
+                    "zbb" => out.zbb = true,
+                    "zbs" => out.zbs = true,
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
@@ -225,6 +251,8 @@ impl Isa {
             (self.f, b'F'),
             (self.d, b'D'),
             (self.c, b'C'),
+            // As on Spike, B reads 1 when Zba, Zbb and Zbs are all there.
+            (self.zba && self.zbb && self.zbs, b'B'),
         ] {
             if on {
                 v |= bit(c);
@@ -236,7 +264,17 @@ impl Isa {
     /// Every extension of rv64gc is on: the decoder's filter has nothing to do.
     #[inline]
     pub fn is_full(&self) -> bool {
-        self.m && self.a && self.f && self.d && self.c && self.zicsr && self.zifencei
+        self.m
+            && self.a
+            && self.f
+            && self.d
+            && self.c
+            && self.zicsr
+            && self.zifencei
+            && self.zba
+            && self.zbb
+            && self.zbs
+            && self.zicond
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
@@ -277,6 +315,14 @@ impl Isa {
             self.zicsr
         } else if op == FenceI {
             self.zifencei
+        } else if within(AddUw, SlliUw) {
+            self.zba
+        } else if within(Andn, Rev8) {
+            self.zbb
+        } else if within(Bclr, Bseti) {
+            self.zbs
+        } else if within(CzeroEqz, CzeroNez) {
+            self.zicond
         } else {
             true
         }
@@ -306,9 +352,13 @@ impl Isa {
             (self.d, "d"),
             (self.c, "c"),
             (self.zicntr, "zicntr"),
+            (self.zicond, "zicond"),
             (self.zicsr, "zicsr"),
             (self.zifencei, "zifencei"),
             (self.zihpm, "zihpm"),
+            (self.zba, "zba"),
+            (self.zbb, "zbb"),
+            (self.zbs, "zbs"),
         ] {
             if on {
                 v.push(e);
@@ -429,6 +479,31 @@ mod tests {
     }
 
     #[test]
+    fn bit_manipulation_and_zicond() {
+        let b = Isa::parse("rv64gcb_zicond").unwrap();
+        assert!(b.zba && b.zbb && b.zbs && b.zicond);
+        assert_eq!(b.misa() & 2, 2, "misa.B with Zba, Zbb and Zbs");
+        assert_eq!(Isa::parse("rv64gc_zba_zbb_zbs_zicond"), Ok(b));
+        assert_eq!(
+            b.to_string(),
+            "rv64imafdc_zicond_zicsr_zifencei_zba_zbb_zbs"
+        );
+        let zbb = Isa::parse("rv64gc_zbb").unwrap();
+        assert_eq!(zbb.misa() & 2, 0);
+        for (bits, on) in [
+            (0x20c5a533u32, zbb.zba), // sh1add a0, a1, a2
+            (0x60059513, zbb.zbb),    // clz a0, a1
+            (0x48c59533, zbb.zbs),    // bclr a0, a1, a2
+            (0x0ec5d533, zbb.zicond), // czero.eqz a0, a1, a2
+        ] {
+            let d = decode(bits);
+            assert_ne!(d.op, Op::Illegal, "{bits:#x}");
+            assert_eq!(zbb.filter(d).op != Op::Illegal, on, "{bits:#x}");
+            assert_eq!(b.filter(d), d, "{bits:#x}");
+        }
+    }
+
+    #[test]
     fn refusals_name_the_extension() {
         for (s, e) in [
             ("rv32gc", IsaError::NotRv64),
@@ -436,7 +511,7 @@ mod tests {
             ("rv64mafd", IsaError::Base),
             ("rv64gcv", IsaError::Unsupported("v".into())),
             ("rv64gq", IsaError::Unsupported("q".into())),
-            ("rv64gc_zba", IsaError::Unsupported("zba".into())),
+            ("rv64gc_zbc", IsaError::Unsupported("zbc".into())),
             ("rv64imacsu", IsaError::Unsupported("su".into())),
             ("rv64ima_zicsr__zifencei", IsaError::Empty),
             ("rv64gc_", IsaError::Empty),

@@ -241,7 +241,11 @@ pub const fn shape(op: Op) -> Shape {
         Lui | Auipc | Jal | Jalr | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai
         | Add | Sub | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Addiw | Slliw | Srliw
         | Sraiw | Addw | Subw | Sllw | Srlw | Sraw | Mul | Mulh | Mulhsu | Mulhu | Div | Divu
-        | Rem | Remu | Mulw | Divw | Divuw | Remw | Remuw => Shape::Rd,
+        | Rem | Remu | Mulw | Divw | Divuw | Remw | Remuw | AddUw | Sh1add | Sh2add | Sh3add
+        | Sh1addUw | Sh2addUw | Sh3addUw | SlliUw | Andn | Orn | Xnor | Clz | Clzw | Ctz | Ctzw
+        | Cpop | Cpopw | Max | Maxu | Min | Minu | SextB | SextH | ZextH | Rol | Ror | Rolw
+        | Rorw | Rori | Roriw | OrcB | Rev8 | Bclr | Bext | Binv | Bset | Bclri | Bexti | Binvi
+        | Bseti | CzeroEqz | CzeroNez => Shape::Rd,
         Beq | Bne | Blt | Bge | Bltu | Bgeu | Fence => Shape::Nothing,
         Lb | Lbu => Shape::Load(1),
         Lh | Lhu => Shape::Load(2),

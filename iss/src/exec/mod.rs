@@ -539,6 +539,63 @@ alu! {
     };
 }
 
+// Zba, Zbb, Zbs, Zicond (the unary ones read x0 as their second operand and ignore it).
+alu! {
+    add_uw => |a, b| (a as u32 as u64).wrapping_add(b);
+    sh1add => |a, b| (a << 1).wrapping_add(b);
+    sh2add => |a, b| (a << 2).wrapping_add(b);
+    sh3add => |a, b| (a << 3).wrapping_add(b);
+    sh1add_uw => |a, b| ((a as u32 as u64) << 1).wrapping_add(b);
+    sh2add_uw => |a, b| ((a as u32 as u64) << 2).wrapping_add(b);
+    sh3add_uw => |a, b| ((a as u32 as u64) << 3).wrapping_add(b);
+    andn => |a, b| a & !b;
+    orn => |a, b| a | !b;
+    xnor => |a, b| !(a ^ b);
+    clz => |a, _b| a.leading_zeros() as u64;
+    clzw => |a, _b| (a as u32).leading_zeros() as u64;
+    ctz => |a, _b| a.trailing_zeros() as u64;
+    ctzw => |a, _b| (a as u32).trailing_zeros() as u64;
+    cpop => |a, _b| a.count_ones() as u64;
+    cpopw => |a, _b| (a as u32).count_ones() as u64;
+    max => |a, b| (a as i64).max(b as i64) as u64;
+    maxu => |a, b| a.max(b);
+    min => |a, b| (a as i64).min(b as i64) as u64;
+    minu => |a, b| a.min(b);
+    sext_b => |a, _b| a as i8 as i64 as u64;
+    sext_h => |a, _b| a as i16 as i64 as u64;
+    zext_h => |a, _b| a & 0xffff;
+    rol => |a, b| a.rotate_left((b & 63) as u32);
+    ror => |a, b| a.rotate_right((b & 63) as u32);
+    rolw => |a, b| sext32((a as u32).rotate_left((b & 31) as u32) as u64);
+    rorw => |a, b| sext32((a as u32).rotate_right((b & 31) as u32) as u64);
+    orc_b => |a, _b| {
+        let mut v = 0u64;
+        for i in 0..8 {
+            if (a >> (8 * i)) & 0xff != 0 {
+                v |= 0xff << (8 * i);
+            }
+        }
+        v
+    };
+    rev8 => |a, _b| a.swap_bytes();
+    bclr => |a, b| a & !(1 << (b & 63));
+    bext => |a, b| (a >> (b & 63)) & 1;
+    binv => |a, b| a ^ (1 << (b & 63));
+    bset => |a, b| a | (1 << (b & 63));
+    czero_eqz => |a, b| if b == 0 { 0 } else { a };
+    czero_nez => |a, b| if b != 0 { 0 } else { a };
+}
+
+alui! {
+    slli_uw => |a, i| (a as u32 as u64) << (i & 63);
+    rori => |a, i| a.rotate_right((i & 63) as u32);
+    roriw => |a, i| sext32((a as u32).rotate_right((i & 31) as u32) as u64);
+    bclri => |a, i| a & !(1 << (i & 63));
+    bexti => |a, i| (a >> (i & 63)) & 1;
+    binvi => |a, i| a ^ (1 << (i & 63));
+    bseti => |a, i| a | (1 << (i & 63));
+}
+
 /// The block's end marker: execution goes on at `pc`, the instruction after the block.
 fn end_of_block<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
@@ -590,6 +647,15 @@ const fn table<const REC: bool, const CTR: bool, const FX: bool, const I32: bool
         AmoxorD => atomic, AmoandD => atomic, AmoorD => atomic, AmominD => atomic,
         AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
         Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
+        AddUw => add_uw, Sh1add => sh1add, Sh2add => sh2add, Sh3add => sh3add,
+        Sh1addUw => sh1add_uw, Sh2addUw => sh2add_uw, Sh3addUw => sh3add_uw, SlliUw => slli_uw,
+        Andn => andn, Orn => orn, Xnor => xnor, Clz => clz, Clzw => clzw, Ctz => ctz,
+        Ctzw => ctzw, Cpop => cpop, Cpopw => cpopw, Max => max, Maxu => maxu, Min => min,
+        Minu => minu, SextB => sext_b, SextH => sext_h, ZextH => zext_h, Rol => rol, Ror => ror,
+        Rolw => rolw, Rorw => rorw, Rori => rori, Roriw => roriw, OrcB => orc_b, Rev8 => rev8,
+        Bclr => bclr, Bext => bext, Binv => binv, Bset => bset,
+        Bclri => bclri, Bexti => bexti, Binvi => binvi, Bseti => bseti,
+        CzeroEqz => czero_eqz, CzeroNez => czero_nez,
     );
     fd::fp_handlers::<REC, CTR, FX, I32>(&mut t);
     if FX {
