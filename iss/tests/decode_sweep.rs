@@ -656,3 +656,201 @@ fn sweep_against_disc_v() {
     assert!(s32.checked >= 1_000_000);
     assert_eq!(s16.checked, 49152);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Zba, Zbb, Zbs against binutils
+// ---------------------------------------------------------------------------------------------
+
+/// The operation a Zba/Zbb/Zbs mnemonic (as `objdump -M no-aliases` prints it) names.
+fn zb_op(m: &str) -> Option<Op> {
+    use Op::*;
+    Some(match m {
+        "add.uw" => AddUw,
+        "sh1add" => Sh1add,
+        "sh2add" => Sh2add,
+        "sh3add" => Sh3add,
+        "sh1add.uw" => Sh1addUw,
+        "sh2add.uw" => Sh2addUw,
+        "sh3add.uw" => Sh3addUw,
+        "slli.uw" => SlliUw,
+        "andn" => Andn,
+        "orn" => Orn,
+        "xnor" => Xnor,
+        "clz" => Clz,
+        "clzw" => Clzw,
+        "ctz" => Ctz,
+        "ctzw" => Ctzw,
+        "cpop" => Cpop,
+        "cpopw" => Cpopw,
+        "max" => Max,
+        "maxu" => Maxu,
+        "min" => Min,
+        "minu" => Minu,
+        "sext.b" => SextB,
+        "sext.h" => SextH,
+        "zext.h" => ZextH,
+        "rol" => Rol,
+        "ror" => Ror,
+        "rolw" => Rolw,
+        "rorw" => Rorw,
+        "rori" => Rori,
+        "roriw" => Roriw,
+        "orc.b" => OrcB,
+        "rev8" => Rev8,
+        "bclr" => Bclr,
+        "bext" => Bext,
+        "binv" => Binv,
+        "bset" => Bset,
+        "bclri" => Bclri,
+        "bexti" => Bexti,
+        "binvi" => Binvi,
+        "bseti" => Bseti,
+        _ => return None,
+    })
+}
+
+/// An operand as objdump prints it: an ABI register name, or a number (decimal or 0x hex).
+fn objdump_operand(s: &str) -> Option<i64> {
+    const ABI: [&str; 32] = [
+        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
+        "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
+        "t5", "t6",
+    ];
+    if let Some(i) = ABI.iter().position(|r| *r == s) {
+        return Some(i as i64);
+    }
+    match s.strip_prefix("0x") {
+        Some(h) => i64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// Every encoding of the opcode spaces Zba, Zbb and Zbs live in (OP, OP-32, OP-IMM and
+/// OP-IMM-32: each funct3 x funct7 x rs2 field, rd = a0, rs1 = a1), assembled with `.insn`
+/// under `.option arch, +zba, +zbb, +zbs` and disassembled by `riscv64-unknown-elf-objdump -M
+/// no-aliases` (binutils 2.40 knows the three): where it prints a Zba/Zbb/Zbs mnemonic the
+/// decoder must decode that operation with those operands (and an RV64GC hart must call it
+/// illegal), and where the decoder decodes one of them objdump must agree. Skipped (saying so)
+/// when the cross tools are missing, unless `HARTSCOPE_REQUIRE_TOOLS=1`.
+#[test]
+fn zb_sweep_against_objdump() {
+    let gcc = "riscv64-unknown-elf-gcc";
+    let objdump = "riscv64-unknown-elf-objdump";
+    let have = |t: &str| {
+        std::process::Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !have(gcc) || !have(objdump) {
+        assert!(
+            std::env::var_os("HARTSCOPE_REQUIRE_TOOLS").is_none(),
+            "{gcc} and {objdump} are needed (Debian: gcc-riscv64-unknown-elf)"
+        );
+        eprintln!("zb_sweep_against_objdump: SKIPPED: no {gcc}/{objdump} on PATH");
+        return;
+    }
+    let mut words = Vec::new();
+    for opcode in [0x13u32, 0x1b, 0x33, 0x3b] {
+        for funct3 in 0..8u32 {
+            if opcode & 0x10 == 0 && !matches!(funct3, 1 | 5) {
+                continue; // OP-IMM(-32) with another funct3: addi, slti, ... (no Zb)
+            }
+            for funct7 in 0..128u32 {
+                for rs2 in 0..32u32 {
+                    words.push(
+                        opcode | 10 << 7 | funct3 << 12 | 11 << 15 | rs2 << 20 | funct7 << 25,
+                    );
+                }
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("hartscope-zb-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let (src, obj) = (dir.join("zb.S"), dir.join("zb.o"));
+    let mut text = String::from(".option arch, +zba, +zbb, +zbs\n");
+    for w in &words {
+        writeln!(text, ".insn {w:#010x}").expect("a String");
+    }
+    std::fs::write(&src, text).expect("write the source");
+    let st = std::process::Command::new(gcc)
+        .args(["-march=rv64gc", "-mabi=lp64d", "-c", "-o"])
+        .arg(&obj)
+        .arg(&src)
+        .status()
+        .expect("run the assembler");
+    assert!(st.success(), "{gcc} failed on {}", src.display());
+    let out = std::process::Command::new(objdump)
+        .args(["-d", "-M", "no-aliases"])
+        .arg(&obj)
+        .output()
+        .expect("run objdump");
+    assert!(out.status.success(), "{objdump} failed");
+    let _ = std::fs::remove_dir_all(&dir);
+    let listing = String::from_utf8_lossy(&out.stdout);
+    let mut theirs: BTreeMap<u32, (String, Vec<i64>)> = BTreeMap::new();
+    for line in listing.lines() {
+        let mut cols = line.split('\t');
+        let (Some(addr), Some(hex), Some(mn)) = (cols.next(), cols.next(), cols.next()) else {
+            continue;
+        };
+        if !addr.trim_end().ends_with(':') {
+            continue;
+        }
+        let Ok(bits) = u32::from_str_radix(hex.trim(), 16) else {
+            continue;
+        };
+        let ops = cols
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| objdump_operand(s.trim()).unwrap_or(i64::MIN))
+            .collect();
+        theirs.insert(bits, (mn.trim().to_string(), ops));
+    }
+    assert_eq!(theirs.len(), words.len(), "objdump listed every word");
+    let (mut zb, mut problems) = (0, Vec::new());
+    for &w in &words {
+        let ours = iss::decode::decode32(w);
+        let (mn, ops) = &theirs[&w];
+        let want = zb_op(mn);
+        let ours_zb = (Op::AddUw..=Op::Bseti).contains(&ours.op);
+        if want.is_none() && !ours_zb {
+            continue;
+        }
+        zb += 1;
+        if want != Some(ours.op) {
+            problems.push(format!(
+                "{w:#010x}: objdump {mn} {ops:?}, ours {:?}",
+                ours.op
+            ));
+            continue;
+        }
+        let f = fields(ours.op);
+        let mut mine = vec![ours.rd as i64, ours.rs1 as i64];
+        if f & RS2 != 0 {
+            mine.push(ours.rs2 as i64);
+        }
+        if f & IMM != 0 {
+            mine.push(ours.imm as i64);
+        }
+        if &mine != ops {
+            problems.push(format!("{w:#010x}: {mn}: objdump {ops:?}, ours {mine:?}"));
+        }
+        if Isa::RV64GC.filter(ours).op != Op::Illegal {
+            problems.push(format!("{w:#010x}: {mn} is not illegal on an RV64GC hart"));
+        }
+    }
+    eprintln!(
+        "zb_sweep_against_objdump: {} words, {zb} Zba/Zbb/Zbs",
+        words.len()
+    );
+    assert!(zb > 1000, "only {zb} Zb encodings seen");
+    assert!(
+        problems.is_empty(),
+        "{} differences:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
+    );
+}
