@@ -548,7 +548,8 @@ mod tests {
     /// Each extension that is off turns its instructions into illegal ones; the others pass.
     #[test]
     fn filter_by_extension() {
-        let cases: [(u32, fn(&Isa) -> bool); 8] = [
+        type On = fn(&Isa) -> bool;
+        let cases: [(u32, On); 8] = [
             (0x02b50533, |i| i.m),     // mul a0, a0, a1
             (0x100525af, |i| i.a),     // lr.w a1, (a0)
             (0x00052507, |i| i.f),     // flw fa0, 0(a0)
