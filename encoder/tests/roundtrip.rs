@@ -528,6 +528,8 @@ program_tests!(
     fw_payload,
     uart_irq,
     uart_irq_s,
+    isa_probe,
+    isa_zb,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -614,6 +616,8 @@ fn every_program_is_covered() {
         "fw_payload",
         "uart_irq",
         "uart_irq_s",
+        "isa_probe",
+        "isa_zb",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();
