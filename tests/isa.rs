@@ -97,7 +97,7 @@ fn what_cannot_be_done_is_refused_by_name() {
             &["--isa rv64id", "extension 'd' requires 'f'"][..],
         ),
         ("rv64gcv", &["extension 'v' is not implemented"][..]),
-        ("rv64gc_zba", &["extension 'zba' is not implemented"][..]),
+        ("rv64gc_zbc", &["extension 'zbc' is not implemented"][..]),
         ("rv64ica", &["extension 'a' is out of canonical order"][..]),
         ("rv64e", &["the E base is not implemented"][..]),
         ("rv32i", &["rv64"][..]),
