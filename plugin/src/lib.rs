@@ -151,6 +151,8 @@ pub struct Config {
     /// instruction (the implementation's choice; names such as `illegal-instruction`,
     /// `breakpoint`, `load-access-fault`, or codes; `all`). Default: none, as Spike.
     pub tval_zero: Vec<String>,
+    /// A file whose bytes the hart's UART receives (as `hartscope run --uart-input FILE`).
+    pub uart_input: Option<String>,
 }
 
 /// A region of the physical address space.
@@ -187,6 +189,7 @@ impl Default for Config {
             pmp_regions: iss::csr::PMP_ENTRIES as u8,
             pmp_granularity: 4,
             tval_zero: Vec::new(),
+            uart_input: None,
         }
     }
 }
@@ -197,8 +200,27 @@ impl Config {
     /// `--pmpgranularity`, `--tval-zero`: what a guest program's `hartscope-options:` line
     /// says), read by the command line's own parser.
     pub fn with_hart_options<S: AsRef<str>>(&self, args: &[S]) -> Result<Config, Error> {
-        let o = iss::options::HartOptions::from_args(args).map_err(Error::Config)?;
+        // `--uart-input FILE` is the run's, not the hart's: it becomes `uart_input`.
+        let mut hart_args = Vec::new();
+        let mut uart_input = None;
+        let mut it = args.iter().map(AsRef::as_ref);
+        while let Some(a) = it.next() {
+            match a.strip_prefix("--uart-input") {
+                Some("") => {
+                    let f = it
+                        .next()
+                        .ok_or_else(|| Error::Config("--uart-input needs a value".into()))?;
+                    uart_input = Some(f.to_string());
+                }
+                Some(v) if v.starts_with('=') => uart_input = Some(v[1..].to_string()),
+                _ => hart_args.push(a),
+            }
+        }
+        let o = iss::options::HartOptions::from_args(&hart_args).map_err(Error::Config)?;
         let mut c = self.clone();
+        if uart_input.is_some() {
+            c.uart_input = uart_input;
+        }
         if let Some(isa) = o.isa {
             c.isa = isa;
         }
@@ -379,6 +401,13 @@ impl Hart {
             ..VerifyConfig::default()
         };
         let mut v = Verifier::new(vc, None).map_err(Error::Config)?;
+        if let Some(path) = &cfg.uart_input {
+            let bytes = std::fs::read(path).map_err(|source| Error::Io {
+                path: format!("uart_input {path}"),
+                source,
+            })?;
+            v.m.bus.uart.input.extend(&bytes);
+        }
         for r in &cfg.devices {
             v.m.bus
                 .add_external(iss::bus::ExternalRegion {

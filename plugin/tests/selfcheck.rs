@@ -22,7 +22,14 @@ fn config_for(name: &str, base: &Config) -> Config {
         .lines()
         .find_map(|l| l.split_once("hartscope-options:").map(|x| x.1))
         .unwrap_or("");
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // A file an option names is the repository's.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    if let Some(i) = words.iter().position(|w| w == "--uart-input") {
+        if let Some(f) = words.get_mut(i + 1) {
+            *f = root.join(&*f).display().to_string();
+        }
+    }
     base.with_hart_options(&words)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -61,6 +68,10 @@ fn every_program_checks_clean_against_itself() {
             continue;
         }
         let cfg = config_for(&name, &cfg);
+        if cfg.sbi {
+            // fw_payload and the like run under the built-in SBI, which a core does not have.
+            continue;
+        }
         let t = trace(&name, &cfg, 2_000_000);
         let mut h = Hart::new(&cfg).unwrap();
         h.load_elf(&path).unwrap();

@@ -60,7 +60,14 @@ pub fn settings(prog: &str) -> String {
         .lines()
         .find_map(|l| l.split_once("hartscope-options:").map(|x| x.1))
         .unwrap_or("");
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // A file an option names is the repository's.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    if let Some(i) = words.iter().position(|w| w == "--uart-input") {
+        if let Some(f) = words.get_mut(i + 1) {
+            *f = root.join(&*f).display().to_string();
+        }
+    }
     let c = plugin::Config::from_json(FULL)
         .unwrap()
         .with_hart_options(&words)
