@@ -120,22 +120,14 @@ impl Isa {
     pub fn parse(isa: &str) -> Result<Isa, IsaError> {
         let l = isa.to_ascii_lowercase();
         let rest = l.strip_prefix("rv64").ok_or(IsaError::NotRv64)?;
+        // The base alone (Zicsr and Zifencei always come with it, as on Spike).
         let mut out = Isa {
             m: false,
             a: false,
             f: false,
             d: false,
             c: false,
-            zicsr: true,
-            zifencei: true,
-            zicntr: false,
-            zihpm: false,
-            zba: false,
-            zbb: false,
-            zbs: false,
-            zicond: false,
-            sscofpmf: false,
-            ctr: false,
+            ..Isa::RV64GC
         };
         let b = rest.as_bytes();
         let mut i = 0;
