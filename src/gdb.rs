@@ -447,12 +447,13 @@ impl RegId for HartReg {
 
 /// The target description: GDB's feature names and register numbers.
 fn target_xml(csrs: &[u16]) -> String {
+    // GDB's own names: x8 is `fp` there (arch::GPR_ABI has Spike's `s0`).
     const X: [&str; 32] = [
         "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1", "a0", "a1", "a2", "a3", "a4",
         "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
         "t5", "t6",
     ];
-    use iss::disasm::F;
+    use arch::FPR_ABI as F;
     let mut s = String::from(
         "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n<target version=\"1.0\">\n\
          <architecture>riscv:rv64</architecture>\n<feature name=\"org.gnu.gdb.riscv.cpu\">\n",

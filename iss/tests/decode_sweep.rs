@@ -711,11 +711,7 @@ fn zb_op(m: &str) -> Option<Op> {
 
 /// An operand as objdump prints it: an ABI register name, or a number (decimal or 0x hex).
 fn objdump_operand(s: &str) -> Option<i64> {
-    const ABI: [&str; 32] = [
-        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
-        "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
-        "t5", "t6",
-    ];
+    use arch::GPR_ABI as ABI;
     if let Some(i) = ABI.iter().position(|r| *r == s) {
         return Some(i as i64);
     }
