@@ -871,6 +871,31 @@ impl Machine {
         (slot.0 == raw && slot.1.op != Op::NotDecoded).then_some(slot.1)
     }
 
+    /// The instruction the next step would execute, when that is quick to know: its page is
+    /// in the fetch TLB and the single-step table holds its decode. No side effects; `None`
+    /// says "not known this way" (the caller fetches through the walk), not "no instruction".
+    #[inline]
+    pub fn peek_step_insn(&self) -> Option<Insn> {
+        let pc = self.hart.pc;
+        if pc & (PAGE_SIZE - 1) > PAGE_SIZE - 4 {
+            return None;
+        }
+        let off = self.tlb.lookup(Access::Fetch, pc)?;
+        let word = self.bus.ram.read(off as usize, 4) as u32;
+        let raw = if word & 3 != 3 { word & 0xffff } else { word };
+        self.step_decoded_for(pc, raw)
+    }
+
+    /// The RAM offset of a data access at `va` as the data TLB holds it (no walk, no side
+    /// effects), for `len` bytes that stay in the page; `None` when the TLB does not hold it.
+    #[inline]
+    pub fn tlb_ram_offset(&self, va: u64, len: u64, access: Access) -> Option<usize> {
+        if (va & (PAGE_SIZE - 1)) + len > PAGE_SIZE {
+            return None;
+        }
+        self.tlb.lookup(access, va).map(|off| off as usize)
+    }
+
     /// The trap [`Machine::raise_trap`] asked for and the next step will take, if any.
     pub fn forced_trap(&self) -> Option<(Cause, u64)> {
         self.forced_trap
@@ -905,7 +930,27 @@ impl Machine {
     /// with them, so a changed instruction (self-modifying code, a new page mapping) is
     /// decoded again, and the decode of a loop's instructions is not repeated every step.
     /// Also returns the physical address of its first half-word (in RAM or the boot ROM).
+    #[inline]
     pub(crate) fn fetch_one(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
+        // The common case: the fetch TLB holds the page (wholly RAM, wholly fetchable) and the
+        // word does not cross its end, so one read gives both halves.
+        if pc & (PAGE_SIZE - 1) <= PAGE_SIZE - 4 {
+            if let Some(off) = self.tlb.lookup(Access::Fetch, pc) {
+                let word = self.bus.ram.read(off as usize, 4) as u32;
+                let raw = if word & 3 != 3 { word & 0xffff } else { word };
+                let pa = self.bus.ram.base() + off;
+                let slot = &self.step_decoded[(pc >> 1) as usize & (STEP_DECODED - 1)];
+                if slot.0 == raw && slot.1.op != Op::NotDecoded {
+                    return Ok((slot.1, pa));
+                }
+            }
+        }
+        self.fetch_one_slow(pc)
+    }
+
+    /// [`Machine::fetch_one`] half-word by half-word, through the page walk, and decoding.
+    #[inline(never)]
+    fn fetch_one_slow(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
         let (lo, pa, whole_page) = self.fetch_half(pc)?;
         let raw = if lo & 3 != 3 {
             lo as u32

@@ -319,21 +319,35 @@ pub fn store_size(op: Op) -> Option<u8> {
 /// nothing).
 pub fn predict_store(m: &mut Machine, pre: &mut PreStore) {
     pre.n = 0;
-    let pc = m.hart.pc;
-    let Some(lo) = ram_u16(m, pc) else {
-        return;
-    };
-    if !may_store(lo) {
-        return;
-    }
-    let Some(d) = peek_insn(m) else {
-        return;
+    let d = match m.peek_step_insn() {
+        Some(d) => d,
+        None => {
+            let Some(lo) = ram_u16(m, m.hart.pc) else {
+                return;
+            };
+            if !may_store(lo) {
+                return;
+            }
+            let Some(d) = peek_insn(m) else {
+                return;
+            };
+            d
+        }
     };
     let Some(size) = store_size(d.op) else {
         return;
     };
     let va = m.x(d.rs1).wrapping_add(d.imm as i64 as u64);
-    // The common case: within one page of RAM, one translation and one read.
+    // The common case: the store TLB holds the page, one read.
+    if let Some(off) = m.tlb_ram_offset(va, size as u64, Access::Store) {
+        let pa = m.bus.ram.base() + off as u64;
+        for (i, &v) in m.bus.ram.bytes(off, size as usize).iter().enumerate() {
+            pre.bytes[i] = (pa + i as u64, v);
+        }
+        pre.n = size as usize;
+        return;
+    }
+    // Within one page of RAM, one translation and one read.
     if (va & 0xfff) + size as u64 <= 0x1000 {
         if let Ok(pa) = m.translate(va, Access::Store) {
             let mut b = [0u8; 8];
