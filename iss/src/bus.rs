@@ -1069,6 +1069,13 @@ impl Bus {
             || self.external.iter().any(|r| r.offset(pa).is_some())
     }
 
+    /// Whether a load at `pa` reads a device whose data the model cannot know in advance
+    /// (its state, the testbench's, the outside world's): every device but the boot ROM,
+    /// whose contents are fixed. A checker takes such loads' data from the core.
+    pub fn is_mmio(&self, pa: u64) -> bool {
+        self.is_device(pa) && !self.rom.as_ref().is_some_and(|r| r.offset(pa).is_some())
+    }
+
     /// A load outside RAM. `None` is an access fault.
     pub fn device_load(&mut self, pa: u64, size: u8) -> Option<u64> {
         if let Some(off) = self.rom.as_ref().and_then(|r| r.offset(pa)) {

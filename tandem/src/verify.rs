@@ -830,7 +830,7 @@ impl Verifier {
             if a.kind != MemKind::Load {
                 continue;
             }
-            if nd.mmio && self.m.bus.is_device(a.paddr) {
+            if nd.mmio && self.m.bus.is_mmio(a.paddr) {
                 take_rd = true;
             }
             if nd.htif && self.htif_words.contains(&(a.paddr & !7)) {

@@ -38,11 +38,6 @@ fn configs() -> Vec<(&'static str, WriterConfig)> {
 fn every_program_every_configuration() {
     let mut failures = Vec::new();
     for (name, elf) in programs() {
-        if name == "fw_payload" {
-            // An SBI payload: without firmware it runs five instructions, then traps for
-            // ever; tests/firmware.rs boots it under OpenSBI.
-            continue;
-        }
         let limit = if name == "bench" { Some(300_000) } else { None };
         for (cname, cfg) in configs() {
             let bytes = stream(&name, &elf, &cfg, limit);

@@ -13,13 +13,17 @@ pub fn bin_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs/bin")
 }
 
-/// Every shipped program but the benchmark: (name, ELF bytes).
+/// Every shipped program that runs on its own: (name, ELF bytes). Left out: fw_payload, an
+/// SBI payload that without firmware runs five instructions and then traps for ever at pc 0
+/// (tests/firmware.rs boots it under OpenSBI); a stream of that trap loop is a fixed point
+/// that no checker can tell from a copy of itself.
 pub fn programs() -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(bin_dir())
         .expect("programs/bin")
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "elf"))
+        .filter(|p| p.file_stem().is_some_and(|s| s != "fw_payload"))
         .map(|p| {
             (
                 p.file_stem().unwrap().to_string_lossy().into_owned(),
