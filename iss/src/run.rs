@@ -68,7 +68,20 @@ pub(crate) struct Scheduler {
     resume: bool,
     /// The run in progress paused (its `Stop` is no stop).
     paused: bool,
+    /// Block chaining ([`crate::exec::done`]): a jump or taken branch of an untraced run
+    /// without hooks to a decoded block of the same page goes to that block's first handler
+    /// directly instead of returning to the run loop. The page of the running block: its
+    /// virtual base and its number in the decode cache; and how many more blocks may be
+    /// entered so before the run loop sees the chain again (0: no chaining, which is what
+    /// every caller of the handlers but the run loop's blocks finds).
+    pub chain_va: u64,
+    pub chain_page: usize,
+    pub chain_left: u32,
 }
+
+/// Blocks a chain of handlers enters before it returns to the run loop. It bounds the
+/// recursion where a handler's call is not turned into a jump (every call in a debug build).
+pub(crate) const CHAIN_BLOCKS: u32 = if cfg!(debug_assertions) { 4 } else { 64 };
 
 /// Where [`Machine::run_paused`] pauses, for a debugger. A paused run is resumed by the next
 /// `run`/`run_paused`, inside the quantum it paused in: the instructions, traps, interrupts
@@ -369,6 +382,8 @@ impl Machine {
         let mut arena = self.dcache.take();
         let end = self.run_blocks(&mut arena, sink);
         self.dcache.put(arena);
+        // Block indices mean nothing outside the run loop's arena.
+        self.sched.chain_left = 0;
         end
     }
 
@@ -431,6 +446,11 @@ impl Machine {
                     }
                 }
                 self.dcache.dirty = false;
+                if !S::ENABLED && !S::RUNS && !self.hooks {
+                    self.sched.chain_va = page_va;
+                    self.sched.chain_page = p;
+                    self.sched.chain_left = CHAIN_BLOCKS;
+                }
                 match self.run_block(arena, k as usize, pc, sink) {
                     BlockEnd::Next(npc) => {
                         if npc.wrapping_sub(page_va) >= PAGE_SIZE {
@@ -452,6 +472,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn run_uncached<S: Sink>(&mut self, pc: u64, sink: &mut S) -> Option<ChunkEnd> {
+        self.sched.chain_left = 0;
         let d = match self.fetch_one(pc) {
             Ok((d, pa)) => {
                 self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));

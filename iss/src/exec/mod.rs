@@ -148,6 +148,21 @@ pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: 
         m.sched.budget = left;
         return r;
     }
+    if !REC && !FX && !CTR && r & 1 == 0 {
+        // A jump or taken branch: chain to the target's block when it is decoded in the
+        // running block's page (see `Scheduler::chain_left`).
+        let left = left - 1;
+        let off = r.wrapping_sub(m.sched.chain_va);
+        if left != 0 && m.sched.chain_left != 0 && off < crate::bus::PAGE_SIZE {
+            let k2 = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
+            if k2 != 0 {
+                m.sched.chain_left -= 1;
+                return handlers(false, false, I32)[a[k2].op as usize](m, a, k2, r, left);
+            }
+        }
+        m.sched.budget = left;
+        return r;
+    }
     special(m, pc, left, r)
 }
 
