@@ -1073,7 +1073,7 @@ impl Bus {
     /// (its state, the testbench's, the outside world's): every device but the boot ROM,
     /// whose contents are fixed. A checker takes such loads' data from the core.
     pub fn is_mmio(&self, pa: u64) -> bool {
-        self.is_device(pa) && !self.rom.as_ref().is_some_and(|r| r.offset(pa).is_some())
+        self.is_device(pa) && self.rom.as_ref().is_none_or(|r| r.offset(pa).is_none())
     }
 
     /// A load outside RAM. `None` is an access fault.
