@@ -285,7 +285,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
 
     // A hart without D has 32-bit FP registers (FLEN 32), which Spike logs in 8 digits.
-    let log = open_log(&args)?.map(|l| l.with_flen32(!m.config.isa.d));
+    let mut log = open_log(&args)?.map(|l| l.with_flen32(!m.config.isa.d));
+    if let Some(l) = &mut log {
+        // The reset sequence Spike's boot ROM retires first (hartscope applied its effects).
+        for r in m.boot_rom_records() {
+            l.retire(&r);
+        }
+    }
     // At most one output may own standard output; while a binary stream does, the guest's
     // console is kept and goes to standard error when the run ends (however it ends).
     let dash = |p: Option<&Path>| p.is_some_and(|p| p.as_os_str() == "-");

@@ -706,7 +706,7 @@ fn trap_loop() {
     let tmp = TempDir::new("trap_loop");
     let p = tmp.write("void.elf", &minimal_elf(&[rv::jalr(0, 0, 0)]));
     expect_failure(&[&p], 125, &["trap loop"]);
-    // Also with a commit log: the jalr is logged, then nothing.
+    // Also with a commit log: the boot ROM's five lines, the jalr, then nothing.
     let log = tmp.join("void.log");
     expect_failure(
         &[OsStr::new("--log-commits"), log.as_os_str(), p.as_os_str()],
@@ -714,8 +714,16 @@ fn trap_loop() {
         &["trap loop"],
     );
     let text = std::fs::read_to_string(&log).expect("the commit log");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "the commit log of the trap loop: {text}");
+    assert!(
+        lines[..5]
+            .iter()
+            .all(|l| l.starts_with("core   0: 3 0x00000000000010")),
+        "the boot ROM's lines first: {text}"
+    );
     assert_eq!(
-        text, "core   0: 3 0x0000000080000000 (0x00000067)\n",
+        lines[5], "core   0: 3 0x0000000080000000 (0x00000067)",
         "the commit log of the trap loop"
     );
 }

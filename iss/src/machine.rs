@@ -363,9 +363,124 @@ impl Machine {
     }
 }
 
+impl Machine {
+    /// The records of the boot ROM's reset sequence, as the five instructions at 0x1000 would
+    /// have retired them: [`Machine::boot`] applies their effects without executing them, and a
+    /// log that must read as Spike's (its commit log, `-l`) starts with them. Empty when there
+    /// is no ROM (the built-in SBI). Each is decoded from the ROM's bytes and evaluated on a
+    /// register file of its own (the registers they leave are those `boot` set; their time is
+    /// the current mtime: call it right after `boot`).
+    pub fn boot_rom_records(&self) -> Vec<Retired> {
+        use crate::insn::Op;
+        use crate::record::{MemAccess, MemKind, Reg, RegWrite};
+        let Some(rom) = self.bus.rom.as_ref() else {
+            return Vec::new();
+        };
+        let word = |pa: u64, size: usize| {
+            let off = (pa - crate::bus::ROM_BASE) as usize;
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(&rom.bytes()[off..off + size]);
+            u64::from_le_bytes(b)
+        };
+        let mut x = [0u64; 32];
+        let mut pc = crate::bus::ROM_BASE;
+        let mut out = Vec::with_capacity(BOOT_STEPS as usize);
+        for _ in 0..BOOT_STEPS {
+            let d = crate::decode::decode(word(pc, 4) as u32);
+            let mut r = Retired {
+                pc,
+                insn: d,
+                prv: Priv::M,
+                time: self.bus.clint.mtime,
+                fetch_pa: Some(pc),
+                ..Retired::default()
+            };
+            let (rs1, imm) = (x[d.rs1 as usize], d.imm as i64 as u64);
+            let mut next = pc + d.len as u64;
+            let value = match d.op {
+                Op::Auipc => Some(pc.wrapping_add(imm)),
+                Op::Addi => Some(rs1.wrapping_add(imm)),
+                // csrr: the only CSR the sequence reads is mhartid.
+                Op::Csrrs if d.rs1 == 0 && d.imm == 0xf14 => Some(self.hart.csr.mhartid),
+                Op::Ld => {
+                    let a = rs1.wrapping_add(imm);
+                    let v = word(a, 8);
+                    r.mem[0] = MemAccess {
+                        kind: MemKind::Load,
+                        vaddr: a,
+                        paddr: a,
+                        size: 8,
+                        value: v,
+                    };
+                    r.n_mem = 1;
+                    Some(v)
+                }
+                Op::Jalr => {
+                    next = rs1.wrapping_add(imm) & !1;
+                    Some(pc + d.len as u64)
+                }
+                op => unreachable!("the boot ROM holds no {op:?}"),
+            };
+            if let (Some(v), true) = (value, d.rd != 0) {
+                x[d.rd as usize] = v;
+                r.writes[0] = RegWrite {
+                    reg: Reg::X(d.rd),
+                    value: v,
+                };
+                r.n_writes = 1;
+            }
+            r.next_pc = next;
+            out.push(r);
+            pc = next;
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The boot ROM's records are Spike's five reset instructions, and they leave the hart
+    /// where `boot` started it.
+    #[test]
+    fn boot_rom_records_end_where_boot_starts_the_hart() {
+        let mut m = Machine::new(Config::default());
+        m.boot(0x8000_0040);
+        let r = m.boot_rom_records();
+        let pcs: Vec<u64> = r.iter().map(|r| r.pc).collect();
+        assert_eq!(pcs, [0x1000, 0x1004, 0x1008, 0x100c, 0x1010]);
+        let bits: Vec<u32> = r.iter().map(|r| r.insn.bits).collect();
+        assert_eq!(
+            bits,
+            [
+                0x0000_0297,
+                0x0202_8593,
+                0xf140_2573,
+                0x0182_b283,
+                0x0002_8067
+            ]
+        );
+        let last = |reg| {
+            r.iter()
+                .flat_map(|r| r.writes())
+                .filter(|w| w.reg == crate::record::Reg::X(reg))
+                .map(|w| w.value)
+                .last()
+        };
+        assert_eq!(last(5), Some(m.hart.x[5]));
+        assert_eq!(last(10), Some(m.hart.x[10]));
+        assert_eq!(last(11), Some(m.hart.x[11]));
+        assert_eq!(r[3].mem()[0].vaddr, 0x1018);
+        assert_eq!(r[4].next_pc, m.hart.pc);
+        assert!(r[4].writes().is_empty(), "jr t0 writes x0");
+        let mut s = Machine::new(Config {
+            sbi: true,
+            ..Config::default()
+        });
+        s.boot(0x8000_0000);
+        assert!(s.boot_rom_records().is_empty());
+    }
 
     /// Without the built-in SBI the boot ROM holds the entry and the device tree the SBI would
     /// hand over; with it there is no ROM. RAM over the ROM's window is refused then only.
