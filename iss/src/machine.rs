@@ -466,7 +466,7 @@ mod tests {
                 .flat_map(|r| r.writes())
                 .filter(|w| w.reg == crate::record::Reg::X(reg))
                 .map(|w| w.value)
-                .last()
+                .next_back()
         };
         assert_eq!(last(5), Some(m.hart.x[5]));
         assert_eq!(last(10), Some(m.hart.x[10]));
