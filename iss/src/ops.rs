@@ -1,4 +1,4 @@
-//! The instruction table: every operation the hart implements, in one list ([`ops!`]), with
+//! The instruction table: every operation the hart implements, in one list (`ops!`), with
 //! everything the hart and its consumers know about it, as Spike's encoding table is the one
 //! source of its instructions.
 //!
