@@ -1372,7 +1372,7 @@ impl Core {
                     pc = pc.wrapping_add(insn.imm as i64 as u64);
                 }
                 OpFlow::IndirectJump => {
-                    let it = classify::itype(insn, true);
+                    let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
                     let popped = if irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap) {
                         self.stack.pop()
                     } else {

@@ -174,6 +174,19 @@ macro_rules! ops {
             },
         )*];
 
+        impl Op {
+            /// The operation's [`Flow`] (its [`Facts::flow`], as a `match` the compiler
+            /// can merge with the caller's own match on the flow: one jump on the operation,
+            /// for the loops that classify every instruction, as the N-Trace decoder's walk
+            /// does).
+            #[inline(always)]
+            pub const fn flow(self) -> Flow {
+                match self {
+                    $( Op::$op => Flow::$flow, )*
+                }
+            }
+        }
+
         /// Put every operation's handler into a handler table of one mode.
         pub(crate) const fn bind_handlers<
             const REC: bool,
@@ -442,12 +455,6 @@ impl Op {
     pub const fn facts(self) -> &'static Facts {
         const T: &[Facts; Op::COUNT] = &FACTS;
         &T[self as usize]
-    }
-
-    /// The operation's [`Flow`].
-    #[inline(always)]
-    pub const fn flow(self) -> Flow {
-        self.facts().flow
     }
 }
 

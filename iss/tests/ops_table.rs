@@ -27,6 +27,7 @@ fn every_operation_has_its_facts() {
         assert_eq!(Op::from_u8(i as u8), Some(*op));
         assert_eq!(op.facts().name, format!("{op:?}"), "the row of {op:?}");
         assert_eq!(op.facts(), &FACTS[i]);
+        assert_eq!(op.flow(), op.facts().flow, "{op:?}");
         assert_eq!(iss::record::SHAPES[i], op.facts().shape);
     }
     for v in Op::COUNT..=255 {
