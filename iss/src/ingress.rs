@@ -19,7 +19,7 @@ use crate::classify;
 use crate::csr::{Csrs, SATP};
 use crate::insn::{Insn, Op};
 use crate::isa::Ext;
-use crate::ops::Flow;
+use crate::ops::{AmoOp, Atomic, Flow};
 use crate::record::{MemKind, Reg, Retired, Run, Sink, TrapRecord};
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
@@ -681,14 +681,17 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             });
             return 1;
         }
-        let amo = match op {
-            Op::AmoswapW | Op::AmoswapD => Some(8),
-            Op::AmoaddW | Op::AmoaddD => Some(9),
-            Op::AmoandW | Op::AmoandD => Some(10),
-            Op::AmoorW | Op::AmoorD => Some(11),
-            Op::AmoxorW | Op::AmoxorD => Some(12),
-            Op::AmomaxW | Op::AmomaxD | Op::AmomaxuW | Op::AmomaxuD => Some(13),
-            Op::AmominW | Op::AmominD | Op::AmominuW | Op::AmominuD => Some(14),
+        // E-Trace data trace, dtype by AMO operation.
+        let amo = match op.facts().atomic {
+            Atomic::Amo(_, o) => Some(match o {
+                AmoOp::Swap => 8,
+                AmoOp::Add => 9,
+                AmoOp::And => 10,
+                AmoOp::Or => 11,
+                AmoOp::Xor => 12,
+                AmoOp::Max | AmoOp::Maxu => 13,
+                AmoOp::Min | AmoOp::Minu => 14,
+            }),
             _ => None,
         };
         if let Some(dtype) = amo {
@@ -708,7 +711,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.data.push(DataBeat {
                 dtype: 15,
                 daddr: r.sc_addr,
-                dsize: if op == Op::ScW { 2 } else { 3 },
+                dsize: dsize(op.facts().atomic.size()),
                 data: 0,
             });
             return 1;

@@ -122,6 +122,45 @@ impl Block {
     }
 }
 
+/// What an atomic operation (the A extension) does to memory, and its access size in bytes
+/// (4 for the `.w` forms, 8 for the `.d` ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Atomic {
+    /// Not an atomic operation.
+    No,
+    /// Load-reserved.
+    Lr(u8),
+    /// Store-conditional.
+    Sc(u8),
+    /// A read-modify-write.
+    Amo(u8, AmoOp),
+}
+
+impl Atomic {
+    /// The access size in bytes (0 for `No`).
+    #[inline]
+    pub const fn size(self) -> u8 {
+        match self {
+            Atomic::No => 0,
+            Atomic::Lr(n) | Atomic::Sc(n) | Atomic::Amo(n, _) => n,
+        }
+    }
+}
+
+/// The operation of an AMO.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AmoOp {
+    Swap,
+    Add,
+    Xor,
+    And,
+    Or,
+    Min,
+    Max,
+    Minu,
+    Maxu,
+}
+
 /// Everything the hart knows about an operation beside its semantics (its handler) and its
 /// encoding (the decoder).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,18 +172,26 @@ pub struct Facts {
     pub flow: Flow,
     pub pmu: PmuClass,
     pub block: Block,
+    /// What an atomic operation does (`Atomic::No` for the others).
+    pub atomic: Atomic,
 }
 
 /// The one list of operations. Each row:
 ///
-/// `Op => handler, extension, record shape, flow, PMU class, block;`
+/// `Op => handler, extension, record shape, flow, PMU class, block[, atomic];`
+///
+/// (the atomic column only in the rows of atomic operations: `Lr(size)`, `Sc(size)`,
+/// `Amo(size, operation)`).
 ///
 /// and generates [`Op`], [`Op::ALL`], [`FACTS`] and the handler binding used by every handler
 /// table (`exec`).
 macro_rules! ops {
+    (@atomic) => { Atomic::No };
+    (@atomic Amo($n:literal, $o:ident)) => { Atomic::Amo($n, AmoOp::$o) };
+    (@atomic $k:ident($n:literal)) => { Atomic::$k($n) };
     ($(
         $(#[$attr:meta])*
-        $op:ident => $h:ident, $ext:ident, $shape:ident $(($n:literal))?, $flow:ident, $pmu:ident, $block:ident;
+        $op:ident => $h:ident, $ext:ident, $shape:ident $(($n:literal))?, $flow:ident, $pmu:ident, $block:ident $(, $atomic:ident($($a:tt)*))?;
     )*) => {
         /// One operation of the hart. Compressed forms map onto these; `Illegal` is any
         /// encoding the model does not implement, which raises an illegal-instruction
@@ -171,6 +218,7 @@ macro_rules! ops {
                 flow: Flow::$flow,
                 pmu: PmuClass::$pmu,
                 block: Block::$block,
+                atomic: ops!(@atomic $($atomic($($a)*))?),
             },
         )*];
 
@@ -288,28 +336,28 @@ ops! {
     Remuw => remuw, M, Rd, Straight, None, Inside;
 
     // A (aq/rl are in `rm`: bit 1 aq, bit 0 rl)
-    LrW => atomic, A, Built, Straight, Atomic, Inside;
-    ScW => atomic, A, Built, Straight, Atomic, Inside;
-    AmoswapW => atomic, A, Built, Straight, Atomic, Inside;
-    AmoaddW => atomic, A, Built, Straight, Atomic, Inside;
-    AmoxorW => atomic, A, Built, Straight, Atomic, Inside;
-    AmoandW => atomic, A, Built, Straight, Atomic, Inside;
-    AmoorW => atomic, A, Built, Straight, Atomic, Inside;
-    AmominW => atomic, A, Built, Straight, Atomic, Inside;
-    AmomaxW => atomic, A, Built, Straight, Atomic, Inside;
-    AmominuW => atomic, A, Built, Straight, Atomic, Inside;
-    AmomaxuW => atomic, A, Built, Straight, Atomic, Inside;
-    LrD => atomic, A, Built, Straight, Atomic, Inside;
-    ScD => atomic, A, Built, Straight, Atomic, Inside;
-    AmoswapD => atomic, A, Built, Straight, Atomic, Inside;
-    AmoaddD => atomic, A, Built, Straight, Atomic, Inside;
-    AmoxorD => atomic, A, Built, Straight, Atomic, Inside;
-    AmoandD => atomic, A, Built, Straight, Atomic, Inside;
-    AmoorD => atomic, A, Built, Straight, Atomic, Inside;
-    AmominD => atomic, A, Built, Straight, Atomic, Inside;
-    AmomaxD => atomic, A, Built, Straight, Atomic, Inside;
-    AmominuD => atomic, A, Built, Straight, Atomic, Inside;
-    AmomaxuD => atomic, A, Built, Straight, Atomic, Inside;
+    LrW => atomic, A, Built, Straight, Atomic, Inside, Lr(4);
+    ScW => atomic, A, Built, Straight, Atomic, Inside, Sc(4);
+    AmoswapW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Swap);
+    AmoaddW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Add);
+    AmoxorW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Xor);
+    AmoandW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, And);
+    AmoorW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Or);
+    AmominW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Min);
+    AmomaxW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Max);
+    AmominuW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Minu);
+    AmomaxuW => atomic, A, Built, Straight, Atomic, Inside, Amo(4, Maxu);
+    LrD => atomic, A, Built, Straight, Atomic, Inside, Lr(8);
+    ScD => atomic, A, Built, Straight, Atomic, Inside, Sc(8);
+    AmoswapD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Swap);
+    AmoaddD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Add);
+    AmoxorD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Xor);
+    AmoandD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, And);
+    AmoorD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Or);
+    AmominD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Min);
+    AmomaxD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Max);
+    AmominuD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Minu);
+    AmomaxuD => atomic, A, Built, Straight, Atomic, Inside, Amo(8, Maxu);
 
     // F (the rounding-mode field, where the instruction has one, is in `rm`)
     Flw => flw, F, FLoad(4), Straight, Load, Inside;

@@ -13,7 +13,7 @@ use iss::classify;
 use iss::decode::{decode16, decode32};
 use iss::insn::Op;
 use iss::isa::Ext;
-use iss::ops::{Block, Flow, PmuClass, FACTS};
+use iss::ops::{Atomic, Block, Flow, PmuClass, FACTS};
 use iss::record::Shape;
 use iss::Isa;
 
@@ -93,6 +93,23 @@ fn shapes_agree_with_pmu_classes_and_flows() {
         }
         if f.pmu == PmuClass::Atomic {
             assert!(f.ext == Ext::A && f.shape == Shape::Built, "{op:?}");
+        }
+        // The atomic column: every A operation has one, of its size (`.w` 4, `.d` 8).
+        assert_eq!(f.atomic != Atomic::No, f.pmu == PmuClass::Atomic, "{op:?}");
+        if f.atomic != Atomic::No {
+            let size = if f.name.ends_with('W') { 4 } else { 8 };
+            assert_eq!(f.atomic.size(), size, "{op:?}");
+            let kind = match f.atomic {
+                Atomic::Lr(_) => "Lr".to_string(),
+                Atomic::Sc(_) => "Sc".to_string(),
+                Atomic::Amo(_, o) => format!("Amo{o:?}").to_lowercase(),
+                Atomic::No => unreachable!(),
+            };
+            assert_eq!(
+                kind.to_lowercase(),
+                f.name[..f.name.len() - 1].to_lowercase(),
+                "{op:?}"
+            );
         }
         if fp {
             assert!(
