@@ -14,7 +14,9 @@
 //!   the flow's rule to the operands (a jump's link registers);
 //! - its PMU instruction class ([`PmuClass`]);
 //! - where it sits in a decoded block ([`Block`]: the decoded-instruction cache ends a block
-//!   after a transfer or an instruction that changes what the run loop looks at).
+//!   after a transfer or an instruction that changes what the run loop looks at);
+//! - for the atomics, what they do to memory ([`Atomic`]: the executor, the debugger's
+//!   watchpoint look-ahead and the ingress port's data trace read it).
 //!
 //! Adding an instruction is one row here, its handler, its decoder pattern (`decode.rs`) and
 //! its tests; `tests/ops_table.rs` checks that the columns agree with each other and with the
@@ -492,7 +494,9 @@ impl Op {
     #[inline]
     pub const fn from_u8(v: u8) -> Option<Op> {
         if (v as usize) < Op::COUNT {
-            Some(Op::ALL[v as usize])
+            // SAFETY: `Op` is `repr(u8)` with implicit discriminants, so every value below
+            // `COUNT` is a variant (asserted below: `ALL[i]` is `i`).
+            Some(unsafe { core::mem::transmute::<u8, Op>(v) })
         } else {
             None
         }
