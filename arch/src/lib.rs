@@ -223,6 +223,14 @@ pub const FPR_ABI: [&str; 32] = [
     "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 ];
 
+/// Whether register `r` is a link register: x1 (`ra`) or x5 (`t0`), the registers the
+/// unprivileged spec's return-address stack hints and N-Trace table 2 (and so CTR and the
+/// PMU) classify jumps by.
+#[inline(always)]
+pub const fn is_link(r: u8) -> bool {
+    r == 1 || r == 5
+}
+
 /// The value of xcause for an interrupt or exception.
 pub const CAUSE_INTERRUPT: u64 = 1 << 63;
 

@@ -50,6 +50,7 @@ use crate::msg::{self, Body, Format, Message};
 use arch::{Itype, Priv};
 use iss::classify;
 use iss::insn::{Insn, Op};
+use iss::ops::Flow as OpFlow;
 use serde::{Deserialize, Serialize};
 
 /// The longest message the framer accepts (the longest N-Trace message is 38 bytes).
@@ -661,40 +662,6 @@ struct Walked {
     taken: bool,
     /// The last instruction was an uninferable jump whose target was inferred.
     inferred_last: bool,
-}
-
-/// How an instruction affects the walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
-    Plain,
-    Branch,
-    Jal,
-    Jalr,
-    XRet,
-    Env,
-    Lui,
-    Auipc,
-    Illegal,
-}
-
-#[inline(always)]
-fn class(op: Op) -> Class {
-    match op {
-        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => Class::Branch,
-        Op::Jal => Class::Jal,
-        Op::Jalr => Class::Jalr,
-        Op::Mret | Op::Sret => Class::XRet,
-        Op::Ecall | Op::Ebreak => Class::Env,
-        Op::Lui => Class::Lui,
-        Op::Auipc => Class::Auipc,
-        Op::Illegal | Op::NotDecoded => Class::Illegal,
-        _ => Class::Plain,
-    }
-}
-
-#[inline]
-fn is_link(r: u8) -> bool {
-    r == 1 || r == 5
 }
 
 fn fetch_error(e: FetchError, in_walk: &str) -> String {
@@ -1347,9 +1314,11 @@ impl Core {
             count += 1;
             out.pc(pc);
             let next = pc.wrapping_add(len);
-            match class(insn.op) {
-                Class::Plain => pc = next,
-                Class::Branch => {
+            // What each instruction means for the walk is the hart's own classification:
+            // the instruction table's flow, and `classify` for the jumps' itypes.
+            match insn.op.flow() {
+                OpFlow::Straight => pc = next,
+                OpFlow::Branch => {
                     let taken = if htm {
                         if bit == 0 {
                             break Err(format!(
@@ -1371,7 +1340,7 @@ impl Core {
                         next
                     };
                 }
-                Class::Jal => {
+                OpFlow::DirectJump => {
                     if all_jumps {
                         if htm {
                             if bit == 0 {
@@ -1397,13 +1366,13 @@ impl Core {
                                  (trTeInstEnAllJumps)"
                             ));
                         }
-                    } else if irm != 0 && is_link(insn.rd) {
+                    } else if irm != 0 && arch::is_link(insn.rd) {
                         self.stack.push(next);
                     }
                     pc = pc.wrapping_add(insn.imm as i64 as u64);
                 }
-                Class::Jalr => {
-                    let it = classify::itype(insn, true);
+                OpFlow::IndirectJump => {
+                    let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
                     let popped = if irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap) {
                         self.stack.pop()
                     } else {
@@ -1504,7 +1473,7 @@ impl Core {
                     };
                     pc = target;
                 }
-                Class::XRet => {
+                OpFlow::TrapReturn => {
                     if !last {
                         break Err(format!(
                             "the {what} reaches the trap return at {pc:#x} before its end"
@@ -1524,7 +1493,7 @@ impl Core {
                         }
                     }
                 }
-                Class::Env => {
+                OpFlow::Trap => {
                     let ok = last
                         && matches!(
                             end,
@@ -1542,12 +1511,12 @@ impl Core {
                     }
                     pc = next;
                 }
-                Class::Lui | Class::Auipc => {
+                OpFlow::Constant | OpFlow::PcRelative => {
                     if seq_on && insn.rd != 0 {
                         let imm = insn.imm as i64 as u64;
                         self.seq_pc = next;
                         self.seq_rd = insn.rd;
-                        self.seq_val = if insn.op == Op::Lui {
+                        self.seq_val = if insn.op.flow() == OpFlow::Constant {
                             imm
                         } else {
                             pc.wrapping_add(imm)
@@ -1555,7 +1524,7 @@ impl Core {
                     }
                     pc = next;
                 }
-                Class::Illegal => {
+                OpFlow::Illegal => {
                     break Err(format!(
                         "the instruction {:#x} at {pc:#x} is illegal: it cannot have retired",
                         insn.bits

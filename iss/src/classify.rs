@@ -15,43 +15,50 @@
 //!
 //! The compressed jumps expand to these (`c.jal` = `jal x1`, `c.jalr rs1` = `jalr x1, rs1`,
 //! `c.jr rs1` = `jalr x0, rs1`, `c.j` = `jal x0`), which gives the table's compressed rows.
-//! Tail-calls (10, 11) cannot be told apart from other jumps and are never produced.
+//! Tail-calls (10, 11) cannot be told apart from other jumps and are never produced here;
+//! CTR's [`ctr_type`] names the jumps that link nothing so.
+//!
+//! Which operations are branches, jumps and trap returns is the instruction table's
+//! [`Flow`] column ([`crate::ops`]); the functions here apply its rule to the operands.
 
 use crate::insn::{Insn, Op};
-use arch::Itype;
-
-#[inline]
-fn is_link(r: u8) -> bool {
-    r == 1 || r == 5
-}
+use crate::ops::Flow;
+use arch::{is_link, Itype};
 
 /// The itype of a retired instruction that did not trap, given whether control went to its
 /// sequential successor (`taken` is false then). Uses the 4-bit encoding.
 #[inline]
 pub fn itype(d: &Insn, taken: bool) -> Itype {
-    match d.op {
-        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
+    flow_itype(d.op.flow(), d.rd, d.rs1, taken)
+}
+
+/// The itype of an instruction of flow `flow` with destination `rd` and source `rs1` (which
+/// only jumps look at): N-Trace table 2, the one rule every classifier applies.
+#[inline(always)]
+pub const fn flow_itype(flow: Flow, rd: u8, rs1: u8, taken: bool) -> Itype {
+    match flow {
+        Flow::Branch => {
             if taken {
                 Itype::TakenBranch
             } else {
                 Itype::NontakenBranch
             }
         }
-        Op::Jal => {
-            if is_link(d.rd) {
+        Flow::DirectJump => {
+            if is_link(rd) {
                 Itype::InferableCall
             } else {
                 Itype::OtherInferableJump
             }
         }
-        Op::Jalr => match (is_link(d.rd), is_link(d.rs1)) {
+        Flow::IndirectJump => match (is_link(rd), is_link(rs1)) {
             (true, false) => Itype::UninferableCall,
-            (true, true) if d.rd != d.rs1 => Itype::CoroutineSwap,
+            (true, true) if rd != rs1 => Itype::CoroutineSwap,
             (true, true) => Itype::UninferableCall,
             (false, true) => Itype::Return,
             (false, false) => Itype::OtherUninferableJump,
         },
-        Op::Mret | Op::Sret => Itype::TrapReturn,
+        Flow::TrapReturn => Itype::TrapReturn,
         _ => Itype::None,
     }
 }
@@ -63,9 +70,16 @@ pub fn itype(d: &Insn, taken: bool) -> Itype {
 /// them into the other jumps (15, 14).
 #[inline]
 pub fn ctr_type(d: &Insn, taken: bool) -> Itype {
-    match itype(d, taken) {
-        Itype::OtherInferableJump if d.rd == 0 => Itype::InferableTailCall,
-        Itype::OtherUninferableJump if d.rd == 0 => Itype::UninferableTailCall,
+    flow_ctr_type(d.op.flow(), d.rd, d.rs1, taken)
+}
+
+/// [`ctr_type`] of an instruction of flow `flow` (see [`flow_itype`]): the jump handlers call
+/// it with their own flow, so that it folds to the rule alone.
+#[inline(always)]
+pub const fn flow_ctr_type(flow: Flow, rd: u8, rs1: u8, taken: bool) -> Itype {
+    match flow_itype(flow, rd, rs1, taken) {
+        Itype::OtherInferableJump if rd == 0 => Itype::InferableTailCall,
+        Itype::OtherUninferableJump if rd == 0 => Itype::UninferableTailCall,
         it => it,
     }
 }
@@ -74,29 +88,22 @@ pub fn ctr_type(d: &Insn, taken: bool) -> Itype {
 /// ends a run of straight-line instructions (traps aside).
 #[inline]
 pub fn is_transfer(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Beq
-            | Op::Bne
-            | Op::Blt
-            | Op::Bge
-            | Op::Bltu
-            | Op::Bgeu
-            | Op::Jal
-            | Op::Jalr
-            | Op::Mret
-            | Op::Sret
-    )
+    op.flow().is_transfer()
 }
 
 /// Whether the instruction loads a register with a constant (`lui`, `c.lui`) or a pc-relative
 /// constant (`auipc`): a jalr through that register right after it is sequentially inferable.
 #[inline]
 pub fn sets_constant(d: &Insn) -> Option<u8> {
-    match d.op {
-        Op::Lui | Op::Auipc if d.rd != 0 => Some(d.rd),
-        _ => None,
-    }
+    (d.op.flow().sets_constant() && d.rd != 0).then_some(d.rd)
+}
+
+/// The itype of the instruction `bits` (16-bit ones in the low half) as an RV64GC hart with
+/// every extension hartscope implements decodes it, given whether control went to its
+/// sequential successor: for tools that hold raw instruction words (decoded by
+/// [`crate::decode::decode`], classified by [`itype`]).
+pub fn itype_of_bits(bits: u32, taken: bool) -> Itype {
+    itype(&crate::decode::decode(bits), taken)
 }
 
 #[cfg(test)]

@@ -37,34 +37,11 @@ pub const MAX_BLOCK: usize = 64;
 const MAX_ARENA: usize = 1 << 22;
 
 /// Whether an instruction ends a block: it may go anywhere but the next instruction, or it
-/// changes something the run loop must look at again.
+/// changes something the run loop must look at again (the instruction table's
+/// [`crate::ops::Block`]).
+#[inline]
 pub fn ends_block(op: Op) -> bool {
-    use Op::*;
-    matches!(
-        op,
-        Jal | Jalr
-            | Beq
-            | Bne
-            | Blt
-            | Bge
-            | Bltu
-            | Bgeu
-            | Ecall
-            | Ebreak
-            | Mret
-            | Sret
-            | Wfi
-            | SfenceVma
-            | FenceI
-            | Csrrw
-            | Csrrs
-            | Csrrc
-            | Csrrwi
-            | Csrrsi
-            | Csrrci
-            | Illegal
-            | NotDecoded
-    )
+    op.facts().block.ends()
 }
 
 /// Whether an operation starts a block of its own: a CSR instruction or SCTRCLR, so that
@@ -72,11 +49,7 @@ pub fn ends_block(op: Op) -> bool {
 /// cycle count (see `events.rs`).
 #[inline]
 pub fn starts_block(op: Op) -> bool {
-    use Op::*;
-    matches!(
-        op,
-        Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Sctrclr
-    )
+    op.facts().block.starts()
 }
 
 pub(crate) struct DecodeCache {

@@ -31,22 +31,15 @@ use crate::classify;
 use crate::csr::MIP_LCOFIP;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
+use crate::ops::{Flow, PmuClass};
 use arch::{Cause, Itype, Priv};
 use pmu::{AccessKind, Class};
 
 /// An instruction's PMU class, as a block's [`BlockMeta`] counts them: 0 none, 1 load, 2
-/// store, 3 atomic, 4 FP operation.
+/// store, 3 atomic, 4 FP operation (the instruction table's [`PmuClass`]).
 #[inline]
 pub(crate) fn op_class(op: Op) -> u8 {
-    use Op::*;
-    match op {
-        Lb | Lh | Lw | Ld | Lbu | Lhu | Lwu | Flw | Fld => 1,
-        Sb | Sh | Sw | Sd | Fsw | Fsd => 2,
-        LrW | ScW | LrD | ScD => 3,
-        o if (AmoswapW..=AmomaxuW).contains(&o) || (AmoswapD..=AmomaxuD).contains(&o) => 3,
-        o if (FmaddS..=FmvWX).contains(&o) || (FmaddD..=FmvDX).contains(&o) => 4,
-        _ => 0,
-    }
+    op.facts().pmu as u8
 }
 
 /// The end marker's `wd` when runs through the whole block may take [`Machine::account_block`]
@@ -120,7 +113,7 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
     });
     m.bits = (meta.len() - 1) as u32;
     let own_fall = k == 1 && last.imm == last.len as i32;
-    if !matches!(last.op, Op::Mret | Op::Sret) && !own_fall {
+    if last.op.flow() != Flow::TrapReturn && !own_fall {
         m.wd = FAST_BLOCK;
     }
 }
@@ -130,9 +123,9 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
 /// call, 4 co-routine swap, 5 return, 6 other jump through a register, 7 other direct jump,
 /// 8 jump through a register linking nothing (`jr`), 9 direct jump linking nothing (`j`).
 pub(crate) fn transfer_kind(d: &Insn) -> u8 {
-    match d.op {
-        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => 1,
-        Op::Jal | Op::Jalr => match classify::ctr_type(d, true) {
+    match d.op.flow() {
+        Flow::Branch => 1,
+        Flow::DirectJump | Flow::IndirectJump => match classify::ctr_type(d, true) {
             Itype::InferableCall => 2,
             Itype::UninferableCall => 3,
             Itype::CoroutineSwap => 4,
@@ -146,8 +139,9 @@ pub(crate) fn transfer_kind(d: &Insn) -> u8 {
     }
 }
 
-/// The classes [`op_class`] numbers 1 to 4.
+/// The classes [`op_class`] numbers 1 to 4 ([`PmuClass::Load`] to [`PmuClass::Fp`]).
 const CLASSES: [Class; 4] = [Class::Loads, Class::Stores, Class::Atomics, Class::FpOps];
+const _: () = assert!(PmuClass::Load as usize == 1 && PmuClass::Fp as usize == CLASSES.len());
 
 /// The classes whose counting needs per-run work (everything but instructions, cycles, traps
 /// and misaligned accesses, which the hart reports anyway): those the lanes count.
@@ -415,7 +409,7 @@ impl Machine {
                 if pmu {
                     self.count_classes(&a[k..k + n], prv);
                 }
-                if matches!(last.op, Op::Mret | Op::Sret) {
+                if last.op.flow() == Flow::TrapReturn {
                     0
                 } else {
                     transfer_kind(last) as usize

@@ -18,6 +18,8 @@
 use crate::classify;
 use crate::csr::{Csrs, SATP};
 use crate::insn::{Insn, Op};
+use crate::isa::Ext;
+use crate::ops::{AmoOp, Atomic, Flow};
 use crate::record::{MemKind, Reg, Retired, Run, Sink, TrapRecord};
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
@@ -222,10 +224,12 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         p.context = p.context_of(csr.satp);
         if !p.per_insn {
             for v in 0..=255u8 {
-                // jal and jalr (whose itype depends on their registers), ecall (firmware) and
-                // the instructions that set a constant (sijump) take the general path.
+                // Jumps (whose itype depends on their registers), ecall and ebreak (ecall may
+                // be a firmware call) and the instructions that set a constant (sijump) take
+                // the general path.
                 let Some(op) = Op::from_u8(v) else { continue };
-                if matches!(op, Op::Jal | Op::Jalr | Op::Ecall | Op::Lui | Op::Auipc) {
+                let flow = op.flow();
+                if flow.is_jump() || flow.sets_constant() || flow == Flow::Trap {
                     continue;
                 }
                 let d = Insn {
@@ -275,7 +279,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// instruction before it set to a constant (`prev_const`).
     #[inline]
     fn port_itype(&self, mut it: Itype, d: &Insn, prev_const: Option<u8>) -> (Itype, bool) {
-        if self.cfg.all_jumps && d.op == Op::Jal {
+        if self.cfg.all_jumps && d.op.flow() == Flow::DirectJump {
             it = Itype::TakenBranch;
         }
         if self.cfg.itype_width == 3 {
@@ -283,7 +287,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
         let sijump = self.cfg.sijump
             && it.is_uninferable_jump()
-            && d.op == Op::Jalr
+            && d.op.flow() == Flow::IndirectJump
             && prev_const == Some(d.rs1);
         (it, sijump)
     }
@@ -444,9 +448,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             t.cause,
             Cause::Exception(Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM)
                 | Cause::Exception(Exception::Breakpoint)
-        ) && t
-            .insn
-            .is_some_and(|d| matches!(d.op, Op::Ecall | Op::Ebreak));
+        ) && t.insn.is_some_and(|d| d.op.flow() == Flow::Trap);
         if retires {
             if let Some(d) = t.insn {
                 self.retire_insn(
@@ -653,10 +655,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let op = r.insn.op;
         let mut n = 0u8;
         let dsize = |s: u8| s.trailing_zeros() as u8;
-        if matches!(
-            op,
-            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
-        ) {
+        if op.facts().ext == Ext::Zicsr {
             let csr = r.insn.csr();
             let new = r
                 .writes()
@@ -682,14 +681,17 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             });
             return 1;
         }
-        let amo = match op {
-            Op::AmoswapW | Op::AmoswapD => Some(8),
-            Op::AmoaddW | Op::AmoaddD => Some(9),
-            Op::AmoandW | Op::AmoandD => Some(10),
-            Op::AmoorW | Op::AmoorD => Some(11),
-            Op::AmoxorW | Op::AmoxorD => Some(12),
-            Op::AmomaxW | Op::AmomaxD | Op::AmomaxuW | Op::AmomaxuD => Some(13),
-            Op::AmominW | Op::AmominD | Op::AmominuW | Op::AmominuD => Some(14),
+        // E-Trace data trace, dtype by AMO operation.
+        let amo = match op.facts().atomic {
+            Atomic::Amo(_, o) => Some(match o {
+                AmoOp::Swap => 8,
+                AmoOp::Add => 9,
+                AmoOp::And => 10,
+                AmoOp::Or => 11,
+                AmoOp::Xor => 12,
+                AmoOp::Max | AmoOp::Maxu => 13,
+                AmoOp::Min | AmoOp::Minu => 14,
+            }),
             _ => None,
         };
         if let Some(dtype) = amo {
@@ -709,7 +711,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.data.push(DataBeat {
                 dtype: 15,
                 daddr: r.sc_addr,
-                dsize: if op == Op::ScW { 2 } else { 3 },
+                dsize: dsize(op.facts().atomic.size()),
                 data: 0,
             });
             return 1;
@@ -794,7 +796,9 @@ pub const PREV_UNKNOWN: u8 = 0xff;
 fn prev_const_of(run: &[Insn]) -> u8 {
     match run {
         [] | [_] => PREV_UNKNOWN,
-        [.., before, last] if last.op == Op::Jalr => classify::sets_constant(before).unwrap_or(0),
+        [.., before, last] if last.op.flow() == Flow::IndirectJump => {
+            classify::sets_constant(before).unwrap_or(0)
+        }
         _ => 0,
     }
 }

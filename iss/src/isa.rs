@@ -24,6 +24,31 @@
 use crate::insn::{Insn, Op};
 use thiserror::Error;
 
+/// An extension an operation belongs to: a column of the instruction table
+/// ([`crate::ops`]), which the decode-time filter ([`Isa::filter`]) reads through
+/// [`Isa::decodes`]. Compressed instructions belong to the extension of the operation they
+/// expand to, and to C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ext {
+    /// The base integer ISA (RV64I).
+    I,
+    M,
+    A,
+    F,
+    D,
+    Zicsr,
+    Zifencei,
+    Zba,
+    Zbb,
+    Zbs,
+    Zicond,
+    /// The privileged architecture's instructions (xRET, WFI, SFENCE.VMA): every hart has
+    /// them.
+    Priv,
+    /// Smctr/Ssctr (SCTRCLR).
+    Smctr,
+}
+
 /// The live extensions of the hart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Isa {
@@ -286,38 +311,37 @@ impl Isa {
         }
     }
 
+    /// Whether the instructions of extension `ext` decode on this hart (an instruction of an
+    /// extension that is off decodes as illegal).
+    #[inline]
+    pub const fn decodes(&self, ext: Ext) -> bool {
+        match ext {
+            Ext::I | Ext::Priv => true,
+            Ext::M => self.m,
+            Ext::A => self.a,
+            Ext::F => self.f,
+            Ext::D => self.d,
+            Ext::Zicsr => self.zicsr,
+            Ext::Zifencei => self.zifencei,
+            Ext::Zba => self.zba,
+            Ext::Zbb => self.zbb,
+            Ext::Zbs => self.zbs,
+            Ext::Zicond => self.zicond,
+            // SCTRCLR decodes on every hart and raises illegal-instruction when it executes
+            // without CTR 1.0 (the CTR version is the CTR model's to say, not the ISA
+            // string's).
+            Ext::Smctr => true,
+        }
+    }
+
     /// Whether operation `op` (of an instruction `len` bytes long) belongs to extensions that
-    /// are all on.
+    /// are all on: its own ([`crate::ops::Facts::ext`]), and C when it is compressed.
+    #[inline]
     pub fn allows(&self, op: Op, len: u8) -> bool {
-        use Op::*;
         if len == 2 && !self.c {
             return false;
         }
-        let o = op as u8;
-        let within = |lo: Op, hi: Op| (lo as u8..=hi as u8).contains(&o);
-        if within(Mul, Remuw) {
-            self.m
-        } else if within(LrW, AmomaxuD) {
-            self.a
-        } else if within(Flw, FmvWX) {
-            self.f
-        } else if within(Fld, FmvDX) {
-            self.d
-        } else if within(Csrrw, Csrrci) {
-            self.zicsr
-        } else if op == FenceI {
-            self.zifencei
-        } else if within(AddUw, SlliUw) {
-            self.zba
-        } else if within(Andn, Rev8) {
-            self.zbb
-        } else if within(Bclr, Bseti) {
-            self.zbs
-        } else if within(CzeroEqz, CzeroNez) {
-            self.zicond
-        } else {
-            true
-        }
+        self.decodes(op.facts().ext)
     }
 
     /// The instruction as this hart executes it: `d` itself, or an illegal instruction of the

@@ -1,5 +1,6 @@
 //! The hartscope hart: an exact, fast RV64GC instruction-set simulator.
 //!
+//! - [`ops`]: the instruction table, every operation and what is known about it;
 //! - [`insn`] / [`decode`]: the decoded instruction and the decoder;
 //! - [`machine`]: the hart's state, its bus ([`bus`]) and options;
 //! - `exec`: instruction semantics, by extension; [`fp`]: IEEE 754 through SoftFloat;
@@ -27,6 +28,7 @@ pub mod insn;
 pub mod isa;
 pub mod machine;
 pub mod mmu;
+pub mod ops;
 pub mod options;
 pub mod record;
 pub mod run;

@@ -234,49 +234,18 @@ pub enum Shape {
     FpToX,
 }
 
-/// The shape of an operation's record.
+/// The shape of an operation's record (the instruction table's, [`crate::ops`]).
+#[inline(always)]
 pub const fn shape(op: Op) -> Shape {
-    use Op::*;
-    match op {
-        Lui | Auipc | Jal | Jalr | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai
-        | Add | Sub | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Addiw | Slliw | Srliw
-        | Sraiw | Addw | Subw | Sllw | Srlw | Sraw | Mul | Mulh | Mulhsu | Mulhu | Div | Divu
-        | Rem | Remu | Mulw | Divw | Divuw | Remw | Remuw | AddUw | Sh1add | Sh2add | Sh3add
-        | Sh1addUw | Sh2addUw | Sh3addUw | SlliUw | Andn | Orn | Xnor | Clz | Clzw | Ctz | Ctzw
-        | Cpop | Cpopw | Max | Maxu | Min | Minu | SextB | SextH | ZextH | Rol | Ror | Rolw
-        | Rorw | Rori | Roriw | OrcB | Rev8 | Bclr | Bext | Binv | Bset | Bclri | Bexti | Binvi
-        | Bseti | CzeroEqz | CzeroNez => Shape::Rd,
-        Beq | Bne | Blt | Bge | Bltu | Bgeu | Fence => Shape::Nothing,
-        Lb | Lbu => Shape::Load(1),
-        Lh | Lhu => Shape::Load(2),
-        Lw | Lwu => Shape::Load(4),
-        Ld => Shape::Load(8),
-        Sb => Shape::Store(1),
-        Sh => Shape::Store(2),
-        Sw => Shape::Store(4),
-        Sd => Shape::Store(8),
-        Flw => Shape::FLoad(4),
-        Fld => Shape::FLoad(8),
-        Fsw => Shape::FStore(4),
-        Fsd => Shape::FStore(8),
-        FaddS | FsubS | FmulS | FdivS | FsqrtS | FmaddS | FmsubS | FnmsubS | FnmaddS | FsgnjS
-        | FsgnjnS | FsgnjxS | FminS | FmaxS | FcvtSW | FcvtSWu | FcvtSL | FcvtSLu | FmvWX
-        | FaddD | FsubD | FmulD | FdivD | FsqrtD | FmaddD | FmsubD | FnmsubD | FnmaddD | FsgnjD
-        | FsgnjnD | FsgnjxD | FminD | FmaxD | FcvtSD | FcvtDS | FcvtDW | FcvtDWu | FcvtDL
-        | FcvtDLu | FmvDX => Shape::FpToF,
-        FcvtWS | FcvtWuS | FcvtLS | FcvtLuS | FmvXW | FeqS | FltS | FleS | FclassS | FeqD
-        | FltD | FleD | FclassD | FcvtWD | FcvtWuD | FcvtLD | FcvtLuD | FmvXD => Shape::FpToX,
-        _ => Shape::Built,
-    }
+    op.facts().shape
 }
 
 /// [`shape`] of every operation, by discriminant (`Built` past the last).
 pub const SHAPES: [Shape; 256] = {
     let mut t = [Shape::Built; 256];
     let mut i = 0;
-    while i <= Op::LAST as usize {
-        // SAFETY: `Op` is `repr(u8)` with implicit discriminants from 0 to `LAST`.
-        t[i] = shape(unsafe { core::mem::transmute::<u8, Op>(i as u8) });
+    while i < Op::COUNT {
+        t[i] = crate::ops::FACTS[i].shape;
         i += 1;
     }
     t

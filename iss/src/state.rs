@@ -190,8 +190,8 @@ impl Machine {
     /// misaligned access that traps, a page fault, PMP, no memory or device there).
     /// Interrupts that could be taken first are not looked at. No side effects.
     pub fn next_data_access(&mut self) -> Option<DataAccess> {
-        use crate::insn::Op::*;
         use crate::mmu::Access;
+        use crate::ops::Atomic;
         use crate::record::{shape, Shape};
         let pc = self.hart.pc;
         let prv = self.hart.prv;
@@ -213,50 +213,41 @@ impl Machine {
         });
         let base = self.x(d.rs1);
         let fs_off = self.hart.csr.mstatus & MSTATUS_FS == 0;
-        let (vaddr, size, read, write, atomic) = match (d.op, shape(d.op)) {
-            (_, Shape::Load(n)) => (
+        let (vaddr, size, read, write, atomic) = match shape(d.op) {
+            Shape::Load(n) => (
                 base.wrapping_add(d.imm as i64 as u64),
                 n,
                 true,
                 false,
                 false,
             ),
-            (_, Shape::Store(n)) => (
+            Shape::Store(n) => (
                 base.wrapping_add(d.imm as i64 as u64),
                 n,
                 false,
                 true,
                 false,
             ),
-            (_, Shape::FLoad(n)) if !fs_off => (
+            Shape::FLoad(n) if !fs_off => (
                 base.wrapping_add(d.imm as i64 as u64),
                 n,
                 true,
                 false,
                 false,
             ),
-            (_, Shape::FStore(n)) if !fs_off => (
+            Shape::FStore(n) if !fs_off => (
                 base.wrapping_add(d.imm as i64 as u64),
                 n,
                 false,
                 true,
                 false,
             ),
-            (LrW, _) => (base, 4, true, false, true),
-            (LrD, _) => (base, 8, true, false, true),
-            (ScW, _) => (base, 4, false, true, true),
-            (ScD, _) => (base, 8, false, true, true),
-            (
-                AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW | AmominW | AmomaxW | AmominuW
-                | AmomaxuW,
-                _,
-            ) => (base, 4, true, true, true),
-            (
-                AmoswapD | AmoaddD | AmoxorD | AmoandD | AmoorD | AmominD | AmomaxD | AmominuD
-                | AmomaxuD,
-                _,
-            ) => (base, 8, true, true, true),
-            _ => return None,
+            _ => match d.op.facts().atomic {
+                Atomic::Lr(n) => (base, n, true, false, true),
+                Atomic::Sc(n) => (base, n, false, true, true),
+                Atomic::Amo(n, _) => (base, n, true, true, true),
+                Atomic::No => return None,
+            },
         };
         let misaligned = vaddr & (size as u64 - 1) != 0;
         if misaligned && (atomic || self.config.misaligned == crate::Misaligned::Trap) {
@@ -282,7 +273,8 @@ impl Machine {
             }
         }
         // A store-conditional without its reservation writes nothing.
-        let write = write && !(matches!(d.op, ScW | ScD) && self.hart.reservation != Some(pa0));
+        let sc = matches!(d.op.facts().atomic, Atomic::Sc(_));
+        let write = write && !(sc && self.hart.reservation != Some(pa0));
         if !read && !write {
             return None;
         }
@@ -339,5 +331,38 @@ mod tests {
         assert!(!m.set_reg(0x7c0, 1), "no such CSR");
         assert_eq!(RegAddr::from_addr(0x1025), Some(RegAddr::Fpr(5)));
         assert_eq!(RegAddr::Fpr(5).addr(), 0x1025);
+    }
+
+    /// The access an instruction is about to make, for loads, stores and the atomics (whose
+    /// sizes and kinds are the instruction table's atomic column).
+    #[test]
+    fn next_data_access_of_loads_stores_and_atomics() {
+        let base = crate::bus::RAM_BASE;
+        let data = base + 0x1000;
+        let at = |bits: u32, reserved: bool| {
+            let mut m = Machine::new(Config::default());
+            assert!(m.host_write_phys(base, &bits.to_le_bytes()));
+            m.set_pc(base);
+            m.set_x(10, data);
+            if reserved {
+                m.hart.reservation = Some(data);
+            }
+            m.next_data_access()
+                .map(|a| (a.vaddr, a.size, a.read, a.write))
+        };
+        // ld a1, 8(a0); sw a1, 4(a0)
+        assert_eq!(at(0x00853583, false), Some((data + 8, 8, true, false)));
+        assert_eq!(at(0x00b52223, false), Some((data + 4, 4, false, true)));
+        // lr.w a1, (a0); lr.d a1, (a0)
+        assert_eq!(at(0x100525af, false), Some((data, 4, true, false)));
+        assert_eq!(at(0x100535af, false), Some((data, 8, true, false)));
+        // sc.d a2, a1, (a0): writes only with the reservation.
+        assert_eq!(at(0x18b5362f, true), Some((data, 8, false, true)));
+        assert_eq!(at(0x18b5362f, false), None);
+        // amoadd.w a2, a1, (a0); amomaxu.d a2, a1, (a0)
+        assert_eq!(at(0x00b5262f, false), Some((data, 4, true, true)));
+        assert_eq!(at(0xe0b5362f, false), Some((data, 8, true, true)));
+        // add a0, a0, a1: no access.
+        assert_eq!(at(0x00b50533, false), None);
     }
 }

@@ -9,29 +9,18 @@
 //! Any SC clears the reservation.
 
 use super::tri;
-use crate::insn::{Insn, Op};
+use crate::insn::Insn;
 use crate::machine::Machine;
 use crate::mmu::Access;
+use crate::ops::{AmoOp, Atomic};
 use crate::record::MemKind;
 use pmu::AccessKind;
 
 impl Machine {
     #[inline(never)]
     pub(crate) fn exec_atomic<const REC: bool>(&mut self, d: &Insn, npc: u64) -> u64 {
-        let size: u8 = match d.op {
-            Op::LrW
-            | Op::ScW
-            | Op::AmoswapW
-            | Op::AmoaddW
-            | Op::AmoxorW
-            | Op::AmoandW
-            | Op::AmoorW
-            | Op::AmominW
-            | Op::AmomaxW
-            | Op::AmominuW
-            | Op::AmomaxuW => 4,
-            _ => 8,
-        };
+        let atomic = d.op.facts().atomic;
+        let size = atomic.size();
         let va = self.rs1(d);
         let src = self.rs2(d);
         let sext = |v: u64| -> u64 {
@@ -41,8 +30,8 @@ impl Machine {
                 v
             }
         };
-        match d.op {
-            Op::LrW | Op::LrD => {
+        match atomic {
+            Atomic::Lr(_) => {
                 let pa = tri!(self.atomic_addr(va, size, Access::Load, AccessKind::Read));
                 let v = self.ram_read(pa, size);
                 if REC {
@@ -52,7 +41,7 @@ impl Machine {
                 self.wx::<REC>(d, sext(v));
                 npc
             }
-            Op::ScW | Op::ScD => {
+            Atomic::Sc(_) => {
                 let pa = tri!(self.atomic_addr(va, size, Access::Store, AccessKind::Write));
                 let ok = self.hart.reservation == Some(pa);
                 self.hart.reservation = None;
@@ -69,22 +58,22 @@ impl Machine {
                 self.wx::<REC>(d, (!ok) as u64);
                 self.after_store(npc)
             }
-            op => {
+            Atomic::Amo(_, op) => {
                 let pa = tri!(self.atomic_addr(va, size, Access::Store, AccessKind::Atomic));
                 let old = self.ram_read(pa, size);
                 let (a, b) = (sext(old), sext(src));
                 let new = match op {
-                    Op::AmoswapW | Op::AmoswapD => b,
-                    Op::AmoaddW | Op::AmoaddD => a.wrapping_add(b),
-                    Op::AmoxorW | Op::AmoxorD => a ^ b,
-                    Op::AmoandW | Op::AmoandD => a & b,
-                    Op::AmoorW | Op::AmoorD => a | b,
-                    Op::AmominW | Op::AmominD => (a as i64).min(b as i64) as u64,
-                    Op::AmomaxW | Op::AmomaxD => (a as i64).max(b as i64) as u64,
-                    Op::AmominuW => (a as u32).min(b as u32) as u64,
-                    Op::AmomaxuW => (a as u32).max(b as u32) as u64,
-                    Op::AmominuD => a.min(b),
-                    _ => a.max(b),
+                    AmoOp::Swap => b,
+                    AmoOp::Add => a.wrapping_add(b),
+                    AmoOp::Xor => a ^ b,
+                    AmoOp::And => a & b,
+                    AmoOp::Or => a | b,
+                    AmoOp::Min => (a as i64).min(b as i64) as u64,
+                    AmoOp::Max => (a as i64).max(b as i64) as u64,
+                    AmoOp::Minu if size == 4 => (a as u32).min(b as u32) as u64,
+                    AmoOp::Maxu if size == 4 => (a as u32).max(b as u32) as u64,
+                    AmoOp::Minu => a.min(b),
+                    AmoOp::Maxu => a.max(b),
                 };
                 let new = if size == 4 { new & 0xffff_ffff } else { new };
                 self.ram_write(pa, size, new);
@@ -95,6 +84,8 @@ impl Machine {
                 self.wx::<REC>(d, a);
                 self.after_store(npc)
             }
+            // Only the atomic operations' rows bind this handler.
+            Atomic::No => self.illegal(d),
         }
     }
 }

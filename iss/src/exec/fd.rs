@@ -1,5 +1,5 @@
 //! The F and D extensions (unprivileged spec chapters 11-12) on top of [`crate::fp`]: one
-//! handler per operation, registered by [`fp_handlers`].
+//! handler per operation, bound to its operation by the instruction table ([`crate::ops`]).
 //!
 //! Every FP instruction is illegal while mstatus.FS is Off. Writing an FP register, or raising
 //! a flag (which writes fflags), sets FS to Dirty. Instructions with a rounding-mode field use
@@ -8,10 +8,10 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{build_record, done, htri, imm, next, Handler};
+use super::{build_record, done, htri, imm, next};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
-use crate::insn::{Insn, Op};
+use crate::insn::Insn;
 use crate::machine::Machine;
 use crate::record::Reg;
 
@@ -92,7 +92,7 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+        pub(crate) fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
             if $m.fs_not_dirty::<FX>() {
                 return build_record($m, a, k, pc, left);
             }
@@ -214,6 +214,7 @@ fp_ops! {
 }
 
 /// FP loads: `flw` boxes the loaded single.
+#[inline(always)]
 fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
@@ -245,6 +246,7 @@ fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, cons
 }
 
 /// FP stores write the register's raw low bits (no unboxing).
+#[inline(always)]
 fn fstore<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(
     m: &mut Machine,
     a: &[Insn],
@@ -268,47 +270,24 @@ fn fstore<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, con
     done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
 }
 
-/// Register the F and D handlers in a handler table.
-pub(super) const fn fp_handlers<
-    const REC: bool,
-    const CTR: bool,
-    const FX: bool,
-    const I32: bool,
->(
-    t: &mut [Handler; 256],
-) {
-    t[Op::Flw as usize] = fload::<REC, CTR, FX, I32, 4>;
-    t[Op::Fld as usize] = fload::<REC, CTR, FX, I32, 8>;
-    t[Op::Fsw as usize] = fstore::<REC, CTR, FX, I32, 4>;
-    t[Op::Fsd as usize] = fstore::<REC, CTR, FX, I32, 8>;
-    macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX, I32>; )*};
-    }
-    set!(
-        FaddS => fadd_s, FsubS => fsub_s, FmulS => fmul_s,
-        FdivS => fdiv_s, FsqrtS => fsqrt_s,
-        FmaddS => fmadd_s, FmsubS => fmsub_s,
-        FnmsubS => fnmsub_s, FnmaddS => fnmadd_s,
-        FsgnjS => fsgnj_s, FsgnjnS => fsgnjn_s, FsgnjxS => fsgnjx_s,
-        FminS => fmin_s, FmaxS => fmax_s,
-        FcvtWS => fcvt_w_s, FcvtWuS => fcvt_wu_s,
-        FcvtLS => fcvt_l_s, FcvtLuS => fcvt_lu_s,
-        FmvXW => fmv_x_w, FeqS => feq_s, FltS => flt_s, FleS => fle_s,
-        FclassS => fclass_s,
-        FcvtSW => fcvt_s_w, FcvtSWu => fcvt_s_wu,
-        FcvtSL => fcvt_s_l, FcvtSLu => fcvt_s_lu, FmvWX => fmv_w_x,
-        FaddD => fadd_d, FsubD => fsub_d, FmulD => fmul_d,
-        FdivD => fdiv_d, FsqrtD => fsqrt_d,
-        FmaddD => fmadd_d, FmsubD => fmsub_d,
-        FnmsubD => fnmsub_d, FnmaddD => fnmadd_d,
-        FsgnjD => fsgnj_d, FsgnjnD => fsgnjn_d, FsgnjxD => fsgnjx_d,
-        FminD => fmin_d, FmaxD => fmax_d,
-        FcvtSD => fcvt_s_d, FcvtDS => fcvt_d_s,
-        FeqD => feq_d, FltD => flt_d, FleD => fle_d,
-        FclassD => fclass_d,
-        FcvtWD => fcvt_w_d, FcvtWuD => fcvt_wu_d,
-        FcvtLD => fcvt_l_d, FcvtLuD => fcvt_lu_d, FmvXD => fmv_x_d,
-        FcvtDW => fcvt_d_w, FcvtDWu => fcvt_d_wu,
-        FcvtDL => fcvt_d_l, FcvtDLu => fcvt_d_lu, FmvDX => fmv_d_x,
-    );
+/// Define the FP load and store handlers: `name => fload or fstore, size`.
+macro_rules! fp_access {
+    ($($name:ident => $f:ident, $size:literal;)*) => {$(
+        pub(crate) fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+            m: &mut Machine,
+            a: &[Insn],
+            k: usize,
+            pc: u64,
+            left: u64,
+        ) -> u64 {
+            $f::<REC, CTR, FX, I32, $size>(m, a, k, pc, left)
+        }
+    )*};
+}
+
+fp_access! {
+    flw => fload, 4;
+    fld => fload, 8;
+    fsw => fstore, 4;
+    fsd => fstore, 8;
 }

@@ -19,11 +19,14 @@
 
 mod a;
 mod fd;
+pub(crate) use fd::*;
 pub(crate) mod system;
 pub(crate) mod zicsr;
 
+use crate::classify::flow_ctr_type;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
+use crate::ops::Flow;
 use crate::record::{Reg, Shape, SHAPES};
 use arch::{Cause, Exception};
 
@@ -329,7 +332,7 @@ macro_rules! handlers {
     };
     // With the block and the instruction's index in it named too.
     ($($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
+        pub(crate) fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
             let $d = &$a[$k];
             let r = $e;
             done::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
@@ -436,7 +439,7 @@ handlers! {
         }
         m.wxe::<REC, FX>(d, k, next(d, pc));
         let target = pc.wrapping_add(imm(d));
-        tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
+        tell_ctr!(m, a, k, pc, left, target, flow_ctr_type(Flow::DirectJump, d.rd, d.rs1, true));
         target
     };
     jalr => |m, a, k, d, pc, left| {
@@ -446,7 +449,7 @@ handlers! {
             return special(m, pc, left, r);
         }
         m.wxe::<REC, FX>(d, k, next(d, pc));
-        tell_ctr!(m, a, k, pc, left, target, crate::classify::ctr_type(d, true));
+        tell_ctr!(m, a, k, pc, left, target, flow_ctr_type(Flow::IndirectJump, d.rd, d.rs1, true));
         target
     };
 }
@@ -612,7 +615,7 @@ alui! {
 }
 
 /// The block's end marker: execution goes on at `pc`, the instruction after the block.
-fn end_of_block<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+pub(crate) fn end_of_block<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     _: &[Insn],
     _: usize,
@@ -631,48 +634,12 @@ pub(super) fn build_record(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left:
     BUILD
 }
 
-/// Build the handler table for one recording mode.
+/// Build the handler table for one recording mode: each operation's handler as the
+/// instruction table binds it ([`crate::ops`]), illegal past the last operation.
 const fn table<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>() -> [Handler; 256]
 {
     let mut t: [Handler; 256] = [illegal::<REC, CTR, FX, I32>; 256];
-    macro_rules! set {
-        ($($op:ident => $h:ident),* $(,)?) => {$( t[Op::$op as usize] = $h::<REC, CTR, FX, I32>; )*};
-    }
-    set!(
-        NotDecoded => end_of_block, Illegal => illegal,
-        Lui => lui, Auipc => auipc, Jal => jal, Jalr => jalr,
-        Beq => beq, Bne => bne, Blt => blt, Bge => bge, Bltu => bltu, Bgeu => bgeu,
-        Lb => lb, Lh => lh, Lw => lw, Ld => ld, Lbu => lbu, Lhu => lhu, Lwu => lwu,
-        Sb => sb, Sh => sh, Sw => sw, Sd => sd,
-        Addi => addi, Slti => slti, Sltiu => sltiu, Xori => xori, Ori => ori, Andi => andi,
-        Slli => slli, Srli => srli, Srai => srai,
-        Add => add, Sub => sub, Sll => sll, Slt => slt, Sltu => sltu, Xor => xor,
-        Srl => srl, Sra => sra, Or => or, And => and,
-        Addiw => addiw, Slliw => slliw, Srliw => srliw, Sraiw => sraiw,
-        Addw => addw, Subw => subw, Sllw => sllw, Srlw => srlw, Sraw => sraw,
-        Fence => fence, Ecall => ecall, Ebreak => ebreak, FenceI => fence_i,
-        Csrrw => csr, Csrrs => csr, Csrrc => csr, Csrrwi => csr, Csrrsi => csr, Csrrci => csr,
-        Mul => mul, Mulh => mulh, Mulhsu => mulhsu, Mulhu => mulhu,
-        Div => div_, Divu => divu, Rem => rem_, Remu => remu,
-        Mulw => mulw, Divw => divw, Divuw => divuw, Remw => remw, Remuw => remuw,
-        LrW => atomic, ScW => atomic, AmoswapW => atomic, AmoaddW => atomic,
-        AmoxorW => atomic, AmoandW => atomic, AmoorW => atomic, AmominW => atomic,
-        AmomaxW => atomic, AmominuW => atomic, AmomaxuW => atomic,
-        LrD => atomic, ScD => atomic, AmoswapD => atomic, AmoaddD => atomic,
-        AmoxorD => atomic, AmoandD => atomic, AmoorD => atomic, AmominD => atomic,
-        AmomaxD => atomic, AmominuD => atomic, AmomaxuD => atomic,
-        Mret => mret, Sret => sret, Wfi => wfi, SfenceVma => sfence_vma, Sctrclr => sctrclr,
-        AddUw => add_uw, Sh1add => sh1add, Sh2add => sh2add, Sh3add => sh3add,
-        Sh1addUw => sh1add_uw, Sh2addUw => sh2add_uw, Sh3addUw => sh3add_uw, SlliUw => slli_uw,
-        Andn => andn, Orn => orn, Xnor => xnor, Clz => clz, Clzw => clzw, Ctz => ctz,
-        Ctzw => ctzw, Cpop => cpop, Cpopw => cpopw, Max => max, Maxu => maxu, Min => min,
-        Minu => minu, SextB => sext_b, SextH => sext_h, ZextH => zext_h, Rol => rol, Ror => ror,
-        Rolw => rolw, Rorw => rorw, Rori => rori, Roriw => roriw, OrcB => orc_b, Rev8 => rev8,
-        Bclr => bclr, Bext => bext, Binv => binv, Bset => bset,
-        Bclri => bclri, Bexti => bexti, Binvi => binvi, Bseti => bseti,
-        CzeroEqz => czero_eqz, CzeroNez => czero_nez,
-    );
-    fd::fp_handlers::<REC, CTR, FX, I32>(&mut t);
+    crate::ops::bind_handlers::<REC, CTR, FX, I32>(&mut t);
     if FX {
         let mut i = 0;
         while i < 256 {
