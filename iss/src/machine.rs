@@ -34,6 +34,11 @@ pub enum ConfigError {
     Rom(#[from] crate::bus::RomError),
     #[error("device tree: {0}")]
     Dtb(String),
+    #[error(
+        "the device tree ({len} bytes) does not fit in the {space} bytes of main RAM, where \
+         the built-in SBI puts it (use --mem to enlarge RAM)"
+    )]
+    DtbTooLarge { len: usize, space: u64 },
 }
 
 /// Options fixed when the machine is built.
@@ -337,6 +342,46 @@ pub const BOOT_STEPS: u64 = 5;
 pub const DTB_ADDR: u64 = 0x1020;
 
 impl Machine {
+    /// The device tree blob the boot ROM (or the built-in SBI) hands to the program: the
+    /// generated one ([`crate::dtb::build`]) unless [`Machine::set_dtb`] replaced it.
+    pub fn dtb(&self) -> &[u8] {
+        &self.dtb
+    }
+
+    /// Hand `dtb` to the program instead (a user's tree, or one with `/chosen` set), checked
+    /// to fit where it goes: after the boot ROM's reset vector ([`crate::bus::RomError`]), or
+    /// with the built-in SBI in main RAM. The blob itself is the caller's to check
+    /// ([`crate::fdt::check`]).
+    pub fn set_dtb(&mut self, dtb: Vec<u8>) -> Result<(), ConfigError> {
+        if self.config.sbi {
+            let space = self.config.ram_size;
+            if (dtb.len() as u64).div_ceil(crate::bus::PAGE_SIZE) * crate::bus::PAGE_SIZE > space {
+                return Err(ConfigError::DtbTooLarge {
+                    len: dtb.len(),
+                    space,
+                });
+            }
+        } else {
+            crate::bus::BootRom::new(0, &dtb)?;
+        }
+        self.dtb = dtb;
+        Ok(())
+    }
+
+    /// Where [`Machine::boot`] puts the device tree and points a1 at: [`DTB_ADDR`] in the boot
+    /// ROM, or with the built-in SBI the top of main RAM, page aligned (`None` when main RAM
+    /// cannot hold it).
+    pub fn dtb_addr(&self) -> Option<u64> {
+        if !self.config.sbi {
+            return Some(DTB_ADDR);
+        }
+        let len = self.dtb.len() as u64;
+        let room = len.div_ceil(crate::bus::PAGE_SIZE) * crate::bus::PAGE_SIZE;
+        let top = self.config.ram_base.checked_add(self.config.ram_size)?;
+        let addr = top.checked_sub(room)?;
+        (addr >= self.config.ram_base).then_some(addr)
+    }
+
     /// Reset the hart to run a program from `entry`, as Spike's boot ROM leaves it; with the
     /// built-in SBI, then in S-mode as OpenSBI leaves it ([`Machine::sbi_boot`]). Without it,
     /// the boot ROM is put at 0x1000 with the device tree at [`DTB_ADDR`] (a1), for M-mode
@@ -393,6 +438,38 @@ mod tests {
             .expect("RAM over the ROM");
         assert!(e.to_string().contains("overlaps the boot ROM"), "{e}");
         assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
+    }
+
+    /// A replacement device tree goes where the generated one went, and must fit there: the
+    /// ROM after its reset vector, or main RAM with the built-in SBI (at its top).
+    #[test]
+    fn set_dtb_checks_the_space() {
+        let mut m = Machine::new(Config::default());
+        let e = m.set_dtb(vec![0; 0xf000]).unwrap_err().to_string();
+        assert!(
+            e.contains("61440 bytes") && e.contains("61408 bytes"),
+            "{e}"
+        );
+        m.set_dtb(vec![0xd0; 100]).unwrap();
+        m.boot(0x8000_0000);
+        assert_eq!(
+            m.bus.rom.as_ref().unwrap().bytes()[0x20..0x20 + 100],
+            [0xd0; 100]
+        );
+        let mut s = Machine::new(Config {
+            sbi: true,
+            ram_size: 0x2000,
+            ..Config::default()
+        });
+        let e = s.set_dtb(vec![0; 0x2001]).unwrap_err().to_string();
+        assert!(
+            e.contains("8193 bytes") && e.contains("8192 bytes of main RAM"),
+            "{e}"
+        );
+        s.set_dtb(vec![0xd0; 0x1001]).unwrap();
+        assert_eq!(s.dtb_addr(), Some(0x8000_0000));
+        s.boot(0x8000_0000);
+        assert_eq!(s.x(11), 0x8000_0000);
     }
 
     /// A stepped hart: the store that enables the UART's receive interrupt raises mip.MEIP
