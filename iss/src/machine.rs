@@ -472,6 +472,50 @@ mod tests {
         assert_eq!(s.x(11), 0x8000_0000);
     }
 
+    /// A trap in a block that a chain of blocks entered (a taken branch and a jump going
+    /// straight to decoded blocks, `exec::done`) is taken with the instruction that raised
+    /// it: here a misaligned load the built-in SBI emulates by decoding it, three times (the
+    /// loop's branch goes straight to it after the first), then a shutdown. (The instruction was once taken as the n-th after the first block's start:
+    /// another one, or past the arena's end.)
+    #[test]
+    fn trap_in_a_chained_block() {
+        use crate::bus::RAM_BASE;
+        let code: [u32; 16] = [
+            0x0000_0e17, //    auipc t3, 0
+            0x101e_0e13, //    addi t3, t3, 0x101
+            0x0040_006f, //    j A
+            0x0019_8993, // A: addi s3, s3, 1
+            0x0019_8993, //    addi s3, s3, 1
+            0x000e_3383, //    ld t2, 0(t3) (misaligned: emulated)
+            0x0079_0933, //    add s2, s2, t2 (the last block decoded)
+            0x0014_8493, //    addi s1, s1, 1
+            0x0030_0313, //    li t1, 3
+            0xfe64_c4e3, //    blt s1, t1, A
+            0x5352_58b7, //    lui a7, SRST
+            0x3548_889b, //    addiw a7, a7, ...
+            0x0000_0813, //    li a6, 0
+            0x0000_0513, //    li a0, 0 (shutdown)
+            0x0000_0593, //    li a1, 0 (no reason)
+            0x0000_0073, //    ecall
+        ];
+        let mut m = Machine::new(Config {
+            sbi: true,
+            ..Config::default()
+        });
+        let off = m.bus.ram.offset(RAM_BASE, 0x200).unwrap();
+        for (i, w) in code.iter().enumerate() {
+            m.bus.ram.write(off + 4 * i, 4, *w as u64);
+        }
+        m.bus.ram.write(off + 0x101, 8, 0x0102_0304_0506_0708);
+        m.boot(RAM_BASE);
+        assert_eq!(
+            m.run(&mut crate::NoSink, Some(10_000)),
+            crate::Stop::Exit(0)
+        );
+        assert_eq!(m.x(18), 3 * 0x0102_0304_0506_0708, "s2");
+        assert_eq!(m.x(19), 6, "s3");
+    }
+
     /// A stepped hart: the store that enables the UART's receive interrupt raises mip.MEIP
     /// through the PLIC at once, and the next step takes the external interrupt; reading the
     /// byte and completing drops the line.
