@@ -303,6 +303,9 @@ fn load_kernel(m: &mut Machine, option: &str, path: &Path, layout: &mut Layout) 
     })
 }
 
+/// The largest initrd read (1 GiB, the cap of a kernel or an ELF file).
+const MAX_INITRD: u64 = iss::elf::MAX_ELF_FILE;
+
 /// The most of main RAM that QEMU leaves between a kernel's start and its initrd.
 const INITRD_GAP: u64 = 128 << 20;
 
@@ -341,9 +344,12 @@ fn load_initrd(
             return Err(too_large(md.len().to_string()));
         }
     }
-    let bytes = match iss::files::read_capped(path, space, "RAM after the kernel") {
+    // Read whole into host memory first: at most what RAM can take, and never more than the
+    // largest initrd read (an endless source, `/dev/zero`, is an error, not a full memory).
+    let cap = space.min(MAX_INITRD);
+    let bytes = match iss::files::read_capped(path, cap, "an initrd") {
         Ok(b) => b,
-        Err(iss::files::ReadError::TooLarge { .. }) => {
+        Err(iss::files::ReadError::TooLarge { .. }) if cap == space => {
             return Err(too_large(format!("more than {space}")))
         }
         Err(e) => bail!("--initrd {e}"),

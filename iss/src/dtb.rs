@@ -230,6 +230,10 @@ pub enum FdtError {
     },
     #[error("the structure block does not end with the end token (at byte {offset:#x})")]
     NoEnd { offset: usize },
+    #[error("nodes nest deeper than {max} levels at byte {offset:#x}")]
+    Depth { max: usize, offset: usize },
+    #[error("the name at byte {offset:#x} is not text (UTF-8)")]
+    Name { offset: usize },
     #[error("the root node has no name '' (found {name:?})")]
     Root { name: String },
     #[error("{what} {name:?}: {why}")]

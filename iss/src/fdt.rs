@@ -4,8 +4,8 @@
 //!
 //! A blob is checked before anything uses it (Devicetree Specification 0.4, chapter 5): the
 //! magic, `totalsize` against the blob's length, the version (16 or 17, which every `dtc`
-//! writes), every block within the blob, and the structure block's tokens, nesting and
-//! property names read within their blocks. The rewriter parses the blob into a tree, changes
+//! writes), every block within the blob, and the structure block's tokens, nesting (at most
+//! [`MAX_DEPTH`] levels) and names (text) read within their blocks. The rewriter parses the blob into a tree, changes
 //! `/chosen`, and writes a version-17 blob again with the same memory reservations and
 //! `boot_cpuid_phys`: nodes and properties keep their order and values.
 
@@ -19,6 +19,8 @@ const FDT_NOP: u32 = 4;
 const FDT_END: u32 = 9;
 /// The header's size (version 17).
 const HEADER_SIZE: usize = 40;
+/// The deepest nesting read (Linux's `FDT_MAX_DEPTH`): the rewriter's recursion is bounded.
+pub const MAX_DEPTH: usize = 64;
 
 /// A node: its name (`name@unit`), its properties in order, its children in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -157,10 +159,17 @@ pub fn parse(blob: &[u8]) -> Result<Tree, FdtError> {
                     return Err(FdtError::Unbalanced { offset: at });
                 }
                 let name = sb.cstr(pos, "a node name")?;
+                let name =
+                    String::from_utf8(name.to_vec()).map_err(|_| FdtError::Name { offset: pos })?;
                 pos = (pos + name.len() + 1).next_multiple_of(4);
-                let name = String::from_utf8_lossy(name).into_owned();
                 if stack.is_empty() && !name.is_empty() {
                     return Err(FdtError::Root { name });
+                }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(FdtError::Depth {
+                        max: MAX_DEPTH,
+                        offset: at,
+                    });
                 }
                 stack.push(Node {
                     name,
@@ -181,10 +190,12 @@ pub fn parse(blob: &[u8]) -> Result<Tree, FdtError> {
                 let len = sb.u32(pos, "a property length")? as usize;
                 let nameoff = sb.u32(pos + 4, "a property name offset")? as usize;
                 let name = names.cstr(nameoff, "a property name")?;
+                let name = String::from_utf8(name.to_vec()).map_err(|_| FdtError::Name {
+                    offset: strings as usize + nameoff,
+                })?;
                 let value = sb.bytes(pos + 8, len, "a property value")?;
                 pos = (pos + 8 + len).next_multiple_of(4);
-                node.props
-                    .push((String::from_utf8_lossy(name).into_owned(), value.to_vec()));
+                node.props.push((name, value.to_vec()));
             }
             FDT_NOP => {}
             FDT_END => {
@@ -435,6 +446,21 @@ mod tests {
         for n in 0..blob.len() {
             assert!(parse(&blob[..n]).is_err(), "truncated at {n}");
         }
+        // Nesting past MAX_DEPTH.
+        let mut t = Tree::default();
+        let mut n = Node::default();
+        for _ in 0..MAX_DEPTH {
+            n = Node {
+                name: "n".into(),
+                children: vec![n],
+                ..Node::default()
+            };
+        }
+        t.root.children.push(n);
+        assert!(matches!(
+            parse(&t.to_blob()),
+            Err(FdtError::Depth { max: 64, .. })
+        ));
         for i in 0..blob.len() {
             for x in [0x01, 0x80, 0xff] {
                 let mut b = blob.clone();
