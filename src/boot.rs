@@ -70,6 +70,13 @@ impl Layout {
 
     /// Place `what` at `start..end`, refusing an overlap with anything placed before.
     fn add(&mut self, what: String, start: u64, end: u64) -> Result<()> {
+        self.check(&what, start, end)?;
+        self.0.push(Region { what, start, end });
+        Ok(())
+    }
+
+    /// Refuse `what` at `start..end` if it overlaps anything placed.
+    fn check(&self, what: &str, start: u64, end: u64) -> Result<()> {
         if let Some(r) = self.overlap(start, end) {
             bail!(
                 "{what} at {start:#x}..{end:#x} overlaps {} at {:#x}..{:#x}",
@@ -78,7 +85,20 @@ impl Layout {
                 r.end
             );
         }
-        self.0.push(Region { what, start, end });
+        Ok(())
+    }
+
+    /// Place the segments of one file (which the ELF loader took as they are), checked
+    /// against what other files placed, not against each other.
+    fn add_file(&mut self, segments: Vec<(String, u64, u64)>) -> Result<()> {
+        for (what, start, end) in &segments {
+            self.check(what, *start, *end)?;
+        }
+        self.0.extend(
+            segments
+                .into_iter()
+                .map(|(what, start, end)| Region { what, start, end }),
+        );
         Ok(())
     }
 }
@@ -141,10 +161,15 @@ pub fn load(
         ),
         (Some(p), _) => {
             let prog = iss::elf::load_file(m, p)?;
-            for (i, &(addr, _, mem, _)) in prog.segments.iter().enumerate() {
-                let what = format!("segment {i} of {}", p.display());
-                layout.add(what, addr, addr.saturating_add(mem))?;
-            }
+            let segments = prog
+                .segments
+                .iter()
+                .enumerate()
+                .map(|(i, &(addr, _, mem, _))| {
+                    let what = format!("segment {i} of {}", p.display());
+                    (what, addr, addr.saturating_add(mem))
+                });
+            layout.add_file(segments.collect())?;
             Some(prog)
         }
         (None, Some((option, k))) if !sbi => bail!(
@@ -248,10 +273,18 @@ fn load_kernel(m: &mut Machine, option: &str, path: &Path, layout: &mut Layout) 
         // Checked before anything is loaded.
         let mut span = (u64::MAX, 0);
         let mut entry = elf.entry;
+        let mut segments = Vec::new();
         for seg in elf.loadable() {
             let (a, end) = (seg.p_paddr, seg.p_paddr.saturating_add(seg.p_memsz));
-            let what = format!("{option} {shown}: segment {}", seg.index);
-            layout.add(what, a, end)?;
+            if a >> 63 != 0 {
+                bail!(
+                    "{option} {shown}: segment {} has physical address {a:#x}, a kernel's \
+                     virtual one (a vmlinux?): give the kernel's Image (arch/riscv/boot/Image) \
+                     or an ELF with physical load addresses",
+                    seg.index
+                );
+            }
+            segments.push((format!("{option} {shown}: segment {}", seg.index), a, end));
             if seg.p_memsz > 0 {
                 span = (span.0.min(a), span.1.max(end));
             }
@@ -261,6 +294,7 @@ fn load_kernel(m: &mut Machine, option: &str, path: &Path, layout: &mut Layout) 
                 entry = seg.p_paddr.wrapping_add(off);
             }
         }
+        layout.add_file(segments)?;
         let prog = iss::elf::load(m, &bytes, &shown).map_err(|e| anyhow!("{option}: {e}"))?;
         if span.0 > span.1 {
             span = (entry, entry);

@@ -450,6 +450,32 @@ fn bad_images_are_refused() {
         ],
         &["be.Image", "big-endian"],
     );
+    // A vmlinux: its load addresses are virtual.
+    let code = common::code_bytes(&[0x0000_0073]);
+    let vmlinux = tmp.write(
+        "vmlinux",
+        &common::build_elf(&common::ElfSpec {
+            class64: true,
+            machine: common::EM_RISCV,
+            addr: 0xffff_ffff_8000_0000,
+            mem_size: code.len() as u64,
+            image: code,
+            symbols: vec![],
+        }),
+    );
+    refused(
+        &[
+            OsStr::new("--sbi"),
+            OsStr::new("builtin"),
+            OsStr::new("--kernel"),
+            vmlinux.as_os_str(),
+        ],
+        &[
+            "--kernel",
+            "vmlinux: segment 0 has physical address 0xffffffff80000000",
+            "give the kernel's Image",
+        ],
+    );
     // text_offset past the end of 1 MiB of RAM.
     let image = tmp.write("Image", &image_bytes());
     refused(
