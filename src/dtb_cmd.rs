@@ -28,8 +28,33 @@ pub struct DtbArgs {
     /// not apply to it).
     #[arg(long, value_enum, default_value_t = Platform::Hartscope)]
     pub platform: Platform,
+    /// Start from this device tree blob instead of the generated one (checked, as `run
+    /// --dtb` checks it): with --bootargs or the initrd's bounds it is rewritten, else
+    /// printed or copied.
+    #[arg(long, value_name = "FILE")]
+    pub dtb: Option<PathBuf>,
+    /// /chosen/bootargs, as `run --bootargs` sets it.
+    #[arg(long, value_name = "STRING")]
+    pub bootargs: Option<String>,
+    /// /chosen/linux,initrd-start (with --initrd-end): where `run --initrd` put the initrd
+    /// (hex with 0x, or decimal).
+    #[arg(long, value_name = "ADDR", requires = "initrd_end", value_parser = parse_addr)]
+    pub initrd_start: Option<u64>,
+    /// /chosen/linux,initrd-end: the byte after the initrd's last.
+    #[arg(long, value_name = "ADDR", requires = "initrd_start", value_parser = parse_addr)]
+    pub initrd_end: Option<u64>,
     #[command(flatten)]
     pub hart: crate::hart_args::HartArgs,
+}
+
+/// An address: hex with 0x, or decimal.
+fn parse_addr(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    }
+    .map_err(|_| format!("'{s}' is not an address (hex with 0x, or decimal)"))
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,11 +81,25 @@ pub fn run(args: DtbArgs) -> Result<()> {
     let mut base = Config::default();
     args.mem.apply(&mut base);
     let config = args.hart.config(base)?;
-    let dtb = match args.platform {
-        Platform::Hartscope => blob(&config)?,
-        Platform::Spike => crate::spike::spike_platform_dtb()
+    let dtb = match (&args.dtb, args.platform) {
+        (Some(p), _) => {
+            let b = iss::files::read_capped(p, 16 << 20, "a device tree blob")
+                .map_err(|e| anyhow::anyhow!("--dtb {e}"))?;
+            iss::fdt::check(&b).map_err(|e| anyhow::anyhow!("--dtb {}: {e}", p.display()))?;
+            b
+        }
+        (None, Platform::Hartscope) => blob(&config)?,
+        (None, Platform::Spike) => crate::spike::spike_platform_dtb()
             .map_err(|e| anyhow::anyhow!("cannot build Spike's device tree: {e}"))?,
     };
+    let chosen = iss::fdt::Chosen {
+        bootargs: args.bootargs.clone(),
+        initrd: args.initrd_start.zip(args.initrd_end),
+    };
+    if let Some((start, end)) = chosen.initrd.filter(|(s, e)| e < s) {
+        bail!("--initrd-end {end:#x} is below --initrd-start {start:#x}");
+    }
+    let dtb = iss::fdt::patch_chosen(&dtb, &chosen).context("setting /chosen")?;
     let bytes = match args.format {
         Format::Dtb => dtb,
         Format::Dts => iss::dtb::to_dts(&dtb)

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_models;
+mod boot;
 mod dtb_cmd;
 mod files;
 mod gdb;

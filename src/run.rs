@@ -25,8 +25,10 @@ pub const EXIT_RESET: u8 = 126;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program: an RV64 little-endian ELF executable.
-    pub program: PathBuf,
+    /// The program: an RV64 little-endian ELF executable (M-mode firmware with --kernel or
+    /// --payload; not given with --sbi builtin --kernel FILE).
+    #[arg(required_unless_present = "kernel")]
+    pub program: Option<PathBuf>,
     /// RAM: a size at 0x8000_0000, in bytes or with a K, M or G suffix; or regions as Spike's
     /// -m takes them, BASE:SIZE[,BASE:SIZE...] (hexadecimal with 0x, or decimal; sizes may have
     /// a suffix; all 4 KiB aligned, within 1 TiB of each other), the first the main one.
@@ -72,11 +74,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub uart_input: Option<PathBuf>,
     /// A second ELF loaded at its physical addresses (p_paddr) after PROGRAM, which is then
-    /// M-mode firmware that starts it (OpenSBI's fw_jump, whose payload goes at 0x80200000).
-    /// Its segments must keep clear of PROGRAM's; HTIF's tohost is PROGRAM's (else the
-    /// payload's). Not with --sbi builtin (run the S-mode program itself then).
+    /// M-mode firmware that starts it (OpenSBI's fw_jump, whose payload goes at 0x80200000);
+    /// or a Linux Image, as --kernel. Its segments must keep clear of PROGRAM's; HTIF's tohost
+    /// is PROGRAM's (else the payload's). Not with --sbi builtin (use --kernel then).
     #[arg(long, value_name = "FILE")]
     pub payload: Option<PathBuf>,
+    #[command(flatten)]
+    pub boot: crate::boot::BootArgs,
     /// Misaligned loads and stores: trap (raise the misaligned exception) or emulate.
     #[arg(long, value_enum, default_value_t = MisalignedArg::Trap)]
     pub misaligned: MisalignedArg,
@@ -202,48 +206,6 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
-/// `--payload`: load the ELF at `path` after the firmware `prog` (from `firmware`), refusing
-/// a segment that overlaps one of the firmware's. The firmware's HTIF symbols are kept.
-fn load_payload(
-    m: &mut Machine,
-    prog: &iss::elf::Program,
-    path: &Path,
-    firmware: &Path,
-) -> Result<()> {
-    if m.config.sbi {
-        bail!(
-            "--payload {}: the built-in SBI (--sbi builtin) starts PROGRAM in S-mode itself; \
-             --payload is for M-mode firmware such as OpenSBI's fw_jump",
-            path.display()
-        );
-    }
-    let htif = (m.htif.tohost, m.htif.fromhost);
-    // Checked against the firmware's segments before anything is loaded.
-    let bytes = iss::elf::read_file(path).map_err(|e| anyhow::anyhow!("--payload: {e}"))?;
-    let shown = path.display().to_string();
-    let elf =
-        iss::elf::ElfFile::parse(&bytes, &shown).map_err(|e| anyhow::anyhow!("--payload: {e}"))?;
-    for seg in elf.loadable() {
-        let (a, end) = (seg.p_paddr, seg.p_paddr.saturating_add(seg.p_memsz));
-        for (i, &(b, _, mem, _)) in prog.segments.iter().enumerate() {
-            if a < b.saturating_add(mem) && b < end && seg.p_memsz > 0 && mem > 0 {
-                bail!(
-                    "--payload {shown}: segment {} at {a:#x}..{end:#x} overlaps segment {i} of \
-                     {} at {b:#x}..{:#x}",
-                    seg.index,
-                    firmware.display(),
-                    b + mem
-                );
-            }
-        }
-    }
-    iss::elf::load(m, &bytes, &shown).map_err(|e| anyhow::anyhow!("--payload: {e}"))?;
-    if htif.0.is_some() {
-        (m.htif.tohost, m.htif.fromhost) = htif;
-    }
-    Ok(())
-}
-
 /// `hartscope run`: build the machine the options describe, load the program, run it with
 /// the outputs asked for, report, and turn how it stopped into the exit status.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
@@ -260,11 +222,25 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         iss::machine::ConfigError::Ram(r) => anyhow::anyhow!("--mem: {r}"),
         e => e.into(),
     })?;
-    let prog = iss::elf::load_file(&mut m, &args.program)?;
-    if let Some(path) = &args.payload {
-        load_payload(&mut m, &prog, path, &args.program)?;
+    let crate::boot::Loaded {
+        prog,
+        entry,
+        initrd,
+    } = crate::boot::load(
+        &mut m,
+        args.program.as_deref(),
+        args.payload.as_deref(),
+        args.pc,
+        &args.boot,
+    )?;
+    if let (Some((start, end)), Some(path), false) = (initrd, &args.boot.initrd, args.quiet) {
+        eprintln!(
+            "hartscope: --initrd {} at {start:#x}..{end:#x} (/chosen linux,initrd-start and \
+             linux,initrd-end)",
+            path.display()
+        );
     }
-    m.boot(args.pc.unwrap_or(prog.entry));
+    m.boot(entry);
     args.hart.check_boot(&m, &prog)?;
     // Listen before any output is created: a port in use is reported first.
     let mut gdb = args.gdb.map(crate::gdb::Server::listen).transpose()?;
@@ -314,7 +290,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if console_kept {
         m.bus.console = iss::bus::Console::Capture(Vec::new());
     }
-    let tandem = args.tandem.start(&mut m, &prog, &args.program)?;
+    let tandem = args.tandem.start(&mut m, &prog, main_file(&args))?;
     let tandem_name = args
         .tandem
         .tandem
@@ -518,16 +494,36 @@ fn open_log(args: &RunArgs) -> Result<Option<LogSink>> {
                 .with_context(|| format!("{option}: cannot create {}", p.display()))?,
         ),
     };
-    let symbols = if args.log_trace {
-        Some(
-            iss::elf::spike_symbols_file(&args.program).with_context(|| {
-                format!("-l: reading the symbols of {}", args.program.display())
-            })?,
-        )
-    } else {
+    let main = main_file(args);
+    let symbols = if !args.log_trace {
         None
+    } else if args.program.is_none() && !is_elf_file(main) {
+        // A kernel Image has no symbols.
+        Some(Default::default())
+    } else {
+        Some(
+            iss::elf::spike_symbols_file(main)
+                .with_context(|| format!("-l: reading the symbols of {}", main.display()))?,
+        )
     };
     Ok(Some(CommitLog::spike(out, commits, symbols)))
+}
+
+/// The file whose symbols the run uses: PROGRAM, or the kernel the built-in SBI starts.
+fn main_file(args: &RunArgs) -> &Path {
+    args.program
+        .as_deref()
+        .or(args.boot.kernel.as_deref())
+        .unwrap_or(Path::new(""))
+}
+
+/// Whether `path` starts as an ELF file does.
+fn is_elf_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| iss::image::is_elf(&magic))
 }
 
 /// How the log's destination is named in messages.

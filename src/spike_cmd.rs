@@ -36,7 +36,7 @@ Any other option is refused. Exit status: as `hartscope run`'s.
 /// Parse Spike's arguments into `hartscope run`'s.
 pub fn parse(args: &[OsString]) -> Result<RunArgs> {
     let mut run = RunArgs {
-        program: PathBuf::new(),
+        program: None,
         mem: crate::run::MemMap::at_ram_base(2048 << 20),
         max_insns: None,
         log_commits: None,
@@ -48,6 +48,7 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
         signature_granularity: 4,
         uart_input: None,
         payload: None,
+        boot: Default::default(),
         misaligned: MisalignedArg::Trap,
         quiet: true,
         hart: Default::default(),
@@ -118,7 +119,7 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
             _ => program = Some(PathBuf::from(s)),
         }
     }
-    run.program = program.context("no program (ELF) given")?;
+    run.program = Some(program.context("no program (ELF) given")?);
     if run.log.is_some() && !run.log_trace && !run.commits_to_log {
         // Spike accepts it and writes nothing there; so does hartscope.
         run.log = None;

@@ -128,3 +128,37 @@ fn memory_regions_and_pmp_are_in_the_tree() {
         "{err}"
     );
 }
+
+/// `--bootargs` and the initrd's bounds go into /chosen (next to stdout-path), as a run sets
+/// them; bounds that are reversed, or only one of them, are refused.
+#[test]
+fn chosen_takes_bootargs_and_initrd_bounds() {
+    let out = dtb(&[
+        "--bootargs",
+        "console=ttyS0 quiet",
+        "--initrd-start",
+        "0x88200000",
+        "--initrd-end",
+        "2284847104",
+        "--format",
+        "dts",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        text.contains(
+            "\tchosen {\n\t\tstdout-path = \"/soc/serial@10000000\";\n\t\tbootargs = \
+             \"console=ttyS0 quiet\";\n\t\tlinux,initrd-start = <0x00 0x88200000>;\n\t\t\
+             linux,initrd-end = <0x00 0x88300000>;\n\t};\n"
+        ),
+        "{text}"
+    );
+    let out = dtb(&["--initrd-start", "0x2000", "--initrd-end", "0x1000"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--initrd-end 0x1000 is below"));
+    let out = dtb(&["--initrd-start", "0x2000"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = dtb(&["--initrd-start", "nope", "--initrd-end", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'nope' is not an address"));
+}

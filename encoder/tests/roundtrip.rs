@@ -526,6 +526,7 @@ program_tests!(
     sbi_ext,
     sbi_pmu,
     fw_payload,
+    kernel_boot,
     uart_irq,
     uart_irq_s,
     isa_probe,
@@ -614,6 +615,7 @@ fn every_program_is_covered() {
         // the ROM's image too (`ntrace decode --raw 0x1000:FILE`); not a case for this table.
         "bootrom",
         "fw_payload",
+        "kernel_boot",
         "uart_irq",
         "uart_irq_s",
         "isa_probe",

@@ -214,17 +214,50 @@ pub enum FdtError {
     Token { token: u32, offset: usize },
     #[error("nodes do not nest at byte {offset:#x}")]
     Unbalanced { offset: usize },
+    #[error("the header's totalsize is {header} bytes but the blob has {len}")]
+    TotalSize { header: u32, len: usize },
+    #[error(
+        "version {version} (last compatible version {last_comp}): only versions 16 and 17 \
+         (last compatible version 16 or 17) are read"
+    )]
+    Version { version: u32, last_comp: u32 },
+    #[error("the {what} at byte {offset:#x} ({size} bytes) runs past the blob's {len} bytes")]
+    Block {
+        what: &'static str,
+        offset: u32,
+        size: u32,
+        len: usize,
+    },
+    #[error("the structure block does not end with the end token (at byte {offset:#x})")]
+    NoEnd { offset: usize },
+    #[error("nodes nest deeper than {max} levels at byte {offset:#x}")]
+    Depth { max: usize, offset: usize },
+    #[error("the name at byte {offset:#x} is not text (UTF-8)")]
+    Name { offset: usize },
+    #[error("the root node has no name '' (found {name:?})")]
+    Root { name: String },
+    #[error("{what} {name:?}: {why}")]
+    Value {
+        what: &'static str,
+        name: String,
+        why: &'static str,
+    },
 }
 
 /// Reads a blob's big-endian words and NUL-terminated strings, each bounds-checked.
-struct Blob<'a>(&'a [u8]);
+pub(crate) struct Blob<'a>(pub(crate) &'a [u8]);
 
 impl Blob<'_> {
-    fn u32(&self, offset: usize, what: &'static str) -> Result<u32, FdtError> {
+    pub(crate) fn u32(&self, offset: usize, what: &'static str) -> Result<u32, FdtError> {
         self.bytes(offset, 4, what)
             .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn bytes(&self, offset: usize, n: usize, what: &'static str) -> Result<&[u8], FdtError> {
+    pub(crate) fn bytes(
+        &self,
+        offset: usize,
+        n: usize,
+        what: &'static str,
+    ) -> Result<&[u8], FdtError> {
         offset
             .checked_add(n)
             .and_then(|end| self.0.get(offset..end))
@@ -234,7 +267,7 @@ impl Blob<'_> {
                 len: self.0.len(),
             })
     }
-    fn cstr(&self, offset: usize, what: &'static str) -> Result<&[u8], FdtError> {
+    pub(crate) fn cstr(&self, offset: usize, what: &'static str) -> Result<&[u8], FdtError> {
         let rest = self.0.get(offset..).unwrap_or_default();
         let n = rest
             .iter()

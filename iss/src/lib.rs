@@ -7,7 +7,8 @@
 //! - [`mmu`]: Sv39/Sv48 translation, PMP, and the load/store/fetch paths;
 //! - `trap`: trap entry and interrupt selection; [`run`]: the run loop and time model;
 //! - [`record`]: retirement records and sinks; [`elf`]: the loader; [`htif`]: HTIF;
-//! - [`sbi`]: the built-in SBI for S-mode programs, and [`dtb`]: the device tree it provides.
+//! - [`sbi`]: the built-in SBI for S-mode programs, and [`dtb`]: the device tree it provides;
+//!   [`fdt`]: checking and rewriting a user's device tree; [`image`]: the Linux `Image` header.
 
 pub mod bus;
 pub mod classify;
@@ -20,9 +21,11 @@ pub mod dtb;
 pub mod elf;
 mod events;
 mod exec;
+pub mod fdt;
 pub mod files;
 pub mod fp;
 pub mod htif;
+pub mod image;
 pub mod ingress;
 pub mod insn;
 pub mod isa;

@@ -34,6 +34,11 @@ pub enum ConfigError {
     Rom(#[from] crate::bus::RomError),
     #[error("device tree: {0}")]
     Dtb(String),
+    #[error(
+        "the device tree ({len} bytes) does not fit in the {space} bytes of main RAM, where \
+         the built-in SBI puts it (use --mem to enlarge RAM)"
+    )]
+    DtbTooLarge { len: usize, space: u64 },
 }
 
 /// Options fixed when the machine is built.
@@ -337,6 +342,46 @@ pub const BOOT_STEPS: u64 = 5;
 pub const DTB_ADDR: u64 = 0x1020;
 
 impl Machine {
+    /// The device tree blob the boot ROM (or the built-in SBI) hands to the program: the
+    /// generated one ([`crate::dtb::build`]) unless [`Machine::set_dtb`] replaced it.
+    pub fn dtb(&self) -> &[u8] {
+        &self.dtb
+    }
+
+    /// Hand `dtb` to the program instead (a user's tree, or one with `/chosen` set), checked
+    /// to fit where it goes: after the boot ROM's reset vector ([`crate::bus::RomError`]), or
+    /// with the built-in SBI in main RAM. The blob itself is the caller's to check
+    /// ([`crate::fdt::check`]).
+    pub fn set_dtb(&mut self, dtb: Vec<u8>) -> Result<(), ConfigError> {
+        if self.config.sbi {
+            let space = self.config.ram_size;
+            if (dtb.len() as u64).div_ceil(crate::bus::PAGE_SIZE) * crate::bus::PAGE_SIZE > space {
+                return Err(ConfigError::DtbTooLarge {
+                    len: dtb.len(),
+                    space,
+                });
+            }
+        } else {
+            crate::bus::BootRom::new(0, &dtb)?;
+        }
+        self.dtb = dtb;
+        Ok(())
+    }
+
+    /// Where [`Machine::boot`] puts the device tree and points a1 at: [`DTB_ADDR`] in the boot
+    /// ROM, or with the built-in SBI the top of main RAM, page aligned (`None` when main RAM
+    /// cannot hold it).
+    pub fn dtb_addr(&self) -> Option<u64> {
+        if !self.config.sbi {
+            return Some(DTB_ADDR);
+        }
+        let len = self.dtb.len() as u64;
+        let room = len.div_ceil(crate::bus::PAGE_SIZE) * crate::bus::PAGE_SIZE;
+        let top = self.config.ram_base.checked_add(self.config.ram_size)?;
+        let addr = top.checked_sub(room)?;
+        (addr >= self.config.ram_base).then_some(addr)
+    }
+
     /// Reset the hart to run a program from `entry`, as Spike's boot ROM leaves it; with the
     /// built-in SBI, then in S-mode as OpenSBI leaves it ([`Machine::sbi_boot`]). Without it,
     /// the boot ROM is put at 0x1000 with the device tree at [`DTB_ADDR`] (a1), for M-mode
@@ -508,6 +553,82 @@ mod tests {
             .expect("RAM over the ROM");
         assert!(e.to_string().contains("overlaps the boot ROM"), "{e}");
         assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
+    }
+
+    /// A replacement device tree goes where the generated one went, and must fit there: the
+    /// ROM after its reset vector, or main RAM with the built-in SBI (at its top).
+    #[test]
+    fn set_dtb_checks_the_space() {
+        let mut m = Machine::new(Config::default());
+        let e = m.set_dtb(vec![0; 0xf000]).unwrap_err().to_string();
+        assert!(
+            e.contains("61440 bytes") && e.contains("61408 bytes"),
+            "{e}"
+        );
+        m.set_dtb(vec![0xd0; 100]).unwrap();
+        m.boot(0x8000_0000);
+        assert_eq!(
+            m.bus.rom.as_ref().unwrap().bytes()[0x20..0x20 + 100],
+            [0xd0; 100]
+        );
+        let mut s = Machine::new(Config {
+            sbi: true,
+            ram_size: 0x2000,
+            ..Config::default()
+        });
+        let e = s.set_dtb(vec![0; 0x2001]).unwrap_err().to_string();
+        assert!(
+            e.contains("8193 bytes") && e.contains("8192 bytes of main RAM"),
+            "{e}"
+        );
+        s.set_dtb(vec![0xd0; 0x1001]).unwrap();
+        assert_eq!(s.dtb_addr(), Some(0x8000_0000));
+        s.boot(0x8000_0000);
+        assert_eq!(s.x(11), 0x8000_0000);
+    }
+
+    /// A trap in a block that a chain of blocks entered (a taken branch and a jump going
+    /// straight to decoded blocks, `exec::done`) is taken with the instruction that raised
+    /// it: here a misaligned load the built-in SBI emulates by decoding it, three times (the
+    /// loop's branch goes straight to it after the first), then a shutdown. (The instruction was once taken as the n-th after the first block's start:
+    /// another one, or past the arena's end.)
+    #[test]
+    fn trap_in_a_chained_block() {
+        use crate::bus::RAM_BASE;
+        let code: [u32; 16] = [
+            0x0000_0e17, //    auipc t3, 0
+            0x101e_0e13, //    addi t3, t3, 0x101
+            0x0040_006f, //    j A
+            0x0019_8993, // A: addi s3, s3, 1
+            0x0019_8993, //    addi s3, s3, 1
+            0x000e_3383, //    ld t2, 0(t3) (misaligned: emulated)
+            0x0079_0933, //    add s2, s2, t2 (the last block decoded)
+            0x0014_8493, //    addi s1, s1, 1
+            0x0030_0313, //    li t1, 3
+            0xfe64_c4e3, //    blt s1, t1, A
+            0x5352_58b7, //    lui a7, SRST
+            0x3548_889b, //    addiw a7, a7, ...
+            0x0000_0813, //    li a6, 0
+            0x0000_0513, //    li a0, 0 (shutdown)
+            0x0000_0593, //    li a1, 0 (no reason)
+            0x0000_0073, //    ecall
+        ];
+        let mut m = Machine::new(Config {
+            sbi: true,
+            ..Config::default()
+        });
+        let off = m.bus.ram.offset(RAM_BASE, 0x200).unwrap();
+        for (i, w) in code.iter().enumerate() {
+            m.bus.ram.write(off + 4 * i, 4, *w as u64);
+        }
+        m.bus.ram.write(off + 0x101, 8, 0x0102_0304_0506_0708);
+        m.boot(RAM_BASE);
+        assert_eq!(
+            m.run(&mut crate::NoSink, Some(10_000)),
+            crate::Stop::Exit(0)
+        );
+        assert_eq!(m.x(18), 3 * 0x0102_0304_0506_0708, "s2");
+        assert_eq!(m.x(19), 6, "s3");
     }
 
     /// A stepped hart: the store that enables the UART's receive interrupt raises mip.MEIP

@@ -506,6 +506,7 @@ impl Machine {
         if !S::ENABLED {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
+            let chain = self.sched.chain_left;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
             let npc = self.tables[0][arena[k].op as usize](self, arena, k, pc, left);
             let mut lcofi = false;
@@ -526,8 +527,21 @@ impl Machine {
             }
             let pc = self.hart.pc;
             let d = if npc == TRAP {
-                // The instruction that raised it, for the trap record.
-                arena[k + (left - self.sched.budget) as usize]
+                // The instruction that raised it, for the trap record (and the built-in SBI,
+                // which decodes it). After a chain of blocks (`exec::done`) it is not the
+                // n-th after `k`: it is found again at the trap's pc.
+                let i = k + (left - self.sched.budget) as usize;
+                match arena.get(i) {
+                    Some(d) if self.sched.chain_left == chain => *d,
+                    _ => {
+                        // The instruction was just fetched from there; the exception is kept
+                        // whatever the fetch says.
+                        let exc = self.exc;
+                        let d = self.fetch_one(pc).map_or(Insn::NOT_DECODED, |(d, _)| d);
+                        self.exc = exc;
+                        d
+                    }
+                }
             } else {
                 Insn::NOT_DECODED
             };

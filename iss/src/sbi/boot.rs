@@ -20,7 +20,6 @@
 //! The device tree goes at the top of RAM, page aligned; programs must keep clear of
 //! [`SbiState::dtb`](super::SbiState::dtb).
 
-use crate::bus::PAGE_SIZE;
 use crate::csr::*;
 use crate::insn::Insn;
 use crate::machine::Machine;
@@ -33,12 +32,13 @@ impl Machine {
     /// Put the hart in the state OpenSBI leaves S-mode software in, with the device tree in
     /// RAM (called by [`Machine::boot`] when the built-in SBI is on).
     pub fn sbi_boot(&mut self, entry: u64) {
+        let len = self.dtb.len() as u64;
+        let at = self
+            .dtb_addr()
+            .and_then(|addr| Some((addr, self.bus.ram.offset(addr, len)?)));
         let dtb = std::mem::take(&mut self.dtb);
-        let len = dtb.len() as u64;
-        let top = self.config.ram_base + self.config.ram_size;
-        let addr = top.saturating_sub(len.div_ceil(PAGE_SIZE) * PAGE_SIZE);
-        match self.bus.ram.offset(addr, len) {
-            Some(off) => {
+        match at {
+            Some((addr, off)) => {
                 self.bus
                     .ram
                     .bytes_mut(off, len as usize)
