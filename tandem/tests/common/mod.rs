@@ -13,9 +13,10 @@ pub fn bin_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs/bin")
 }
 
-/// Every shipped program that runs on its own: (name, ELF bytes). Left out: fw_payload, an
-/// SBI payload that without firmware runs five instructions and then traps for ever at pc 0
-/// (tests/firmware.rs boots it under OpenSBI); a stream of that trap loop is a fixed point
+/// Every shipped program that runs on its own: (name, ELF bytes). Left out: the SBI payloads,
+/// whose source says `hartscope-options: --sbi builtin` (fw_payload, kernel_boot, ...):
+/// without the SBI they make a few calls and then trap for ever at pc 0 (tests/firmware.rs
+/// and tests/boot_args.rs run them as meant); a stream of that trap loop is a fixed point
 /// that no checker can tell from a copy of itself.
 pub fn programs() -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(bin_dir())
@@ -23,7 +24,7 @@ pub fn programs() -> Vec<(String, Vec<u8>)> {
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "elf"))
-        .filter(|p| p.file_stem().is_some_and(|s| s != "fw_payload"))
+        .filter(|p| !needs_sbi(&p.file_stem().unwrap().to_string_lossy()))
         .map(|p| {
             (
                 p.file_stem().unwrap().to_string_lossy().into_owned(),
@@ -33,6 +34,17 @@ pub fn programs() -> Vec<(String, Vec<u8>)> {
         .collect();
     v.sort();
     v
+}
+
+/// Whether the program's source (programs/NAME.S or .c) asks for the built-in SBI.
+fn needs_sbi(name: &str) -> bool {
+    let dir = bin_dir().join("..");
+    ["S", "c"].iter().any(|ext| {
+        std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).is_ok_and(|src| {
+            src.lines()
+                .any(|l| l.contains("hartscope-options:") && l.contains("--sbi builtin"))
+        })
+    })
 }
 
 pub fn program(name: &str) -> Vec<u8> {
