@@ -14,15 +14,14 @@
 
 mod common;
 
-use common::{assert_no_panic, hartscope, program, run_with_timeout, Outcome, TempDir};
+use common::{
+    assert_no_panic, fw_jump_or_skip, hartscope, program, run_with_timeout, Outcome, TempDir,
+};
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
-
-/// Debian's OpenSBI for QEMU `virt` and other generic platforms.
-const FW_JUMP: &str = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf";
 
 const BOOTARGS: &str = "console=ttyS0 earlycon root=/dev/ram rdinit=/init";
 const INITRD: &[u8] = b"hartscope initrd: first line\nsecond line\n";
@@ -50,20 +49,6 @@ fn refused<S: AsRef<OsStr>>(args: &[S], needles: &[&str]) -> String {
         assert!(stderr.contains(n), "no {n:?} in:\n{stderr}");
     }
     stderr
-}
-
-/// `fw_jump.elf`, or `None` after saying the test is skipped.
-fn fw_jump_or_skip(test: &str) -> Option<PathBuf> {
-    let p = Path::new(FW_JUMP);
-    if p.is_file() {
-        return Some(p.to_path_buf());
-    }
-    let msg = format!("{test}: needs {FW_JUMP} (Debian: apt-get install opensbi)");
-    if std::env::var("HARTSCOPE_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
-        panic!("{msg}; HARTSCOPE_REQUIRE_TOOLS=1 makes a missing tool a failure");
-    }
-    eprintln!("skipped: {msg}");
-    None
 }
 
 /// The stand-in kernel as a flat Image: its loadable segments' file bytes from its lowest

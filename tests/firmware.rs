@@ -9,33 +9,14 @@
 
 mod common;
 
-use common::{assert_no_panic, hartscope, program, run_with_timeout};
-use std::path::{Path, PathBuf};
+use common::{assert_no_panic, fw_jump_or_skip, hartscope, program, run_with_timeout};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Debian's OpenSBI for QEMU `virt` and other generic platforms.
-const FW_JUMP: &str = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf";
-
 /// The payload's line (programs/fw_payload.S), as OpenSBI's console writes it (`\n` as
 /// `\r\n`).
 const PAYLOAD_LINE: &str = "fw_payload: hello from S-mode through the SBI\r\n";
-
-/// `fw_jump.elf`, or `None` after saying the test is skipped (a failure under
-/// `HARTSCOPE_REQUIRE_TOOLS=1`).
-fn fw_jump_or_skip(test: &str) -> Option<PathBuf> {
-    let p = Path::new(FW_JUMP);
-    if p.is_file() {
-        return Some(p.to_path_buf());
-    }
-    let msg = format!("{test}: needs {FW_JUMP} (Debian: apt-get install opensbi)");
-    if std::env::var("HARTSCOPE_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
-        panic!("{msg}; HARTSCOPE_REQUIRE_TOOLS=1 makes a missing tool a failure");
-    }
-    eprintln!("skipped: {msg}");
-    None
-}
 
 /// OpenSBI boots from the boot ROM's state, finds the platform in the device tree at a1,
 /// starts the payload in S-mode, and powers off with status 0.

@@ -722,3 +722,21 @@ pub fn fuzz_cases(default: u32) -> u32 {
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(default)
 }
+
+/// Debian's OpenSBI for QEMU `virt` and other generic platforms.
+pub const FW_JUMP: &str = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf";
+
+/// `fw_jump.elf`, or `None` after saying the test is skipped (a failure under
+/// `HARTSCOPE_REQUIRE_TOOLS=1`).
+pub fn fw_jump_or_skip(test: &str) -> Option<PathBuf> {
+    let p = Path::new(FW_JUMP);
+    if p.is_file() {
+        return Some(p.to_path_buf());
+    }
+    let msg = format!("{test}: needs {FW_JUMP} (Debian: apt-get install opensbi)");
+    if std::env::var("HARTSCOPE_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
+        panic!("{msg}; HARTSCOPE_REQUIRE_TOOLS=1 makes a missing tool a failure");
+    }
+    eprintln!("skipped: {msg}");
+    None
+}
