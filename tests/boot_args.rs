@@ -17,8 +17,8 @@ mod common;
 use common::{
     assert_no_panic, fw_jump_or_skip, hartscope, program, run_with_timeout, Outcome, TempDir,
 };
-use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -49,6 +49,16 @@ fn refused<S: AsRef<OsStr>>(args: &[S], needles: &[&str]) -> String {
         assert!(stderr.contains(n), "no {n:?} in:\n{stderr}");
     }
     stderr
+}
+
+/// `--sbi builtin --kernel KERNEL`: the options of a kernel run under the built-in SBI.
+fn builtin_kernel(kernel: &Path) -> Vec<OsString> {
+    vec![
+        "--sbi".into(),
+        "builtin".into(),
+        "--kernel".into(),
+        kernel.into(),
+    ]
 }
 
 /// The stand-in kernel as a flat Image: its loadable segments' file bytes from its lowest
@@ -400,12 +410,7 @@ fn bad_images_are_refused() {
     bad[48..56].copy_from_slice(b"ARM\x64\0\0\0\0");
     let f = tmp.write("bad-magic.Image", &bad);
     refused(
-        &[
-            OsStr::new("--sbi"),
-            OsStr::new("builtin"),
-            OsStr::new("--kernel"),
-            f.as_os_str(),
-        ],
+        &builtin_kernel(&f),
         &[
             "--kernel",
             "bad-magic.Image",
@@ -415,26 +420,13 @@ fn bad_images_are_refused() {
     );
     let short = tmp.write("short.Image", &image_bytes()[..40]);
     refused(
-        &[
-            OsStr::new("--sbi"),
-            OsStr::new("builtin"),
-            OsStr::new("--kernel"),
-            short.as_os_str(),
-        ],
+        &builtin_kernel(&short),
         &["short.Image", "40 bytes: shorter than the 64-byte"],
     );
     let mut be = image_bytes();
     be[24] = 1;
     let be = tmp.write("be.Image", &be);
-    refused(
-        &[
-            OsStr::new("--sbi"),
-            OsStr::new("builtin"),
-            OsStr::new("--kernel"),
-            be.as_os_str(),
-        ],
-        &["be.Image", "big-endian"],
-    );
+    refused(&builtin_kernel(&be), &["be.Image", "big-endian"]);
     // A vmlinux: its load addresses are virtual.
     let code = common::code_bytes(&[0x0000_0073]);
     let vmlinux = tmp.write(
@@ -449,12 +441,7 @@ fn bad_images_are_refused() {
         }),
     );
     refused(
-        &[
-            OsStr::new("--sbi"),
-            OsStr::new("builtin"),
-            OsStr::new("--kernel"),
-            vmlinux.as_os_str(),
-        ],
+        &builtin_kernel(&vmlinux),
         &[
             "--kernel",
             "vmlinux: segment 0 has physical address 0xffffffff80000000",
@@ -482,15 +469,7 @@ fn bad_images_are_refused() {
     let mut far = image_bytes();
     far[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
     let far = tmp.write("far.Image", &far);
-    refused(
-        &[
-            OsStr::new("--sbi"),
-            OsStr::new("builtin"),
-            OsStr::new("--kernel"),
-            far.as_os_str(),
-        ],
-        &["text_offset 0xffffffffffffffff"],
-    );
+    refused(&builtin_kernel(&far), &["text_offset 0xffffffffffffffff"]);
 }
 
 /// An initrd larger than the RAM after the kernel is refused naming the sizes and bounds;
