@@ -7,6 +7,7 @@ use clap::Args;
 use encoder::encoder::{Encoder, EncoderStats, EncoderThread};
 use iss::commitlog::CommitLog;
 use iss::ingress::{Capture, IngressPort, Retirement};
+use iss::Detail;
 use iss::{Config, Machine, Misaligned, NoSink, Sink, Stop};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -666,7 +667,7 @@ pub struct Recorders {
 }
 
 impl Sink for Recorders {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
 
     #[inline]
     fn retire(&mut self, r: &iss::Retired) {

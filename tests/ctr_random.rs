@@ -35,6 +35,7 @@ mod common;
 mod ctr_ref;
 
 use ctr_ref::{hart_entries, CtrRef, RefEntry, RefSink};
+use iss::Detail;
 use iss::{Machine, NoSink, Sink, Stop};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -1324,7 +1325,7 @@ struct Counting<'a> {
 }
 
 impl Sink for Counting<'_> {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
     fn retire(&mut self, r: &iss::Retired) {
         self.per_mode[(r.prv.bits() & 3) as usize] += 1;
         self.inner.retire(r);

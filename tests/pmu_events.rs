@@ -18,6 +18,7 @@ mod common;
 
 use iss::csr::{MCOUNTINHIBIT, MHPMCOUNTER3, MHPMEVENT3};
 use iss::record::{MemKind, Reg, Retired, TrapRecord};
+use iss::Detail;
 use iss::{Cause, Config, Exception, Machine, NoSink, Priv, Sink, Stop};
 use rstest::rstest;
 
@@ -226,7 +227,7 @@ impl Reference {
 }
 
 impl Sink for Reference {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
 
     fn retire(&mut self, r: &Retired) {
         self.records += 1;

@@ -1,4 +1,4 @@
-//! Runs of simple instructions (`Sink::SIMPLE_RUNS`): for a sink that takes them, the hart runs
+//! Runs of simple instructions (`Detail::SimpleRuns`): for a sink that takes them, the hart runs
 //! the instructions of fixed record shapes chained, as untraced, and keeps only each one's
 //! effect; `SimpleRun` makes their records again. Here, for every guest program and in every
 //! configuration that changes how the hart runs (the PMU's per-run accounting and its models,
@@ -9,6 +9,7 @@ mod common;
 
 use common::{assert_every_program_has_a_case, program_name, program_options};
 use iss::record::{MemAccess, RegWrite, Retired, Sink, TrapRecord};
+use iss::Detail;
 use iss::{Config, Machine, Misaligned};
 use rstest::rstest;
 use std::path::{Path, PathBuf};
@@ -59,8 +60,11 @@ struct Log<const SIMPLE: bool> {
 }
 
 impl<const SIMPLE: bool> Sink for Log<SIMPLE> {
-    const ENABLED: bool = true;
-    const SIMPLE_RUNS: bool = SIMPLE;
+    const DETAIL: Detail = if SIMPLE {
+        Detail::SimpleRuns
+    } else {
+        Detail::Records
+    };
     fn retire(&mut self, r: &Retired) {
         self.seen.push(seen(r));
     }

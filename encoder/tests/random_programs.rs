@@ -34,6 +34,7 @@ use encoder::msg;
 use iss::csr::{CYCLE, INSTRET, MCOUNTEREN, MEPC, MIE, MSCRATCH, MSTATUS, MTVEC, PMPADDR0};
 use iss::csr::{MCAUSE, PMPCFG0, SATP};
 use iss::ingress::{ContextSource, IngressConfig, Retirement};
+use iss::Detail;
 use iss::Machine;
 use proptest::collection::vec;
 use proptest::option;
@@ -1357,7 +1358,7 @@ mod encodings {
     }
 
     impl iss::Sink for Anywhere {
-        const ENABLED: bool = true;
+        const DETAIL: Detail = Detail::Records;
         fn retire(&mut self, r: &iss::Retired) {
             self.last = Some(r.insn.op);
         }

@@ -35,6 +35,7 @@
 
 use crate::csr::csr_name;
 use crate::insn::Op;
+use crate::record::Detail;
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
 use arch::{Cause, Exception};
 use std::collections::HashMap;
@@ -409,9 +410,8 @@ fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, fl
 }
 
 impl<W: Write + Send + 'static> Sink for CommitLog<W> {
-    const ENABLED: bool = true;
     // Each record of a run is made from its effect and formatted as any other.
-    const SIMPLE_RUNS: bool = true;
+    const DETAIL: Detail = Detail::SimpleRuns;
 
     #[inline]
     fn retire(&mut self, r: &Retired) {

@@ -23,7 +23,7 @@
 //!   privilege change and counter access and at every chunk's end, as it does the instruction
 //!   count. Partial runs, xRETs and the models take the general [`Machine::account_run`].
 //! - **CTR** hears of jumps and branches from their handlers ([`Machine::chain_transfer`],
-//!   while [`Machine::ctr_chain`]), with no per-run work; with the PMU's models on (whose
+//!   while [`ExecMode::ctr_chain`]), with no per-run work; with the PMU's models on (whose
 //!   cycle count and mispredictions it records) it hears of them from
 //!   [`Machine::account_run`] instead.
 
@@ -34,6 +34,87 @@ use crate::machine::Machine;
 use crate::ops::{Flow, PmuClass};
 use arch::{Cause, Itype, Priv};
 use pmu::{AccessKind, Class};
+
+/// How the hart accounts for what it retires: computed in one place ([`ExecMode::new`], from
+/// what the PMU and CTR want, by [`Machine::update_hooks`]) and kept as the flags the hot paths
+/// test. The flags are private and only set together, so no combination the run loop does not
+/// expect can arise (CTR fed both by the handlers and by the run loop, say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ExecMode {
+    per_run: bool,
+    pmu_counts: bool,
+    fast_blocks: bool,
+    models: bool,
+    ctr_active: bool,
+    ctr_chain: bool,
+}
+
+impl ExecMode {
+    /// The mode for a PMU whose models are on (`models`) or whose counters count instruction
+    /// classes (`classes`), and a CTR that wants events (`ctr`). With the models on, CTR hears
+    /// of transfers from the run loop, which knows their cycle counts and mispredictions;
+    /// otherwise from the handlers, with no per-run work.
+    pub(crate) const fn new(models: bool, classes: bool, ctr: bool) -> ExecMode {
+        let per_run = models || classes;
+        ExecMode {
+            per_run,
+            pmu_counts: per_run,
+            fast_blocks: per_run && !models,
+            models,
+            ctr_active: ctr,
+            ctr_chain: ctr && !models,
+        }
+    }
+
+    /// Every run needs accounting ([`Machine::account_run`]): the PMU counts instruction
+    /// classes or runs its models.
+    #[inline(always)]
+    pub(crate) const fn per_run(&self) -> bool {
+        self.per_run
+    }
+
+    /// The PMU counts what runs retire (instruction classes, or its models): what
+    /// [`Machine::account_run`] and [`Machine::account_block`] test. Today always equal to
+    /// [`ExecMode::per_run`], which the run loop tests before calling them; a flag of its own
+    /// because with one flag the compiler folds their tests and lays out the run loop worse
+    /// (callgrind, `--tandem` on bench.elf: 144.5 M host instructions against 149.9 M).
+    #[inline(always)]
+    pub(crate) const fn pmu_counts(&self) -> bool {
+        self.pmu_counts
+    }
+
+    /// Per-run accounting without the models: runs through whole blocks take the fast path
+    /// ([`Machine::account_block`]).
+    #[inline(always)]
+    pub(crate) const fn fast_blocks(&self) -> bool {
+        self.fast_blocks
+    }
+
+    /// The PMU's models are on: memory accesses take the slow path, which reports them.
+    #[inline(always)]
+    pub(crate) const fn models(&self) -> bool {
+        self.models
+    }
+
+    /// CTR wants events ([`ctr::Ctr::active`]).
+    #[inline(always)]
+    pub(crate) const fn ctr_active(&self) -> bool {
+        self.ctr_active
+    }
+
+    /// CTR hears of jumps and branches from their handlers ([`Machine::chain_transfer`]), not
+    /// from the run loop: CTR active without the PMU's models.
+    #[inline(always)]
+    pub(crate) const fn ctr_chain(&self) -> bool {
+        self.ctr_chain
+    }
+
+    /// CTR hears of transfers from the run loop ([`Machine::account_run`]).
+    #[inline(always)]
+    pub(crate) const fn ctr_from_runs(&self) -> bool {
+        self.ctr_active && !self.ctr_chain
+    }
+}
 
 /// An instruction's PMU class, as a block's [`BlockMeta`] counts them: 0 none, 1 load, 2
 /// store, 3 atomic, 4 FP operation (the instruction table's [`PmuClass`]).
@@ -207,23 +288,17 @@ impl Machine {
         let models = pmu.models_on();
         let classes = pmu.live_classes() & per_run_classes() != 0;
         let ctr = self.hart.ctr.as_ref().is_some_and(|c| c.active());
-        if models && !self.models {
+        if models && !self.mode.models() {
             // Data accesses must take the slow path, which reports them to the models.
             self.flush_tlb();
         }
-        self.models = models;
-        self.pmu_runs = models || classes;
-        self.ctr_active = ctr;
-        self.ctr_chain = ctr && !models;
-        let i32 = !self.config.isa.c;
+        self.mode = ExecMode::new(models, classes, ctr);
+        let (chain, i32) = (self.mode.ctr_chain(), !self.config.isa.c);
         self.tables = [
-            crate::exec::handlers(false, self.ctr_chain, i32),
-            crate::exec::handlers(true, self.ctr_chain, i32),
-            crate::exec::fx_handlers(self.ctr_chain, i32),
+            crate::exec::handlers(false, chain, i32),
+            crate::exec::handlers(true, chain, i32),
+            crate::exec::fx_handlers(chain, i32),
         ];
-        // CTR needs the per-run accounting only with the models on (otherwise `ctr_chain`).
-        self.hooks = models || classes;
-        self.fast_hooks = self.hooks && !models;
     }
 
     /// Bring the PMU's instruction totals up to date: every instruction retired since the last
@@ -285,7 +360,7 @@ impl Machine {
     /// Without models it is the instructions retired.
     #[inline]
     pub(crate) fn cycles_now(&mut self) -> u64 {
-        if self.models {
+        if self.mode.models() {
             self.pmu_sync();
             self.hart.pmu.cycle_total()
         } else {
@@ -297,7 +372,7 @@ impl Machine {
     /// and the PMU's models off), from `pc`, in the current privilege. `npc` is what the chain
     /// returned: the next pc, or a sentinel after which `hart.pc` holds it. The class counts go
     /// to the lanes. (Only the PMU's class counts bring a run here: with the models off, CTR
-    /// hears of the block's transfer from its handler, `ctr_chain`.)
+    /// hears of the block's transfer from its handler, [`ExecMode::ctr_chain`].)
     #[inline(always)]
     pub(crate) fn account_block(&mut self, end: &Insn, pc: u64, npc: u64) {
         let fall = pc.wrapping_add(end.imm as u64);
@@ -305,9 +380,10 @@ impl Machine {
         let odd = 0u64.wrapping_sub(npc & 1);
         let target = npc ^ ((npc ^ self.hart.pc) & odd);
         let t = (target != fall) as usize;
-        // Always true here; without the test the compiler lays out the run loop worse
+        // Always true here; without the test (on a flag the caller does not test: see
+        // `ExecMode::pmu_counts`) the compiler lays out the run loop worse
         // (cachegrind: +6 M host instructions per 20 M, untraced).
-        if self.pmu_runs {
+        if self.mode.pmu_counts() {
             self.lanes = self
                 .lanes
                 .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
@@ -315,7 +391,7 @@ impl Machine {
     }
 
     /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type
-    /// `ty`, told by its handler with the budget `left` it ran with ([`Machine::ctr_chain`]),
+    /// `ty`, told by its handler with the budget `left` it ran with ([`ExecMode::ctr_chain`]),
     /// when CTR can note it without a call ([`ctr::Ctr::transfer_noted`]). False, having done
     /// nothing, when it needs [`Machine::chain_transfer`].
     #[inline(always)]
@@ -368,7 +444,7 @@ impl Machine {
         block_start: bool,
     ) -> bool {
         let end = &a[k + n];
-        if block_start && self.fast_hooks && end.wd == FAST_BLOCK {
+        if block_start && self.mode.fast_blocks() && end.wd == FAST_BLOCK {
             self.account_block(end, pc, npc);
             return false;
         }
@@ -402,7 +478,7 @@ impl Machine {
         // A run through its whole block has its block's meta (class counts, the transfer's
         // kind); any other counts its own instructions.
         let meta = full.then(|| self.dcache.meta[end.bits as usize]);
-        let pmu = self.pmu_runs;
+        let pmu = self.mode.pmu_counts();
         let kind = match meta {
             Some(m) => m.kind as usize,
             None => {
@@ -416,7 +492,7 @@ impl Machine {
                 }
             }
         };
-        if self.models {
+        if self.mode.models() {
             // The run's fetches come before its transfer (whose cycle count, for CTR, they
             // are part of), however the run was cut: one instruction at a time or chained.
             let pa = crate::record::fetch_pa(self.fetch_page, pc);
@@ -445,9 +521,9 @@ impl Machine {
                 if meta.is_none() {
                     self.hart.pmu.count(prv, KIND_CLASS[kind][t], 1);
                 }
-                misp = self.models && self.predict(last, fall - len, target, kind, t, prv);
+                misp = self.mode.models() && self.predict(last, fall - len, target, kind, t, prv);
             }
-            if self.ctr_active && !self.ctr_chain {
+            if self.mode.ctr_from_runs() {
                 let cycles = self.cycles_now();
                 if let Some(c) = self.hart.ctr.as_mut() {
                     c.transfer(fall - len, target, KIND_CTR[kind][t], prv, misp, cycles);
@@ -457,7 +533,7 @@ impl Machine {
         if let (true, Some(m)) = (pmu, meta) {
             self.add_lanes(prv, m.lanes[t]);
         }
-        if !self.models {
+        if !self.mode.models() {
             // Overflows need no per-run look: chunks stop at the PMU's overflow horizon.
             return false;
         }
@@ -487,7 +563,7 @@ impl Machine {
     /// runs after everything that can change it: CTR CSR writes and traps).
     #[inline(always)]
     fn ctr_on(&self) -> bool {
-        self.ctr_active
+        self.mode.ctr_active()
     }
 
     /// One retired control transfer (or not-taken branch) to the branch predictor model:
@@ -582,7 +658,7 @@ impl Machine {
     pub(crate) fn ctr_ctx_ro(&self) -> ctr::AccessCtx {
         ctr::AccessCtx {
             mstateen0: self.hart.csr.mstateen0,
-            now_cycles: if self.models {
+            now_cycles: if self.mode.models() {
                 self.hart.pmu.cycle_total()
             } else {
                 self.now()
@@ -615,6 +691,29 @@ impl Machine {
 mod tests {
     use super::*;
     use crate::decode::decode;
+
+    /// Every combination of what the PMU and CTR want gives one consistent mode: per-run work
+    /// exactly when the PMU needs it, the fast block path only without the models, and CTR fed
+    /// from exactly one place when active.
+    #[test]
+    fn execution_modes() {
+        for bits in 0..8u8 {
+            let (models, classes, ctr) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+            let m = ExecMode::new(models, classes, ctr);
+            assert_eq!(m.per_run(), models || classes, "{bits:03b}");
+            assert_eq!(m.pmu_counts(), models || classes, "{bits:03b}");
+            assert_eq!(m.fast_blocks(), classes && !models, "{bits:03b}");
+            assert_eq!(m.models(), models, "{bits:03b}");
+            assert_eq!(m.ctr_active(), ctr, "{bits:03b}");
+            assert_eq!(
+                m.ctr_chain() as u8 + m.ctr_from_runs() as u8,
+                ctr as u8,
+                "{bits:03b}"
+            );
+            assert_eq!(m.ctr_from_runs(), ctr && models, "{bits:03b}");
+        }
+        assert_eq!(ExecMode::default(), ExecMode::new(false, false, false));
+    }
 
     /// The tables agree with the one classifier for every kind of transfer.
     #[test]

@@ -20,6 +20,7 @@ use crate::csr::{Csrs, SATP};
 use crate::insn::{Insn, Op};
 use crate::isa::Ext;
 use crate::ops::{AmoOp, Atomic, Flow};
+use crate::record::Detail;
 use crate::record::{MemKind, Reg, Retired, Run, Sink, TrapRecord};
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
@@ -730,8 +731,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
 }
 
 impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
-    const ENABLED: bool = DATA;
-    const RUNS: bool = !DATA;
+    const DETAIL: Detail = if DATA { Detail::Records } else { Detail::Runs };
 
     fn retire(&mut self, r: &Retired) {
         if r.exception.is_some() {
@@ -1024,8 +1024,7 @@ impl<E: EventSink> Capture<E> {
 }
 
 impl<E: EventSink> Sink for Capture<E> {
-    const ENABLED: bool = false;
-    const RUNS: bool = true;
+    const DETAIL: Detail = Detail::Runs;
 
     fn retire(&mut self, _: &Retired) {}
 

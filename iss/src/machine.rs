@@ -174,26 +174,12 @@ pub struct Machine {
     /// Instructions retired since reset.
     pub(crate) retired: u64,
     pub(crate) sched: crate::run::Scheduler,
-    /// Per-run accounting is needed: the PMU counts instruction classes or runs its models
-    /// (then CTR too hears of transfers from the run loop; see `events.rs`).
-    pub(crate) hooks: bool,
-    /// `hooks` without the PMU's models: runs through whole blocks take the fast path
-    /// (`Machine::account_block`).
-    pub(crate) fast_hooks: bool,
+    /// How the hart accounts for what it retires (PMU, CTR): [`crate::events::ExecMode`].
+    pub(crate) mode: crate::events::ExecMode,
     /// Class counts of runs not yet in the PMU's totals, in lanes (`events.rs`).
     pub(crate) lanes: u128,
-    /// The PMU's models are on (memory accesses take the slow path, which reports them).
-    pub(crate) models: bool,
-    /// The PMU needs every run: it counts instruction classes or runs its models.
-    pub(crate) pmu_runs: bool,
-    /// CTR wants events (`Ctr::active`).
-    pub(crate) ctr_active: bool,
-    /// CTR hears of jumps and branches from their handlers (`Machine::chain_transfer`), not
-    /// from the run loop: `ctr_active` without the PMU's models (whose cycle count and
-    /// mispredictions need the per-run accounting).
-    pub(crate) ctr_chain: bool,
     /// The handler tables the run loop dispatches through (plain, recording, simple runs),
-    /// chosen by `ctr_chain` and C (`Machine::update_hooks`).
+    /// chosen by the mode's `ctr_chain` and C (`Machine::update_hooks`).
     pub(crate) tables: [&'static [crate::exec::Handler; 256]; 3],
     /// `now()` when the PMU's instruction totals were last brought up to date.
     pub(crate) pmu_synced: u64,
@@ -275,13 +261,8 @@ impl Machine {
             exc: (Cause::Exception(arch::Exception::IllegalInstruction), 0),
             retired: 0,
             sched: crate::run::Scheduler::default(),
-            hooks: false,
-            fast_hooks: false,
+            mode: crate::events::ExecMode::default(),
             lanes: 0,
-            models: false,
-            pmu_runs: false,
-            ctr_active: false,
-            ctr_chain: false,
             tables: [&crate::exec::HANDLERS; 3],
             pmu_synced: 0,
             fetch_page: (0, 0),

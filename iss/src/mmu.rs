@@ -355,7 +355,7 @@ impl Machine {
         }
         let page = pa & !(PAGE_SIZE - 1);
         // With the PMU's models on, data accesses stay on this path (which reports them).
-        let cache = access == Access::Fetch || !self.models;
+        let cache = access == Access::Fetch || !self.mode.models();
         if let (Some(off), true) = (self.bus.ram.offset(page, PAGE_SIZE), cache) {
             if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
                 let code = match access {
@@ -420,7 +420,7 @@ impl Machine {
             if FX {
                 self.fx_paddr = pa0;
             }
-            if self.models {
+            if self.mode.models() {
                 self.data_event(va, pa0, AccessKind::Read, size);
             }
             return Ok(v);
@@ -428,7 +428,7 @@ impl Machine {
         self.tlb.misses[1] += 1;
         let pa = self.resolve(va, size, Access::Load)?;
         let v = self.phys_load(pa, size, va)?;
-        if self.models {
+        if self.mode.models() {
             self.data_event(va, pa, AccessKind::Read, size);
         }
         if REC {
@@ -517,7 +517,7 @@ impl Machine {
             if FX {
                 self.fx_paddr = pas[0];
             }
-            if self.models {
+            if self.mode.models() {
                 self.data_event(va, pas[0], AccessKind::Write, size);
             }
             return Ok(());
@@ -525,7 +525,7 @@ impl Machine {
         self.tlb.misses[2] += 1;
         let pa = self.resolve(va, size, Access::Store)?;
         self.phys_store(pa, size, val, va)?;
-        if self.models {
+        if self.mode.models() {
             self.data_event(va, pa, AccessKind::Write, size);
         }
         if REC {
@@ -600,7 +600,7 @@ impl Machine {
             self.mem_fault(access.access_fault(), va);
             return Err(());
         }
-        if self.models {
+        if self.mode.models() {
             self.data_event(va, pa, kind, size);
         }
         Ok(pa)

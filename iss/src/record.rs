@@ -1,7 +1,7 @@
 //! Retirement records: what the hart tells the outside world about each instruction and trap.
 //!
 //! The hart hands records to a [`Sink`] chosen at compile time. With [`NoSink`] the executor
-//! never builds a record (every recording site is behind `if S::ENABLED`), so an untraced run
+//! never builds a record (every recording site is behind `if S::DETAIL.records()`), so an untraced run
 //! pays nothing; a traced run pays for the fields it fills.
 
 use crate::insn::{Insn, Op};
@@ -160,7 +160,7 @@ impl Retired {
 
 /// A run of instructions that retired one after the other in straight-line order (each at the
 /// previous one's pc plus its length), reported to sinks that want control flow but not
-/// register values ([`Sink::RUNS`]). Only the last one can have transferred control.
+/// register values ([`Detail::Runs`]). Only the last one can have transferred control.
 #[derive(Clone, Copy, Debug)]
 pub struct Run<'a> {
     pub insns: &'a [Insn],
@@ -318,7 +318,7 @@ pub struct Effect {
 
 /// Instructions of fixed shapes that retired one after the other in straight-line order (each
 /// at the previous one's pc plus its length; only the last can have transferred control), for
-/// sinks that take them so ([`Sink::SIMPLE_RUNS`]).
+/// sinks that take them so ([`Detail::SimpleRuns`]).
 #[derive(Clone, Copy, Debug)]
 pub struct SimpleRun<'a> {
     pub insns: &'a [Insn],
@@ -421,29 +421,103 @@ pub struct TrapRecord {
     pub time: u64,
 }
 
-/// Receives what the hart does. Two levels of detail, chosen at compile time:
+/// How much a [`Sink`] wants to hear of what the hart does, chosen at compile time (its
+/// [`Sink::DETAIL`]). One value, so that what cannot be combined cannot be said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Nothing but traps: the hart runs at full speed and the sink pays nothing.
+    Nothing,
+    /// A [`Run`] per straight-line run of retired instructions: the hart runs at full speed and
+    /// only reports where control went.
+    Runs,
+    /// A full [`Retired`] record per executed instruction (registers, CSRs, memory); the hart
+    /// executes one instruction at a time and fills records.
+    Records,
+    /// The same records, but those of operations of fixed shapes come in [`SimpleRun`]s, as
+    /// effects the hart left while running chained (and `retire` gets the others, in order
+    /// with the runs).
+    SimpleRuns,
+}
+
+impl Detail {
+    /// Full records are built ([`Detail::Records`] or [`Detail::SimpleRuns`]).
+    #[inline(always)]
+    pub const fn records(self) -> bool {
+        matches!(self, Detail::Records | Detail::SimpleRuns)
+    }
+
+    /// Straight-line runs are reported ([`Detail::Runs`]).
+    #[inline(always)]
+    pub const fn runs(self) -> bool {
+        matches!(self, Detail::Runs)
+    }
+
+    /// Instructions of fixed shapes come in [`SimpleRun`]s ([`Detail::SimpleRuns`]).
+    #[inline(always)]
+    pub const fn simple_runs(self) -> bool {
+        matches!(self, Detail::SimpleRuns)
+    }
+
+    /// Anything beyond traps is reported.
+    #[inline(always)]
+    pub const fn any(self) -> bool {
+        !matches!(self, Detail::Nothing)
+    }
+
+    /// What two sinks fed together want: records if either wants them (in simple runs only if
+    /// both take those), runs if both want runs (or one wants nothing). A sink that wants runs
+    /// cannot be fed with one that wants records (it would get no runs): that pairing fails to
+    /// compile where it is used.
+    pub const fn pair(a: Detail, b: Detail) -> Detail {
+        match (a, b) {
+            (Detail::Nothing, x) | (x, Detail::Nothing) => x,
+            (Detail::Runs, Detail::Runs) => Detail::Runs,
+            (Detail::Runs, _) | (_, Detail::Runs) => {
+                panic!("a sink that takes runs cannot be paired with one that takes records")
+            }
+            (Detail::SimpleRuns, Detail::SimpleRuns) => Detail::SimpleRuns,
+            _ => Detail::Records,
+        }
+    }
+
+    /// The same, but never in simple runs (records one instruction at a time).
+    pub const fn one_by_one(self) -> Detail {
+        match self {
+            Detail::SimpleRuns => Detail::Records,
+            d => d,
+        }
+    }
+}
+
+/// Receives what the hart does, in the [`Detail`] it asks for. Traps are reported at every
+/// level of detail.
 ///
-/// - `ENABLED`: a full [`Retired`] record per executed instruction (registers, CSRs, memory);
-///   the hart then executes one instruction at a time and fills records; with
-///   `SIMPLE_RUNS` too, the same records, but those of operations of fixed shapes come in
-///   [`SimpleRun`]s, as effects the hart left while running chained (and `retire` gets the
-///   others, in order);
-/// - `RUNS` (with `ENABLED` false): a [`Run`] per straight-line run of retired instructions;
-///   the hart runs at full speed and only reports where control went.
+/// Pairing a runs sink with a records sink does not compile:
 ///
-/// Traps are reported in both. A sink with neither pays nothing.
+/// ```compile_fail
+/// use iss::record::{Detail, Retired, Run, Sink, TrapRecord};
+/// struct R;
+/// impl Sink for R {
+///     const DETAIL: Detail = Detail::Runs;
+///     fn retire(&mut self, _: &Retired) {}
+///     fn trap(&mut self, _: &TrapRecord) {}
+/// }
+/// struct F;
+/// impl Sink for F {
+///     const DETAIL: Detail = Detail::Records;
+///     fn retire(&mut self, _: &Retired) {}
+///     fn trap(&mut self, _: &TrapRecord) {}
+/// }
+/// const D: Detail = <(R, F) as Sink>::DETAIL;
+/// ```
 pub trait Sink {
-    const ENABLED: bool;
-    const RUNS: bool = false;
-    /// An instruction executed (see [`Retired::retired`]). `ENABLED` sinks only.
+    /// What the sink wants to hear of.
+    const DETAIL: Detail;
+    /// An instruction executed (see [`Retired::retired`]). Sinks that want records only.
     fn retire(&mut self, r: &Retired);
-    /// With `ENABLED`: the sink also takes instructions of fixed shapes in [`SimpleRun`]s, so
-    /// that the hart can run them chained (it builds records only for the others, which go to
-    /// `retire`, in order with the runs).
-    const SIMPLE_RUNS: bool = false;
-    /// Instructions retired in straight-line order. `RUNS` sinks only.
+    /// Instructions retired in straight-line order. [`Detail::Runs`] sinks only.
     fn run(&mut self, _r: &Run) {}
-    /// Instructions of fixed shapes retired in straight-line order. `SIMPLE_RUNS` sinks only;
+    /// Instructions of fixed shapes retired in straight-line order. [`Detail::SimpleRuns`] sinks only;
     /// by default, each one's record goes to `retire`.
     fn simple_run(&mut self, r: &SimpleRun) {
         r.for_each_record(|rec| self.retire(rec));
@@ -463,19 +537,16 @@ pub trait Sink {
 pub struct NoSink;
 
 impl Sink for NoSink {
-    const ENABLED: bool = false;
+    const DETAIL: Detail = Detail::Nothing;
     #[inline(always)]
     fn retire(&mut self, _: &Retired) {}
     #[inline(always)]
     fn trap(&mut self, _: &TrapRecord) {}
 }
 
-/// Forward to two sinks. If either wants records, both get records (and a `RUNS` sink among
-/// them gets no runs: pair it only with another `RUNS` sink or with one that wants neither).
+/// Forward to two sinks, in the detail both want ([`Detail::pair`]).
 impl<A: Sink, B: Sink> Sink for (A, B) {
-    const ENABLED: bool = A::ENABLED || B::ENABLED;
-    const RUNS: bool = A::RUNS || B::RUNS;
-    const SIMPLE_RUNS: bool = A::SIMPLE_RUNS && B::SIMPLE_RUNS;
+    const DETAIL: Detail = Detail::pair(A::DETAIL, B::DETAIL);
     #[inline]
     fn retire(&mut self, r: &Retired) {
         self.0.retire(r);
@@ -506,8 +577,7 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
 pub struct OneByOne<S>(pub S);
 
 impl<S: Sink> Sink for OneByOne<S> {
-    const ENABLED: bool = S::ENABLED;
-    const RUNS: bool = S::RUNS;
+    const DETAIL: Detail = S::DETAIL.one_by_one();
     #[inline]
     fn retire(&mut self, r: &Retired) {
         self.0.retire(r)
@@ -526,9 +596,7 @@ impl<S: Sink> Sink for OneByOne<S> {
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
-    const ENABLED: bool = S::ENABLED;
-    const RUNS: bool = S::RUNS;
-    const SIMPLE_RUNS: bool = S::SIMPLE_RUNS;
+    const DETAIL: Detail = S::DETAIL;
     #[inline]
     fn retire(&mut self, r: &Retired) {
         (**self).retire(r)

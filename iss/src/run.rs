@@ -257,7 +257,7 @@ impl Machine {
             // looked after every run themselves.
             self.events_flush();
             self.pmu_sync();
-            if !self.models {
+            if !self.mode.models() {
                 self.pmu_after(done);
             }
             if self.sched.stop_requested {
@@ -446,7 +446,7 @@ impl Machine {
                     }
                 }
                 self.dcache.dirty = false;
-                if !S::ENABLED && !S::RUNS && !self.hooks {
+                if !S::DETAIL.any() && !self.mode.per_run() {
                     self.sched.chain_va = page_va;
                     self.sched.chain_page = p;
                     self.sched.chain_left = CHAIN_BLOCKS;
@@ -503,20 +503,20 @@ impl Machine {
         mut pc: u64,
         sink: &mut S,
     ) -> BlockEnd {
-        if !S::ENABLED {
+        if !S::DETAIL.records() {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
             let chain = self.sched.chain_left;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
             let npc = self.tables[0][arena[k].op as usize](self, arena, k, pc, left);
             let mut lcofi = false;
-            if S::RUNS || self.hooks {
+            if S::DETAIL.runs() || self.mode.per_run() {
                 let n = (left - self.sched.budget) as usize;
                 if n != 0 {
-                    if self.hooks {
+                    if self.mode.per_run() {
                         lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);
                     }
-                    if S::RUNS {
+                    if S::DETAIL.runs() {
                         let run = (&arena[k..k + n], &arena[k + n], pc);
                         self.report_run(sink, run, npc, prv, satp);
                     }
@@ -552,7 +552,7 @@ impl Machine {
         // runs of simple instructions, runs of those chained, and the others one at a time.
         let mut block_start = true;
         loop {
-            if S::SIMPLE_RUNS {
+            if S::DETAIL.simple_runs() {
                 match self.run_simple(arena, k, pc, block_start, sink) {
                     ControlFlow::Continue(at) => (k, pc) = at,
                     ControlFlow::Break(end) => return end,
@@ -563,7 +563,7 @@ impl Machine {
             let left = self.sched.budget;
             let prv = self.rec.prv;
             let npc = self.tables[1][d.op as usize](self, arena, k, pc, left);
-            let lcofi = self.hooks
+            let lcofi = self.mode.per_run()
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
                 && self.account_run(arena, k, 1, pc, npc, prv, false);
             if npc & 1 == 0 {
@@ -613,7 +613,7 @@ impl Machine {
         let n = (left - self.sched.budget) as usize;
         let mut lcofi = false;
         if n != 0 {
-            if self.hooks {
+            if self.mode.per_run() {
                 lcofi = self.account_chain(arena, k, n, pc, npc, prv, block_start);
             }
             sink.simple_run(&SimpleRun {
@@ -686,7 +686,7 @@ impl Machine {
     #[inline(always)]
     fn fit_effects<S: Sink>(&mut self, len: usize) {
         let want = len.max(256);
-        if S::SIMPLE_RUNS && self.effects.len() < want {
+        if S::DETAIL.simple_runs() && self.effects.len() < want {
             self.effects
                 .resize(want.next_power_of_two(), Effect::default());
         }
@@ -741,7 +741,7 @@ impl Machine {
             _ => {}
         }
         // SERIALIZE, REFETCH and WFI: the instruction retired and set hart.pc.
-        if S::ENABLED && built {
+        if S::DETAIL.records() && built {
             debug_assert_eq!(self.rec.pc, pc);
             self.rec.next_pc = self.hart.pc;
             sink.retire(&self.rec);
@@ -798,7 +798,7 @@ impl Machine {
     /// Take the exception in `self.exc`, raised at `pc` by `d`: record it and take the trap.
     fn take_exception<S: Sink>(&mut self, pc: u64, d: &Insn, sink: &mut S) -> ChunkEnd {
         let (cause, tval) = self.exc;
-        if S::ENABLED {
+        if S::DETAIL.records() {
             if d.op == Op::NotDecoded {
                 self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
             }
@@ -849,14 +849,14 @@ impl Machine {
         self.sched.budget = 1;
         self.sched.budget_start = 1;
         let prv = self.hart.prv;
-        if S::ENABLED || self.hooks {
+        if S::DETAIL.records() || self.mode.per_run() {
             self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
-            if S::ENABLED {
+            if S::DETAIL.records() {
                 self.rec.reset(pc, &d, prv, self.bus.clint.mtime);
                 self.rec.fetch_pa = Some(pa);
             }
         }
-        let npc = if S::ENABLED {
+        let npc = if S::DETAIL.records() {
             self.exec::<true>(&d, pc)
         } else {
             self.exec::<false>(&d, pc)
@@ -873,16 +873,16 @@ impl Machine {
         } else if npc == WFI {
             self.sched.waiting = true;
         }
-        if self.hooks {
+        if self.mode.per_run() {
             let block = [d, Insn::NOT_DECODED];
             self.account_run(&block, 0, 1, pc, npc, prv, false);
         }
         self.events_flush();
-        if !self.models {
+        if !self.mode.models() {
             self.pmu_sync();
             self.pmu_after(1);
         }
-        if S::ENABLED {
+        if S::DETAIL.records() {
             self.rec.next_pc = self.hart.pc;
             sink.retire(&self.rec);
         }
@@ -951,7 +951,7 @@ impl Machine {
             return StepOutcome::Interrupt(irq);
         }
         let d = self.fetch_one(pc).map_or(Insn::NOT_DECODED, |(d, _)| d);
-        if S::ENABLED {
+        if S::DETAIL.records() {
             self.rec.reset(pc, &d, self.hart.prv, self.bus.clint.mtime);
         }
         self.exc = (cause, tval);

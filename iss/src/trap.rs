@@ -99,7 +99,7 @@ impl Machine {
         self.trap_events(cause, epc, handler, from, to);
         self.set_priv(to);
         self.hart.pc = handler;
-        if S::ENABLED || S::RUNS {
+        if S::DETAIL.any() {
             let c = &self.hart.csr;
             let (epc_csr, cause_csr, tval_csr) = if to_s {
                 (SEPC, SCAUSE, STVAL)

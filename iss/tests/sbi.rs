@@ -7,6 +7,7 @@ use iss::bus::{Console, RAM_BASE};
 use iss::csr::*;
 use iss::record::{Reg, Retired, TrapRecord};
 use iss::sbi::{eid, Then, IMPL_ID, OPENSBI_MEDELEG};
+use iss::Detail;
 use iss::{Cause, Config, Exception, Machine, NoSink, Priv, Sink, Stop};
 use rstest::rstest;
 
@@ -333,7 +334,7 @@ struct Recorder {
 }
 
 impl Sink for Recorder {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
     fn retire(&mut self, r: &Retired) {
         self.records.push(r.clone());
     }

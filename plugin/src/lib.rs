@@ -43,6 +43,7 @@ pub use tandem::verify::{Diff, Mismatch};
 
 use arch::{Interrupt, Priv};
 use iss::record::{Retired, Sink, TrapRecord};
+use iss::Detail;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tandem::verify::{Nondet, Verifier, VerifyConfig};
@@ -1052,7 +1053,7 @@ struct StepSink<'a> {
 }
 
 impl Sink for StepSink<'_> {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
 
     fn retire(&mut self, r: &Retired) {
         self.out.set_record(r, self.order);

@@ -5,6 +5,7 @@
 use crate::config::WriterConfig;
 use crate::session::{machine, writer, HartConfig};
 use crate::verify::{Report, Verifier, VerifyConfig};
+use iss::Detail;
 use iss::NoSink;
 use std::io::{Read, Write};
 use std::time::Instant;
@@ -43,8 +44,11 @@ struct Records<const SIMPLE: bool> {
 }
 
 impl<const SIMPLE: bool> iss::record::Sink for Records<SIMPLE> {
-    const ENABLED: bool = true;
-    const SIMPLE_RUNS: bool = SIMPLE;
+    const DETAIL: Detail = if SIMPLE {
+        Detail::SimpleRuns
+    } else {
+        Detail::Records
+    };
     #[inline]
     fn simple_run(&mut self, r: &iss::record::SimpleRun) {
         std::hint::black_box(r);

@@ -25,6 +25,7 @@ use arch::{Cause, Interrupt, Priv};
 use iss::csr::*;
 use iss::insn::Op;
 use iss::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use iss::Detail;
 use iss::{Machine, StepOutcome, Stop};
 use serde::Serialize;
 
@@ -168,7 +169,7 @@ struct Full {
 }
 
 impl Sink for Full {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
     fn retire(&mut self, r: &Retired) {
         self.rec = Some(r.clone());
     }
@@ -269,7 +270,7 @@ fn event_points(elf: &[u8], path: &str, hart: HartConfig, plan: &Plan) -> Result
         at: Vec<u64>,
     }
     impl Sink for Points {
-        const ENABLED: bool = true;
+        const DETAIL: Detail = Detail::Records;
         fn retire(&mut self, r: &Retired) {
             if r.exception.is_some() {
                 return;

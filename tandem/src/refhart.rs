@@ -12,6 +12,7 @@ use iss::csr::*;
 use iss::insn::{Insn, Op};
 use iss::mmu::Access;
 use iss::record::{MemAccess, MemKind, Reg, Retired, Sink, TrapRecord};
+use iss::Detail;
 use iss::{Machine, Priv};
 
 /// Size of the register index space.
@@ -190,7 +191,7 @@ impl Capture {
 }
 
 impl Sink for Capture {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
 
     #[inline(always)]
     fn retire(&mut self, r: &Retired) {

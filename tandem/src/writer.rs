@@ -1335,8 +1335,7 @@ fn amo_op(op: Op) -> Option<MemOp> {
 }
 
 impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
-    const ENABLED: bool = true;
-    const SIMPLE_RUNS: bool = true;
+    const DETAIL: iss::Detail = iss::Detail::SimpleRuns;
 
     #[inline(always)]
     fn simple_run(&mut self, r: &SimpleRun) {

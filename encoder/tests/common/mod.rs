@@ -23,6 +23,7 @@ use iss::classify;
 use iss::ingress::{
     Beat, BeatSink, Capture, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch,
 };
+use iss::Detail;
 use iss::{Exception, Machine, Retired, Sink, Stop, TrapRecord};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -49,7 +50,7 @@ pub struct Expect {
 }
 
 impl Sink for Expect {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
     fn retire(&mut self, r: &Retired) {
         let traced = match r.exception {
             None => true,

@@ -12,7 +12,7 @@
 //! the odd sentinels below (no real pc is odd with C), with `sched.budget` set to what is left
 //! and, for sentinels, `hart.pc` set as each says. Traced (`REC`), handlers do not chain: the
 //! run loop sees every instruction to hand its record to the sink. For a sink that takes runs
-//! of simple instructions ([`crate::record::Sink::SIMPLE_RUNS`]), the handlers of operations
+//! of simple instructions ([`crate::record::Detail::SimpleRuns`]), the handlers of operations
 //! whose records have a fixed shape chain as untraced and leave each instruction's
 //! [`Effect`](crate::record::Effect) (`FX`); the others stop the chain before they execute
 //! ([`BUILD`]) so that the run loop builds their records.
@@ -57,7 +57,7 @@ pub(crate) type Handler = fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
 pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false, false>();
 /// The handlers that also fill the retirement record.
 pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false, false, false>();
-/// [`HANDLERS`] whose jumps and branches also tell CTR ([`Machine::ctr_chain`]).
+/// [`HANDLERS`] whose jumps and branches also tell CTR ([`crate::events::ExecMode::ctr_chain`]).
 pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true, false, false>();
 /// [`HANDLERS_REC`] whose jumps and branches also tell CTR.
 pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true, false, false>();

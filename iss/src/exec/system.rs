@@ -89,7 +89,7 @@ impl Machine {
         // Over-flushing is always allowed: drop every cached translation regardless of the
         // address and ASID operands. (The PMU's TLB model flushes what the operands say.)
         self.flush_tlb();
-        if self.models {
+        if self.mode.models() {
             let asid = (d.rs2 != 0).then(|| self.hart.x[d.rs2 as usize] as u16);
             let va = (d.rs1 != 0).then(|| self.hart.x[d.rs1 as usize]);
             self.hart.pmu.tlb_flush(asid, va);
@@ -100,7 +100,7 @@ impl Machine {
 
     pub(crate) fn fence_i(&mut self, npc: u64) -> u64 {
         self.dcache.drop_all();
-        if self.models {
+        if self.mode.models() {
             self.hart.pmu.fence_i();
         }
         self.hart.pc = npc;

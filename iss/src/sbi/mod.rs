@@ -382,7 +382,7 @@ impl Machine {
         if !legacy {
             self.set_x(11, reply.ret.value);
         }
-        if S::ENABLED {
+        if S::DETAIL.records() {
             self.rec.push_write(Reg::X(10), reply.ret.error as u64);
             if !legacy {
                 self.rec.push_write(Reg::X(11), reply.ret.value);
@@ -402,11 +402,11 @@ impl Machine {
     /// Tell the sink that `d` at `pc` executed as far as S-mode can see (an SBI call, an
     /// emulated access), going on at `next`.
     fn sbi_retired<S: Sink>(&mut self, pc: u64, d: &Insn, next: u64, sink: &mut S) {
-        if S::ENABLED {
+        if S::DETAIL.records() {
             self.rec.exception = None;
             self.rec.next_pc = next;
             sink.retire(&self.rec);
-        } else if S::RUNS {
+        } else if S::DETAIL.runs() {
             sink.run(&Run {
                 insns: std::slice::from_ref(d),
                 pc,

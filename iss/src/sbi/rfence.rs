@@ -37,13 +37,13 @@ pub(super) fn call(m: &mut Machine, fid: u64, a: [u64; 6]) -> Reply {
     match fid {
         0 => {
             m.dcache.drop_all();
-            if m.models {
+            if m.mode.models() {
                 m.hart.pmu.fence_i();
             }
         }
         _ => {
             m.flush_tlb();
-            if m.models {
+            if m.mode.models() {
                 let asid = (fid == 2).then_some(a[4] as u16);
                 let (start, size) = (a[2], a[3]);
                 if (start == 0 && size == 0) || size == u64::MAX || size > PAGE_SIZE {

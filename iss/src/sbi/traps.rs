@@ -62,7 +62,7 @@ impl Machine {
         let (budget, start) = (self.sched.budget, self.sched.budget_start);
         let saved = self.config.misaligned;
         self.config.misaligned = Misaligned::Emulate;
-        let r = if S::ENABLED {
+        let r = if S::DETAIL.records() {
             self.exec::<true>(d, pc)
         } else {
             self.exec::<false>(d, pc)

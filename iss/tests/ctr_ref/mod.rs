@@ -22,6 +22,7 @@
 #![allow(dead_code)]
 
 use iss::record::Reg;
+use iss::Detail;
 use iss::{Cause, Exception, Interrupt, Priv, Retired, Sink, TrapRecord};
 
 /// One entry as the reference holds it (`valid` is ctrsource.V).
@@ -507,7 +508,7 @@ impl CtrRef {
 pub struct RefSink<'a>(pub &'a mut CtrRef);
 
 impl Sink for RefSink<'_> {
-    const ENABLED: bool = true;
+    const DETAIL: Detail = Detail::Records;
     fn retire(&mut self, r: &Retired) {
         self.0.retired(r);
     }
