@@ -585,15 +585,7 @@ impl Machine {
 
     /// Whether conditional branch `d` (just executed: branches write no register) was taken.
     fn branch_taken(&self, d: &Insn) -> bool {
-        let (a, b) = (self.rs1(d), self.rs2(d));
-        match d.op {
-            Op::Beq => a == b,
-            Op::Bne => a != b,
-            Op::Blt => (a as i64) < (b as i64),
-            Op::Bge => (a as i64) >= (b as i64),
-            Op::Bltu => a < b,
-            _ => a >= b,
-        }
+        crate::exec::branch_condition(d.op, self.rs1(d), self.rs2(d))
     }
 
     /// The ASID of translated accesses, None for bare or M-mode accesses.

@@ -368,13 +368,27 @@ macro_rules! alui {
     };
 }
 
+/// Whether the branch `op` is taken with `a` in rs1 and `b` in rs2: the one statement of each
+/// branch's condition, for its handler and for the PMU's run accounting
+/// (`Machine::branch_taken`). Not a branch: false.
+#[inline(always)]
+pub(crate) fn branch_condition(op: Op, a: u64, b: u64) -> bool {
+    match op {
+        Op::Beq => a == b,
+        Op::Bne => a != b,
+        Op::Blt => (a as i64) < (b as i64),
+        Op::Bge => (a as i64) >= (b as i64),
+        Op::Bltu => a < b,
+        Op::Bgeu => a >= b,
+        _ => false,
+    }
+}
+
 macro_rules! branch {
-    ($($name:ident => |$a:ident, $b:ident| $c:expr;)*) => {
+    ($($name:ident => $op:ident;)*) => {
         handlers! {$(
             $name => |m, a, k, d, pc, left| {
-                let $a = m.rs1(d);
-                let $b = m.rs2(d);
-                let taken = $c;
+                let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
                 let target = if taken {
                     pc.wrapping_add(imm(d))
                 } else {
@@ -481,12 +495,12 @@ handlers! {
 }
 
 branch! {
-    beq => |a, b| a == b;
-    bne => |a, b| a != b;
-    blt => |a, b| (a as i64) < (b as i64);
-    bge => |a, b| (a as i64) >= (b as i64);
-    bltu => |a, b| a < b;
-    bgeu => |a, b| a >= b;
+    beq => Beq;
+    bne => Bne;
+    blt => Blt;
+    bge => Bge;
+    bltu => Bltu;
+    bgeu => Bgeu;
 }
 
 load! {
