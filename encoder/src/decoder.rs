@@ -46,7 +46,8 @@
 //! encoder keeps no state across them that the decoder would need.
 
 use crate::image::{FetchError, Image};
-use crate::msg::{self, Body, Format, Message};
+use crate::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
+use crate::msg::{self, btype, evcode, rcode, sync, Body, Format, Message, BTM, HTM};
 use arch::{Itype, Priv};
 use iss::classify;
 use iss::insn::{Insn, Op};
@@ -68,11 +69,6 @@ pub const MAX_REPEAT: u64 = (1 << 32) - 1;
 /// Four times the longest walk one message without repetitions can ask for ([`MAX_ICNT`]);
 /// a corrupt repeat count asks for up to 2^54.
 pub const DEFAULT_WORK_LIMIT: u64 = 1 << 24;
-
-/// BTM: Branch Trace Messaging (`trTeInstMode` 3).
-pub const MODE_BTM: u8 = 3;
-/// HTM: History Trace Messaging (`trTeInstMode` 6).
-pub const MODE_HTM: u8 = 6;
 
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "Format", deny_unknown_fields)]
@@ -127,7 +123,7 @@ pub struct DecoderConfig {
 impl Default for DecoderConfig {
     fn default() -> Self {
         DecoderConfig {
-            tr_te_inst_mode: MODE_HTM,
+            tr_te_inst_mode: HTM,
             format: Format::default(),
             implicit_return_mode: 0,
             implicit_return_depth: 32,
@@ -140,6 +136,28 @@ impl Default for DecoderConfig {
             src_filter: None,
         }
     }
+}
+
+/// Decoder settings out of range ([`DecoderConfig::validate`]): the setting and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DecoderConfigError {
+    #[error("tr_te_inst_mode {0} is neither 3 (BTM) nor 6 (HTM)")]
+    Mode(u8),
+    #[error("implicit_return_mode {0} is not 0..=3")]
+    ImplicitReturnMode(u8),
+    #[error("implicit_return_depth {0} is not 1..=32")]
+    ImplicitReturnDepth(u8),
+    #[error("partial_bits {0} is not 1..=64")]
+    PartialBits(u8),
+    #[error("src_bits {0} is more than 12")]
+    SrcBits(u8),
+    /// `src_filter` wider than the SRC field.
+    #[error("src_filter {src} does not fit in {bits} SRC bits")]
+    SrcFilter { src: u16, bits: u8 },
+    #[error("repeat_branch is a BTM option")]
+    RepeatBranchInHtm,
+    #[error("repeated_history is an HTM option")]
+    RepeatedHistoryInBtm,
 }
 
 impl DecoderConfig {
@@ -161,50 +179,42 @@ impl DecoderConfig {
     }
 
     /// Checks the settings' ranges.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.tr_te_inst_mode != MODE_BTM && self.tr_te_inst_mode != MODE_HTM {
-            return Err(format!(
-                "tr_te_inst_mode {} is neither 3 (BTM) nor 6 (HTM)",
-                self.tr_te_inst_mode
-            ));
+    pub fn validate(&self) -> Result<(), DecoderConfigError> {
+        use DecoderConfigError as E;
+        if self.tr_te_inst_mode != BTM && self.tr_te_inst_mode != HTM {
+            return Err(E::Mode(self.tr_te_inst_mode));
         }
         if self.implicit_return_mode > 3 {
-            return Err(format!(
-                "implicit_return_mode {} is not 0..=3",
-                self.implicit_return_mode
-            ));
+            return Err(E::ImplicitReturnMode(self.implicit_return_mode));
         }
         if !(1..=32).contains(&self.implicit_return_depth) {
-            return Err(format!(
-                "implicit_return_depth {} is not 1..=32",
-                self.implicit_return_depth
-            ));
+            return Err(E::ImplicitReturnDepth(self.implicit_return_depth));
         }
         if !(1..=64).contains(&self.partial_bits) {
-            return Err(format!("partial_bits {} is not 1..=64", self.partial_bits));
+            return Err(E::PartialBits(self.partial_bits));
         }
         if self.format.src_bits > 12 {
-            return Err(format!("src_bits {} is more than 12", self.format.src_bits));
+            return Err(E::SrcBits(self.format.src_bits));
         }
         if let Some(s) = self.src_filter {
             if self.format.src_bits == 0 || u32::from(s) >> self.format.src_bits != 0 {
-                return Err(format!(
-                    "src_filter {s} does not fit in {} SRC bits",
-                    self.format.src_bits
-                ));
+                return Err(E::SrcFilter {
+                    src: s,
+                    bits: self.format.src_bits,
+                });
             }
         }
-        if self.repeat_branch && self.tr_te_inst_mode != MODE_BTM {
-            return Err("repeat_branch is a BTM option".into());
+        if self.repeat_branch && self.tr_te_inst_mode != BTM {
+            return Err(E::RepeatBranchInHtm);
         }
-        if self.repeated_history && self.tr_te_inst_mode != MODE_HTM {
-            return Err("repeated_history is an HTM option".into());
+        if self.repeated_history && self.tr_te_inst_mode != HTM {
+            return Err(E::RepeatedHistoryInBtm);
         }
         Ok(())
     }
 
     fn htm(&self) -> bool {
-        self.tr_te_inst_mode == MODE_HTM
+        self.tr_te_inst_mode == HTM
     }
 }
 
@@ -806,17 +816,21 @@ impl Core {
             Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(format!(
                 "RepeatBranch, but trTeInstEnRepeatBranch is off ({mode})"
             )),
-            Body::ResourceFull { rcode, .. } if *rcode > 2 => {
+            Body::ResourceFull { rcode, .. } if *rcode > rcode::HIST_REPEAT => {
                 Err(format!("RCODE {rcode} is reserved"))
             }
-            Body::ResourceFull { rcode: 1 | 2, .. } if !htm => {
-                Err(format!("a HIST overflow in {mode}"))
-            }
-            Body::ResourceFull { rcode: 2, .. } if !self.cfg.repeated_history => {
+            Body::ResourceFull {
+                rcode: rcode::HIST_OVERFLOW | rcode::HIST_REPEAT,
+                ..
+            } if !htm => Err(format!("a HIST overflow in {mode}")),
+            Body::ResourceFull {
+                rcode: rcode::HIST_REPEAT,
+                ..
+            } if !self.cfg.repeated_history => {
                 Err("RCODE 2, but trTeInstEnRepeatedHistory is off".into())
             }
             Body::ProgTraceCorrelation { evcode, cdf, .. } => {
-                if *evcode != 0 && *evcode != 4 {
+                if *evcode != evcode::ENTER_DEBUG && *evcode != evcode::TRACE_DISABLED {
                     Err(format!("EVCODE {evcode} is not used (0 end, 4 trace off)"))
                 } else if *cdf != htm as u8 && !(htm && *cdf == 0) {
                     Err(format!("CDF {cdf} in {mode} (must be {})", htm as u8))
@@ -824,7 +838,11 @@ impl Core {
                     Ok(())
                 }
             }
-            Body::IndirectBranchHistSync { sync: 4, btype, .. } if *btype != 0 => {
+            Body::IndirectBranchHistSync {
+                sync: sync::ICNT_OVERFLOW,
+                btype,
+                ..
+            } if *btype != btype::INDIRECT => {
                 Err(format!("SYNC 4 (I-CNT overflow) with B-TYPE {btype}"))
             }
             _ => Ok(()),
@@ -901,11 +919,11 @@ impl Core {
                     ));
                 }
                 let context = match format {
-                    0 if context != 0 => {
+                    FORMAT_PRIVILEGE if context != 0 => {
                         return Err(format!("PROCESS {process:#x}: FORMAT 0 with a context"))
                     }
-                    0 => None,
-                    2 => Some(context),
+                    FORMAT_PRIVILEGE => None,
+                    FORMAT_SCONTEXT => Some(context),
                     _ => {
                         return Err(format!(
                             "PROCESS {process:#x}: FORMAT {format} is not used (0 privilege, \
@@ -955,7 +973,7 @@ impl Core {
                 rdata,
                 hrepeat,
             } => match rcode {
-                0 => {
+                rcode::ICNT_OVERFLOW => {
                     self.walk_msg(rdata, 1, End::Count, out)?;
                     self.time_rel(m, offset, out);
                 }
@@ -1056,11 +1074,11 @@ impl Core {
                 hist,
             } => {
                 let target = self.addr_ref ^ (uaddr << 1);
-                let end = if btype == 0 {
+                let end = if btype == btype::INDIRECT {
                     End::Jump(target)
                 } else {
                     End::Trap {
-                        interrupt: btype == 3,
+                        interrupt: btype == btype::INTERRUPT,
                     }
                 };
                 self.walk_msg(icnt, hist, end, out)?;
@@ -1076,12 +1094,12 @@ impl Core {
     }
 
     fn trap_event<S: FlowSink>(&mut self, btype: u8, offset: u64, out: &mut S) {
-        if btype >= 1 {
+        if btype != btype::INDIRECT {
             out.event(&Event::Trap {
                 offset,
                 kind: match btype {
-                    1 => TrapKind::ExceptionOrInterrupt,
-                    3 => TrapKind::Interrupt,
+                    btype::TRAP => TrapKind::ExceptionOrInterrupt,
+                    btype::INTERRUPT => TrapKind::Interrupt,
                     _ => TrapKind::Exception,
                 },
                 handler: self.pc,
@@ -1115,20 +1133,22 @@ impl Core {
             _ => return Ok(()),
         };
         let target = faddr << 1;
-        let resets = !matches!(sync, 0 | 4 | 6);
+        let resets = sync::resets(sync);
         match self.state {
             State::On => {
                 let end = match (&m.body, btype) {
                     (Body::ProgTraceSync { .. }, _) => End::Sync(target),
                     (Body::DirectBranchSync { .. }, _) => End::Taken,
-                    (Body::IndirectBranchHistSync { .. }, _) if sync == 4 => End::Sync(target),
-                    (_, Some(0)) => End::Jump(target),
+                    (Body::IndirectBranchHistSync { .. }, _) if sync == sync::ICNT_OVERFLOW => {
+                        End::Sync(target)
+                    }
+                    (_, Some(btype::INDIRECT)) => End::Jump(target),
                     (_, b) => End::Trap {
-                        interrupt: b == Some(3),
+                        interrupt: b == Some(btype::INTERRUPT),
                     },
                 };
                 let w = self.walk_msg(icnt, hist, end, out)?;
-                let continues = matches!(sync, 0 | 2 | 4 | 6);
+                let continues = sync::continues(sync);
                 let check = match end {
                     End::Taken => true,
                     End::Sync(_) => continues && !w.jump_resolved,
@@ -1169,7 +1189,9 @@ impl Core {
             self.time = None;
         }
         if let Some(b) = btype {
-            if !(m.body.tcode() == msg::tcode::INDIRECT_BRANCH_HIST_SYNC && sync == 4) {
+            if !(m.body.tcode() == msg::tcode::INDIRECT_BRANCH_HIST_SYNC
+                && sync == sync::ICNT_OVERFLOW)
+            {
                 self.trap_event(b, offset, out);
             }
         }
@@ -1577,7 +1599,7 @@ pub struct Decoder {
 
 impl Decoder {
     /// A decoder of streams made with `cfg`, reading code from `image`.
-    pub fn new(cfg: DecoderConfig, image: Image) -> Result<Decoder, String> {
+    pub fn new(cfg: DecoderConfig, image: Image) -> Result<Decoder, DecoderConfigError> {
         cfg.validate()?;
         let depth = cfg.implicit_return_depth as usize;
         Ok(Decoder {
@@ -1816,7 +1838,7 @@ mod tests {
 
     fn btm() -> DecoderConfig {
         DecoderConfig {
-            tr_te_inst_mode: MODE_BTM,
+            tr_te_inst_mode: BTM,
             ..Default::default()
         }
     }
@@ -1974,26 +1996,26 @@ mod tests {
     /// reference after it.
     fn prog_btm_with(first: B, mut r: u64) -> Vec<B> {
         vec![
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             first,
             B::DirectBranch { icnt: 5 },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 11,
                 uaddr: ua(&mut r, BASE + 0x12),
             },
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: ua(&mut r, BASE + 0x28),
             },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, BASE + 0x18),
             },
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 0,
                 icnt: 3,
                 hist: None,
@@ -2007,26 +2029,26 @@ mod tests {
     fn prog_htm_at(base: u64) -> Vec<B> {
         let mut r = base;
         vec![
-            sync(3, base),
+            sync(sync::EXIT_DEBUG, base),
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 23,
                 uaddr: ua(&mut r, base + 0x12),
                 hist: 0b1110,
             },
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: ua(&mut r, base + 0x28),
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, base + 0x18),
                 hist: 1,
             },
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 1,
                 icnt: 3,
                 hist: Some(1),
@@ -2038,12 +2060,20 @@ mod tests {
         let o = offsets(bodies, &Format::default());
         let trap = bodies
             .iter()
-            .position(|b| matches!(b, B::IndirectBranch { btype: 2, .. }))
+            .position(|b| {
+                matches!(
+                    b,
+                    B::IndirectBranch {
+                        btype: btype::EXCEPTION,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         vec![
             Event::Sync {
                 offset: 0,
-                sync: 3,
+                sync: sync::EXIT_DEBUG,
                 pc: BASE,
                 time: None,
             },
@@ -2054,7 +2084,7 @@ mod tests {
             },
             Event::TraceOff {
                 offset: *o.last().unwrap(),
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
             },
         ]
     }
@@ -2105,7 +2135,7 @@ mod tests {
     /// ProgTraceCorrelation EVCODE 0 for a mode.
     fn end(cfg: &DecoderConfig, icnt: u64) -> B {
         B::ProgTraceCorrelation {
-            evcode: 0,
+            evcode: evcode::ENTER_DEBUG,
             cdf: cfg.htm() as u8,
             icnt,
             hist: cfg.htm().then_some(1),
@@ -2161,7 +2191,7 @@ mod tests {
     #[case::full(3, false)]
     fn unreported_return(#[case] mode: u8, #[case] fails: bool) {
         let cfg = with(htm(), |c| c.implicit_return_mode = mode);
-        let bodies = [sync(3, BASE), end(&cfg, 7)];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         if fails {
             one_error(
@@ -2196,9 +2226,9 @@ mod tests {
         });
         let mut r = BASE;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 6,
                 uaddr: ua(&mut r, BASE + 0x40),
             },
@@ -2230,9 +2260,9 @@ mod tests {
         });
         let mut r = BASE;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 6,
                 uaddr: ua(&mut r, BASE + 0x04),
             },
@@ -2288,9 +2318,9 @@ mod tests {
         });
         let mut r = BASE;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 8,
                 uaddr: ua(&mut r, BASE + 0x04),
             },
@@ -2327,7 +2357,7 @@ mod tests {
             .w(jalr(RA, T0, 0))
             .h(C_NOP);
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
-        let bodies = [sync(3, BASE), end(&cfg, 7)];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, a.image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x04, 0x06, 0x14]));
@@ -2338,9 +2368,9 @@ mod tests {
         // The call pushes 04; SYNC 2 at f empties the stack; the return must then be reported.
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceSync {
-                sync: 2,
+                sync: sync::PERIODIC,
                 icnt: 2,
                 faddr: (BASE + 0x10) >> 1,
             },
@@ -2354,9 +2384,9 @@ mod tests {
         );
         // SYNC 0 does not reset it.
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceSync {
-                sync: 0,
+                sync: sync::EXTERNAL_TRIGGER,
                 icnt: 2,
                 faddr: (BASE + 0x10) >> 1,
             },
@@ -2397,7 +2427,10 @@ mod tests {
     fn sequential_jump(#[case] c_lui: bool, #[case] on: bool, #[case] err: Option<&str>) {
         let cfg = with(btm(), |c| c.sequential_jump = on);
         let first = if c_lui { 1 } else { 2 };
-        let bodies = [sync(3, 0x1000), end(&cfg, first + 2 + 2 + 2 + 1)];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, 0x1000),
+            end(&cfg, first + 2 + 2 + 2 + 1),
+        ];
         let f = run_cfg(cfg, seq_image(c_lui), &stream(&bodies));
         match err {
             None => {
@@ -2416,14 +2449,14 @@ mod tests {
         let cfg = with(btm(), |c| c.sequential_jump = true);
         let mut r = 0x1000;
         let bodies = [
-            sync(3, 0x1000),
+            sync(sync::EXIT_DEBUG, 0x1000),
             B::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: 2,
                 hrepeat: None,
             },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, 0x2004),
             },
@@ -2435,9 +2468,9 @@ mod tests {
         // Reporting a jump the decoder can infer is an error.
         let mut r = 0x1000;
         let bodies = [
-            sync(3, 0x1000),
+            sync(sync::EXIT_DEBUG, 0x1000),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 4,
                 uaddr: ua(&mut r, 0x2004),
             },
@@ -2457,7 +2490,7 @@ mod tests {
         a.w(auipc(T0, 0)).w(jalr(0, T0, 0x10)).at(0x1010).h(C_NOP);
         let seq = with(btm(), |c| c.sequential_jump = true);
         let both = with(seq.clone(), |c| c.implicit_return_mode = 3);
-        let unreported = [sync(3, 0x1000), end(&btm(), 5)];
+        let unreported = [sync(sync::EXIT_DEBUG, 0x1000), end(&btm(), 5)];
         let f = run_cfg(seq.clone(), a.image(), &stream(&unreported));
         no_errors(&f);
         assert_eq!(pcs(&f), vec![0x1000, 0x1004, 0x1010]);
@@ -2469,9 +2502,9 @@ mod tests {
         );
         let mut r = 0x1000;
         let reported = [
-            sync(3, 0x1000),
+            sync(sync::EXIT_DEBUG, 0x1000),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 4,
                 uaddr: ua(&mut r, 0x1010),
             },
@@ -2506,7 +2539,7 @@ mod tests {
     #[test]
     fn repeat_branch_repeats_a_direct_branch() {
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             B::DirectBranch { icnt: 4 },
             B::RepeatBranch { bcnt: 1 },
@@ -2531,9 +2564,9 @@ mod tests {
     fn repeat_branch_repeats_an_indirect_branch_with_zero_uaddr() {
         let h = BASE + 0x10;
         let bodies = [
-            sync(3, h),
+            sync(sync::EXIT_DEBUG, h),
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: 0,
             },
@@ -2557,10 +2590,10 @@ mod tests {
     }
 
     #[rstest]
-    #[case::first(vec![sync(3, BASE), B::RepeatBranch { bcnt: 1 }], 1, "does not follow")]
-    #[case::zero(vec![sync(3, BASE), B::DirectBranch { icnt: 6 }, B::RepeatBranch { bcnt: 0 }], 2, "B-CNT 0")]
-    #[case::after_other(vec![sync(3, BASE), B::DirectBranch { icnt: 6 }, B::Ownership { process: 0xe }, B::RepeatBranch { bcnt: 1 }], 3, "does not follow")]
-    #[case::nonzero_uaddr(vec![sync(3, BASE + 0x10), B::IndirectBranch { btype: 2, icnt: 3, uaddr: 1 }, B::RepeatBranch { bcnt: 1 }], 1, "")]
+    #[case::first(vec![sync(sync::EXIT_DEBUG, BASE), B::RepeatBranch { bcnt: 1 }], 1, "does not follow")]
+    #[case::zero(vec![sync(sync::EXIT_DEBUG, BASE), B::DirectBranch { icnt: 6 }, B::RepeatBranch { bcnt: 0 }], 2, "B-CNT 0")]
+    #[case::after_other(vec![sync(sync::EXIT_DEBUG, BASE), B::DirectBranch { icnt: 6 }, B::Ownership { process: 0xe }, B::RepeatBranch { bcnt: 1 }], 3, "does not follow")]
+    #[case::nonzero_uaddr(vec![sync(sync::EXIT_DEBUG, BASE + 0x10), B::IndirectBranch { btype: btype::EXCEPTION, icnt: 3, uaddr: 1 }, B::RepeatBranch { bcnt: 1 }], 1, "")]
     fn repeat_branch_errors(#[case] bodies: Vec<B>, #[case] at_msg: usize, #[case] what: &str) {
         let f = run_cfg(repeat_cfg(), loop_prog().image(), &stream(&bodies));
         let o = offsets(&bodies, &Format::default());
@@ -2587,11 +2620,11 @@ mod tests {
     #[test]
     fn implausible_repeat_counts_are_errors() {
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             B::DirectBranch { icnt: 4 },
             B::RepeatBranch { bcnt: 0x3fff_ffdd },
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             end(&btm(), 5),
         ];
@@ -2607,7 +2640,7 @@ mod tests {
         assert_eq!(pcs(&f).len(), 3 + 2 + 3 + 3);
         // The same under a lower limit for a plausible count, and no error when raised.
         let small = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             B::DirectBranch { icnt: 4 },
             B::RepeatBranch { bcnt: 100 },
@@ -2623,9 +2656,9 @@ mod tests {
         assert_eq!(pcs(&f).len(), 3 + 2 + 200);
         // Repeated traps with I-CNT 0 walk nothing but each is reported: they count too.
         let traps = [
-            sync(3, BASE + 0x10),
+            sync(sync::EXIT_DEBUG, BASE + 0x10),
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 0,
                 uaddr: 0,
             },
@@ -2643,7 +2676,10 @@ mod tests {
     fn implausible_history_repeats_are_errors() {
         let cfg = with(htm(), |c| c.repeated_history = true);
         // From 00: addi, addi, bne (taken, 6 half-words), then 04: addi, bne (4) each time.
-        let bodies = [sync(3, BASE), rf(2, 0b11, Some(0xffff_fff0))];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, BASE),
+            rf(rcode::HIST_REPEAT, 0b11, Some(0xffff_fff0)),
+        ];
         let f = run_cfg(cfg.clone(), loop_prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -2651,7 +2687,10 @@ mod tests {
             "HREPEAT 4294967280 repetitions (the first walked 6 half-words)",
         );
         assert_eq!(pcs(&f), at(&[0x00, 0x04, 0x08]));
-        let fine = [sync(3, BASE), rf(2, 0b11, Some(3))];
+        let fine = [
+            sync(sync::EXIT_DEBUG, BASE),
+            rf(rcode::HIST_REPEAT, 0b11, Some(3)),
+        ];
         let f = run_limited(cfg, loop_prog().image(), &stream(&fine), 14);
         no_errors(&f);
         assert_eq!(pcs(&f).len(), 3 + 2 + 2);
@@ -2663,7 +2702,10 @@ mod tests {
     fn hist_walks_stop_at_the_work_limit() {
         let mut a = Asm::new(BASE);
         a.h(cj(0));
-        let bodies = [sync(3, BASE), rf(1, 0b11, None)];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, BASE),
+            rf(rcode::HIST_OVERFLOW, 0b11, None),
+        ];
         let f = run_limited(htm(), a.image(), &stream(&bodies), 1000);
         one_error(
             &f,
@@ -2697,9 +2739,9 @@ mod tests {
         let mut a = Asm::new(BASE);
         a.w(jalr(0, T0, 0)).at(BASE + 0x40).w(jalr(0, T0, 0));
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: 0x20,
             },
@@ -2729,9 +2771,9 @@ mod tests {
         let mut a = Asm::new(BASE);
         a.w(bne(A0, 0, 8)).h(C_NOP).h(C_NOP).w(jalr(0, T0, 0));
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt,
                 uaddr: 0,
                 hist,
@@ -2745,7 +2787,7 @@ mod tests {
         assert_eq!(warnings(&f), vec![]);
         assert_eq!(trace_offs(&f), 1);
         // Before the branch message (after a sync) there is nothing to repeat.
-        let bad = [sync(3, BASE), B::RepeatBranch { bcnt: 1 }];
+        let bad = [sync(sync::EXIT_DEBUG, BASE), B::RepeatBranch { bcnt: 1 }];
         let f = run_cfg(htm(), a.image(), &stream(&bad));
         one_error(
             &f,
@@ -2763,7 +2805,15 @@ mod tests {
     fn btype_1_is_a_trap(#[case] cfg: DecoderConfig, #[case] mut bodies: Vec<B>) {
         let trap = bodies
             .iter()
-            .position(|b| matches!(b, B::IndirectBranch { btype: 2, .. }))
+            .position(|b| {
+                matches!(
+                    b,
+                    B::IndirectBranch {
+                        btype: btype::EXCEPTION,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         let mut want = prog_events(&bodies);
         if let B::IndirectBranch { btype, .. } = &mut bodies[trap] {
@@ -2788,7 +2838,7 @@ mod tests {
         let mut bodies = prog_htm();
         let last = bodies.len() - 1;
         bodies[last] = B::ProgTraceCorrelation {
-            evcode: 0,
+            evcode: evcode::ENTER_DEBUG,
             cdf: 0,
             icnt: 3,
             hist: None,
@@ -2804,9 +2854,9 @@ mod tests {
         );
         // Trace stops right after the loop's first branch, which needs a HIST bit.
         let cut = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 0,
                 icnt: 7,
                 hist: None,
@@ -2847,14 +2897,14 @@ mod tests {
     }
 
     #[rstest]
-    #[case::rcode1(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 23, 0b10))]
-    #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(1, 0b11, None), rf(1, 0b11, None)], 23, 0b10))]
-    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10))]
-    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2)), rf(1, 0b10, None)], 23, 1))]
+    #[case::rcode1(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b111, None)], 23, 0b10))]
+    #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b11, None), rf(rcode::HIST_OVERFLOW, 0b11, None)], 23, 0b10))]
+    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10))]
+    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2)), rf(rcode::HIST_OVERFLOW, 0b10, None)], 23, 1))]
     #[case::rcode0_btm(btm(), {
         let mut b = prog_btm();
         b[1] = B::DirectBranch { icnt: 3 };
-        b.insert(1, rf(0, 4, None));
+        b.insert(1, rf(rcode::ICNT_OVERFLOW, 4, None));
         b
     })]
     fn resource_full(#[case] cfg: DecoderConfig, #[case] bodies: Vec<B>) {
@@ -2864,14 +2914,14 @@ mod tests {
     }
 
     #[rstest]
-    #[case::rcode2_off(htm(), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
-    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
-    #[case::rcode1_btm(btm(), vec![sync(3, BASE), rf(1, 0b11, None)], 1, "HIST overflow in BTM")]
-    #[case::rcode3(htm(), vec![sync(3, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
-    #[case::empty_hist(htm(), vec![sync(3, BASE), rf(1, 1, None)], 1, "no branch bit")]
-    #[case::icnt_less(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 10, 0b10), 2, "less than the 12 half-words")]
-    #[case::hist_reaches_jump(htm(), vec![sync(3, BASE), rf(1, 0b1000, None)], 1, "HIST walk reaches the uninferable jump at 0x80000024")]
-    #[case::icnt_mid_insn(btm(), vec![sync(3, BASE), rf(0, 3, None)], 1, "middle of the 32-bit instruction at 0x80000004")]
+    #[case::rcode2_off(htm(), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
+    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
+    #[case::rcode1_btm(btm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 0b11, None)], 1, "HIST overflow in BTM")]
+    #[case::rcode3(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
+    #[case::empty_hist(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 1, None)], 1, "no branch bit")]
+    #[case::icnt_less(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b111, None)], 10, 0b10), 2, "less than the 12 half-words")]
+    #[case::hist_reaches_jump(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 0b1000, None)], 1, "HIST walk reaches the uninferable jump at 0x80000024")]
+    #[case::icnt_mid_insn(btm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::ICNT_OVERFLOW, 3, None)], 1, "middle of the 32-bit instruction at 0x80000004")]
     fn resource_full_errors(
         #[case] cfg: DecoderConfig,
         #[case] bodies: Vec<B>,
@@ -2924,9 +2974,9 @@ mod tests {
         let other = BASE + 0x100;
         let one = prog_htm();
         let two = [
-            sync(3, other),
+            sync(sync::EXIT_DEBUG, other),
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 1,
                 icnt: 4,
                 hist: Some(1),
@@ -3019,16 +3069,19 @@ mod tests {
     #[test]
     fn error_message_then_sync_7() {
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 7 },
-            B::Error { etype: 0, ecode: 4 },
+            B::Error {
+                etype: msg::error::QUEUE_OVERRUN,
+                ecode: msg::error::PROGRAM_TRACE_LOST,
+            },
             B::DirectBranch { icnt: 99 },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 1,
                 uaddr: 77,
             },
-            sync(7, BASE + 4),
+            sync(sync::FIFO_OVERRUN, BASE + 4),
             end(&btm(), 5),
         ];
         let o = offsets(&bodies, &Format::default());
@@ -3040,24 +3093,24 @@ mod tests {
             vec![
                 Event::Sync {
                     offset: 0,
-                    sync: 3,
+                    sync: sync::EXIT_DEBUG,
                     pc: BASE,
                     time: None
                 },
                 Event::Lost {
                     offset: o[2],
-                    etype: 0,
-                    ecode: 4
+                    etype: msg::error::QUEUE_OVERRUN,
+                    ecode: msg::error::PROGRAM_TRACE_LOST
                 },
                 Event::Sync {
                     offset: o[5],
-                    sync: 7,
+                    sync: sync::FIFO_OVERRUN,
                     pc: BASE + 4,
                     time: None
                 },
                 Event::TraceOff {
                     offset: o[6],
-                    evcode: 0
+                    evcode: evcode::ENTER_DEBUG
                 },
             ]
         );
@@ -3067,12 +3120,12 @@ mod tests {
     fn trace_starts_disabled_then_sync_5() {
         let mut bodies = vec![
             B::ProgTraceCorrelation {
-                evcode: 4,
+                evcode: evcode::TRACE_DISABLED,
                 cdf: 1,
                 icnt: 0,
                 hist: Some(1),
             },
-            sync(5, BASE),
+            sync(sync::TRACE_ENABLE, BASE),
         ];
         bodies.extend(prog_htm().into_iter().skip(1));
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
@@ -3083,32 +3136,38 @@ mod tests {
             ev[0],
             Event::TraceOff {
                 offset: 0,
-                evcode: 4
+                evcode: evcode::TRACE_DISABLED
             }
         );
-        assert!(matches!(ev[1], Event::Sync { sync: 5, .. }));
+        assert!(matches!(
+            ev[1],
+            Event::Sync {
+                sync: sync::TRACE_ENABLE,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn trace_off_mid_stream_then_sync_5() {
         let mut r = BASE + 0x12;
         let off = B::ProgTraceCorrelation {
-            evcode: 4,
+            evcode: evcode::TRACE_DISABLED,
             cdf: 1,
             icnt: 2,
             hist: Some(1),
         };
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             off.clone(),
-            sync(5, BASE + 0x12),
+            sync(sync::TRACE_ENABLE, BASE + 0x12),
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: ua(&mut r, BASE + 0x28),
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, BASE + 0x18),
                 hist: 1,
@@ -3120,7 +3179,7 @@ mod tests {
         assert_eq!(pcs(&f), at(&[0x00, 0x12, 0x14, 0x28, 0x18, 0x00]));
         assert_eq!(trace_offs(&f), 2);
         // Anything but a sync while trace is off is an error.
-        let bodies = [sync(3, BASE), off, bodies[3].clone()];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), off, bodies[3].clone()];
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -3143,20 +3202,20 @@ mod tests {
         #[values(btm(), htm())] cfg: DecoderConfig,
     ) {
         let off = B::ProgTraceCorrelation {
-            evcode: 4,
+            evcode: evcode::TRACE_DISABLED,
             cdf: cfg.htm() as u8,
             icnt,
             hist: cfg.htm().then_some(1),
         };
-        let bodies = [sync(3, BASE + start), off];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE + start), off];
         let f = run_cfg(cfg.clone(), prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(flow));
         assert_eq!(trace_offs(&f), 1);
         let bodies = [
-            sync(3, BASE + start),
+            sync(sync::EXIT_DEBUG, BASE + start),
             B::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: icnt,
                 hrepeat: None,
             },
@@ -3175,19 +3234,19 @@ mod tests {
     fn trace_off_after_a_direct_jump_under_all_jumps() {
         let cfg = with(btm(), |c| c.all_jumps = true);
         let off = B::ProgTraceCorrelation {
-            evcode: 4,
+            evcode: evcode::TRACE_DISABLED,
             cdf: 0,
             icnt: 2,
             hist: None,
         };
-        let bodies = [sync(3, BASE + 0x0e), off];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE + 0x0e), off];
         let f = run_cfg(cfg.clone(), prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(&[0x0e]));
         let bodies = [
-            sync(3, BASE + 0x0e),
+            sync(sync::EXIT_DEBUG, BASE + 0x0e),
             B::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: 2,
                 hrepeat: None,
             },
@@ -3210,7 +3269,11 @@ mod tests {
     #[case::v_set((1 << 4) | 2, Err("V is 1"))]
     #[case::format_0_context(1 << 5, Err("FORMAT 0 with a context"))]
     fn ownership(#[case] process: u64, #[case] want: Result<(u8, Priv, Option<u64>), &str>) {
-        let bodies = [sync(3, BASE), B::Ownership { process }, end(&htm(), 2)];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, BASE),
+            B::Ownership { process },
+            end(&htm(), 2),
+        ];
         let o = offsets(&bodies, &Format::default());
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
         match want {
@@ -3238,7 +3301,7 @@ mod tests {
         // BTM: DirectBranchSync for the first taken branch.
         let bodies = prog_btm_with(
             B::DirectBranchSync {
-                sync: 2,
+                sync: sync::PERIODIC,
                 icnt: 7,
                 faddr: (BASE + 4) >> 1,
             },
@@ -3252,33 +3315,33 @@ mod tests {
         // is the new address reference).
         let mut r = BASE + 8;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranchHistSync {
-                sync: 4,
-                btype: 0,
+                sync: sync::ICNT_OVERFLOW,
+                btype: btype::INDIRECT,
                 icnt: 7,
                 faddr: (BASE + 4) >> 1,
                 hist: 0b11,
             },
             B::ProgTraceSync {
-                sync: 0,
+                sync: sync::EXTERNAL_TRIGGER,
                 icnt: 2,
                 faddr: (BASE + 8) >> 1,
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 14,
                 uaddr: ua(&mut r, BASE + 0x12),
                 hist: 0b110,
             },
             B::IndirectBranchSync {
-                sync: 2,
-                btype: 2,
+                sync: sync::PERIODIC,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 faddr: (BASE + 0x28) >> 1,
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ((BASE + 0x28) ^ (BASE + 0x18)) >> 1,
                 hist: 1,
@@ -3301,16 +3364,24 @@ mod tests {
         let ev = events(&f);
         let k = ev
             .iter()
-            .position(|e| matches!(e, Event::Sync { sync: 2, .. }))
+            .position(|e| {
+                matches!(
+                    e,
+                    Event::Sync {
+                        sync: sync::PERIODIC,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         assert!(matches!(ev[k - 1], Event::Trap { offset, .. } if offset == o[4]));
     }
 
     #[rstest]
-    #[case::prog_trace_sync_2(B::ProgTraceSync { sync: 2, icnt: 2, faddr: (BASE + 0x40) >> 1 })]
-    #[case::sync_4(B::IndirectBranchHistSync { sync: 4, btype: 0, icnt: 7, faddr: (BASE + 0x0e) >> 1, hist: 0b11 })]
+    #[case::prog_trace_sync_2(B::ProgTraceSync { sync: sync::PERIODIC, icnt: 2, faddr: (BASE + 0x40) >> 1 })]
+    #[case::sync_4(B::IndirectBranchHistSync { sync: sync::ICNT_OVERFLOW, btype: btype::INDIRECT, icnt: 7, faddr: (BASE + 0x0e) >> 1, hist: 0b11 })]
     fn sync_faddr_must_continue_the_flow(#[case] b: B) {
-        let bodies = [sync(3, BASE), b];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), b];
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -3323,15 +3394,15 @@ mod tests {
     fn prog_htm_ir() -> Vec<B> {
         let mut r = BASE;
         vec![
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranchHist {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 26,
                 uaddr: ua(&mut r, BASE + 0x28),
                 hist: 0b1110,
             },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, BASE + 0x18),
             },
@@ -3356,7 +3427,7 @@ mod tests {
     #[test]
     fn unreported_return_with_an_empty_stack() {
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
-        let bodies = [sync(3, BASE + 0x20), end(&htm(), 5)];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE + 0x20), end(&htm(), 5)];
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -3372,28 +3443,36 @@ mod tests {
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
         let mut bodies = vec![
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 9,
                 uaddr: 3,
             },
             B::IndirectBranchHistSync {
-                sync: 4,
-                btype: 0,
+                sync: sync::ICNT_OVERFLOW,
+                btype: btype::INDIRECT,
                 icnt: 7,
                 faddr: (BASE + 0x40) >> 1,
                 hist: 0b11,
             },
-            sync(2, BASE),
+            sync(sync::PERIODIC, BASE),
         ];
         bodies.extend(prog_htm_ir().into_iter().skip(1));
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
-        assert!(matches!(events(&f)[0], Event::Sync { sync: 2, .. }));
+        assert!(matches!(
+            events(&f)[0],
+            Event::Sync {
+                sync: sync::PERIODIC,
+                ..
+            }
+        ));
         // Without implicit return, SYNC 4 is a starting point.
         let f = run_cfg(htm(), prog().image(), &stream(&bodies[..2]));
         no_errors(&f);
-        assert!(matches!(events(&f)[0], Event::Sync { sync: 4, pc, .. } if pc == BASE + 0x40));
+        assert!(
+            matches!(events(&f)[0], Event::Sync { sync: sync::ICNT_OVERFLOW, pc, .. } if pc == BASE + 0x40)
+        );
     }
 
     // --- trTeInstEnAllJumps ---------------------------------------------------------------------
@@ -3409,15 +3488,15 @@ mod tests {
     #[case::btm_on(with(btm(), |c| c.all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
     #[case::btm_off(btm(), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], Some((1, "not a taken branch")))]
     #[case::btm_unreported(with(btm(), |c| c.all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
-    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
-    #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
-    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
+    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
+    #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
+    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
     fn all_jumps(
         #[case] cfg: DecoderConfig,
         #[case] msgs: Vec<B>,
         #[case] err: Option<(usize, &str)>,
     ) {
-        let mut bodies = vec![sync(3, BASE)];
+        let mut bodies = vec![sync(sync::EXIT_DEBUG, BASE)];
         bodies.extend(msgs);
         let f = run_cfg(cfg, jump_prog(), &stream(&bodies));
         match err {
@@ -3433,11 +3512,11 @@ mod tests {
 
     /// A valid sync to resume at, and the message after it.
     fn resume(cfg: &DecoderConfig) -> Vec<u8> {
-        stream(&[sync(2, BASE), end(cfg, 2)])
+        stream(&[sync(sync::PERIODIC, BASE), end(cfg, 2)])
     }
 
     fn bad_after_sync(msg: &[u8]) -> (Vec<u8>, u64) {
-        let mut v = stream(&[sync(3, BASE)]);
+        let mut v = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let at = v.len() as u64;
         v.extend_from_slice(msg);
         (v, at)
@@ -3445,7 +3524,7 @@ mod tests {
 
     fn ibh(icnt: u64, hist: u64) -> B {
         B::IndirectBranchHist {
-            btype: 0,
+            btype: btype::INDIRECT,
             icnt,
             uaddr: 9,
             hist,
@@ -3470,9 +3549,9 @@ mod tests {
     #[case::btm_in_htm(htm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 7 }])), "a BTM message in HTM")]
     #[case::htm_in_btm(btm(), bad_after_sync(&stream(&[ibh(23, 0b1110)])), "an HTM message in BTM")]
     #[case::cdf_btm(btm(), bad_after_sync(&stream(&[end(&htm(), 2)])), "CDF 1 in BTM")]
-    #[case::evcode_1(htm(), bad_after_sync(&stream(&[B::ProgTraceCorrelation { evcode: 1, cdf: 1, icnt: 0, hist: Some(1) }])), "EVCODE 1")]
+    #[case::evcode_1(htm(), bad_after_sync(&stream(&[B::ProgTraceCorrelation { evcode: evcode::ENTER_LOW_POWER, cdf: 1, icnt: 0, hist: Some(1) }])), "EVCODE 1")]
     #[case::not_taken_branch(btm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 2 }])), "not a taken branch")]
-    #[case::outside_image(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), rf(0, 40, None)])), "")]
+    #[case::outside_image(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), rf(rcode::ICNT_OVERFLOW, 40, None)])), "")]
     #[case::ecall_not_last(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), end(&htm(), 4)])), "")]
     fn corrupt_input(
         #[case] cfg: DecoderConfig,
@@ -3494,7 +3573,7 @@ mod tests {
         // Decoding resumes at the next sync.
         let ev = events(&f);
         assert!(
-            matches!(ev[ev.len() - 2], Event::Sync { sync: 2, offset, .. } if offset == n as u64),
+            matches!(ev[ev.len() - 2], Event::Sync { sync: sync::PERIODIC, offset, .. } if offset == n as u64),
             "{ev:?}"
         );
         assert_eq!(pcs(&f).last(), Some(&BASE));
@@ -3508,24 +3587,24 @@ mod tests {
             a.image()
         };
         let cases: Vec<(Vec<B>, &str)> = vec![
-            (vec![sync(3, BASE + 0x2e)], ""),
+            (vec![sync(sync::EXIT_DEBUG, BASE + 0x2e)], ""),
             (
-                vec![sync(3, BASE + 0x2c), end(&htm(), 1)],
+                vec![sync(sync::EXIT_DEBUG, BASE + 0x2c), end(&htm(), 1)],
                 "the instruction 0x0 at 0x8000002c is illegal",
             ),
             (
-                vec![sync(3, BASE + 0x2e), end(&htm(), 1)],
+                vec![sync(sync::EXIT_DEBUG, BASE + 0x2e), end(&htm(), 1)],
                 "address 0x8000002e is outside the program image",
             ),
             (
-                vec![sync(3, BASE + 0x12), end(&htm(), 4)],
+                vec![sync(sync::EXIT_DEBUG, BASE + 0x12), end(&htm(), 4)],
                 "the ecall at 0x80000014 is not followed by its exception message",
             ),
             (
                 vec![
-                    sync(3, BASE + 0x20),
+                    sync(sync::EXIT_DEBUG, BASE + 0x20),
                     B::IndirectBranch {
-                        btype: 3,
+                        btype: btype::INTERRUPT,
                         icnt: 4,
                         uaddr: 1,
                     },
@@ -3534,9 +3613,9 @@ mod tests {
             ),
             (
                 vec![
-                    sync(3, BASE + 0x20),
+                    sync(sync::EXIT_DEBUG, BASE + 0x20),
                     B::IndirectBranch {
-                        btype: 0,
+                        btype: btype::INDIRECT,
                         icnt: 6,
                         uaddr: 1,
                     },
@@ -3553,7 +3632,7 @@ mod tests {
             one_error(&f, offsets(&bodies, &Format::default())[1], what);
         }
         // A stream that ends inside a message.
-        let mut bytes = stream(&[sync(3, BASE)]);
+        let mut bytes = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let at = bytes.len() as u64;
         bytes.extend(&stream(&[ibh(23, 0b1110)])[..3]);
         let f = run_cfg(htm(), img(), &bytes);
@@ -3583,17 +3662,52 @@ mod tests {
             serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
         assert_eq!(back, c);
         assert!(serde_json::from_str::<DecoderConfig>(r#"{"mode": 3}"#).is_err());
-        for bad in [
-            with(htm(), |c| c.tr_te_inst_mode = 4),
-            with(htm(), |c| c.implicit_return_mode = 4),
-            with(htm(), |c| c.implicit_return_depth = 0),
-            with(htm(), |c| c.implicit_return_depth = 33),
-            with(htm(), |c| c.partial_bits = 0),
-            with(htm(), |c| c.src_filter = Some(1)),
-            with(htm(), |c| c.repeat_branch = true),
-            with(btm(), |c| c.repeated_history = true),
+        use DecoderConfigError as E;
+        for (bad, want, text) in [
+            (
+                with(htm(), |c| c.tr_te_inst_mode = 4),
+                E::Mode(4),
+                "tr_te_inst_mode 4 is neither 3 (BTM) nor 6 (HTM)",
+            ),
+            (
+                with(htm(), |c| c.implicit_return_mode = 4),
+                E::ImplicitReturnMode(4),
+                "implicit_return_mode 4 is not 0..=3",
+            ),
+            (
+                with(htm(), |c| c.implicit_return_depth = 0),
+                E::ImplicitReturnDepth(0),
+                "implicit_return_depth 0 is not 1..=32",
+            ),
+            (
+                with(htm(), |c| c.implicit_return_depth = 33),
+                E::ImplicitReturnDepth(33),
+                "implicit_return_depth 33 is not 1..=32",
+            ),
+            (
+                with(htm(), |c| c.partial_bits = 0),
+                E::PartialBits(0),
+                "partial_bits 0 is not 1..=64",
+            ),
+            (
+                with(htm(), |c| c.src_filter = Some(1)),
+                E::SrcFilter { src: 1, bits: 0 },
+                "src_filter 1 does not fit in 0 SRC bits",
+            ),
+            (
+                with(htm(), |c| c.repeat_branch = true),
+                E::RepeatBranchInHtm,
+                "repeat_branch is a BTM option",
+            ),
+            (
+                with(btm(), |c| c.repeated_history = true),
+                E::RepeatedHistoryInBtm,
+                "repeated_history is an HTM option",
+            ),
         ] {
-            assert!(Decoder::new(bad.clone(), Image::new()).is_err(), "{bad:?}");
+            let e = Decoder::new(bad.clone(), Image::new()).err();
+            assert_eq!(e, Some(want), "{bad:?}");
+            assert_eq!(want.to_string(), text);
         }
     }
 
@@ -3658,9 +3772,9 @@ mod tests {
             let mut bytes = match which {
                 0 => stream(&prog_btm()),
                 1 => stream(&prog_htm()),
-                2 => stream(&htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10)),
+                2 => stream(&htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10)),
                 _ => stream(&[
-                    sync(3, BASE),
+                    sync(sync::EXIT_DEBUG, BASE),
                     B::DirectBranch { icnt: 7 },
                     B::RepeatBranch { bcnt: 3 },
                     B::Ownership { process: 0x3ae },
@@ -3704,14 +3818,14 @@ mod tests {
         }
         a.h(C_NOP).h(C_NOP).w(bne(A0, 0, -(4 + 4 * 6 + 4)));
         let per_iter = 2 + 4 * 3 + 2 + 2;
-        let mut msgs = vec![sync(3, BASE)];
+        let mut msgs = vec![sync(sync::EXIT_DEBUG, BASE)];
         let mut bytes = Vec::new();
         let rounds = 20_000u64;
         for _ in 0..rounds {
             for _ in 0..64 {
-                msgs.push(rf(1, 0xffff_ffff, None));
+                msgs.push(rf(rcode::HIST_OVERFLOW, 0xffff_ffff, None));
             }
-            msgs.push(rf(0, 64 * 31 * per_iter, None));
+            msgs.push(rf(rcode::ICNT_OVERFLOW, 64 * 31 * per_iter, None));
             bytes.extend(stream(&msgs));
             msgs.clear();
         }
@@ -3749,7 +3863,7 @@ mod tests {
             .h(0x0505)
             .w(RET);
         let cfg = with(btm(), |c| c.implicit_return_mode = 3);
-        let mut bytes = stream(&[sync(3, BASE)]);
+        let mut bytes = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let one = stream(&[B::DirectBranch { icnt: 14 }]);
         for _ in 0..10_000_000 {
             bytes.extend_from_slice(&one);

@@ -11,32 +11,17 @@
 //! SRC, filters and triggers, periodic sync, the output FIFO) are each a few lines below,
 //! switched by [`EncoderConfig`], whose fields carry the trace-control names.
 
-use crate::msg::{self, Body, Format, Message};
+use crate::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
+use crate::msg::{self, btype, evcode, rcode, Body, Format, Message};
 use arch::Itype;
 use iss::ingress::{Beat, BeatSink, DataBeat, Retirement};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::io::{self, Write};
 
-/// BTM: branch trace messaging.
-pub const BTM: u8 = 3;
-/// HTM: branch history messaging.
-pub const HTM: u8 = 6;
-
-/// SYNC codes (table 25).
-pub mod sync {
-    pub const EXTERNAL_TRIGGER: u8 = 0;
-    pub const PERIODIC: u8 = 2;
-    pub const EXIT_DEBUG: u8 = 3;
-    pub const ICNT_OVERFLOW: u8 = 4;
-    pub const TRACE_ENABLE: u8 = 5;
-    pub const FIFO_OVERRUN: u8 = 7;
-
-    /// Whether a sync message with this code resets the encoder (and decoder) state.
-    pub fn resets(code: u8) -> bool {
-        !matches!(code, 0 | 4 | 6)
-    }
-}
+/// The trace modes and SYNC codes, here where the encoder's users have always found them;
+/// their home is [`msg`] with the other codes.
+pub use crate::msg::{sync, BTM, HTM};
 
 /// An address range and privilege set that qualify instruction trace (trTeInstFilters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -457,13 +442,13 @@ impl<W: Write> Encoder<W> {
             let t = self.rh_time;
             let body = if n == 1 {
                 Body::ResourceFull {
-                    rcode: 1,
+                    rcode: rcode::HIST_OVERFLOW,
                     rdata: chunk,
                     hrepeat: None,
                 }
             } else {
                 Body::ResourceFull {
-                    rcode: 2,
+                    rcode: rcode::HIST_REPEAT,
                     rdata: chunk,
                     hrepeat: Some(n),
                 }
@@ -499,16 +484,16 @@ impl<W: Write> Encoder<W> {
         self.emit(body, time);
         self.synced(code, faddr);
         if self.cfg.tr_te_context {
-            self.ownership(2, prv, time);
+            self.ownership(FORMAT_SCONTEXT, prv, time);
         }
     }
 
-    fn ownership(&mut self, format: u64, prv: u8, time: u64) {
+    fn ownership(&mut self, format: u8, prv: u8, time: u64) {
         let prv2 = (prv & 3) as u64;
-        let process = if format == 2 {
-            (self.ctx << 5) | (prv2 << 2) | 2
+        let process = if format == FORMAT_SCONTEXT {
+            (self.ctx << 5) | (prv2 << 2) | FORMAT_SCONTEXT as u64
         } else {
-            (prv2 << 2) | format
+            (prv2 << 2) | format as u64
         };
         self.prv_reported = Some(prv);
         self.emit(Body::Ownership { process }, time);
@@ -520,7 +505,7 @@ impl<W: Write> Encoder<W> {
             let h = std::mem::replace(&mut self.hist, 1);
             self.emit(
                 Body::ResourceFull {
-                    rcode: 1,
+                    rcode: rcode::HIST_OVERFLOW,
                     rdata: h,
                     hrepeat: None,
                 },
@@ -547,7 +532,7 @@ impl<W: Write> Encoder<W> {
         if !self.cfg.tr_te_inst_en_repeated_history {
             self.emit(
                 Body::ResourceFull {
-                    rcode: 1,
+                    rcode: rcode::HIST_OVERFLOW,
                     rdata: h,
                     hrepeat: None,
                 },
@@ -646,10 +631,10 @@ impl<W: Write> Encoder<W> {
                 self.start(b, sync::EXIT_DEBUG);
             } else {
                 self.tracing = false;
-                self.correlation(4, b.time);
+                self.correlation(evcode::TRACE_DISABLED, b.time);
             }
         } else if self.tracing && !want {
-            self.stop(4, b.time);
+            self.stop(evcode::TRACE_DISABLED, b.time);
         } else if !self.tracing && want {
             self.ctx = b.context;
             self.start(b, sync::TRACE_ENABLE);
@@ -675,11 +660,11 @@ impl<W: Write> Encoder<W> {
                     );
                     self.synced(sync::EXTERNAL_TRIGGER, b.iaddr);
                 }
-                self.ownership(2, b.prv, b.time);
+                self.ownership(FORMAT_SCONTEXT, b.prv, b.time);
             }
         }
         if self.cfg.tr_te_context && self.prv_reported != Some(b.prv) {
-            self.ownership(0, b.prv, b.time);
+            self.ownership(FORMAT_PRIVILEGE, b.prv, b.time);
         }
 
         // Periodic sync at a beat boundary with nothing pending.
@@ -707,7 +692,7 @@ impl<W: Write> Encoder<W> {
                 self.emit(
                     Body::IndirectBranchHistSync {
                         sync: sync::ICNT_OVERFLOW,
-                        btype: 0,
+                        btype: btype::INDIRECT,
                         icnt,
                         faddr: b.iaddr >> 1,
                         hist,
@@ -719,7 +704,7 @@ impl<W: Write> Encoder<W> {
                 let icnt = std::mem::take(&mut self.icnt);
                 self.emit(
                     Body::ResourceFull {
-                        rcode: 0,
+                        rcode: rcode::ICNT_OVERFLOW,
                         rdata: icnt,
                         hrepeat: None,
                     },
@@ -741,7 +726,7 @@ impl<W: Write> Encoder<W> {
             if contains(b, hw, off) {
                 self.trig_on = false;
                 self.pending = None;
-                self.stop(4, b.time);
+                self.stop(evcode::TRACE_DISABLED, b.time);
             }
         }
     }
@@ -768,14 +753,23 @@ impl<W: Write> Encoder<W> {
         match it {
             Itype::None | Itype::Reserved7 => {}
             Itype::Exception if hw == 0 || b.iretire > 0 => {
-                self.pending = Some(Pending::Indirect { btype: 2, time: t });
+                self.pending = Some(Pending::Indirect {
+                    btype: btype::EXCEPTION,
+                    time: t,
+                });
             }
             Itype::Exception => {}
             Itype::Interrupt => {
-                self.pending = Some(Pending::Indirect { btype: 3, time: t });
+                self.pending = Some(Pending::Indirect {
+                    btype: btype::INTERRUPT,
+                    time: t,
+                });
             }
             Itype::TrapReturn => {
-                self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                self.pending = Some(Pending::Indirect {
+                    btype: btype::INDIRECT,
+                    time: t,
+                });
             }
             Itype::NontakenBranch => {
                 if self.cfg.htm() {
@@ -796,13 +790,19 @@ impl<W: Write> Encoder<W> {
             Itype::UninferableCall => {
                 self.push_return(after);
                 if !seq {
-                    self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                    self.pending = Some(Pending::Indirect {
+                        btype: btype::INDIRECT,
+                        time: t,
+                    });
                 }
             }
             Itype::Return | Itype::CoroutineSwap => {
                 if self.cfg.tr_te_inst_implicit_return_mode == 0 {
                     if !seq {
-                        self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                        self.pending = Some(Pending::Indirect {
+                            btype: btype::INDIRECT,
+                            time: t,
+                        });
                     }
                 } else {
                     let (predicted, counted) = self.pop_return();
@@ -818,7 +818,10 @@ impl<W: Write> Encoder<W> {
             }
             Itype::UninferableJump | Itype::OtherUninferableJump | Itype::UninferableTailCall => {
                 if !seq {
-                    self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                    self.pending = Some(Pending::Indirect {
+                        btype: btype::INDIRECT,
+                        time: t,
+                    });
                 }
             }
             Itype::InferableTailCall | Itype::OtherInferableJump => {}
@@ -847,7 +850,7 @@ impl<W: Write> Encoder<W> {
                     self.owner_after_target(prv, time);
                     return;
                 }
-                (0, time)
+                (btype::INDIRECT, time)
             }
             Pending::DirectSync { time } => {
                 let icnt = self.icnt;
@@ -907,7 +910,7 @@ impl<W: Write> Encoder<W> {
 
     fn owner_after_target(&mut self, prv: u8, time: u64) {
         if self.cfg.tr_te_context && self.prv_reported != Some(prv) {
-            self.ownership(0, prv, time);
+            self.ownership(FORMAT_PRIVILEGE, prv, time);
         }
     }
 
@@ -960,8 +963,8 @@ impl<W: Write> Encoder<W> {
         self.last_branch = None;
         self.send(
             Body::Error {
-                etype: 0,
-                ecode: 0b100,
+                etype: msg::error::QUEUE_OVERRUN,
+                ecode: msg::error::PROGRAM_TRACE_LOST,
             },
             t,
         );
@@ -1012,12 +1015,12 @@ impl<W: Write> Encoder<W> {
             self.tracing = false;
         }
         if self.tracing {
-            self.stop(0, t);
+            self.stop(evcode::ENTER_DEBUG, t);
         } else {
             // Hart stops with trace disabled (table 26): I-CNT 0.
             self.icnt = 0;
             self.hist = 1;
-            self.correlation(0, t);
+            self.correlation(evcode::ENTER_DEBUG, t);
         }
         self.flush_repeats();
         self.flush_history();
