@@ -1265,7 +1265,8 @@ impl Core {
 
     /// The walk. Without `HIST_ONLY`, walks exactly `limit` half-words; with it, up to the
     /// branch of the last HIST bit (and at most `limit` half-words, adding them to
-    /// `hw_since_icnt`).
+    /// `hw_since_icnt`). The loop fetches and counts; what each instruction means for the flow
+    /// is [`Walker::step`]'s, one function per optional feature.
     #[inline(always)]
     fn walk<S: FlowSink, const HIST_ONLY: bool>(
         &mut self,
@@ -1274,16 +1275,23 @@ impl Core {
         end: End,
         out: &mut S,
     ) -> R<Walked> {
-        let htm = self.cfg.htm();
-        let irm = self.cfg.implicit_return_mode;
-        let all_jumps = self.cfg.all_jumps;
-        let seq_on = self.cfg.sequential_jump;
         let nbits = 63 - hist.leading_zeros();
-        let mut bit: u64 = if nbits == 0 { 0 } else { 1 << (nbits - 1) };
+        let mut wk = Walker {
+            cfg: &self.cfg,
+            stack: &mut self.stack,
+            seq_pc: &mut self.seq_pc,
+            seq_rd: &mut self.seq_rd,
+            seq_val: &mut self.seq_val,
+            shallow: &mut self.shallow,
+            warned: self.warned,
+            hist,
+            bit: if nbits == 0 { 0 } else { 1 << (nbits - 1) },
+            end,
+            w: Walked::default(),
+        };
         let mut pc = self.pc;
         let mut walked = 0u64;
         let mut count = 0u64;
-        let mut w = Walked::default();
         let image = &mut self.image;
         let mut si = self.seg;
         // The current segment: its base and decoded slots. A pc outside it, or a slot not
@@ -1295,7 +1303,7 @@ impl Core {
         let what = if HIST_ONLY { "HIST walk" } else { "I-CNT walk" };
         let result: R<()> = loop {
             if HIST_ONLY {
-                if bit == 0 {
+                if wk.bit == 0 {
                     break Ok(());
                 }
                 if walked >= limit {
@@ -1335,225 +1343,12 @@ impl Core {
             let last = !HIST_ONLY && walked == limit;
             count += 1;
             out.pc(pc);
-            let next = pc.wrapping_add(len);
-            // What each instruction means for the walk is the hart's own classification:
-            // the instruction table's flow, and `classify` for the jumps' itypes.
-            match insn.op.flow() {
-                OpFlow::Straight => pc = next,
-                OpFlow::Branch => {
-                    let taken = if htm {
-                        if bit == 0 {
-                            break Err(format!(
-                                "the conditional branch at {pc:#x} has no HIST bit left"
-                            ));
-                        }
-                        let t = hist & bit != 0;
-                        bit >>= 1;
-                        t
-                    } else if last && end == End::Taken {
-                        w.taken = true;
-                        true
-                    } else {
-                        false
-                    };
-                    pc = if taken {
-                        pc.wrapping_add(insn.imm as i64 as u64)
-                    } else {
-                        next
-                    };
-                }
-                OpFlow::DirectJump => {
-                    if all_jumps {
-                        if htm {
-                            if bit == 0 {
-                                break Err(format!(
-                                    "the direct jump at {pc:#x} has no HIST bit left \
-                                     (trTeInstEnAllJumps)"
-                                ));
-                            }
-                            if hist & bit == 0 {
-                                break Err(format!(
-                                    "HIST says the direct jump at {pc:#x} was not taken"
-                                ));
-                            }
-                            bit >>= 1;
-                        } else if last && end == End::Taken {
-                            w.taken = true;
-                        } else if last && end == End::Off {
-                            // Trace stopped after it (its DirectBranchSync, when a periodic
-                            // sync was due, would have come with the next beat).
-                        } else {
-                            break Err(format!(
-                                "the direct jump at {pc:#x} is not the end of a DirectBranch \
-                                 (trTeInstEnAllJumps)"
-                            ));
-                        }
-                    } else if irm != 0 && arch::is_link(insn.rd) {
-                        self.stack.push(next);
-                    }
-                    pc = pc.wrapping_add(insn.imm as i64 as u64);
-                }
-                OpFlow::IndirectJump => {
-                    let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
-                    let popped = if irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap) {
-                        self.stack.pop()
-                    } else {
-                        None
-                    };
-                    if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
-                        self.stack.push(next);
-                    }
-                    // Under implicit return, returns and swaps follow the stack whatever
-                    // sijump says (as the encoder does).
-                    let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
-                    let seq = seq_on && !ret_like && self.seq_pc == pc && self.seq_rd == insn.rs1;
-                    self.seq_pc = u64::MAX;
-                    let target = if seq {
-                        if last && matches!(end, End::Jump(_)) {
-                            break Err(format!(
-                                "the sequentially inferable jump at {pc:#x} is reported"
-                            ));
-                        }
-                        w.inferred_last = last;
-                        self.seq_val.wrapping_add(insn.imm as i64 as u64) & !1
-                    } else if let Some(p) = popped {
-                        match end {
-                            End::Jump(t) if last => {
-                                // The message reports this return: it did not match.
-                                let agree = match irm {
-                                    1 => true,
-                                    2 => {
-                                        let bits = self.cfg.partial_bits as u32;
-                                        let mask = u64::MAX >> (64 - bits);
-                                        (p ^ t) & mask == 0
-                                    }
-                                    _ => p == t,
-                                };
-                                if agree {
-                                    if self.cfg.implicit_return_depth_known {
-                                        break Err(format!(
-                                            "the return at {pc:#x} to {t:#x} is reported, but \
-                                             the return stack (depth {}, the encoder's) \
-                                             predicts it ({p:#x})",
-                                            self.stack.depth
-                                        ));
-                                    }
-                                    // The encoder's stack, always the newest entries of
-                                    // this one, was empty: so is this one now.
-                                    let bit = Warning::ShallowReturnStack.bit();
-                                    if self.shallow.is_none() && self.warned & bit == 0 {
-                                        self.shallow = Some(format!(
-                                            "the return at {pc:#x} to {t:#x} is reported, but \
-                                             the return stack (depth {}, the maximum assumed) \
-                                             predicts it: the encoder's return stack is \
-                                             shallower; the reported target is followed \
-                                             (give the encoder's depth: \
-                                             `ntrace decode --return-stack-depth N`)",
-                                            self.stack.depth
-                                        ));
-                                    }
-                                    self.stack.clear();
-                                }
-                                w.jump_resolved = true;
-                                t
-                            }
-                            _ => {
-                                w.inferred_last = last;
-                                p
-                            }
-                        }
-                    } else if last {
-                        match end {
-                            End::Jump(t) | End::Sync(t) => {
-                                w.jump_resolved = true;
-                                t
-                            }
-                            End::Trap { .. } => {
-                                break Err(format!(
-                                    "the uninferable jump at {pc:#x} before the trap was not \
-                                     reported"
-                                ))
-                            }
-                            // Trace stopped: where it went was not traced.
-                            End::Off => next,
-                            _ => {
-                                break Err(format!(
-                                    "the message ends at the uninferable jump at {pc:#x} but \
-                                     gives no target"
-                                ))
-                            }
-                        }
-                    } else if ret_like {
-                        break Err(format!(
-                            "the return at {pc:#x} is not reported, but the return stack is \
-                             empty"
-                        ));
-                    } else {
-                        break Err(format!(
-                            "the {what} reaches the uninferable jump at {pc:#x} before its end"
-                        ));
-                    };
-                    pc = target;
-                }
-                OpFlow::TrapReturn => {
-                    if !last {
-                        break Err(format!(
-                            "the {what} reaches the trap return at {pc:#x} before its end"
-                        ));
-                    }
-                    match end {
-                        End::Jump(t) | End::Sync(t) => {
-                            w.jump_resolved = true;
-                            pc = t;
-                        }
-                        End::Off => pc = next,
-                        _ => {
-                            break Err(format!(
-                                "the message ends at the trap return at {pc:#x} but does not \
-                                 report it"
-                            ))
-                        }
-                    }
-                }
-                OpFlow::Trap => {
-                    let ok = last
-                        && matches!(
-                            end,
-                            End::Trap { interrupt: false } | End::Sync(_) | End::Count | End::Off
-                        );
-                    if !ok {
-                        break Err(format!(
-                            "the {} at {pc:#x} is not followed by its exception message",
-                            if insn.op == Op::Ecall {
-                                "ecall"
-                            } else {
-                                "ebreak"
-                            }
-                        ));
-                    }
-                    pc = next;
-                }
-                OpFlow::Constant | OpFlow::PcRelative => {
-                    if seq_on && insn.rd != 0 {
-                        let imm = insn.imm as i64 as u64;
-                        self.seq_pc = next;
-                        self.seq_rd = insn.rd;
-                        self.seq_val = if insn.op.flow() == OpFlow::Constant {
-                            imm
-                        } else {
-                            pc.wrapping_add(imm)
-                        };
-                    }
-                    pc = next;
-                }
-                OpFlow::Illegal => {
-                    break Err(format!(
-                        "the instruction {:#x} at {pc:#x} is illegal: it cannot have retired",
-                        insn.bits
-                    ));
-                }
-            }
+            pc = match wk.step(pc, insn, last, what) {
+                Ok(next) => next,
+                Err(e) => break Err(e),
+            };
         };
+        let (bit, w) = (wk.bit, wk.w);
         self.pc = pc;
         self.seg = si;
         self.stats.instructions += count;
@@ -1584,6 +1379,292 @@ impl Core {
             }
         }
         Ok(w)
+    }
+}
+
+/// What a walk's instructions read and change besides the pc: the settings, the
+/// implicit-return stack, the sequential-jump window, the HIST bits left and what the walk
+/// found out. Borrowed from [`Core`] for one walk (the program image is the walk loop's).
+struct Walker<'a> {
+    cfg: &'a DecoderConfig,
+    stack: &'a mut Stack,
+    seq_pc: &'a mut u64,
+    seq_rd: &'a mut u8,
+    seq_val: &'a mut u64,
+    shallow: &'a mut Option<String>,
+    warned: u8,
+    hist: u64,
+    /// The next HIST bit (0: none left).
+    bit: u64,
+    end: End,
+    w: Walked,
+}
+
+impl Walker<'_> {
+    /// The instruction at `pc` (`last`: the last the message counts) was executed: where the
+    /// flow goes next. What an instruction means is the hart's own classification: the
+    /// instruction table's flow, and `classify` for the jumps' itypes.
+    #[inline(always)]
+    fn step(&mut self, pc: u64, insn: &Insn, last: bool, what: &str) -> R<u64> {
+        let next = pc.wrapping_add(insn.len as u64);
+        match insn.op.flow() {
+            OpFlow::Straight => Ok(next),
+            OpFlow::Branch => self.branch(pc, insn, next, last),
+            OpFlow::DirectJump if self.cfg.all_jumps => self.reported_direct_jump(pc, insn, last),
+            OpFlow::DirectJump => {
+                if self.cfg.implicit_return_mode != 0 && arch::is_link(insn.rd) {
+                    self.stack.push(next);
+                }
+                Ok(pc.wrapping_add(insn.imm as i64 as u64))
+            }
+            OpFlow::IndirectJump => self.indirect_jump(pc, insn, next, last, what),
+            OpFlow::TrapReturn => self.trap_return(pc, next, last, what),
+            OpFlow::Trap => self.trap(pc, insn, next, last),
+            OpFlow::Constant | OpFlow::PcRelative => {
+                if self.cfg.sequential_jump && insn.rd != 0 {
+                    self.open_sequential_window(pc, insn, next);
+                }
+                Ok(next)
+            }
+            OpFlow::Illegal => Err(format!(
+                "the instruction {:#x} at {pc:#x} is illegal: it cannot have retired",
+                insn.bits
+            )),
+        }
+    }
+
+    /// The next HIST bit (HTM): whether the conditional branch (or, trTeInstEnAllJumps, the
+    /// direct jump) at `pc` was taken.
+    #[inline(always)]
+    fn hist_bit(&mut self, pc: u64, of: &str) -> R<bool> {
+        if self.bit == 0 {
+            return Err(format!("the {of} at {pc:#x} has no HIST bit left"));
+        }
+        let taken = self.hist & self.bit != 0;
+        self.bit >>= 1;
+        Ok(taken)
+    }
+
+    /// A conditional branch: taken as HIST says (HTM), or (BTM) only as a DirectBranch's last
+    /// instruction.
+    #[inline(always)]
+    fn branch(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> R<u64> {
+        let taken = if self.cfg.htm() {
+            self.hist_bit(pc, "conditional branch")?
+        } else if last && self.end == End::Taken {
+            self.w.taken = true;
+            true
+        } else {
+            false
+        };
+        Ok(if taken {
+            pc.wrapping_add(insn.imm as i64 as u64)
+        } else {
+            next
+        })
+    }
+
+    /// trTeInstEnAllJumps: the hart reports a direct jump as a taken branch (a HIST bit in
+    /// HTM, the end of a DirectBranch in BTM). Its link is not pushed (the encoder reports
+    /// it).
+    #[inline]
+    fn reported_direct_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> R<u64> {
+        if self.cfg.htm() {
+            if self.bit == 0 {
+                return Err(format!(
+                    "the direct jump at {pc:#x} has no HIST bit left (trTeInstEnAllJumps)"
+                ));
+            }
+            if !self.hist_bit(pc, "direct jump")? {
+                return Err(format!(
+                    "HIST says the direct jump at {pc:#x} was not taken"
+                ));
+            }
+        } else if last && self.end == End::Taken {
+            self.w.taken = true;
+        } else if last && self.end == End::Off {
+            // Trace stopped after it (its DirectBranchSync, when a periodic sync was due,
+            // would have come with the next beat).
+        } else {
+            return Err(format!(
+                "the direct jump at {pc:#x} is not the end of a DirectBranch \
+                 (trTeInstEnAllJumps)"
+            ));
+        }
+        Ok(pc.wrapping_add(insn.imm as i64 as u64))
+    }
+
+    /// An uninferable jump: its target is inferred (sequential jump, implicit return) or
+    /// reported by the message it ends.
+    #[inline(always)]
+    fn indirect_jump(&mut self, pc: u64, insn: &Insn, next: u64, last: bool, what: &str) -> R<u64> {
+        let irm = self.cfg.implicit_return_mode;
+        let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
+        let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
+        let popped = if ret_like { self.stack.pop() } else { None };
+        if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
+            self.stack.push(next);
+        }
+        // Under implicit return, returns and swaps follow the stack whatever sijump says (as
+        // the encoder does).
+        let seq =
+            self.cfg.sequential_jump && !ret_like && *self.seq_pc == pc && *self.seq_rd == insn.rs1;
+        *self.seq_pc = u64::MAX;
+        if seq {
+            self.sequential_jump(pc, insn, last)
+        } else if let Some(p) = popped {
+            self.implicit_return(pc, p, last)
+        } else if last {
+            match self.end {
+                End::Jump(t) | End::Sync(t) => {
+                    self.w.jump_resolved = true;
+                    Ok(t)
+                }
+                End::Trap { .. } => Err(format!(
+                    "the uninferable jump at {pc:#x} before the trap was not reported"
+                )),
+                // Trace stopped: where it went was not traced.
+                End::Off => Ok(next),
+                _ => Err(format!(
+                    "the message ends at the uninferable jump at {pc:#x} but gives no target"
+                )),
+            }
+        } else if ret_like {
+            Err(format!(
+                "the return at {pc:#x} is not reported, but the return stack is empty"
+            ))
+        } else {
+            Err(format!(
+                "the {what} reaches the uninferable jump at {pc:#x} before its end"
+            ))
+        }
+    }
+
+    /// trTeInstEnSequentialJump: a `lui`/`auipc` (with a destination) opens the window for
+    /// an uninferable jump through its register right after it.
+    #[inline(always)]
+    fn open_sequential_window(&mut self, pc: u64, insn: &Insn, next: u64) {
+        let imm = insn.imm as i64 as u64;
+        *self.seq_pc = next;
+        *self.seq_rd = insn.rd;
+        *self.seq_val = if insn.op.flow() == OpFlow::Constant {
+            imm
+        } else {
+            pc.wrapping_add(imm)
+        };
+    }
+
+    /// trTeInstEnSequentialJump: the jump's target is inferred from the window (the message
+    /// must not report it).
+    #[inline]
+    fn sequential_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> R<u64> {
+        if last && matches!(self.end, End::Jump(_)) {
+            return Err(format!(
+                "the sequentially inferable jump at {pc:#x} is reported"
+            ));
+        }
+        self.w.inferred_last = last;
+        Ok(self.seq_val.wrapping_add(insn.imm as i64 as u64) & !1)
+    }
+
+    /// trTeInstImplicitReturnMode: a return (or co-routine swap) whose predicted target `p`
+    /// was popped: followed unless the message ends here and reports the target, which
+    /// then must differ from the prediction (in the compared bits).
+    #[inline(always)]
+    fn implicit_return(&mut self, pc: u64, p: u64, last: bool) -> R<u64> {
+        match self.end {
+            End::Jump(t) if last => {
+                // The message reports this return: it did not match.
+                let agree = match self.cfg.implicit_return_mode {
+                    1 => true,
+                    2 => {
+                        let bits = self.cfg.partial_bits as u32;
+                        let mask = u64::MAX >> (64 - bits);
+                        (p ^ t) & mask == 0
+                    }
+                    _ => p == t,
+                };
+                if agree {
+                    self.reported_but_predicted(pc, p, t)?;
+                }
+                self.w.jump_resolved = true;
+                Ok(t)
+            }
+            _ => {
+                self.w.inferred_last = last;
+                Ok(p)
+            }
+        }
+    }
+
+    /// A reported return the stack predicted: an error with the encoder's depth known; else
+    /// the encoder's stack was shallower (a warning, once), and this one is emptied.
+    #[cold]
+    #[inline(never)]
+    fn reported_but_predicted(&mut self, pc: u64, p: u64, t: u64) -> R<()> {
+        if self.cfg.implicit_return_depth_known {
+            return Err(format!(
+                "the return at {pc:#x} to {t:#x} is reported, but the return stack (depth {}, \
+                 the encoder's) predicts it ({p:#x})",
+                self.stack.depth
+            ));
+        }
+        // The encoder's stack, always the newest entries of this one, was empty: so is this
+        // one now.
+        let bit = Warning::ShallowReturnStack.bit();
+        if self.shallow.is_none() && self.warned & bit == 0 {
+            *self.shallow = Some(format!(
+                "the return at {pc:#x} to {t:#x} is reported, but the return stack (depth {}, \
+                 the maximum assumed) predicts it: the encoder's return stack is shallower; \
+                 the reported target is followed (give the encoder's depth: `ntrace decode \
+                 --return-stack-depth N`)",
+                self.stack.depth
+            ));
+        }
+        self.stack.clear();
+        Ok(())
+    }
+
+    /// An xRET: the last instruction of its message, which reports its target.
+    #[inline(always)]
+    fn trap_return(&mut self, pc: u64, next: u64, last: bool, what: &str) -> R<u64> {
+        if !last {
+            return Err(format!(
+                "the {what} reaches the trap return at {pc:#x} before its end"
+            ));
+        }
+        match self.end {
+            End::Jump(t) | End::Sync(t) => {
+                self.w.jump_resolved = true;
+                Ok(t)
+            }
+            End::Off => Ok(next),
+            _ => Err(format!(
+                "the message ends at the trap return at {pc:#x} but does not report it"
+            )),
+        }
+    }
+
+    /// An ecall or ebreak: the last instruction of a message reporting its exception (or a
+    /// sync, count or trace-off message).
+    #[inline(always)]
+    fn trap(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> R<u64> {
+        let ok = last
+            && matches!(
+                self.end,
+                End::Trap { interrupt: false } | End::Sync(_) | End::Count | End::Off
+            );
+        if !ok {
+            return Err(format!(
+                "the {} at {pc:#x} is not followed by its exception message",
+                if insn.op == Op::Ecall {
+                    "ecall"
+                } else {
+                    "ebreak"
+                }
+            ));
+        }
+        Ok(next)
     }
 }
 

@@ -592,9 +592,41 @@ impl<W: Write> Encoder<W> {
     // ------------------------------------------------------------------------------------
     // Beats.
 
-    /// Process one beat.
+    /// Process one beat: each optional part of the encoder in its turn, in the order the
+    /// beat's events happen (the pending target, lost trace, trace on or off, context, periodic
+    /// sync, I-CNT, the block's last instruction, the trace-off trigger).
     pub fn beat(&mut self, b: &Beat) {
         let hw = b.halfwords(self.single);
+        self.begin_beat(b, hw);
+        // The pending event's target is this beat's first instruction.
+        if let Some(p) = self.pending.take() {
+            if self.tracing {
+                self.complete(p, b.iaddr, b.prv);
+            }
+        }
+        if self.lost {
+            self.recover_when_room(b);
+        }
+        if !self.filter_and_trigger(b, hw) {
+            return;
+        }
+        if self.cfg.tr_te_context || b.ctype != 0 {
+            self.context(b);
+        }
+        if self.sync_due {
+            self.periodic_sync(b);
+        }
+        self.count(b, hw);
+        self.end_of_block(b, hw);
+        if self.cfg.trace_off.is_some() {
+            self.trace_off_trigger(b, hw);
+        }
+    }
+
+    /// The beat's statistics and time, and the output FIFO draining as the hart retires (the
+    /// FIFO: only without stall).
+    #[inline(always)]
+    fn begin_beat(&mut self, b: &Beat, hw: u64) {
         self.stats.beats += 1;
         self.stats.halfwords += hw;
         self.now = b.time;
@@ -604,20 +636,22 @@ impl<W: Write> Encoder<W> {
                 .fifo_level
                 .saturating_sub(self.cfg.drain_per_khw as u64 * hw);
         }
+    }
 
-        // The pending event's target is this beat's first instruction.
-        if let Some(p) = self.pending.take() {
-            if self.tracing {
-                self.complete(p, b.iaddr, b.prv);
-            }
-        }
-
-        // Lost trace: recover as soon as there is room for Error and a sync.
-        if self.lost && self.fifo_level + 64 * 1000 <= self.cfg.fifo_bytes as u64 * 1000 {
+    /// Lost trace (the FIFO): recover as soon as there is room for Error and a sync.
+    #[cold]
+    #[inline(never)]
+    fn recover_when_room(&mut self, b: &Beat) {
+        if self.fifo_level + 64 * 1000 <= self.cfg.fifo_bytes as u64 * 1000 {
             self.recover(b.iaddr, b.prv, b.time);
         }
+    }
 
-        // Trace on or off.
+    /// Filters and triggers (trTeInstFilters, trTeInstTrigEnable): start or stop tracing at
+    /// this beat. The first beat starts the trace (SYNC 3) or reports it disabled (EVCODE 4).
+    /// Returns whether the beat is traced.
+    #[inline(always)]
+    fn filter_and_trigger(&mut self, b: &Beat, hw: u64) -> bool {
         if let Some(on) = self.cfg.trace_on {
             if !self.trig_on && contains(b, hw, on) {
                 self.trig_on = true;
@@ -639,11 +673,13 @@ impl<W: Write> Encoder<W> {
             self.ctx = b.context;
             self.start(b, sync::TRACE_ENABLE);
         }
-        if !self.tracing {
-            return;
-        }
+        self.tracing
+    }
 
-        // Context changes.
+    /// Context changes and Ownership (trTeContext): a context switch (SYNC 0 for a precise
+    /// one, ctype 2 or 3) and a privilege change are reported.
+    #[inline(never)]
+    fn context(&mut self, b: &Beat) {
         if b.ctype != 0 && b.context != self.ctx {
             self.ctx = b.context;
             if self.cfg.tr_te_context {
@@ -666,51 +702,35 @@ impl<W: Write> Encoder<W> {
         if self.cfg.tr_te_context && self.prv_reported != Some(b.prv) {
             self.ownership(FORMAT_PRIVILEGE, b.prv, b.time);
         }
+    }
 
-        // Periodic sync at a beat boundary with nothing pending.
-        if self.sync_due {
-            self.flush_hist_field(b.time);
-            let icnt = self.icnt;
-            self.sync_message(
-                Body::ProgTraceSync {
-                    sync: sync::PERIODIC,
-                    icnt,
-                    faddr: b.iaddr >> 1,
-                },
-                sync::PERIODIC,
-                b.iaddr,
-                b.prv,
-                b.time,
-            );
-        }
+    /// Periodic sync (trTeInstSyncMode, trTeInstSyncMax) at a beat boundary with nothing
+    /// pending: ProgTraceSync SYNC 2.
+    #[cold]
+    #[inline(never)]
+    fn periodic_sync(&mut self, b: &Beat) {
+        self.flush_hist_field(b.time);
+        let icnt = self.icnt;
+        self.sync_message(
+            Body::ProgTraceSync {
+                sync: sync::PERIODIC,
+                icnt,
+                faddr: b.iaddr >> 1,
+            },
+            sync::PERIODIC,
+            b.iaddr,
+            b.prv,
+            b.time,
+        );
+    }
 
-        // I-CNT overflow: report before adding this beat.
+    /// I-CNT: add the beat's half-words, reporting an overflow first, and count them towards
+    /// the periodic sync when it counts half-words (trTeInstSyncMode 3).
+    #[inline(always)]
+    fn count(&mut self, b: &Beat, hw: u64) {
         let limit = 1u64 << (self.cfg.icnt_bits - 1);
         if self.icnt + hw >= limit {
-            if self.cfg.htm() && self.hist != 1 {
-                let (icnt, hist) = (self.icnt, self.hist);
-                self.emit(
-                    Body::IndirectBranchHistSync {
-                        sync: sync::ICNT_OVERFLOW,
-                        btype: btype::INDIRECT,
-                        icnt,
-                        faddr: b.iaddr >> 1,
-                        hist,
-                    },
-                    b.time,
-                );
-                self.synced(sync::ICNT_OVERFLOW, b.iaddr);
-            } else {
-                let icnt = std::mem::take(&mut self.icnt);
-                self.emit(
-                    Body::ResourceFull {
-                        rcode: rcode::ICNT_OVERFLOW,
-                        rdata: icnt,
-                        hrepeat: None,
-                    },
-                    b.time,
-                );
-            }
+            self.icnt_overflow(b);
         }
         self.icnt += hw;
         if self.cfg.tr_te_inst_sync_mode == 3 {
@@ -719,9 +739,42 @@ impl<W: Write> Encoder<W> {
                 self.sync_due = true;
             }
         }
+    }
 
-        self.end_of_block(b, hw);
+    /// I-CNT would overflow with this beat: in HTM with history, IndirectBranchHistSync SYNC 4;
+    /// else ResourceFull RCODE 0.
+    #[cold]
+    #[inline(never)]
+    fn icnt_overflow(&mut self, b: &Beat) {
+        if self.cfg.htm() && self.hist != 1 {
+            let (icnt, hist) = (self.icnt, self.hist);
+            self.emit(
+                Body::IndirectBranchHistSync {
+                    sync: sync::ICNT_OVERFLOW,
+                    btype: btype::INDIRECT,
+                    icnt,
+                    faddr: b.iaddr >> 1,
+                    hist,
+                },
+                b.time,
+            );
+            self.synced(sync::ICNT_OVERFLOW, b.iaddr);
+        } else {
+            let icnt = std::mem::take(&mut self.icnt);
+            self.emit(
+                Body::ResourceFull {
+                    rcode: rcode::ICNT_OVERFLOW,
+                    rdata: icnt,
+                    hrepeat: None,
+                },
+                b.time,
+            );
+        }
+    }
 
+    /// The trace-off trigger (trTeInstTrigEnable): trace stops after the beat containing it.
+    #[inline(never)]
+    fn trace_off_trigger(&mut self, b: &Beat, hw: u64) {
         if let Some(off) = self.cfg.trace_off {
             if contains(b, hw, off) {
                 self.trig_on = false;
