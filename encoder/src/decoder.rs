@@ -1502,15 +1502,12 @@ impl Walker<'_> {
         let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
         let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
         let popped = if ret_like { self.stack.pop() } else { None };
-        if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
-            self.stack.push(next);
-        }
         // Under implicit return, returns and swaps follow the stack whatever sijump says (as
         // the encoder does).
         let seq =
             self.cfg.sequential_jump && !ret_like && *self.seq_pc == pc && *self.seq_rd == insn.rs1;
         *self.seq_pc = u64::MAX;
-        if seq {
+        let target = if seq {
             self.sequential_jump(pc, insn, last)
         } else if let Some(p) = popped {
             self.implicit_return(pc, p, last)
@@ -1537,7 +1534,14 @@ impl Walker<'_> {
             Err(format!(
                 "the {what} reaches the uninferable jump at {pc:#x} before its end"
             ))
+        }?;
+        // A call's (or a swap's) link is pushed after the target is known: a swap whose
+        // prediction the message contradicts empties the stack first (the encoder's stack,
+        // shallower, was empty), then holds the swap's link, as the encoder's does.
+        if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
+            self.stack.push(next);
         }
+        Ok(target)
     }
 
     /// trTeInstEnSequentialJump: a `lui`/`auipc` (with a destination) opens the window for
@@ -2442,6 +2446,39 @@ mod tests {
         let f = run_cfg(cfg, a.image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x04, 0x06, 0x14]));
+    }
+
+    /// A co-routine swap the encoder reports although this stack predicts it (the encoder's,
+    /// shallower, was empty): the stack is emptied, then holds the swap's link, as the
+    /// encoder's does, so the return after it is inferred. (The link used to be pushed first
+    /// and emptied with the rest: the next return was an error.)
+    #[test]
+    fn a_reported_swap_keeps_its_link_after_a_shallow_stack() {
+        let mut a = Asm::new(BASE);
+        a.w(jal(T0, 0x10))
+            .h(C_NOP)
+            .h(C_RET)
+            .at(BASE + 0x10)
+            .w(jalr(RA, T0, 0))
+            .h(C_NOP);
+        for mode in [1, 3] {
+            let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+            let mut r = BASE;
+            let bodies = [
+                sync(sync::EXIT_DEBUG, BASE),
+                B::IndirectBranch {
+                    btype: btype::INDIRECT,
+                    icnt: 4,
+                    uaddr: ua(&mut r, BASE + 0x04),
+                },
+                end(&cfg, 3),
+            ];
+            let f = run_cfg(cfg, a.image(), &stream(&bodies));
+            no_errors(&f);
+            assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x04, 0x06, 0x14]), "mode {mode}");
+            let o = offsets(&bodies, &Format::default());
+            assert_eq!(warnings(&f), vec![(o[1], Warning::ShallowReturnStack)]);
+        }
     }
 
     #[test]
