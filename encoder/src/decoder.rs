@@ -674,8 +674,190 @@ struct Walked {
     inferred_last: bool,
 }
 
-fn fetch_error(e: FetchError, in_walk: &str) -> String {
-    format!("{in_walk}: {e}")
+/// Why a message cannot be applied: the decoder reports it as an [`Event::Error`] at the
+/// message's byte offset (its text after the message's name) and resumes at the next sync.
+/// Each variant carries the values the message and the walk had (a pc, a count, a field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    #[error("TCODE {0} is not an N-Trace instruction trace message")]
+    NotInstructionTrace(u8),
+    #[error("no TSTAMP, but timestamps are on")]
+    NoTimestamp,
+    #[error("a BTM message in HTM")]
+    BtmMessageInHtm,
+    #[error("an HTM message in BTM")]
+    HtmMessageInBtm,
+    #[error("RepeatBranch, but trTeInstEnRepeatBranch is off (BTM)")]
+    RepeatBranchOff,
+    #[error("RCODE {0} is reserved")]
+    ReservedRcode(u8),
+    #[error("a HIST overflow in BTM")]
+    HistOverflowInBtm,
+    #[error("RCODE 2, but trTeInstEnRepeatedHistory is off")]
+    RepeatedHistoryOff,
+    #[error("EVCODE {0} is not used (0 end, 4 trace off)")]
+    UnusedEvcode(u8),
+    /// ProgTraceCorrelation's CDF is not the mode's (`htm`).
+    #[error("CDF {cdf} in {} (must be {})", mode_name(*htm), *htm as u8)]
+    Cdf { cdf: u8, htm: bool },
+    #[error("SYNC 4 (I-CNT overflow) with B-TYPE {0}")]
+    IcntOverflowBtype(u8),
+    #[error("a message while trace is off (a sync message must come first)")]
+    WhileOff,
+    #[error("PROCESS {0:#x}: PRV 2 is reserved")]
+    ReservedPrv(u64),
+    #[error("PROCESS {0:#x}: V is 1, but this hart has no H")]
+    VirtualMode(u64),
+    #[error("PROCESS {0:#x}: FORMAT 0 with a context")]
+    Format0Context(u64),
+    #[error("PROCESS {process:#x}: FORMAT {format} is not used (0 privilege, 2 scontext)")]
+    UnusedFormat { process: u64, format: u8 },
+    #[error("HREPEAT {0} is not 2..=2^32-1")]
+    Hrepeat(u64),
+    #[error("HIST {0:#x} has no branch bit or is longer than 32 bits")]
+    RdataHist(u64),
+    /// HREPEAT repetitions of a HIST walk (the first took `first` half-words) beyond the
+    /// work limit.
+    #[error(
+        "HREPEAT {n} repetitions (the first walked {first} half-words): {}",
+        OverLimit(*limit)
+    )]
+    HrepeatOverLimit { n: u64, first: u64, limit: u64 },
+    /// RepeatBranch with nothing before it to repeat (`htm`: the mode).
+    #[error(
+        "RepeatBranch does not follow {}",
+        if *htm { "an IndirectBranchHist or IndirectBranch" } else { "a DirectBranch or IndirectBranch" }
+    )]
+    NothingToRepeat { htm: bool },
+    #[error("B-CNT {0} is not 1..=2^32-1")]
+    Bcnt(u64),
+    #[error(
+        "B-CNT {bcnt} repetitions of I-CNT {icnt} would walk {work} half-words: {}",
+        OverLimit(*limit)
+    )]
+    BcntOverLimit {
+        bcnt: u64,
+        icnt: u64,
+        work: u64,
+        limit: u64,
+    },
+    /// A sync message's F-ADDR is not where the flow it continues is.
+    #[error("F-ADDR {faddr:#x}, but the flow continues at {pc:#x}")]
+    FaddrDiffers { faddr: u64, pc: u64 },
+    #[error("SYNC {0} (not a restart) while trace is off")]
+    SyncWhileOff(u8),
+    #[error("I-CNT {0:#x} is longer than 22 bits")]
+    IcntTooLong(u64),
+    #[error("HIST {0:#x} has no stop bit or is longer than 32 bits")]
+    HistField(u64),
+    #[error("I-CNT {icnt} is less than the {walked} half-words HIST walked already")]
+    IcntBelowHist { icnt: u64, walked: u64 },
+    #[error(
+        "I-CNT {icnt} (half-words) is more than this message may still walk: {}",
+        OverLimit(*limit)
+    )]
+    IcntOverLimit { icnt: u64, limit: u64 },
+    #[error(
+        "HIST walk: {walked} half-words without finding the branches of all HIST bits: {}",
+        OverLimit(*limit)
+    )]
+    HistWalkOverLimit { walked: u64, limit: u64 },
+    /// A HIST walk from `from` longer than I-CNT can count.
+    #[error(
+        "HIST walk: {walked} half-words from {from:#x} without finding the branches of all \
+         HIST bits"
+    )]
+    HistWalkTooLong { walked: u64, from: u64 },
+    /// The walk reached code the program image does not have.
+    #[error("{walk}: {err}")]
+    Fetch { walk: Walk, err: FetchError },
+    #[error("I-CNT ends in the middle of the 32-bit instruction at {0:#x}")]
+    IcntMidInstruction(u64),
+    #[error("the conditional branch at {0:#x} has no HIST bit left")]
+    NoHistBit(u64),
+    #[error("the direct jump at {0:#x} has no HIST bit left (trTeInstEnAllJumps)")]
+    NoHistBitForJump(u64),
+    #[error("HIST says the direct jump at {0:#x} was not taken")]
+    JumpNotTaken(u64),
+    #[error("the direct jump at {0:#x} is not the end of a DirectBranch (trTeInstEnAllJumps)")]
+    JumpNotDirectBranchEnd(u64),
+    #[error("the sequentially inferable jump at {0:#x} is reported")]
+    SequentialJumpReported(u64),
+    /// A reported return the stack (of the encoder's depth) predicts.
+    #[error(
+        "the return at {pc:#x} to {target:#x} is reported, but the return stack (depth \
+         {depth}, the encoder's) predicts it ({predicted:#x})"
+    )]
+    ReturnPredicted {
+        pc: u64,
+        target: u64,
+        depth: usize,
+        predicted: u64,
+    },
+    #[error("the uninferable jump at {0:#x} before the trap was not reported")]
+    JumpBeforeTrap(u64),
+    #[error("the message ends at the uninferable jump at {0:#x} but gives no target")]
+    JumpWithoutTarget(u64),
+    #[error("the return at {0:#x} is not reported, but the return stack is empty")]
+    ReturnStackEmpty(u64),
+    #[error("the {walk} reaches the uninferable jump at {pc:#x} before its end")]
+    JumpBeforeEnd { walk: Walk, pc: u64 },
+    #[error("the {walk} reaches the trap return at {pc:#x} before its end")]
+    TrapReturnBeforeEnd { walk: Walk, pc: u64 },
+    #[error("the message ends at the trap return at {0:#x} but does not report it")]
+    TrapReturnUnreported(u64),
+    /// An ecall (or ebreak) not followed by its exception.
+    #[error(
+        "the {} at {pc:#x} is not followed by its exception message",
+        if *ecall { "ecall" } else { "ebreak" }
+    )]
+    TrapWithoutException { pc: u64, ecall: bool },
+    #[error("the instruction {bits:#x} at {pc:#x} is illegal: it cannot have retired")]
+    Illegal { bits: u32, pc: u64 },
+    #[error("{0} HIST bit(s) left over after the I-CNT walk")]
+    HistLeftOver(u32),
+    #[error("the last instruction (before {0:#x}) is not a taken branch")]
+    NotTakenBranch(u64),
+    #[error("B-TYPE 0, but the walk does not end at an uninferable jump (next pc {0:#x})")]
+    NoJumpAtEnd(u64),
+}
+
+/// Which walk of a message's code: I-CNT's, or a ResourceFull's HIST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    Icnt,
+    Hist,
+}
+
+impl std::fmt::Display for Walk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Walk::Icnt => "I-CNT walk",
+            Walk::Hist => "HIST walk",
+        })
+    }
+}
+
+/// What an error about the work limit says about it.
+struct OverLimit(u64);
+
+impl std::fmt::Display for OverLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "more than the work limit of {} half-words per message (implausible; raise the \
+             limit to decode it: `ntrace decode --work-limit`)",
+            self.0
+        )
+    }
+}
+
+fn mode_name(htm: bool) -> &'static str {
+    if htm {
+        "HTM"
+    } else {
+        "BTM"
+    }
 }
 
 /// Everything but the framer.
@@ -713,7 +895,7 @@ struct Core {
     stats: Stats,
 }
 
-type R<T> = Result<T, String>;
+type R<T> = Result<T, MessageError>;
 
 impl Core {
     fn reset_flow_state(&mut self) {
@@ -796,44 +978,38 @@ impl Core {
 
     /// Checks that do not depend on the decoding state.
     fn check(&self, m: &Message) -> R<()> {
+        use MessageError as E;
         let htm = self.cfg.htm();
-        let mode = if htm { "HTM" } else { "BTM" };
         if let Body::Other { tcode, .. } = m.body {
-            return Err(format!(
-                "TCODE {tcode} is not an N-Trace instruction trace message"
-            ));
+            return Err(E::NotInstructionTrace(tcode));
         }
         if self.cfg.format.timestamps && m.tstamp.is_none() {
-            return Err("no TSTAMP, but timestamps are on".into());
+            return Err(E::NoTimestamp);
         }
         match &m.body {
             Body::DirectBranch { .. } | Body::DirectBranchSync { .. } if htm => {
-                Err(format!("a BTM message in {mode}"))
+                Err(E::BtmMessageInHtm)
             }
             Body::IndirectBranchHist { .. } | Body::IndirectBranchHistSync { .. } if !htm => {
-                Err(format!("an HTM message in {mode}"))
+                Err(E::HtmMessageInBtm)
             }
-            Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(format!(
-                "RepeatBranch, but trTeInstEnRepeatBranch is off ({mode})"
-            )),
+            Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(E::RepeatBranchOff),
             Body::ResourceFull { rcode, .. } if *rcode > rcode::HIST_REPEAT => {
-                Err(format!("RCODE {rcode} is reserved"))
+                Err(E::ReservedRcode(*rcode))
             }
             Body::ResourceFull {
                 rcode: rcode::HIST_OVERFLOW | rcode::HIST_REPEAT,
                 ..
-            } if !htm => Err(format!("a HIST overflow in {mode}")),
+            } if !htm => Err(E::HistOverflowInBtm),
             Body::ResourceFull {
                 rcode: rcode::HIST_REPEAT,
                 ..
-            } if !self.cfg.repeated_history => {
-                Err("RCODE 2, but trTeInstEnRepeatedHistory is off".into())
-            }
+            } if !self.cfg.repeated_history => Err(E::RepeatedHistoryOff),
             Body::ProgTraceCorrelation { evcode, cdf, .. } => {
                 if *evcode != evcode::ENTER_DEBUG && *evcode != evcode::TRACE_DISABLED {
-                    Err(format!("EVCODE {evcode} is not used (0 end, 4 trace off)"))
+                    Err(E::UnusedEvcode(*evcode))
                 } else if *cdf != htm as u8 && !(htm && *cdf == 0) {
-                    Err(format!("CDF {cdf} in {mode} (must be {})", htm as u8))
+                    Err(E::Cdf { cdf: *cdf, htm })
                 } else {
                     Ok(())
                 }
@@ -842,9 +1018,7 @@ impl Core {
                 sync: sync::ICNT_OVERFLOW,
                 btype,
                 ..
-            } if *btype != btype::INDIRECT => {
-                Err(format!("SYNC 4 (I-CNT overflow) with B-TYPE {btype}"))
-            }
+            } if *btype != btype::INDIRECT => Err(E::IcntOverflowBtype(*btype)),
             _ => Ok(()),
         }
     }
@@ -900,7 +1074,7 @@ impl Core {
         match self.state {
             State::Unsynced => return Ok(()),
             State::Off if !matches!(m.body, Body::Ownership { .. }) => {
-                return Err("a message while trace is off (a sync message must come first)".into())
+                return Err(MessageError::WhileOff)
             }
             _ => {}
         }
@@ -911,25 +1085,17 @@ impl Core {
                 let prv_bits = (process >> 2) & 3;
                 let v = (process >> 4) & 1 == 1;
                 let context = process >> 5;
-                let prv = Priv::from_bits(prv_bits)
-                    .ok_or_else(|| format!("PROCESS {process:#x}: PRV 2 is reserved"))?;
+                let prv = Priv::from_bits(prv_bits).ok_or(MessageError::ReservedPrv(process))?;
                 if v {
-                    return Err(format!(
-                        "PROCESS {process:#x}: V is 1, but this hart has no H"
-                    ));
+                    return Err(MessageError::VirtualMode(process));
                 }
                 let context = match format {
                     FORMAT_PRIVILEGE if context != 0 => {
-                        return Err(format!("PROCESS {process:#x}: FORMAT 0 with a context"))
+                        return Err(MessageError::Format0Context(process))
                     }
                     FORMAT_PRIVILEGE => None,
                     FORMAT_SCONTEXT => Some(context),
-                    _ => {
-                        return Err(format!(
-                            "PROCESS {process:#x}: FORMAT {format} is not used (0 privilege, \
-                             2 scontext)"
-                        ))
-                    }
+                    _ => return Err(MessageError::UnusedFormat { process, format }),
                 };
                 self.time_rel(m, offset, out);
                 out.event(&Event::Ownership {
@@ -981,12 +1147,10 @@ impl Core {
                     let n = match hrepeat {
                         None => 1,
                         Some(n) if (2..=MAX_REPEAT).contains(&n) => n,
-                        Some(n) => return Err(format!("HREPEAT {n} is not 2..=2^32-1")),
+                        Some(n) => return Err(MessageError::Hrepeat(n)),
                     };
                     if !(2..=u32::MAX as u64).contains(&rdata) {
-                        return Err(format!(
-                            "HIST {rdata:#x} has no branch bit or is longer than 32 bits"
-                        ));
+                        return Err(MessageError::RdataHist(rdata));
                     }
                     // Every repetition walks at least one half-word: a count that cannot fit is
                     // refused before the rest is reported (the walks stop at the limit anyway).
@@ -994,10 +1158,11 @@ impl Core {
                     self.walk_hist(rdata, out)?;
                     let first = before - self.work_left;
                     if n - 1 > self.work_left {
-                        return Err(format!(
-                            "HREPEAT {n} repetitions (the first walked {first} half-words): {}",
-                            self.over_limit()
-                        ));
+                        return Err(MessageError::HrepeatOverLimit {
+                            n,
+                            first,
+                            limit: self.work_limit,
+                        });
                     }
                     for _ in 1..n {
                         self.walk_hist(rdata, out)?;
@@ -1007,15 +1172,12 @@ impl Core {
             },
             Body::RepeatBranch { bcnt } => {
                 let Some(r) = repeat else {
-                    return Err(if self.cfg.htm() {
-                        "RepeatBranch does not follow an IndirectBranchHist or IndirectBranch"
-                    } else {
-                        "RepeatBranch does not follow a DirectBranch or IndirectBranch"
-                    }
-                    .into());
+                    return Err(MessageError::NothingToRepeat {
+                        htm: self.cfg.htm(),
+                    });
                 };
                 if !(1..=MAX_REPEAT).contains(&bcnt) {
-                    return Err(format!("B-CNT {bcnt} is not 1..=2^32-1"));
+                    return Err(MessageError::Bcnt(bcnt));
                 }
                 if let Repeatable::Indirect { uaddr, .. } = r {
                     if uaddr != 0 {
@@ -1034,11 +1196,12 @@ impl Core {
                 let (Repeatable::Direct { icnt } | Repeatable::Indirect { icnt, .. }) = r;
                 let work = bcnt.saturating_mul(icnt.max(1));
                 if work > self.work_left {
-                    return Err(format!(
-                        "B-CNT {bcnt} repetitions of I-CNT {icnt} would walk {work} half-words: \
-                         {}",
-                        self.over_limit()
-                    ));
+                    return Err(MessageError::BcntOverLimit {
+                        bcnt,
+                        icnt,
+                        work,
+                        limit: self.work_limit,
+                    });
                 }
                 for _ in 0..bcnt {
                     let trap = self.repeatable(r, out)?;
@@ -1158,15 +1321,13 @@ impl Core {
                     && self.pc != target
                     && !(self.cfg.implicit_return_mode == 2 && w.inferred_last)
                 {
-                    return Err(format!(
-                        "F-ADDR {target:#x}, but the flow continues at {:#x}",
-                        self.pc
-                    ));
+                    return Err(MessageError::FaddrDiffers {
+                        faddr: target,
+                        pc: self.pc,
+                    });
                 }
             }
-            State::Off if !resets => {
-                return Err(format!("SYNC {sync} (not a restart) while trace is off"))
-            }
+            State::Off if !resets => return Err(MessageError::SyncWhileOff(sync)),
             State::Off => {}
             State::Unsynced if !resets && self.cfg.implicit_return_mode != 0 => {
                 // The encoder's return stack is unknown here: wait for a resetting sync.
@@ -1208,39 +1369,28 @@ impl Core {
     /// maybe walked already by HIST) and HIST.
     fn walk_msg<S: FlowSink>(&mut self, icnt: u64, hist: u64, end: End, out: &mut S) -> R<Walked> {
         if icnt > MAX_ICNT {
-            return Err(format!("I-CNT {icnt:#x} is longer than 22 bits"));
+            return Err(MessageError::IcntTooLong(icnt));
         }
         if hist == 0 || hist > u32::MAX as u64 {
-            return Err(format!(
-                "HIST {hist:#x} has no stop bit or is longer than 32 bits"
-            ));
+            return Err(MessageError::HistField(hist));
         }
         let Some(remaining) = icnt.checked_sub(self.hw_since_icnt) else {
-            return Err(format!(
-                "I-CNT {icnt} is less than the {} half-words HIST walked already",
-                self.hw_since_icnt
-            ));
+            return Err(MessageError::IcntBelowHist {
+                icnt,
+                walked: self.hw_since_icnt,
+            });
         };
         self.hw_since_icnt = 0;
         self.seq_pc = u64::MAX;
         if remaining > self.work_left {
-            return Err(format!(
-                "I-CNT {remaining} (half-words) is more than this message may still walk: {}",
-                self.over_limit()
-            ));
+            return Err(MessageError::IcntOverLimit {
+                icnt: remaining,
+                limit: self.work_limit,
+            });
         }
         // A repetition of nothing (a trap with I-CNT 0) still costs one.
         self.work_left -= remaining.max(1).min(self.work_left);
         self.walk::<S, false>(remaining, hist, end, out)
-    }
-
-    /// What an error about the work limit says about it.
-    fn over_limit(&self) -> String {
-        format!(
-            "more than the work limit of {} half-words per message (implausible; raise the \
-             limit to decode it: `ntrace decode --work-limit`)",
-            self.work_limit
-        )
     }
 
     /// Walks a ResourceFull's HIST.
@@ -1254,11 +1404,12 @@ impl Core {
         self.work_left -= walked.max(1).min(self.work_left);
         match r {
             // Stopped by the work limit, not by the I-CNT's range.
-            Err(_) if limit < icnt_left && walked >= limit => Err(format!(
-                "HIST walk: {walked} half-words without finding the branches of all HIST bits: \
-                 {}",
-                self.over_limit()
-            )),
+            Err(_) if limit < icnt_left && walked >= limit => {
+                Err(MessageError::HistWalkOverLimit {
+                    walked,
+                    limit: self.work_limit,
+                })
+            }
             r => r.map(|_| ()),
         }
     }
@@ -1300,18 +1451,17 @@ impl Core {
             Some(s) => (s.base, s.slots()),
             None => (0, &mut []),
         };
-        let what = if HIST_ONLY { "HIST walk" } else { "I-CNT walk" };
+        let what = if HIST_ONLY { Walk::Hist } else { Walk::Icnt };
         let result: R<()> = loop {
             if HIST_ONLY {
                 if wk.bit == 0 {
                     break Ok(());
                 }
                 if walked >= limit {
-                    break Err(format!(
-                        "HIST walk: {walked} half-words from {:#x} without finding the branches \
-                         of all HIST bits",
-                        self.pc
-                    ));
+                    break Err(MessageError::HistWalkTooLong {
+                        walked,
+                        from: self.pc,
+                    });
                 }
             } else if walked == limit {
                 break Ok(());
@@ -1326,26 +1476,27 @@ impl Core {
                         base = s.base;
                         slots = s.slots();
                     }
-                    Err(e) => break Err(fetch_error(e, what)),
+                    Err(err) => break Err(MessageError::Fetch { walk: what, err }),
                 }
             }
             let idx = (pc.wrapping_sub(base) >> 1) as usize;
             let Some(insn) = slots.get(idx) else {
-                break Err(fetch_error(FetchError::Outside(pc), what));
+                break Err(MessageError::Fetch {
+                    walk: what,
+                    err: FetchError::Outside(pc),
+                });
             };
             let len = insn.len as u64;
             walked += len >> 1;
             if !HIST_ONLY && walked > limit {
-                break Err(format!(
-                    "I-CNT ends in the middle of the 32-bit instruction at {pc:#x}"
-                ));
+                break Err(MessageError::IcntMidInstruction(pc));
             }
             let last = !HIST_ONLY && walked == limit;
             count += 1;
             out.pc(pc);
             pc = match wk.step(pc, insn, last, what) {
                 Ok(next) => next,
-                Err(e) => break Err(e),
+                Err(e) => break Err(*e),
             };
         };
         let (bit, w) = (wk.bit, wk.w);
@@ -1358,23 +1509,11 @@ impl Core {
         result?;
         if !HIST_ONLY {
             if bit != 0 {
-                return Err(format!(
-                    "{} HIST bit(s) left over after the I-CNT walk",
-                    64 - bit.leading_zeros()
-                ));
+                return Err(MessageError::HistLeftOver(64 - bit.leading_zeros()));
             }
             match end {
-                End::Taken if !w.taken => {
-                    return Err(format!(
-                        "the last instruction (before {pc:#x}) is not a taken branch"
-                    ))
-                }
-                End::Jump(_) if !w.jump_resolved => {
-                    return Err(format!(
-                        "B-TYPE 0, but the walk does not end at an uninferable jump (next pc \
-                         {pc:#x})"
-                    ))
-                }
+                End::Taken if !w.taken => return Err(MessageError::NotTakenBranch(pc)),
+                End::Jump(_) if !w.jump_resolved => return Err(MessageError::NoJumpAtEnd(pc)),
                 _ => {}
             }
         }
@@ -1400,12 +1539,23 @@ struct Walker<'a> {
     w: Walked,
 }
 
+/// What a walk's step gives: the error is boxed, so that the result of every instruction's
+/// step stays two words (errors are rare: corrupt input).
+type WalkResult<T> = Result<T, Box<MessageError>>;
+
+/// A step's error (out of the walk's loop).
+#[cold]
+#[inline(never)]
+fn fail<T>(e: MessageError) -> WalkResult<T> {
+    Err(Box::new(e))
+}
+
 impl Walker<'_> {
     /// The instruction at `pc` (`last`: the last the message counts) was executed: where the
     /// flow goes next. What an instruction means is the hart's own classification: the
     /// instruction table's flow, and `classify` for the jumps' itypes.
     #[inline(always)]
-    fn step(&mut self, pc: u64, insn: &Insn, last: bool, what: &str) -> R<u64> {
+    fn step(&mut self, pc: u64, insn: &Insn, last: bool, what: Walk) -> WalkResult<u64> {
         let next = pc.wrapping_add(insn.len as u64);
         match insn.op.flow() {
             OpFlow::Straight => Ok(next),
@@ -1426,19 +1576,19 @@ impl Walker<'_> {
                 }
                 Ok(next)
             }
-            OpFlow::Illegal => Err(format!(
-                "the instruction {:#x} at {pc:#x} is illegal: it cannot have retired",
-                insn.bits
-            )),
+            OpFlow::Illegal => fail(MessageError::Illegal {
+                bits: insn.bits,
+                pc,
+            }),
         }
     }
 
     /// The next HIST bit (HTM): whether the conditional branch (or, trTeInstEnAllJumps, the
     /// direct jump) at `pc` was taken.
     #[inline(always)]
-    fn hist_bit(&mut self, pc: u64, of: &str) -> R<bool> {
+    fn hist_bit(&mut self, pc: u64) -> WalkResult<bool> {
         if self.bit == 0 {
-            return Err(format!("the {of} at {pc:#x} has no HIST bit left"));
+            return fail(MessageError::NoHistBit(pc));
         }
         let taken = self.hist & self.bit != 0;
         self.bit >>= 1;
@@ -1448,9 +1598,9 @@ impl Walker<'_> {
     /// A conditional branch: taken as HIST says (HTM), or (BTM) only as a DirectBranch's last
     /// instruction.
     #[inline(always)]
-    fn branch(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> R<u64> {
+    fn branch(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> WalkResult<u64> {
         let taken = if self.cfg.htm() {
-            self.hist_bit(pc, "conditional branch")?
+            self.hist_bit(pc)?
         } else if last && self.end == End::Taken {
             self.w.taken = true;
             true
@@ -1468,17 +1618,13 @@ impl Walker<'_> {
     /// HTM, the end of a DirectBranch in BTM). Its link is not pushed (the encoder reports
     /// it).
     #[inline]
-    fn reported_direct_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> R<u64> {
+    fn reported_direct_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> WalkResult<u64> {
         if self.cfg.htm() {
             if self.bit == 0 {
-                return Err(format!(
-                    "the direct jump at {pc:#x} has no HIST bit left (trTeInstEnAllJumps)"
-                ));
+                return fail(MessageError::NoHistBitForJump(pc));
             }
-            if !self.hist_bit(pc, "direct jump")? {
-                return Err(format!(
-                    "HIST says the direct jump at {pc:#x} was not taken"
-                ));
+            if !self.hist_bit(pc)? {
+                return fail(MessageError::JumpNotTaken(pc));
             }
         } else if last && self.end == End::Taken {
             self.w.taken = true;
@@ -1486,10 +1632,7 @@ impl Walker<'_> {
             // Trace stopped after it (its DirectBranchSync, when a periodic sync was due,
             // would have come with the next beat).
         } else {
-            return Err(format!(
-                "the direct jump at {pc:#x} is not the end of a DirectBranch \
-                 (trTeInstEnAllJumps)"
-            ));
+            return fail(MessageError::JumpNotDirectBranchEnd(pc));
         }
         Ok(pc.wrapping_add(insn.imm as i64 as u64))
     }
@@ -1497,51 +1640,47 @@ impl Walker<'_> {
     /// An uninferable jump: its target is inferred (sequential jump, implicit return) or
     /// reported by the message it ends.
     #[inline(always)]
-    fn indirect_jump(&mut self, pc: u64, insn: &Insn, next: u64, last: bool, what: &str) -> R<u64> {
+    fn indirect_jump(
+        &mut self,
+        pc: u64,
+        insn: &Insn,
+        next: u64,
+        last: bool,
+        what: Walk,
+    ) -> WalkResult<u64> {
         let irm = self.cfg.implicit_return_mode;
         let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
         let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
         let popped = if ret_like { self.stack.pop() } else { None };
+        let link = irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap);
+        if link {
+            self.stack.push(next);
+        }
         // Under implicit return, returns and swaps follow the stack whatever sijump says (as
         // the encoder does).
         let seq =
             self.cfg.sequential_jump && !ret_like && *self.seq_pc == pc && *self.seq_rd == insn.rs1;
         *self.seq_pc = u64::MAX;
-        let target = if seq {
+        if seq {
             self.sequential_jump(pc, insn, last)
         } else if let Some(p) = popped {
-            self.implicit_return(pc, p, last)
+            self.implicit_return(pc, p, last, link.then_some(next))
         } else if last {
             match self.end {
                 End::Jump(t) | End::Sync(t) => {
                     self.w.jump_resolved = true;
                     Ok(t)
                 }
-                End::Trap { .. } => Err(format!(
-                    "the uninferable jump at {pc:#x} before the trap was not reported"
-                )),
+                End::Trap { .. } => fail(MessageError::JumpBeforeTrap(pc)),
                 // Trace stopped: where it went was not traced.
                 End::Off => Ok(next),
-                _ => Err(format!(
-                    "the message ends at the uninferable jump at {pc:#x} but gives no target"
-                )),
+                _ => fail(MessageError::JumpWithoutTarget(pc)),
             }
         } else if ret_like {
-            Err(format!(
-                "the return at {pc:#x} is not reported, but the return stack is empty"
-            ))
+            fail(MessageError::ReturnStackEmpty(pc))
         } else {
-            Err(format!(
-                "the {what} reaches the uninferable jump at {pc:#x} before its end"
-            ))
-        }?;
-        // A call's (or a swap's) link is pushed after the target is known: a swap whose
-        // prediction the message contradicts empties the stack first (the encoder's stack,
-        // shallower, was empty), then holds the swap's link, as the encoder's does.
-        if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
-            self.stack.push(next);
+            fail(MessageError::JumpBeforeEnd { walk: what, pc })
         }
-        Ok(target)
     }
 
     /// trTeInstEnSequentialJump: a `lui`/`auipc` (with a destination) opens the window for
@@ -1561,11 +1700,9 @@ impl Walker<'_> {
     /// trTeInstEnSequentialJump: the jump's target is inferred from the window (the message
     /// must not report it).
     #[inline]
-    fn sequential_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> R<u64> {
+    fn sequential_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> WalkResult<u64> {
         if last && matches!(self.end, End::Jump(_)) {
-            return Err(format!(
-                "the sequentially inferable jump at {pc:#x} is reported"
-            ));
+            return fail(MessageError::SequentialJumpReported(pc));
         }
         self.w.inferred_last = last;
         Ok(self.seq_val.wrapping_add(insn.imm as i64 as u64) & !1)
@@ -1573,9 +1710,16 @@ impl Walker<'_> {
 
     /// trTeInstImplicitReturnMode: a return (or co-routine swap) whose predicted target `p`
     /// was popped: followed unless the message ends here and reports the target, which
-    /// then must differ from the prediction (in the compared bits).
+    /// then must differ from the prediction (in the compared bits). `link`: a co-routine
+    /// swap's link, pushed already.
     #[inline(always)]
-    fn implicit_return(&mut self, pc: u64, p: u64, last: bool) -> R<u64> {
+    fn implicit_return(
+        &mut self,
+        pc: u64,
+        p: u64,
+        last: bool,
+        link: Option<u64>,
+    ) -> WalkResult<u64> {
         match self.end {
             End::Jump(t) if last => {
                 // The message reports this return: it did not match.
@@ -1589,7 +1733,7 @@ impl Walker<'_> {
                     _ => p == t,
                 };
                 if agree {
-                    self.reported_but_predicted(pc, p, t)?;
+                    self.reported_but_predicted(pc, p, t, link)?;
                 }
                 self.w.jump_resolved = true;
                 Ok(t)
@@ -1602,16 +1746,24 @@ impl Walker<'_> {
     }
 
     /// A reported return the stack predicted: an error with the encoder's depth known; else
-    /// the encoder's stack was shallower (a warning, once), and this one is emptied.
+    /// the encoder's stack was shallower (a warning, once), and this one is emptied but for a
+    /// co-routine swap's `link` (the encoder pops, then pushes it).
     #[cold]
     #[inline(never)]
-    fn reported_but_predicted(&mut self, pc: u64, p: u64, t: u64) -> R<()> {
+    fn reported_but_predicted(
+        &mut self,
+        pc: u64,
+        p: u64,
+        t: u64,
+        link: Option<u64>,
+    ) -> WalkResult<()> {
         if self.cfg.implicit_return_depth_known {
-            return Err(format!(
-                "the return at {pc:#x} to {t:#x} is reported, but the return stack (depth {}, \
-                 the encoder's) predicts it ({p:#x})",
-                self.stack.depth
-            ));
+            return fail(MessageError::ReturnPredicted {
+                pc,
+                target: t,
+                depth: self.stack.depth,
+                predicted: p,
+            });
         }
         // The encoder's stack, always the newest entries of this one, was empty: so is this
         // one now.
@@ -1625,17 +1777,19 @@ impl Walker<'_> {
                 self.stack.depth
             ));
         }
+        // A co-routine swap's link (pushed after the pop) stays: the encoder's stack holds it.
         self.stack.clear();
+        if let Some(l) = link {
+            self.stack.push(l);
+        }
         Ok(())
     }
 
     /// An xRET: the last instruction of its message, which reports its target.
     #[inline(always)]
-    fn trap_return(&mut self, pc: u64, next: u64, last: bool, what: &str) -> R<u64> {
+    fn trap_return(&mut self, pc: u64, next: u64, last: bool, what: Walk) -> WalkResult<u64> {
         if !last {
-            return Err(format!(
-                "the {what} reaches the trap return at {pc:#x} before its end"
-            ));
+            return fail(MessageError::TrapReturnBeforeEnd { walk: what, pc });
         }
         match self.end {
             End::Jump(t) | End::Sync(t) => {
@@ -1643,30 +1797,24 @@ impl Walker<'_> {
                 Ok(t)
             }
             End::Off => Ok(next),
-            _ => Err(format!(
-                "the message ends at the trap return at {pc:#x} but does not report it"
-            )),
+            _ => fail(MessageError::TrapReturnUnreported(pc)),
         }
     }
 
     /// An ecall or ebreak: the last instruction of a message reporting its exception (or a
     /// sync, count or trace-off message).
     #[inline(always)]
-    fn trap(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> R<u64> {
+    fn trap(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> WalkResult<u64> {
         let ok = last
             && matches!(
                 self.end,
                 End::Trap { interrupt: false } | End::Sync(_) | End::Count | End::Off
             );
         if !ok {
-            return Err(format!(
-                "the {} at {pc:#x} is not followed by its exception message",
-                if insn.op == Op::Ecall {
-                    "ecall"
-                } else {
-                    "ebreak"
-                }
-            ));
+            return fail(MessageError::TrapWithoutException {
+                pc,
+                ecall: insn.op == Op::Ecall,
+            });
         }
         Ok(next)
     }
@@ -3048,6 +3196,95 @@ mod tests {
     ) {
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         one_error(&f, offsets(&bodies, &Format::default())[at_msg], what);
+    }
+
+    /// The walk's and the messages' errors are types carrying their values (the pc, the
+    /// count, the field); the event at the message's byte offset is the message's name and
+    /// the error's text.
+    #[test]
+    fn message_errors_carry_their_values() {
+        use MessageError as E;
+        let cases: Vec<(DecoderConfig, Image, Vec<B>, usize, MessageError)> = vec![
+            (
+                btm(),
+                prog().image(),
+                vec![
+                    sync(sync::EXIT_DEBUG, BASE),
+                    rf(rcode::ICNT_OVERFLOW, 3, None),
+                ],
+                1,
+                E::IcntMidInstruction(BASE + 4),
+            ),
+            (
+                htm(),
+                prog().image(),
+                vec![sync(sync::EXIT_DEBUG, BASE), rf(3, 0b11, None)],
+                1,
+                E::ReservedRcode(3),
+            ),
+            (
+                htm(),
+                prog().image(),
+                vec![
+                    sync(sync::EXIT_DEBUG, BASE),
+                    rf(rcode::HIST_OVERFLOW, 0b1000, None),
+                ],
+                1,
+                E::JumpBeforeEnd {
+                    walk: Walk::Hist,
+                    pc: BASE + 0x24,
+                },
+            ),
+            (
+                repeat_cfg(),
+                loop_prog().image(),
+                vec![
+                    sync(sync::EXIT_DEBUG, BASE),
+                    B::DirectBranch { icnt: 6 },
+                    B::RepeatBranch { bcnt: 0 },
+                ],
+                2,
+                E::Bcnt(0),
+            ),
+            (
+                repeat_cfg(),
+                loop_prog().image(),
+                vec![sync(sync::EXIT_DEBUG, BASE), B::RepeatBranch { bcnt: 1 }],
+                1,
+                E::NothingToRepeat { htm: false },
+            ),
+        ];
+        for (cfg, image, bodies, at, want) in cases {
+            let f = run_cfg(cfg, image, &stream(&bodies));
+            let o = offsets(&bodies, &Format::default());
+            assert_eq!(
+                errors(&f),
+                vec![(o[at], format!("{}: {want}", bodies[at].name()))]
+            );
+        }
+        // The texts are the ones the command line and its users' scripts see.
+        assert_eq!(
+            E::HistWalkOverLimit {
+                walked: 7,
+                limit: 16
+            }
+            .to_string(),
+            "HIST walk: 7 half-words without finding the branches of all HIST bits: more than \
+             the work limit of 16 half-words per message (implausible; raise the limit to \
+             decode it: `ntrace decode --work-limit`)"
+        );
+        assert_eq!(
+            E::Cdf { cdf: 0, htm: false }.to_string(),
+            "CDF 0 in BTM (must be 0)"
+        );
+        assert_eq!(
+            E::TrapWithoutException {
+                pc: 0x10,
+                ecall: false
+            }
+            .to_string(),
+            "the ebreak at 0x10 is not followed by its exception message"
+        );
     }
 
     // --- Addresses, SRC, timestamps -----------------------------------------------------------
