@@ -33,7 +33,7 @@ pub enum ConfigError {
     #[error("boot ROM: {0}")]
     Rom(#[from] crate::bus::RomError),
     #[error("device tree: {0}")]
-    Dtb(String),
+    Dtb(vm_fdt::Error),
     #[error(
         "the device tree ({len} bytes) does not fit in the {space} bytes of main RAM, where \
          the built-in SBI puts it (use --mem to enlarge RAM)"
@@ -299,8 +299,7 @@ impl Machine {
             dtb: Vec::new(),
             fetch_rom: false,
         };
-        m.dtb = crate::dtb::build(&m.config, &m.hart.pmu.dt_tables())
-            .map_err(|e| ConfigError::Dtb(e.to_string()))?;
+        m.dtb = crate::dtb::build(&m.config, &m.hart.pmu.dt_tables()).map_err(ConfigError::Dtb)?;
         if !m.config.sbi {
             // Checked here, so that `boot` cannot fail.
             crate::bus::BootRom::new(0, &m.dtb)?;
