@@ -1211,3 +1211,52 @@ fn ingress_csv_flavour_refused(#[case] file: &str, #[case] flavour: &str, #[case
         assert!(!dir.join(file).exists(), "nothing written");
     }
 }
+
+/// Trigger and filter addresses (`--trace-on`, `--trace-off`, `--trace-filter`) are always
+/// hexadecimal, with or without `0x` (as Spike's `--pc`), `_` allowed: every spelling gives the
+/// same trace, a decimal-looking address is hex, and anything else is refused naming the value.
+#[test]
+fn trace_addresses_are_hexadecimal_with_or_without_0x() {
+    let dir = TempDir::new("ntrace-addr");
+    let elf = program("cprog");
+    let trace = |name: &str, flags: &[&str]| {
+        let out = dir.join(name);
+        capture(&elf, &out, flags);
+        std::fs::read(out).unwrap()
+    };
+    let prefixed = trace(
+        "prefixed.ntr",
+        &[
+            "--trace-on",
+            "0x80000000",
+            "--trace-filter",
+            "0x80000000:0x80000400",
+        ],
+    );
+    let bare = trace(
+        "bare.ntr",
+        &[
+            "--trace-on",
+            "80000000",
+            "--trace-filter",
+            "8000_0000:8000_0400",
+        ],
+    );
+    assert_eq!(prefixed, bare);
+    // "10:20" is 0x10..0x20 (nothing of the program), not decimal 10..20.
+    let low_hex = trace("low-hex.ntr", &["--trace-filter", "0x10:0x20"]);
+    let low_bare = trace("low-bare.ntr", &["--trace-filter", "10:20"]);
+    assert_eq!(low_hex, low_bare);
+    assert_ne!(low_hex, prefixed);
+    let out = dir.join("x.ntr");
+    expect_status(
+        hartscope()
+            .arg("run")
+            .arg(&elf)
+            .arg("--ntrace")
+            .arg(&out)
+            .args(["--trace-on", "0xzz"]),
+        2,
+        &["'0xzz' is not an address (hexadecimal, with or without 0x: 0x80000000)"],
+    );
+}

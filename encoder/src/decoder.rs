@@ -46,7 +46,8 @@
 //! encoder keeps no state across them that the decoder would need.
 
 use crate::image::{FetchError, Image};
-use crate::msg::{self, Body, Format, Message};
+use crate::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
+use crate::msg::{self, btype, evcode, rcode, sync, Body, Format, Message, BTM, HTM};
 use arch::{Itype, Priv};
 use iss::classify;
 use iss::insn::{Insn, Op};
@@ -68,11 +69,6 @@ pub const MAX_REPEAT: u64 = (1 << 32) - 1;
 /// Four times the longest walk one message without repetitions can ask for ([`MAX_ICNT`]);
 /// a corrupt repeat count asks for up to 2^54.
 pub const DEFAULT_WORK_LIMIT: u64 = 1 << 24;
-
-/// BTM: Branch Trace Messaging (`trTeInstMode` 3).
-pub const MODE_BTM: u8 = 3;
-/// HTM: History Trace Messaging (`trTeInstMode` 6).
-pub const MODE_HTM: u8 = 6;
 
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "Format", deny_unknown_fields)]
@@ -127,7 +123,7 @@ pub struct DecoderConfig {
 impl Default for DecoderConfig {
     fn default() -> Self {
         DecoderConfig {
-            tr_te_inst_mode: MODE_HTM,
+            tr_te_inst_mode: HTM,
             format: Format::default(),
             implicit_return_mode: 0,
             implicit_return_depth: 32,
@@ -140,6 +136,28 @@ impl Default for DecoderConfig {
             src_filter: None,
         }
     }
+}
+
+/// Decoder settings out of range ([`DecoderConfig::validate`]): the setting and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DecoderConfigError {
+    #[error("tr_te_inst_mode {0} is neither 3 (BTM) nor 6 (HTM)")]
+    Mode(u8),
+    #[error("implicit_return_mode {0} is not 0..=3")]
+    ImplicitReturnMode(u8),
+    #[error("implicit_return_depth {0} is not 1..=32")]
+    ImplicitReturnDepth(u8),
+    #[error("partial_bits {0} is not 1..=64")]
+    PartialBits(u8),
+    #[error("src_bits {0} is more than 12")]
+    SrcBits(u8),
+    /// `src_filter` wider than the SRC field.
+    #[error("src_filter {src} does not fit in {bits} SRC bits")]
+    SrcFilter { src: u16, bits: u8 },
+    #[error("repeat_branch is a BTM option")]
+    RepeatBranchInHtm,
+    #[error("repeated_history is an HTM option")]
+    RepeatedHistoryInBtm,
 }
 
 impl DecoderConfig {
@@ -161,50 +179,42 @@ impl DecoderConfig {
     }
 
     /// Checks the settings' ranges.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.tr_te_inst_mode != MODE_BTM && self.tr_te_inst_mode != MODE_HTM {
-            return Err(format!(
-                "tr_te_inst_mode {} is neither 3 (BTM) nor 6 (HTM)",
-                self.tr_te_inst_mode
-            ));
+    pub fn validate(&self) -> Result<(), DecoderConfigError> {
+        use DecoderConfigError as E;
+        if self.tr_te_inst_mode != BTM && self.tr_te_inst_mode != HTM {
+            return Err(E::Mode(self.tr_te_inst_mode));
         }
         if self.implicit_return_mode > 3 {
-            return Err(format!(
-                "implicit_return_mode {} is not 0..=3",
-                self.implicit_return_mode
-            ));
+            return Err(E::ImplicitReturnMode(self.implicit_return_mode));
         }
         if !(1..=32).contains(&self.implicit_return_depth) {
-            return Err(format!(
-                "implicit_return_depth {} is not 1..=32",
-                self.implicit_return_depth
-            ));
+            return Err(E::ImplicitReturnDepth(self.implicit_return_depth));
         }
         if !(1..=64).contains(&self.partial_bits) {
-            return Err(format!("partial_bits {} is not 1..=64", self.partial_bits));
+            return Err(E::PartialBits(self.partial_bits));
         }
         if self.format.src_bits > 12 {
-            return Err(format!("src_bits {} is more than 12", self.format.src_bits));
+            return Err(E::SrcBits(self.format.src_bits));
         }
         if let Some(s) = self.src_filter {
             if self.format.src_bits == 0 || u32::from(s) >> self.format.src_bits != 0 {
-                return Err(format!(
-                    "src_filter {s} does not fit in {} SRC bits",
-                    self.format.src_bits
-                ));
+                return Err(E::SrcFilter {
+                    src: s,
+                    bits: self.format.src_bits,
+                });
             }
         }
-        if self.repeat_branch && self.tr_te_inst_mode != MODE_BTM {
-            return Err("repeat_branch is a BTM option".into());
+        if self.repeat_branch && self.tr_te_inst_mode != BTM {
+            return Err(E::RepeatBranchInHtm);
         }
-        if self.repeated_history && self.tr_te_inst_mode != MODE_HTM {
-            return Err("repeated_history is an HTM option".into());
+        if self.repeated_history && self.tr_te_inst_mode != HTM {
+            return Err(E::RepeatedHistoryInBtm);
         }
         Ok(())
     }
 
     fn htm(&self) -> bool {
-        self.tr_te_inst_mode == MODE_HTM
+        self.tr_te_inst_mode == HTM
     }
 }
 
@@ -664,8 +674,190 @@ struct Walked {
     inferred_last: bool,
 }
 
-fn fetch_error(e: FetchError, in_walk: &str) -> String {
-    format!("{in_walk}: {e}")
+/// Why a message cannot be applied: the decoder reports it as an [`Event::Error`] at the
+/// message's byte offset (its text after the message's name) and resumes at the next sync.
+/// Each variant carries the values the message and the walk had (a pc, a count, a field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    #[error("TCODE {0} is not an N-Trace instruction trace message")]
+    NotInstructionTrace(u8),
+    #[error("no TSTAMP, but timestamps are on")]
+    NoTimestamp,
+    #[error("a BTM message in HTM")]
+    BtmMessageInHtm,
+    #[error("an HTM message in BTM")]
+    HtmMessageInBtm,
+    #[error("RepeatBranch, but trTeInstEnRepeatBranch is off (BTM)")]
+    RepeatBranchOff,
+    #[error("RCODE {0} is reserved")]
+    ReservedRcode(u8),
+    #[error("a HIST overflow in BTM")]
+    HistOverflowInBtm,
+    #[error("RCODE 2, but trTeInstEnRepeatedHistory is off")]
+    RepeatedHistoryOff,
+    #[error("EVCODE {0} is not used (0 end, 4 trace off)")]
+    UnusedEvcode(u8),
+    /// ProgTraceCorrelation's CDF is not the mode's (`htm`).
+    #[error("CDF {cdf} in {} (must be {})", mode_name(*htm), *htm as u8)]
+    Cdf { cdf: u8, htm: bool },
+    #[error("SYNC 4 (I-CNT overflow) with B-TYPE {0}")]
+    IcntOverflowBtype(u8),
+    #[error("a message while trace is off (a sync message must come first)")]
+    WhileOff,
+    #[error("PROCESS {0:#x}: PRV 2 is reserved")]
+    ReservedPrv(u64),
+    #[error("PROCESS {0:#x}: V is 1, but this hart has no H")]
+    VirtualMode(u64),
+    #[error("PROCESS {0:#x}: FORMAT 0 with a context")]
+    Format0Context(u64),
+    #[error("PROCESS {process:#x}: FORMAT {format} is not used (0 privilege, 2 scontext)")]
+    UnusedFormat { process: u64, format: u8 },
+    #[error("HREPEAT {0} is not 2..=2^32-1")]
+    Hrepeat(u64),
+    #[error("HIST {0:#x} has no branch bit or is longer than 32 bits")]
+    RdataHist(u64),
+    /// HREPEAT repetitions of a HIST walk (the first took `first` half-words) beyond the
+    /// work limit.
+    #[error(
+        "HREPEAT {n} repetitions (the first walked {first} half-words): {}",
+        OverLimit(*limit)
+    )]
+    HrepeatOverLimit { n: u64, first: u64, limit: u64 },
+    /// RepeatBranch with nothing before it to repeat (`htm`: the mode).
+    #[error(
+        "RepeatBranch does not follow {}",
+        if *htm { "an IndirectBranchHist or IndirectBranch" } else { "a DirectBranch or IndirectBranch" }
+    )]
+    NothingToRepeat { htm: bool },
+    #[error("B-CNT {0} is not 1..=2^32-1")]
+    Bcnt(u64),
+    #[error(
+        "B-CNT {bcnt} repetitions of I-CNT {icnt} would walk {work} half-words: {}",
+        OverLimit(*limit)
+    )]
+    BcntOverLimit {
+        bcnt: u64,
+        icnt: u64,
+        work: u64,
+        limit: u64,
+    },
+    /// A sync message's F-ADDR is not where the flow it continues is.
+    #[error("F-ADDR {faddr:#x}, but the flow continues at {pc:#x}")]
+    FaddrDiffers { faddr: u64, pc: u64 },
+    #[error("SYNC {0} (not a restart) while trace is off")]
+    SyncWhileOff(u8),
+    #[error("I-CNT {0:#x} is longer than 22 bits")]
+    IcntTooLong(u64),
+    #[error("HIST {0:#x} has no stop bit or is longer than 32 bits")]
+    HistField(u64),
+    #[error("I-CNT {icnt} is less than the {walked} half-words HIST walked already")]
+    IcntBelowHist { icnt: u64, walked: u64 },
+    #[error(
+        "I-CNT {icnt} (half-words) is more than this message may still walk: {}",
+        OverLimit(*limit)
+    )]
+    IcntOverLimit { icnt: u64, limit: u64 },
+    #[error(
+        "HIST walk: {walked} half-words without finding the branches of all HIST bits: {}",
+        OverLimit(*limit)
+    )]
+    HistWalkOverLimit { walked: u64, limit: u64 },
+    /// A HIST walk from `from` longer than I-CNT can count.
+    #[error(
+        "HIST walk: {walked} half-words from {from:#x} without finding the branches of all \
+         HIST bits"
+    )]
+    HistWalkTooLong { walked: u64, from: u64 },
+    /// The walk reached code the program image does not have.
+    #[error("{walk}: {err}")]
+    Fetch { walk: Walk, err: FetchError },
+    #[error("I-CNT ends in the middle of the 32-bit instruction at {0:#x}")]
+    IcntMidInstruction(u64),
+    #[error("the conditional branch at {0:#x} has no HIST bit left")]
+    NoHistBit(u64),
+    #[error("the direct jump at {0:#x} has no HIST bit left (trTeInstEnAllJumps)")]
+    NoHistBitForJump(u64),
+    #[error("HIST says the direct jump at {0:#x} was not taken")]
+    JumpNotTaken(u64),
+    #[error("the direct jump at {0:#x} is not the end of a DirectBranch (trTeInstEnAllJumps)")]
+    JumpNotDirectBranchEnd(u64),
+    #[error("the sequentially inferable jump at {0:#x} is reported")]
+    SequentialJumpReported(u64),
+    /// A reported return the stack (of the encoder's depth) predicts.
+    #[error(
+        "the return at {pc:#x} to {target:#x} is reported, but the return stack (depth \
+         {depth}, the encoder's) predicts it ({predicted:#x})"
+    )]
+    ReturnPredicted {
+        pc: u64,
+        target: u64,
+        depth: usize,
+        predicted: u64,
+    },
+    #[error("the uninferable jump at {0:#x} before the trap was not reported")]
+    JumpBeforeTrap(u64),
+    #[error("the message ends at the uninferable jump at {0:#x} but gives no target")]
+    JumpWithoutTarget(u64),
+    #[error("the return at {0:#x} is not reported, but the return stack is empty")]
+    ReturnStackEmpty(u64),
+    #[error("the {walk} reaches the uninferable jump at {pc:#x} before its end")]
+    JumpBeforeEnd { walk: Walk, pc: u64 },
+    #[error("the {walk} reaches the trap return at {pc:#x} before its end")]
+    TrapReturnBeforeEnd { walk: Walk, pc: u64 },
+    #[error("the message ends at the trap return at {0:#x} but does not report it")]
+    TrapReturnUnreported(u64),
+    /// An ecall (or ebreak) not followed by its exception.
+    #[error(
+        "the {} at {pc:#x} is not followed by its exception message",
+        if *ecall { "ecall" } else { "ebreak" }
+    )]
+    TrapWithoutException { pc: u64, ecall: bool },
+    #[error("the instruction {bits:#x} at {pc:#x} is illegal: it cannot have retired")]
+    Illegal { bits: u32, pc: u64 },
+    #[error("{0} HIST bit(s) left over after the I-CNT walk")]
+    HistLeftOver(u32),
+    #[error("the last instruction (before {0:#x}) is not a taken branch")]
+    NotTakenBranch(u64),
+    #[error("B-TYPE 0, but the walk does not end at an uninferable jump (next pc {0:#x})")]
+    NoJumpAtEnd(u64),
+}
+
+/// Which walk of a message's code: I-CNT's, or a ResourceFull's HIST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    Icnt,
+    Hist,
+}
+
+impl std::fmt::Display for Walk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Walk::Icnt => "I-CNT walk",
+            Walk::Hist => "HIST walk",
+        })
+    }
+}
+
+/// What an error about the work limit says about it.
+struct OverLimit(u64);
+
+impl std::fmt::Display for OverLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "more than the work limit of {} half-words per message (implausible; raise the \
+             limit to decode it: `ntrace decode --work-limit`)",
+            self.0
+        )
+    }
+}
+
+fn mode_name(htm: bool) -> &'static str {
+    if htm {
+        "HTM"
+    } else {
+        "BTM"
+    }
 }
 
 /// Everything but the framer.
@@ -703,7 +895,7 @@ struct Core {
     stats: Stats,
 }
 
-type R<T> = Result<T, String>;
+type R<T> = Result<T, MessageError>;
 
 impl Core {
     fn reset_flow_state(&mut self) {
@@ -786,47 +978,47 @@ impl Core {
 
     /// Checks that do not depend on the decoding state.
     fn check(&self, m: &Message) -> R<()> {
+        use MessageError as E;
         let htm = self.cfg.htm();
-        let mode = if htm { "HTM" } else { "BTM" };
         if let Body::Other { tcode, .. } = m.body {
-            return Err(format!(
-                "TCODE {tcode} is not an N-Trace instruction trace message"
-            ));
+            return Err(E::NotInstructionTrace(tcode));
         }
         if self.cfg.format.timestamps && m.tstamp.is_none() {
-            return Err("no TSTAMP, but timestamps are on".into());
+            return Err(E::NoTimestamp);
         }
         match &m.body {
             Body::DirectBranch { .. } | Body::DirectBranchSync { .. } if htm => {
-                Err(format!("a BTM message in {mode}"))
+                Err(E::BtmMessageInHtm)
             }
             Body::IndirectBranchHist { .. } | Body::IndirectBranchHistSync { .. } if !htm => {
-                Err(format!("an HTM message in {mode}"))
+                Err(E::HtmMessageInBtm)
             }
-            Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(format!(
-                "RepeatBranch, but trTeInstEnRepeatBranch is off ({mode})"
-            )),
-            Body::ResourceFull { rcode, .. } if *rcode > 2 => {
-                Err(format!("RCODE {rcode} is reserved"))
+            Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(E::RepeatBranchOff),
+            Body::ResourceFull { rcode, .. } if *rcode > rcode::HIST_REPEAT => {
+                Err(E::ReservedRcode(*rcode))
             }
-            Body::ResourceFull { rcode: 1 | 2, .. } if !htm => {
-                Err(format!("a HIST overflow in {mode}"))
-            }
-            Body::ResourceFull { rcode: 2, .. } if !self.cfg.repeated_history => {
-                Err("RCODE 2, but trTeInstEnRepeatedHistory is off".into())
-            }
+            Body::ResourceFull {
+                rcode: rcode::HIST_OVERFLOW | rcode::HIST_REPEAT,
+                ..
+            } if !htm => Err(E::HistOverflowInBtm),
+            Body::ResourceFull {
+                rcode: rcode::HIST_REPEAT,
+                ..
+            } if !self.cfg.repeated_history => Err(E::RepeatedHistoryOff),
             Body::ProgTraceCorrelation { evcode, cdf, .. } => {
-                if *evcode != 0 && *evcode != 4 {
-                    Err(format!("EVCODE {evcode} is not used (0 end, 4 trace off)"))
+                if *evcode != evcode::ENTER_DEBUG && *evcode != evcode::TRACE_DISABLED {
+                    Err(E::UnusedEvcode(*evcode))
                 } else if *cdf != htm as u8 && !(htm && *cdf == 0) {
-                    Err(format!("CDF {cdf} in {mode} (must be {})", htm as u8))
+                    Err(E::Cdf { cdf: *cdf, htm })
                 } else {
                     Ok(())
                 }
             }
-            Body::IndirectBranchHistSync { sync: 4, btype, .. } if *btype != 0 => {
-                Err(format!("SYNC 4 (I-CNT overflow) with B-TYPE {btype}"))
-            }
+            Body::IndirectBranchHistSync {
+                sync: sync::ICNT_OVERFLOW,
+                btype,
+                ..
+            } if *btype != btype::INDIRECT => Err(E::IcntOverflowBtype(*btype)),
             _ => Ok(()),
         }
     }
@@ -882,7 +1074,7 @@ impl Core {
         match self.state {
             State::Unsynced => return Ok(()),
             State::Off if !matches!(m.body, Body::Ownership { .. }) => {
-                return Err("a message while trace is off (a sync message must come first)".into())
+                return Err(MessageError::WhileOff)
             }
             _ => {}
         }
@@ -893,25 +1085,17 @@ impl Core {
                 let prv_bits = (process >> 2) & 3;
                 let v = (process >> 4) & 1 == 1;
                 let context = process >> 5;
-                let prv = Priv::from_bits(prv_bits)
-                    .ok_or_else(|| format!("PROCESS {process:#x}: PRV 2 is reserved"))?;
+                let prv = Priv::from_bits(prv_bits).ok_or(MessageError::ReservedPrv(process))?;
                 if v {
-                    return Err(format!(
-                        "PROCESS {process:#x}: V is 1, but this hart has no H"
-                    ));
+                    return Err(MessageError::VirtualMode(process));
                 }
                 let context = match format {
-                    0 if context != 0 => {
-                        return Err(format!("PROCESS {process:#x}: FORMAT 0 with a context"))
+                    FORMAT_PRIVILEGE if context != 0 => {
+                        return Err(MessageError::Format0Context(process))
                     }
-                    0 => None,
-                    2 => Some(context),
-                    _ => {
-                        return Err(format!(
-                            "PROCESS {process:#x}: FORMAT {format} is not used (0 privilege, \
-                             2 scontext)"
-                        ))
-                    }
+                    FORMAT_PRIVILEGE => None,
+                    FORMAT_SCONTEXT => Some(context),
+                    _ => return Err(MessageError::UnusedFormat { process, format }),
                 };
                 self.time_rel(m, offset, out);
                 out.event(&Event::Ownership {
@@ -955,7 +1139,7 @@ impl Core {
                 rdata,
                 hrepeat,
             } => match rcode {
-                0 => {
+                rcode::ICNT_OVERFLOW => {
                     self.walk_msg(rdata, 1, End::Count, out)?;
                     self.time_rel(m, offset, out);
                 }
@@ -963,12 +1147,10 @@ impl Core {
                     let n = match hrepeat {
                         None => 1,
                         Some(n) if (2..=MAX_REPEAT).contains(&n) => n,
-                        Some(n) => return Err(format!("HREPEAT {n} is not 2..=2^32-1")),
+                        Some(n) => return Err(MessageError::Hrepeat(n)),
                     };
                     if !(2..=u32::MAX as u64).contains(&rdata) {
-                        return Err(format!(
-                            "HIST {rdata:#x} has no branch bit or is longer than 32 bits"
-                        ));
+                        return Err(MessageError::RdataHist(rdata));
                     }
                     // Every repetition walks at least one half-word: a count that cannot fit is
                     // refused before the rest is reported (the walks stop at the limit anyway).
@@ -976,10 +1158,11 @@ impl Core {
                     self.walk_hist(rdata, out)?;
                     let first = before - self.work_left;
                     if n - 1 > self.work_left {
-                        return Err(format!(
-                            "HREPEAT {n} repetitions (the first walked {first} half-words): {}",
-                            self.over_limit()
-                        ));
+                        return Err(MessageError::HrepeatOverLimit {
+                            n,
+                            first,
+                            limit: self.work_limit,
+                        });
                     }
                     for _ in 1..n {
                         self.walk_hist(rdata, out)?;
@@ -989,15 +1172,12 @@ impl Core {
             },
             Body::RepeatBranch { bcnt } => {
                 let Some(r) = repeat else {
-                    return Err(if self.cfg.htm() {
-                        "RepeatBranch does not follow an IndirectBranchHist or IndirectBranch"
-                    } else {
-                        "RepeatBranch does not follow a DirectBranch or IndirectBranch"
-                    }
-                    .into());
+                    return Err(MessageError::NothingToRepeat {
+                        htm: self.cfg.htm(),
+                    });
                 };
                 if !(1..=MAX_REPEAT).contains(&bcnt) {
-                    return Err(format!("B-CNT {bcnt} is not 1..=2^32-1"));
+                    return Err(MessageError::Bcnt(bcnt));
                 }
                 if let Repeatable::Indirect { uaddr, .. } = r {
                     if uaddr != 0 {
@@ -1016,11 +1196,12 @@ impl Core {
                 let (Repeatable::Direct { icnt } | Repeatable::Indirect { icnt, .. }) = r;
                 let work = bcnt.saturating_mul(icnt.max(1));
                 if work > self.work_left {
-                    return Err(format!(
-                        "B-CNT {bcnt} repetitions of I-CNT {icnt} would walk {work} half-words: \
-                         {}",
-                        self.over_limit()
-                    ));
+                    return Err(MessageError::BcntOverLimit {
+                        bcnt,
+                        icnt,
+                        work,
+                        limit: self.work_limit,
+                    });
                 }
                 for _ in 0..bcnt {
                     let trap = self.repeatable(r, out)?;
@@ -1056,11 +1237,11 @@ impl Core {
                 hist,
             } => {
                 let target = self.addr_ref ^ (uaddr << 1);
-                let end = if btype == 0 {
+                let end = if btype == btype::INDIRECT {
                     End::Jump(target)
                 } else {
                     End::Trap {
-                        interrupt: btype == 3,
+                        interrupt: btype == btype::INTERRUPT,
                     }
                 };
                 self.walk_msg(icnt, hist, end, out)?;
@@ -1076,12 +1257,12 @@ impl Core {
     }
 
     fn trap_event<S: FlowSink>(&mut self, btype: u8, offset: u64, out: &mut S) {
-        if btype >= 1 {
+        if btype != btype::INDIRECT {
             out.event(&Event::Trap {
                 offset,
                 kind: match btype {
-                    1 => TrapKind::ExceptionOrInterrupt,
-                    3 => TrapKind::Interrupt,
+                    btype::TRAP => TrapKind::ExceptionOrInterrupt,
+                    btype::INTERRUPT => TrapKind::Interrupt,
                     _ => TrapKind::Exception,
                 },
                 handler: self.pc,
@@ -1115,20 +1296,22 @@ impl Core {
             _ => return Ok(()),
         };
         let target = faddr << 1;
-        let resets = !matches!(sync, 0 | 4 | 6);
+        let resets = sync::resets(sync);
         match self.state {
             State::On => {
                 let end = match (&m.body, btype) {
                     (Body::ProgTraceSync { .. }, _) => End::Sync(target),
                     (Body::DirectBranchSync { .. }, _) => End::Taken,
-                    (Body::IndirectBranchHistSync { .. }, _) if sync == 4 => End::Sync(target),
-                    (_, Some(0)) => End::Jump(target),
+                    (Body::IndirectBranchHistSync { .. }, _) if sync == sync::ICNT_OVERFLOW => {
+                        End::Sync(target)
+                    }
+                    (_, Some(btype::INDIRECT)) => End::Jump(target),
                     (_, b) => End::Trap {
-                        interrupt: b == Some(3),
+                        interrupt: b == Some(btype::INTERRUPT),
                     },
                 };
                 let w = self.walk_msg(icnt, hist, end, out)?;
-                let continues = matches!(sync, 0 | 2 | 4 | 6);
+                let continues = sync::continues(sync);
                 let check = match end {
                     End::Taken => true,
                     End::Sync(_) => continues && !w.jump_resolved,
@@ -1138,15 +1321,13 @@ impl Core {
                     && self.pc != target
                     && !(self.cfg.implicit_return_mode == 2 && w.inferred_last)
                 {
-                    return Err(format!(
-                        "F-ADDR {target:#x}, but the flow continues at {:#x}",
-                        self.pc
-                    ));
+                    return Err(MessageError::FaddrDiffers {
+                        faddr: target,
+                        pc: self.pc,
+                    });
                 }
             }
-            State::Off if !resets => {
-                return Err(format!("SYNC {sync} (not a restart) while trace is off"))
-            }
+            State::Off if !resets => return Err(MessageError::SyncWhileOff(sync)),
             State::Off => {}
             State::Unsynced if !resets && self.cfg.implicit_return_mode != 0 => {
                 // The encoder's return stack is unknown here: wait for a resetting sync.
@@ -1169,7 +1350,9 @@ impl Core {
             self.time = None;
         }
         if let Some(b) = btype {
-            if !(m.body.tcode() == msg::tcode::INDIRECT_BRANCH_HIST_SYNC && sync == 4) {
+            if !(m.body.tcode() == msg::tcode::INDIRECT_BRANCH_HIST_SYNC
+                && sync == sync::ICNT_OVERFLOW)
+            {
                 self.trap_event(b, offset, out);
             }
         }
@@ -1186,39 +1369,28 @@ impl Core {
     /// maybe walked already by HIST) and HIST.
     fn walk_msg<S: FlowSink>(&mut self, icnt: u64, hist: u64, end: End, out: &mut S) -> R<Walked> {
         if icnt > MAX_ICNT {
-            return Err(format!("I-CNT {icnt:#x} is longer than 22 bits"));
+            return Err(MessageError::IcntTooLong(icnt));
         }
         if hist == 0 || hist > u32::MAX as u64 {
-            return Err(format!(
-                "HIST {hist:#x} has no stop bit or is longer than 32 bits"
-            ));
+            return Err(MessageError::HistField(hist));
         }
         let Some(remaining) = icnt.checked_sub(self.hw_since_icnt) else {
-            return Err(format!(
-                "I-CNT {icnt} is less than the {} half-words HIST walked already",
-                self.hw_since_icnt
-            ));
+            return Err(MessageError::IcntBelowHist {
+                icnt,
+                walked: self.hw_since_icnt,
+            });
         };
         self.hw_since_icnt = 0;
         self.seq_pc = u64::MAX;
         if remaining > self.work_left {
-            return Err(format!(
-                "I-CNT {remaining} (half-words) is more than this message may still walk: {}",
-                self.over_limit()
-            ));
+            return Err(MessageError::IcntOverLimit {
+                icnt: remaining,
+                limit: self.work_limit,
+            });
         }
         // A repetition of nothing (a trap with I-CNT 0) still costs one.
         self.work_left -= remaining.max(1).min(self.work_left);
         self.walk::<S, false>(remaining, hist, end, out)
-    }
-
-    /// What an error about the work limit says about it.
-    fn over_limit(&self) -> String {
-        format!(
-            "more than the work limit of {} half-words per message (implausible; raise the \
-             limit to decode it: `ntrace decode --work-limit`)",
-            self.work_limit
-        )
     }
 
     /// Walks a ResourceFull's HIST.
@@ -1232,18 +1404,20 @@ impl Core {
         self.work_left -= walked.max(1).min(self.work_left);
         match r {
             // Stopped by the work limit, not by the I-CNT's range.
-            Err(_) if limit < icnt_left && walked >= limit => Err(format!(
-                "HIST walk: {walked} half-words without finding the branches of all HIST bits: \
-                 {}",
-                self.over_limit()
-            )),
+            Err(_) if limit < icnt_left && walked >= limit => {
+                Err(MessageError::HistWalkOverLimit {
+                    walked,
+                    limit: self.work_limit,
+                })
+            }
             r => r.map(|_| ()),
         }
     }
 
     /// The walk. Without `HIST_ONLY`, walks exactly `limit` half-words; with it, up to the
     /// branch of the last HIST bit (and at most `limit` half-words, adding them to
-    /// `hw_since_icnt`).
+    /// `hw_since_icnt`). The loop fetches and counts; what each instruction means for the flow
+    /// is [`Walker::step`]'s, one function per optional feature.
     #[inline(always)]
     fn walk<S: FlowSink, const HIST_ONLY: bool>(
         &mut self,
@@ -1252,16 +1426,23 @@ impl Core {
         end: End,
         out: &mut S,
     ) -> R<Walked> {
-        let htm = self.cfg.htm();
-        let irm = self.cfg.implicit_return_mode;
-        let all_jumps = self.cfg.all_jumps;
-        let seq_on = self.cfg.sequential_jump;
         let nbits = 63 - hist.leading_zeros();
-        let mut bit: u64 = if nbits == 0 { 0 } else { 1 << (nbits - 1) };
+        let mut wk = Walker {
+            cfg: &self.cfg,
+            stack: &mut self.stack,
+            seq_pc: &mut self.seq_pc,
+            seq_rd: &mut self.seq_rd,
+            seq_val: &mut self.seq_val,
+            shallow: &mut self.shallow,
+            warned: self.warned,
+            hist,
+            bit: if nbits == 0 { 0 } else { 1 << (nbits - 1) },
+            end,
+            w: Walked::default(),
+        };
         let mut pc = self.pc;
         let mut walked = 0u64;
         let mut count = 0u64;
-        let mut w = Walked::default();
         let image = &mut self.image;
         let mut si = self.seg;
         // The current segment: its base and decoded slots. A pc outside it, or a slot not
@@ -1270,18 +1451,17 @@ impl Core {
             Some(s) => (s.base, s.slots()),
             None => (0, &mut []),
         };
-        let what = if HIST_ONLY { "HIST walk" } else { "I-CNT walk" };
+        let what = if HIST_ONLY { Walk::Hist } else { Walk::Icnt };
         let result: R<()> = loop {
             if HIST_ONLY {
-                if bit == 0 {
+                if wk.bit == 0 {
                     break Ok(());
                 }
                 if walked >= limit {
-                    break Err(format!(
-                        "HIST walk: {walked} half-words from {:#x} without finding the branches \
-                         of all HIST bits",
-                        self.pc
-                    ));
+                    break Err(MessageError::HistWalkTooLong {
+                        walked,
+                        from: self.pc,
+                    });
                 }
             } else if walked == limit {
                 break Ok(());
@@ -1296,242 +1476,30 @@ impl Core {
                         base = s.base;
                         slots = s.slots();
                     }
-                    Err(e) => break Err(fetch_error(e, what)),
+                    Err(err) => break Err(MessageError::Fetch { walk: what, err }),
                 }
             }
             let idx = (pc.wrapping_sub(base) >> 1) as usize;
             let Some(insn) = slots.get(idx) else {
-                break Err(fetch_error(FetchError::Outside(pc), what));
+                break Err(MessageError::Fetch {
+                    walk: what,
+                    err: FetchError::Outside(pc),
+                });
             };
             let len = insn.len as u64;
             walked += len >> 1;
             if !HIST_ONLY && walked > limit {
-                break Err(format!(
-                    "I-CNT ends in the middle of the 32-bit instruction at {pc:#x}"
-                ));
+                break Err(MessageError::IcntMidInstruction(pc));
             }
             let last = !HIST_ONLY && walked == limit;
             count += 1;
             out.pc(pc);
-            let next = pc.wrapping_add(len);
-            // What each instruction means for the walk is the hart's own classification:
-            // the instruction table's flow, and `classify` for the jumps' itypes.
-            match insn.op.flow() {
-                OpFlow::Straight => pc = next,
-                OpFlow::Branch => {
-                    let taken = if htm {
-                        if bit == 0 {
-                            break Err(format!(
-                                "the conditional branch at {pc:#x} has no HIST bit left"
-                            ));
-                        }
-                        let t = hist & bit != 0;
-                        bit >>= 1;
-                        t
-                    } else if last && end == End::Taken {
-                        w.taken = true;
-                        true
-                    } else {
-                        false
-                    };
-                    pc = if taken {
-                        pc.wrapping_add(insn.imm as i64 as u64)
-                    } else {
-                        next
-                    };
-                }
-                OpFlow::DirectJump => {
-                    if all_jumps {
-                        if htm {
-                            if bit == 0 {
-                                break Err(format!(
-                                    "the direct jump at {pc:#x} has no HIST bit left \
-                                     (trTeInstEnAllJumps)"
-                                ));
-                            }
-                            if hist & bit == 0 {
-                                break Err(format!(
-                                    "HIST says the direct jump at {pc:#x} was not taken"
-                                ));
-                            }
-                            bit >>= 1;
-                        } else if last && end == End::Taken {
-                            w.taken = true;
-                        } else if last && end == End::Off {
-                            // Trace stopped after it (its DirectBranchSync, when a periodic
-                            // sync was due, would have come with the next beat).
-                        } else {
-                            break Err(format!(
-                                "the direct jump at {pc:#x} is not the end of a DirectBranch \
-                                 (trTeInstEnAllJumps)"
-                            ));
-                        }
-                    } else if irm != 0 && arch::is_link(insn.rd) {
-                        self.stack.push(next);
-                    }
-                    pc = pc.wrapping_add(insn.imm as i64 as u64);
-                }
-                OpFlow::IndirectJump => {
-                    let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
-                    let popped = if irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap) {
-                        self.stack.pop()
-                    } else {
-                        None
-                    };
-                    if irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap) {
-                        self.stack.push(next);
-                    }
-                    // Under implicit return, returns and swaps follow the stack whatever
-                    // sijump says (as the encoder does).
-                    let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
-                    let seq = seq_on && !ret_like && self.seq_pc == pc && self.seq_rd == insn.rs1;
-                    self.seq_pc = u64::MAX;
-                    let target = if seq {
-                        if last && matches!(end, End::Jump(_)) {
-                            break Err(format!(
-                                "the sequentially inferable jump at {pc:#x} is reported"
-                            ));
-                        }
-                        w.inferred_last = last;
-                        self.seq_val.wrapping_add(insn.imm as i64 as u64) & !1
-                    } else if let Some(p) = popped {
-                        match end {
-                            End::Jump(t) if last => {
-                                // The message reports this return: it did not match.
-                                let agree = match irm {
-                                    1 => true,
-                                    2 => {
-                                        let bits = self.cfg.partial_bits as u32;
-                                        let mask = u64::MAX >> (64 - bits);
-                                        (p ^ t) & mask == 0
-                                    }
-                                    _ => p == t,
-                                };
-                                if agree {
-                                    if self.cfg.implicit_return_depth_known {
-                                        break Err(format!(
-                                            "the return at {pc:#x} to {t:#x} is reported, but \
-                                             the return stack (depth {}, the encoder's) \
-                                             predicts it ({p:#x})",
-                                            self.stack.depth
-                                        ));
-                                    }
-                                    // The encoder's stack, always the newest entries of
-                                    // this one, was empty: so is this one now.
-                                    let bit = Warning::ShallowReturnStack.bit();
-                                    if self.shallow.is_none() && self.warned & bit == 0 {
-                                        self.shallow = Some(format!(
-                                            "the return at {pc:#x} to {t:#x} is reported, but \
-                                             the return stack (depth {}, the maximum assumed) \
-                                             predicts it: the encoder's return stack is \
-                                             shallower; the reported target is followed \
-                                             (give the encoder's depth: \
-                                             `ntrace decode --return-stack-depth N`)",
-                                            self.stack.depth
-                                        ));
-                                    }
-                                    self.stack.clear();
-                                }
-                                w.jump_resolved = true;
-                                t
-                            }
-                            _ => {
-                                w.inferred_last = last;
-                                p
-                            }
-                        }
-                    } else if last {
-                        match end {
-                            End::Jump(t) | End::Sync(t) => {
-                                w.jump_resolved = true;
-                                t
-                            }
-                            End::Trap { .. } => {
-                                break Err(format!(
-                                    "the uninferable jump at {pc:#x} before the trap was not \
-                                     reported"
-                                ))
-                            }
-                            // Trace stopped: where it went was not traced.
-                            End::Off => next,
-                            _ => {
-                                break Err(format!(
-                                    "the message ends at the uninferable jump at {pc:#x} but \
-                                     gives no target"
-                                ))
-                            }
-                        }
-                    } else if ret_like {
-                        break Err(format!(
-                            "the return at {pc:#x} is not reported, but the return stack is \
-                             empty"
-                        ));
-                    } else {
-                        break Err(format!(
-                            "the {what} reaches the uninferable jump at {pc:#x} before its end"
-                        ));
-                    };
-                    pc = target;
-                }
-                OpFlow::TrapReturn => {
-                    if !last {
-                        break Err(format!(
-                            "the {what} reaches the trap return at {pc:#x} before its end"
-                        ));
-                    }
-                    match end {
-                        End::Jump(t) | End::Sync(t) => {
-                            w.jump_resolved = true;
-                            pc = t;
-                        }
-                        End::Off => pc = next,
-                        _ => {
-                            break Err(format!(
-                                "the message ends at the trap return at {pc:#x} but does not \
-                                 report it"
-                            ))
-                        }
-                    }
-                }
-                OpFlow::Trap => {
-                    let ok = last
-                        && matches!(
-                            end,
-                            End::Trap { interrupt: false } | End::Sync(_) | End::Count | End::Off
-                        );
-                    if !ok {
-                        break Err(format!(
-                            "the {} at {pc:#x} is not followed by its exception message",
-                            if insn.op == Op::Ecall {
-                                "ecall"
-                            } else {
-                                "ebreak"
-                            }
-                        ));
-                    }
-                    pc = next;
-                }
-                OpFlow::Constant | OpFlow::PcRelative => {
-                    if seq_on && insn.rd != 0 {
-                        let imm = insn.imm as i64 as u64;
-                        self.seq_pc = next;
-                        self.seq_rd = insn.rd;
-                        self.seq_val = if insn.op.flow() == OpFlow::Constant {
-                            imm
-                        } else {
-                            pc.wrapping_add(imm)
-                        };
-                    }
-                    pc = next;
-                }
-                OpFlow::Illegal => {
-                    break Err(format!(
-                        "the instruction {:#x} at {pc:#x} is illegal: it cannot have retired",
-                        insn.bits
-                    ));
-                }
-            }
+            pc = match wk.step(pc, insn, last, what) {
+                Ok(next) => next,
+                Err(e) => break Err(*e),
+            };
         };
+        let (bit, w) = (wk.bit, wk.w);
         self.pc = pc;
         self.seg = si;
         self.stats.instructions += count;
@@ -1541,27 +1509,314 @@ impl Core {
         result?;
         if !HIST_ONLY {
             if bit != 0 {
-                return Err(format!(
-                    "{} HIST bit(s) left over after the I-CNT walk",
-                    64 - bit.leading_zeros()
-                ));
+                return Err(MessageError::HistLeftOver(64 - bit.leading_zeros()));
             }
             match end {
-                End::Taken if !w.taken => {
-                    return Err(format!(
-                        "the last instruction (before {pc:#x}) is not a taken branch"
-                    ))
-                }
-                End::Jump(_) if !w.jump_resolved => {
-                    return Err(format!(
-                        "B-TYPE 0, but the walk does not end at an uninferable jump (next pc \
-                         {pc:#x})"
-                    ))
-                }
+                End::Taken if !w.taken => return Err(MessageError::NotTakenBranch(pc)),
+                End::Jump(_) if !w.jump_resolved => return Err(MessageError::NoJumpAtEnd(pc)),
                 _ => {}
             }
         }
         Ok(w)
+    }
+}
+
+/// What a walk's instructions read and change besides the pc: the settings, the
+/// implicit-return stack, the sequential-jump window, the HIST bits left and what the walk
+/// found out. Borrowed from [`Core`] for one walk (the program image is the walk loop's).
+struct Walker<'a> {
+    cfg: &'a DecoderConfig,
+    stack: &'a mut Stack,
+    seq_pc: &'a mut u64,
+    seq_rd: &'a mut u8,
+    seq_val: &'a mut u64,
+    shallow: &'a mut Option<String>,
+    warned: u8,
+    hist: u64,
+    /// The next HIST bit (0: none left).
+    bit: u64,
+    end: End,
+    w: Walked,
+}
+
+/// What a walk's step gives: the error is boxed, so that the result of every instruction's
+/// step stays two words (errors are rare: corrupt input).
+type WalkResult<T> = Result<T, Box<MessageError>>;
+
+/// A step's error (out of the walk's loop).
+#[cold]
+#[inline(never)]
+fn fail<T>(e: MessageError) -> WalkResult<T> {
+    Err(Box::new(e))
+}
+
+impl Walker<'_> {
+    /// The instruction at `pc` (`last`: the last the message counts) was executed: where the
+    /// flow goes next. What an instruction means is the hart's own classification: the
+    /// instruction table's flow, and `classify` for the jumps' itypes.
+    #[inline(always)]
+    fn step(&mut self, pc: u64, insn: &Insn, last: bool, what: Walk) -> WalkResult<u64> {
+        let next = pc.wrapping_add(insn.len as u64);
+        match insn.op.flow() {
+            OpFlow::Straight => Ok(next),
+            OpFlow::Branch => self.branch(pc, insn, next, last),
+            OpFlow::DirectJump if self.cfg.all_jumps => self.reported_direct_jump(pc, insn, last),
+            OpFlow::DirectJump => {
+                if self.cfg.implicit_return_mode != 0 && arch::is_link(insn.rd) {
+                    self.stack.push(next);
+                }
+                Ok(pc.wrapping_add(insn.imm as i64 as u64))
+            }
+            OpFlow::IndirectJump => self.indirect_jump(pc, insn, next, last, what),
+            OpFlow::TrapReturn => self.trap_return(pc, next, last, what),
+            OpFlow::Trap => self.trap(pc, insn, next, last),
+            OpFlow::Constant | OpFlow::PcRelative => {
+                if self.cfg.sequential_jump && insn.rd != 0 {
+                    self.open_sequential_window(pc, insn, next);
+                }
+                Ok(next)
+            }
+            OpFlow::Illegal => fail(MessageError::Illegal {
+                bits: insn.bits,
+                pc,
+            }),
+        }
+    }
+
+    /// The next HIST bit (HTM): whether the conditional branch (or, trTeInstEnAllJumps, the
+    /// direct jump) at `pc` was taken.
+    #[inline(always)]
+    fn hist_bit(&mut self, pc: u64) -> WalkResult<bool> {
+        if self.bit == 0 {
+            return fail(MessageError::NoHistBit(pc));
+        }
+        let taken = self.hist & self.bit != 0;
+        self.bit >>= 1;
+        Ok(taken)
+    }
+
+    /// A conditional branch: taken as HIST says (HTM), or (BTM) only as a DirectBranch's last
+    /// instruction.
+    #[inline(always)]
+    fn branch(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> WalkResult<u64> {
+        let taken = if self.cfg.htm() {
+            self.hist_bit(pc)?
+        } else if last && self.end == End::Taken {
+            self.w.taken = true;
+            true
+        } else {
+            false
+        };
+        Ok(if taken {
+            pc.wrapping_add(insn.imm as i64 as u64)
+        } else {
+            next
+        })
+    }
+
+    /// trTeInstEnAllJumps: the hart reports a direct jump as a taken branch (a HIST bit in
+    /// HTM, the end of a DirectBranch in BTM). Its link is not pushed (the encoder reports
+    /// it).
+    #[inline]
+    fn reported_direct_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> WalkResult<u64> {
+        if self.cfg.htm() {
+            if self.bit == 0 {
+                return fail(MessageError::NoHistBitForJump(pc));
+            }
+            if !self.hist_bit(pc)? {
+                return fail(MessageError::JumpNotTaken(pc));
+            }
+        } else if last && self.end == End::Taken {
+            self.w.taken = true;
+        } else if last && self.end == End::Off {
+            // Trace stopped after it (its DirectBranchSync, when a periodic sync was due,
+            // would have come with the next beat).
+        } else {
+            return fail(MessageError::JumpNotDirectBranchEnd(pc));
+        }
+        Ok(pc.wrapping_add(insn.imm as i64 as u64))
+    }
+
+    /// An uninferable jump: its target is inferred (sequential jump, implicit return) or
+    /// reported by the message it ends.
+    #[inline(always)]
+    fn indirect_jump(
+        &mut self,
+        pc: u64,
+        insn: &Insn,
+        next: u64,
+        last: bool,
+        what: Walk,
+    ) -> WalkResult<u64> {
+        let irm = self.cfg.implicit_return_mode;
+        let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
+        let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
+        let popped = if ret_like { self.stack.pop() } else { None };
+        let link = irm != 0 && matches!(it, Itype::UninferableCall | Itype::CoroutineSwap);
+        if link {
+            self.stack.push(next);
+        }
+        // Under implicit return, returns and swaps follow the stack whatever sijump says (as
+        // the encoder does).
+        let seq =
+            self.cfg.sequential_jump && !ret_like && *self.seq_pc == pc && *self.seq_rd == insn.rs1;
+        *self.seq_pc = u64::MAX;
+        if seq {
+            self.sequential_jump(pc, insn, last)
+        } else if let Some(p) = popped {
+            self.implicit_return(pc, p, last, link.then_some(next))
+        } else if last {
+            match self.end {
+                End::Jump(t) | End::Sync(t) => {
+                    self.w.jump_resolved = true;
+                    Ok(t)
+                }
+                End::Trap { .. } => fail(MessageError::JumpBeforeTrap(pc)),
+                // Trace stopped: where it went was not traced.
+                End::Off => Ok(next),
+                _ => fail(MessageError::JumpWithoutTarget(pc)),
+            }
+        } else if ret_like {
+            fail(MessageError::ReturnStackEmpty(pc))
+        } else {
+            fail(MessageError::JumpBeforeEnd { walk: what, pc })
+        }
+    }
+
+    /// trTeInstEnSequentialJump: a `lui`/`auipc` (with a destination) opens the window for
+    /// an uninferable jump through its register right after it.
+    #[inline(always)]
+    fn open_sequential_window(&mut self, pc: u64, insn: &Insn, next: u64) {
+        let imm = insn.imm as i64 as u64;
+        *self.seq_pc = next;
+        *self.seq_rd = insn.rd;
+        *self.seq_val = if insn.op.flow() == OpFlow::Constant {
+            imm
+        } else {
+            pc.wrapping_add(imm)
+        };
+    }
+
+    /// trTeInstEnSequentialJump: the jump's target is inferred from the window (the message
+    /// must not report it).
+    #[inline]
+    fn sequential_jump(&mut self, pc: u64, insn: &Insn, last: bool) -> WalkResult<u64> {
+        if last && matches!(self.end, End::Jump(_)) {
+            return fail(MessageError::SequentialJumpReported(pc));
+        }
+        self.w.inferred_last = last;
+        Ok(self.seq_val.wrapping_add(insn.imm as i64 as u64) & !1)
+    }
+
+    /// trTeInstImplicitReturnMode: a return (or co-routine swap) whose predicted target `p`
+    /// was popped: followed unless the message ends here and reports the target, which
+    /// then must differ from the prediction (in the compared bits). `link`: a co-routine
+    /// swap's link, pushed already.
+    #[inline(always)]
+    fn implicit_return(
+        &mut self,
+        pc: u64,
+        p: u64,
+        last: bool,
+        link: Option<u64>,
+    ) -> WalkResult<u64> {
+        match self.end {
+            End::Jump(t) if last => {
+                // The message reports this return: it did not match.
+                let agree = match self.cfg.implicit_return_mode {
+                    1 => true,
+                    2 => {
+                        let bits = self.cfg.partial_bits as u32;
+                        let mask = u64::MAX >> (64 - bits);
+                        (p ^ t) & mask == 0
+                    }
+                    _ => p == t,
+                };
+                if agree {
+                    self.reported_but_predicted(pc, p, t, link)?;
+                }
+                self.w.jump_resolved = true;
+                Ok(t)
+            }
+            _ => {
+                self.w.inferred_last = last;
+                Ok(p)
+            }
+        }
+    }
+
+    /// A reported return the stack predicted: an error with the encoder's depth known; else
+    /// the encoder's stack was shallower (a warning, once), and this one is emptied but for a
+    /// co-routine swap's `link` (the encoder pops, then pushes it).
+    #[cold]
+    #[inline(never)]
+    fn reported_but_predicted(
+        &mut self,
+        pc: u64,
+        p: u64,
+        t: u64,
+        link: Option<u64>,
+    ) -> WalkResult<()> {
+        if self.cfg.implicit_return_depth_known {
+            return fail(MessageError::ReturnPredicted {
+                pc,
+                target: t,
+                depth: self.stack.depth,
+                predicted: p,
+            });
+        }
+        // The encoder's stack, always the newest entries of this one, was empty: so is this
+        // one now.
+        let bit = Warning::ShallowReturnStack.bit();
+        if self.shallow.is_none() && self.warned & bit == 0 {
+            *self.shallow = Some(format!(
+                "the return at {pc:#x} to {t:#x} is reported, but the return stack (depth {}, \
+                 the maximum assumed) predicts it: the encoder's return stack is shallower; \
+                 the reported target is followed (give the encoder's depth: `ntrace decode \
+                 --return-stack-depth N`)",
+                self.stack.depth
+            ));
+        }
+        // A co-routine swap's link (pushed after the pop) stays: the encoder's stack holds it.
+        self.stack.clear();
+        if let Some(l) = link {
+            self.stack.push(l);
+        }
+        Ok(())
+    }
+
+    /// An xRET: the last instruction of its message, which reports its target.
+    #[inline(always)]
+    fn trap_return(&mut self, pc: u64, next: u64, last: bool, what: Walk) -> WalkResult<u64> {
+        if !last {
+            return fail(MessageError::TrapReturnBeforeEnd { walk: what, pc });
+        }
+        match self.end {
+            End::Jump(t) | End::Sync(t) => {
+                self.w.jump_resolved = true;
+                Ok(t)
+            }
+            End::Off => Ok(next),
+            _ => fail(MessageError::TrapReturnUnreported(pc)),
+        }
+    }
+
+    /// An ecall or ebreak: the last instruction of a message reporting its exception (or a
+    /// sync, count or trace-off message).
+    #[inline(always)]
+    fn trap(&mut self, pc: u64, insn: &Insn, next: u64, last: bool) -> WalkResult<u64> {
+        let ok = last
+            && matches!(
+                self.end,
+                End::Trap { interrupt: false } | End::Sync(_) | End::Count | End::Off
+            );
+        if !ok {
+            return fail(MessageError::TrapWithoutException {
+                pc,
+                ecall: insn.op == Op::Ecall,
+            });
+        }
+        Ok(next)
     }
 }
 
@@ -1577,7 +1832,7 @@ pub struct Decoder {
 
 impl Decoder {
     /// A decoder of streams made with `cfg`, reading code from `image`.
-    pub fn new(cfg: DecoderConfig, image: Image) -> Result<Decoder, String> {
+    pub fn new(cfg: DecoderConfig, image: Image) -> Result<Decoder, DecoderConfigError> {
         cfg.validate()?;
         let depth = cfg.implicit_return_depth as usize;
         Ok(Decoder {
@@ -1816,7 +2071,7 @@ mod tests {
 
     fn btm() -> DecoderConfig {
         DecoderConfig {
-            tr_te_inst_mode: MODE_BTM,
+            tr_te_inst_mode: BTM,
             ..Default::default()
         }
     }
@@ -1974,26 +2229,26 @@ mod tests {
     /// reference after it.
     fn prog_btm_with(first: B, mut r: u64) -> Vec<B> {
         vec![
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             first,
             B::DirectBranch { icnt: 5 },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 11,
                 uaddr: ua(&mut r, BASE + 0x12),
             },
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: ua(&mut r, BASE + 0x28),
             },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, BASE + 0x18),
             },
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 0,
                 icnt: 3,
                 hist: None,
@@ -2007,26 +2262,26 @@ mod tests {
     fn prog_htm_at(base: u64) -> Vec<B> {
         let mut r = base;
         vec![
-            sync(3, base),
+            sync(sync::EXIT_DEBUG, base),
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 23,
                 uaddr: ua(&mut r, base + 0x12),
                 hist: 0b1110,
             },
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: ua(&mut r, base + 0x28),
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, base + 0x18),
                 hist: 1,
             },
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 1,
                 icnt: 3,
                 hist: Some(1),
@@ -2038,12 +2293,20 @@ mod tests {
         let o = offsets(bodies, &Format::default());
         let trap = bodies
             .iter()
-            .position(|b| matches!(b, B::IndirectBranch { btype: 2, .. }))
+            .position(|b| {
+                matches!(
+                    b,
+                    B::IndirectBranch {
+                        btype: btype::EXCEPTION,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         vec![
             Event::Sync {
                 offset: 0,
-                sync: 3,
+                sync: sync::EXIT_DEBUG,
                 pc: BASE,
                 time: None,
             },
@@ -2054,7 +2317,7 @@ mod tests {
             },
             Event::TraceOff {
                 offset: *o.last().unwrap(),
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
             },
         ]
     }
@@ -2105,7 +2368,7 @@ mod tests {
     /// ProgTraceCorrelation EVCODE 0 for a mode.
     fn end(cfg: &DecoderConfig, icnt: u64) -> B {
         B::ProgTraceCorrelation {
-            evcode: 0,
+            evcode: evcode::ENTER_DEBUG,
             cdf: cfg.htm() as u8,
             icnt,
             hist: cfg.htm().then_some(1),
@@ -2161,7 +2424,7 @@ mod tests {
     #[case::full(3, false)]
     fn unreported_return(#[case] mode: u8, #[case] fails: bool) {
         let cfg = with(htm(), |c| c.implicit_return_mode = mode);
-        let bodies = [sync(3, BASE), end(&cfg, 7)];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         if fails {
             one_error(
@@ -2196,9 +2459,9 @@ mod tests {
         });
         let mut r = BASE;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 6,
                 uaddr: ua(&mut r, BASE + 0x40),
             },
@@ -2230,9 +2493,9 @@ mod tests {
         });
         let mut r = BASE;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 6,
                 uaddr: ua(&mut r, BASE + 0x04),
             },
@@ -2288,9 +2551,9 @@ mod tests {
         });
         let mut r = BASE;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 8,
                 uaddr: ua(&mut r, BASE + 0x04),
             },
@@ -2327,10 +2590,43 @@ mod tests {
             .w(jalr(RA, T0, 0))
             .h(C_NOP);
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
-        let bodies = [sync(3, BASE), end(&cfg, 7)];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, a.image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x04, 0x06, 0x14]));
+    }
+
+    /// A co-routine swap the encoder reports although this stack predicts it (the encoder's,
+    /// shallower, was empty): the stack is emptied, then holds the swap's link, as the
+    /// encoder's does, so the return after it is inferred. (The link used to be pushed first
+    /// and emptied with the rest: the next return was an error.)
+    #[test]
+    fn a_reported_swap_keeps_its_link_after_a_shallow_stack() {
+        let mut a = Asm::new(BASE);
+        a.w(jal(T0, 0x10))
+            .h(C_NOP)
+            .h(C_RET)
+            .at(BASE + 0x10)
+            .w(jalr(RA, T0, 0))
+            .h(C_NOP);
+        for mode in [1, 3] {
+            let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+            let mut r = BASE;
+            let bodies = [
+                sync(sync::EXIT_DEBUG, BASE),
+                B::IndirectBranch {
+                    btype: btype::INDIRECT,
+                    icnt: 4,
+                    uaddr: ua(&mut r, BASE + 0x04),
+                },
+                end(&cfg, 3),
+            ];
+            let f = run_cfg(cfg, a.image(), &stream(&bodies));
+            no_errors(&f);
+            assert_eq!(pcs(&f), at(&[0x00, 0x10, 0x04, 0x06, 0x14]), "mode {mode}");
+            let o = offsets(&bodies, &Format::default());
+            assert_eq!(warnings(&f), vec![(o[1], Warning::ShallowReturnStack)]);
+        }
     }
 
     #[test]
@@ -2338,9 +2634,9 @@ mod tests {
         // The call pushes 04; SYNC 2 at f empties the stack; the return must then be reported.
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceSync {
-                sync: 2,
+                sync: sync::PERIODIC,
                 icnt: 2,
                 faddr: (BASE + 0x10) >> 1,
             },
@@ -2354,9 +2650,9 @@ mod tests {
         );
         // SYNC 0 does not reset it.
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceSync {
-                sync: 0,
+                sync: sync::EXTERNAL_TRIGGER,
                 icnt: 2,
                 faddr: (BASE + 0x10) >> 1,
             },
@@ -2397,7 +2693,10 @@ mod tests {
     fn sequential_jump(#[case] c_lui: bool, #[case] on: bool, #[case] err: Option<&str>) {
         let cfg = with(btm(), |c| c.sequential_jump = on);
         let first = if c_lui { 1 } else { 2 };
-        let bodies = [sync(3, 0x1000), end(&cfg, first + 2 + 2 + 2 + 1)];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, 0x1000),
+            end(&cfg, first + 2 + 2 + 2 + 1),
+        ];
         let f = run_cfg(cfg, seq_image(c_lui), &stream(&bodies));
         match err {
             None => {
@@ -2416,14 +2715,14 @@ mod tests {
         let cfg = with(btm(), |c| c.sequential_jump = true);
         let mut r = 0x1000;
         let bodies = [
-            sync(3, 0x1000),
+            sync(sync::EXIT_DEBUG, 0x1000),
             B::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: 2,
                 hrepeat: None,
             },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, 0x2004),
             },
@@ -2435,9 +2734,9 @@ mod tests {
         // Reporting a jump the decoder can infer is an error.
         let mut r = 0x1000;
         let bodies = [
-            sync(3, 0x1000),
+            sync(sync::EXIT_DEBUG, 0x1000),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 4,
                 uaddr: ua(&mut r, 0x2004),
             },
@@ -2457,7 +2756,7 @@ mod tests {
         a.w(auipc(T0, 0)).w(jalr(0, T0, 0x10)).at(0x1010).h(C_NOP);
         let seq = with(btm(), |c| c.sequential_jump = true);
         let both = with(seq.clone(), |c| c.implicit_return_mode = 3);
-        let unreported = [sync(3, 0x1000), end(&btm(), 5)];
+        let unreported = [sync(sync::EXIT_DEBUG, 0x1000), end(&btm(), 5)];
         let f = run_cfg(seq.clone(), a.image(), &stream(&unreported));
         no_errors(&f);
         assert_eq!(pcs(&f), vec![0x1000, 0x1004, 0x1010]);
@@ -2469,9 +2768,9 @@ mod tests {
         );
         let mut r = 0x1000;
         let reported = [
-            sync(3, 0x1000),
+            sync(sync::EXIT_DEBUG, 0x1000),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 4,
                 uaddr: ua(&mut r, 0x1010),
             },
@@ -2506,7 +2805,7 @@ mod tests {
     #[test]
     fn repeat_branch_repeats_a_direct_branch() {
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             B::DirectBranch { icnt: 4 },
             B::RepeatBranch { bcnt: 1 },
@@ -2531,9 +2830,9 @@ mod tests {
     fn repeat_branch_repeats_an_indirect_branch_with_zero_uaddr() {
         let h = BASE + 0x10;
         let bodies = [
-            sync(3, h),
+            sync(sync::EXIT_DEBUG, h),
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: 0,
             },
@@ -2557,10 +2856,10 @@ mod tests {
     }
 
     #[rstest]
-    #[case::first(vec![sync(3, BASE), B::RepeatBranch { bcnt: 1 }], 1, "does not follow")]
-    #[case::zero(vec![sync(3, BASE), B::DirectBranch { icnt: 6 }, B::RepeatBranch { bcnt: 0 }], 2, "B-CNT 0")]
-    #[case::after_other(vec![sync(3, BASE), B::DirectBranch { icnt: 6 }, B::Ownership { process: 0xe }, B::RepeatBranch { bcnt: 1 }], 3, "does not follow")]
-    #[case::nonzero_uaddr(vec![sync(3, BASE + 0x10), B::IndirectBranch { btype: 2, icnt: 3, uaddr: 1 }, B::RepeatBranch { bcnt: 1 }], 1, "")]
+    #[case::first(vec![sync(sync::EXIT_DEBUG, BASE), B::RepeatBranch { bcnt: 1 }], 1, "does not follow")]
+    #[case::zero(vec![sync(sync::EXIT_DEBUG, BASE), B::DirectBranch { icnt: 6 }, B::RepeatBranch { bcnt: 0 }], 2, "B-CNT 0")]
+    #[case::after_other(vec![sync(sync::EXIT_DEBUG, BASE), B::DirectBranch { icnt: 6 }, B::Ownership { process: 0xe }, B::RepeatBranch { bcnt: 1 }], 3, "does not follow")]
+    #[case::nonzero_uaddr(vec![sync(sync::EXIT_DEBUG, BASE + 0x10), B::IndirectBranch { btype: btype::EXCEPTION, icnt: 3, uaddr: 1 }, B::RepeatBranch { bcnt: 1 }], 1, "")]
     fn repeat_branch_errors(#[case] bodies: Vec<B>, #[case] at_msg: usize, #[case] what: &str) {
         let f = run_cfg(repeat_cfg(), loop_prog().image(), &stream(&bodies));
         let o = offsets(&bodies, &Format::default());
@@ -2587,11 +2886,11 @@ mod tests {
     #[test]
     fn implausible_repeat_counts_are_errors() {
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             B::DirectBranch { icnt: 4 },
             B::RepeatBranch { bcnt: 0x3fff_ffdd },
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             end(&btm(), 5),
         ];
@@ -2607,7 +2906,7 @@ mod tests {
         assert_eq!(pcs(&f).len(), 3 + 2 + 3 + 3);
         // The same under a lower limit for a plausible count, and no error when raised.
         let small = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 6 },
             B::DirectBranch { icnt: 4 },
             B::RepeatBranch { bcnt: 100 },
@@ -2623,9 +2922,9 @@ mod tests {
         assert_eq!(pcs(&f).len(), 3 + 2 + 200);
         // Repeated traps with I-CNT 0 walk nothing but each is reported: they count too.
         let traps = [
-            sync(3, BASE + 0x10),
+            sync(sync::EXIT_DEBUG, BASE + 0x10),
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 0,
                 uaddr: 0,
             },
@@ -2643,7 +2942,10 @@ mod tests {
     fn implausible_history_repeats_are_errors() {
         let cfg = with(htm(), |c| c.repeated_history = true);
         // From 00: addi, addi, bne (taken, 6 half-words), then 04: addi, bne (4) each time.
-        let bodies = [sync(3, BASE), rf(2, 0b11, Some(0xffff_fff0))];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, BASE),
+            rf(rcode::HIST_REPEAT, 0b11, Some(0xffff_fff0)),
+        ];
         let f = run_cfg(cfg.clone(), loop_prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -2651,7 +2953,10 @@ mod tests {
             "HREPEAT 4294967280 repetitions (the first walked 6 half-words)",
         );
         assert_eq!(pcs(&f), at(&[0x00, 0x04, 0x08]));
-        let fine = [sync(3, BASE), rf(2, 0b11, Some(3))];
+        let fine = [
+            sync(sync::EXIT_DEBUG, BASE),
+            rf(rcode::HIST_REPEAT, 0b11, Some(3)),
+        ];
         let f = run_limited(cfg, loop_prog().image(), &stream(&fine), 14);
         no_errors(&f);
         assert_eq!(pcs(&f).len(), 3 + 2 + 2);
@@ -2663,7 +2968,10 @@ mod tests {
     fn hist_walks_stop_at_the_work_limit() {
         let mut a = Asm::new(BASE);
         a.h(cj(0));
-        let bodies = [sync(3, BASE), rf(1, 0b11, None)];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, BASE),
+            rf(rcode::HIST_OVERFLOW, 0b11, None),
+        ];
         let f = run_limited(htm(), a.image(), &stream(&bodies), 1000);
         one_error(
             &f,
@@ -2697,9 +3005,9 @@ mod tests {
         let mut a = Asm::new(BASE);
         a.w(jalr(0, T0, 0)).at(BASE + 0x40).w(jalr(0, T0, 0));
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: 0x20,
             },
@@ -2729,9 +3037,9 @@ mod tests {
         let mut a = Asm::new(BASE);
         a.w(bne(A0, 0, 8)).h(C_NOP).h(C_NOP).w(jalr(0, T0, 0));
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt,
                 uaddr: 0,
                 hist,
@@ -2745,7 +3053,7 @@ mod tests {
         assert_eq!(warnings(&f), vec![]);
         assert_eq!(trace_offs(&f), 1);
         // Before the branch message (after a sync) there is nothing to repeat.
-        let bad = [sync(3, BASE), B::RepeatBranch { bcnt: 1 }];
+        let bad = [sync(sync::EXIT_DEBUG, BASE), B::RepeatBranch { bcnt: 1 }];
         let f = run_cfg(htm(), a.image(), &stream(&bad));
         one_error(
             &f,
@@ -2763,7 +3071,15 @@ mod tests {
     fn btype_1_is_a_trap(#[case] cfg: DecoderConfig, #[case] mut bodies: Vec<B>) {
         let trap = bodies
             .iter()
-            .position(|b| matches!(b, B::IndirectBranch { btype: 2, .. }))
+            .position(|b| {
+                matches!(
+                    b,
+                    B::IndirectBranch {
+                        btype: btype::EXCEPTION,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         let mut want = prog_events(&bodies);
         if let B::IndirectBranch { btype, .. } = &mut bodies[trap] {
@@ -2788,7 +3104,7 @@ mod tests {
         let mut bodies = prog_htm();
         let last = bodies.len() - 1;
         bodies[last] = B::ProgTraceCorrelation {
-            evcode: 0,
+            evcode: evcode::ENTER_DEBUG,
             cdf: 0,
             icnt: 3,
             hist: None,
@@ -2804,9 +3120,9 @@ mod tests {
         );
         // Trace stops right after the loop's first branch, which needs a HIST bit.
         let cut = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 0,
                 icnt: 7,
                 hist: None,
@@ -2847,14 +3163,14 @@ mod tests {
     }
 
     #[rstest]
-    #[case::rcode1(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 23, 0b10))]
-    #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(1, 0b11, None), rf(1, 0b11, None)], 23, 0b10))]
-    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10))]
-    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2)), rf(1, 0b10, None)], 23, 1))]
+    #[case::rcode1(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b111, None)], 23, 0b10))]
+    #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b11, None), rf(rcode::HIST_OVERFLOW, 0b11, None)], 23, 0b10))]
+    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10))]
+    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2)), rf(rcode::HIST_OVERFLOW, 0b10, None)], 23, 1))]
     #[case::rcode0_btm(btm(), {
         let mut b = prog_btm();
         b[1] = B::DirectBranch { icnt: 3 };
-        b.insert(1, rf(0, 4, None));
+        b.insert(1, rf(rcode::ICNT_OVERFLOW, 4, None));
         b
     })]
     fn resource_full(#[case] cfg: DecoderConfig, #[case] bodies: Vec<B>) {
@@ -2864,14 +3180,14 @@ mod tests {
     }
 
     #[rstest]
-    #[case::rcode2_off(htm(), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
-    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
-    #[case::rcode1_btm(btm(), vec![sync(3, BASE), rf(1, 0b11, None)], 1, "HIST overflow in BTM")]
-    #[case::rcode3(htm(), vec![sync(3, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
-    #[case::empty_hist(htm(), vec![sync(3, BASE), rf(1, 1, None)], 1, "no branch bit")]
-    #[case::icnt_less(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 10, 0b10), 2, "less than the 12 half-words")]
-    #[case::hist_reaches_jump(htm(), vec![sync(3, BASE), rf(1, 0b1000, None)], 1, "HIST walk reaches the uninferable jump at 0x80000024")]
-    #[case::icnt_mid_insn(btm(), vec![sync(3, BASE), rf(0, 3, None)], 1, "middle of the 32-bit instruction at 0x80000004")]
+    #[case::rcode2_off(htm(), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
+    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
+    #[case::rcode1_btm(btm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 0b11, None)], 1, "HIST overflow in BTM")]
+    #[case::rcode3(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
+    #[case::empty_hist(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 1, None)], 1, "no branch bit")]
+    #[case::icnt_less(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b111, None)], 10, 0b10), 2, "less than the 12 half-words")]
+    #[case::hist_reaches_jump(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 0b1000, None)], 1, "HIST walk reaches the uninferable jump at 0x80000024")]
+    #[case::icnt_mid_insn(btm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::ICNT_OVERFLOW, 3, None)], 1, "middle of the 32-bit instruction at 0x80000004")]
     fn resource_full_errors(
         #[case] cfg: DecoderConfig,
         #[case] bodies: Vec<B>,
@@ -2880,6 +3196,95 @@ mod tests {
     ) {
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         one_error(&f, offsets(&bodies, &Format::default())[at_msg], what);
+    }
+
+    /// The walk's and the messages' errors are types carrying their values (the pc, the
+    /// count, the field); the event at the message's byte offset is the message's name and
+    /// the error's text.
+    #[test]
+    fn message_errors_carry_their_values() {
+        use MessageError as E;
+        let cases: Vec<(DecoderConfig, Image, Vec<B>, usize, MessageError)> = vec![
+            (
+                btm(),
+                prog().image(),
+                vec![
+                    sync(sync::EXIT_DEBUG, BASE),
+                    rf(rcode::ICNT_OVERFLOW, 3, None),
+                ],
+                1,
+                E::IcntMidInstruction(BASE + 4),
+            ),
+            (
+                htm(),
+                prog().image(),
+                vec![sync(sync::EXIT_DEBUG, BASE), rf(3, 0b11, None)],
+                1,
+                E::ReservedRcode(3),
+            ),
+            (
+                htm(),
+                prog().image(),
+                vec![
+                    sync(sync::EXIT_DEBUG, BASE),
+                    rf(rcode::HIST_OVERFLOW, 0b1000, None),
+                ],
+                1,
+                E::JumpBeforeEnd {
+                    walk: Walk::Hist,
+                    pc: BASE + 0x24,
+                },
+            ),
+            (
+                repeat_cfg(),
+                loop_prog().image(),
+                vec![
+                    sync(sync::EXIT_DEBUG, BASE),
+                    B::DirectBranch { icnt: 6 },
+                    B::RepeatBranch { bcnt: 0 },
+                ],
+                2,
+                E::Bcnt(0),
+            ),
+            (
+                repeat_cfg(),
+                loop_prog().image(),
+                vec![sync(sync::EXIT_DEBUG, BASE), B::RepeatBranch { bcnt: 1 }],
+                1,
+                E::NothingToRepeat { htm: false },
+            ),
+        ];
+        for (cfg, image, bodies, at, want) in cases {
+            let f = run_cfg(cfg, image, &stream(&bodies));
+            let o = offsets(&bodies, &Format::default());
+            assert_eq!(
+                errors(&f),
+                vec![(o[at], format!("{}: {want}", bodies[at].name()))]
+            );
+        }
+        // The texts are the ones the command line and its users' scripts see.
+        assert_eq!(
+            E::HistWalkOverLimit {
+                walked: 7,
+                limit: 16
+            }
+            .to_string(),
+            "HIST walk: 7 half-words without finding the branches of all HIST bits: more than \
+             the work limit of 16 half-words per message (implausible; raise the limit to \
+             decode it: `ntrace decode --work-limit`)"
+        );
+        assert_eq!(
+            E::Cdf { cdf: 0, htm: false }.to_string(),
+            "CDF 0 in BTM (must be 0)"
+        );
+        assert_eq!(
+            E::TrapWithoutException {
+                pc: 0x10,
+                ecall: false
+            }
+            .to_string(),
+            "the ebreak at 0x10 is not followed by its exception message"
+        );
     }
 
     // --- Addresses, SRC, timestamps -----------------------------------------------------------
@@ -2924,9 +3329,9 @@ mod tests {
         let other = BASE + 0x100;
         let one = prog_htm();
         let two = [
-            sync(3, other),
+            sync(sync::EXIT_DEBUG, other),
             B::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 1,
                 icnt: 4,
                 hist: Some(1),
@@ -3019,16 +3424,19 @@ mod tests {
     #[test]
     fn error_message_then_sync_7() {
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::DirectBranch { icnt: 7 },
-            B::Error { etype: 0, ecode: 4 },
+            B::Error {
+                etype: msg::error::QUEUE_OVERRUN,
+                ecode: msg::error::PROGRAM_TRACE_LOST,
+            },
             B::DirectBranch { icnt: 99 },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 1,
                 uaddr: 77,
             },
-            sync(7, BASE + 4),
+            sync(sync::FIFO_OVERRUN, BASE + 4),
             end(&btm(), 5),
         ];
         let o = offsets(&bodies, &Format::default());
@@ -3040,24 +3448,24 @@ mod tests {
             vec![
                 Event::Sync {
                     offset: 0,
-                    sync: 3,
+                    sync: sync::EXIT_DEBUG,
                     pc: BASE,
                     time: None
                 },
                 Event::Lost {
                     offset: o[2],
-                    etype: 0,
-                    ecode: 4
+                    etype: msg::error::QUEUE_OVERRUN,
+                    ecode: msg::error::PROGRAM_TRACE_LOST
                 },
                 Event::Sync {
                     offset: o[5],
-                    sync: 7,
+                    sync: sync::FIFO_OVERRUN,
                     pc: BASE + 4,
                     time: None
                 },
                 Event::TraceOff {
                     offset: o[6],
-                    evcode: 0
+                    evcode: evcode::ENTER_DEBUG
                 },
             ]
         );
@@ -3067,12 +3475,12 @@ mod tests {
     fn trace_starts_disabled_then_sync_5() {
         let mut bodies = vec![
             B::ProgTraceCorrelation {
-                evcode: 4,
+                evcode: evcode::TRACE_DISABLED,
                 cdf: 1,
                 icnt: 0,
                 hist: Some(1),
             },
-            sync(5, BASE),
+            sync(sync::TRACE_ENABLE, BASE),
         ];
         bodies.extend(prog_htm().into_iter().skip(1));
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
@@ -3083,32 +3491,38 @@ mod tests {
             ev[0],
             Event::TraceOff {
                 offset: 0,
-                evcode: 4
+                evcode: evcode::TRACE_DISABLED
             }
         );
-        assert!(matches!(ev[1], Event::Sync { sync: 5, .. }));
+        assert!(matches!(
+            ev[1],
+            Event::Sync {
+                sync: sync::TRACE_ENABLE,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn trace_off_mid_stream_then_sync_5() {
         let mut r = BASE + 0x12;
         let off = B::ProgTraceCorrelation {
-            evcode: 4,
+            evcode: evcode::TRACE_DISABLED,
             cdf: 1,
             icnt: 2,
             hist: Some(1),
         };
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             off.clone(),
-            sync(5, BASE + 0x12),
+            sync(sync::TRACE_ENABLE, BASE + 0x12),
             B::IndirectBranch {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 uaddr: ua(&mut r, BASE + 0x28),
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, BASE + 0x18),
                 hist: 1,
@@ -3120,7 +3534,7 @@ mod tests {
         assert_eq!(pcs(&f), at(&[0x00, 0x12, 0x14, 0x28, 0x18, 0x00]));
         assert_eq!(trace_offs(&f), 2);
         // Anything but a sync while trace is off is an error.
-        let bodies = [sync(3, BASE), off, bodies[3].clone()];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), off, bodies[3].clone()];
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -3143,20 +3557,20 @@ mod tests {
         #[values(btm(), htm())] cfg: DecoderConfig,
     ) {
         let off = B::ProgTraceCorrelation {
-            evcode: 4,
+            evcode: evcode::TRACE_DISABLED,
             cdf: cfg.htm() as u8,
             icnt,
             hist: cfg.htm().then_some(1),
         };
-        let bodies = [sync(3, BASE + start), off];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE + start), off];
         let f = run_cfg(cfg.clone(), prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(flow));
         assert_eq!(trace_offs(&f), 1);
         let bodies = [
-            sync(3, BASE + start),
+            sync(sync::EXIT_DEBUG, BASE + start),
             B::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: icnt,
                 hrepeat: None,
             },
@@ -3175,19 +3589,19 @@ mod tests {
     fn trace_off_after_a_direct_jump_under_all_jumps() {
         let cfg = with(btm(), |c| c.all_jumps = true);
         let off = B::ProgTraceCorrelation {
-            evcode: 4,
+            evcode: evcode::TRACE_DISABLED,
             cdf: 0,
             icnt: 2,
             hist: None,
         };
-        let bodies = [sync(3, BASE + 0x0e), off];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE + 0x0e), off];
         let f = run_cfg(cfg.clone(), prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), at(&[0x0e]));
         let bodies = [
-            sync(3, BASE + 0x0e),
+            sync(sync::EXIT_DEBUG, BASE + 0x0e),
             B::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: 2,
                 hrepeat: None,
             },
@@ -3210,7 +3624,11 @@ mod tests {
     #[case::v_set((1 << 4) | 2, Err("V is 1"))]
     #[case::format_0_context(1 << 5, Err("FORMAT 0 with a context"))]
     fn ownership(#[case] process: u64, #[case] want: Result<(u8, Priv, Option<u64>), &str>) {
-        let bodies = [sync(3, BASE), B::Ownership { process }, end(&htm(), 2)];
+        let bodies = [
+            sync(sync::EXIT_DEBUG, BASE),
+            B::Ownership { process },
+            end(&htm(), 2),
+        ];
         let o = offsets(&bodies, &Format::default());
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
         match want {
@@ -3238,7 +3656,7 @@ mod tests {
         // BTM: DirectBranchSync for the first taken branch.
         let bodies = prog_btm_with(
             B::DirectBranchSync {
-                sync: 2,
+                sync: sync::PERIODIC,
                 icnt: 7,
                 faddr: (BASE + 4) >> 1,
             },
@@ -3252,33 +3670,33 @@ mod tests {
         // is the new address reference).
         let mut r = BASE + 8;
         let bodies = [
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranchHistSync {
-                sync: 4,
-                btype: 0,
+                sync: sync::ICNT_OVERFLOW,
+                btype: btype::INDIRECT,
                 icnt: 7,
                 faddr: (BASE + 4) >> 1,
                 hist: 0b11,
             },
             B::ProgTraceSync {
-                sync: 0,
+                sync: sync::EXTERNAL_TRIGGER,
                 icnt: 2,
                 faddr: (BASE + 8) >> 1,
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 14,
                 uaddr: ua(&mut r, BASE + 0x12),
                 hist: 0b110,
             },
             B::IndirectBranchSync {
-                sync: 2,
-                btype: 2,
+                sync: sync::PERIODIC,
+                btype: btype::EXCEPTION,
                 icnt: 3,
                 faddr: (BASE + 0x28) >> 1,
             },
             B::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ((BASE + 0x28) ^ (BASE + 0x18)) >> 1,
                 hist: 1,
@@ -3301,16 +3719,24 @@ mod tests {
         let ev = events(&f);
         let k = ev
             .iter()
-            .position(|e| matches!(e, Event::Sync { sync: 2, .. }))
+            .position(|e| {
+                matches!(
+                    e,
+                    Event::Sync {
+                        sync: sync::PERIODIC,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         assert!(matches!(ev[k - 1], Event::Trap { offset, .. } if offset == o[4]));
     }
 
     #[rstest]
-    #[case::prog_trace_sync_2(B::ProgTraceSync { sync: 2, icnt: 2, faddr: (BASE + 0x40) >> 1 })]
-    #[case::sync_4(B::IndirectBranchHistSync { sync: 4, btype: 0, icnt: 7, faddr: (BASE + 0x0e) >> 1, hist: 0b11 })]
+    #[case::prog_trace_sync_2(B::ProgTraceSync { sync: sync::PERIODIC, icnt: 2, faddr: (BASE + 0x40) >> 1 })]
+    #[case::sync_4(B::IndirectBranchHistSync { sync: sync::ICNT_OVERFLOW, btype: btype::INDIRECT, icnt: 7, faddr: (BASE + 0x0e) >> 1, hist: 0b11 })]
     fn sync_faddr_must_continue_the_flow(#[case] b: B) {
-        let bodies = [sync(3, BASE), b];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE), b];
         let f = run_cfg(htm(), prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -3323,15 +3749,15 @@ mod tests {
     fn prog_htm_ir() -> Vec<B> {
         let mut r = BASE;
         vec![
-            sync(3, BASE),
+            sync(sync::EXIT_DEBUG, BASE),
             B::IndirectBranchHist {
-                btype: 2,
+                btype: btype::EXCEPTION,
                 icnt: 26,
                 uaddr: ua(&mut r, BASE + 0x28),
                 hist: 0b1110,
             },
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 2,
                 uaddr: ua(&mut r, BASE + 0x18),
             },
@@ -3356,7 +3782,7 @@ mod tests {
     #[test]
     fn unreported_return_with_an_empty_stack() {
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
-        let bodies = [sync(3, BASE + 0x20), end(&htm(), 5)];
+        let bodies = [sync(sync::EXIT_DEBUG, BASE + 0x20), end(&htm(), 5)];
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         one_error(
             &f,
@@ -3372,28 +3798,36 @@ mod tests {
         let cfg = with(htm(), |c| c.implicit_return_mode = 3);
         let mut bodies = vec![
             B::IndirectBranch {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 9,
                 uaddr: 3,
             },
             B::IndirectBranchHistSync {
-                sync: 4,
-                btype: 0,
+                sync: sync::ICNT_OVERFLOW,
+                btype: btype::INDIRECT,
                 icnt: 7,
                 faddr: (BASE + 0x40) >> 1,
                 hist: 0b11,
             },
-            sync(2, BASE),
+            sync(sync::PERIODIC, BASE),
         ];
         bodies.extend(prog_htm_ir().into_iter().skip(1));
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
-        assert!(matches!(events(&f)[0], Event::Sync { sync: 2, .. }));
+        assert!(matches!(
+            events(&f)[0],
+            Event::Sync {
+                sync: sync::PERIODIC,
+                ..
+            }
+        ));
         // Without implicit return, SYNC 4 is a starting point.
         let f = run_cfg(htm(), prog().image(), &stream(&bodies[..2]));
         no_errors(&f);
-        assert!(matches!(events(&f)[0], Event::Sync { sync: 4, pc, .. } if pc == BASE + 0x40));
+        assert!(
+            matches!(events(&f)[0], Event::Sync { sync: sync::ICNT_OVERFLOW, pc, .. } if pc == BASE + 0x40)
+        );
     }
 
     // --- trTeInstEnAllJumps ---------------------------------------------------------------------
@@ -3409,15 +3843,15 @@ mod tests {
     #[case::btm_on(with(btm(), |c| c.all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
     #[case::btm_off(btm(), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], Some((1, "not a taken branch")))]
     #[case::btm_unreported(with(btm(), |c| c.all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
-    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
-    #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
-    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
+    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
+    #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
+    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
     fn all_jumps(
         #[case] cfg: DecoderConfig,
         #[case] msgs: Vec<B>,
         #[case] err: Option<(usize, &str)>,
     ) {
-        let mut bodies = vec![sync(3, BASE)];
+        let mut bodies = vec![sync(sync::EXIT_DEBUG, BASE)];
         bodies.extend(msgs);
         let f = run_cfg(cfg, jump_prog(), &stream(&bodies));
         match err {
@@ -3433,11 +3867,11 @@ mod tests {
 
     /// A valid sync to resume at, and the message after it.
     fn resume(cfg: &DecoderConfig) -> Vec<u8> {
-        stream(&[sync(2, BASE), end(cfg, 2)])
+        stream(&[sync(sync::PERIODIC, BASE), end(cfg, 2)])
     }
 
     fn bad_after_sync(msg: &[u8]) -> (Vec<u8>, u64) {
-        let mut v = stream(&[sync(3, BASE)]);
+        let mut v = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let at = v.len() as u64;
         v.extend_from_slice(msg);
         (v, at)
@@ -3445,7 +3879,7 @@ mod tests {
 
     fn ibh(icnt: u64, hist: u64) -> B {
         B::IndirectBranchHist {
-            btype: 0,
+            btype: btype::INDIRECT,
             icnt,
             uaddr: 9,
             hist,
@@ -3470,9 +3904,9 @@ mod tests {
     #[case::btm_in_htm(htm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 7 }])), "a BTM message in HTM")]
     #[case::htm_in_btm(btm(), bad_after_sync(&stream(&[ibh(23, 0b1110)])), "an HTM message in BTM")]
     #[case::cdf_btm(btm(), bad_after_sync(&stream(&[end(&htm(), 2)])), "CDF 1 in BTM")]
-    #[case::evcode_1(htm(), bad_after_sync(&stream(&[B::ProgTraceCorrelation { evcode: 1, cdf: 1, icnt: 0, hist: Some(1) }])), "EVCODE 1")]
+    #[case::evcode_1(htm(), bad_after_sync(&stream(&[B::ProgTraceCorrelation { evcode: evcode::ENTER_LOW_POWER, cdf: 1, icnt: 0, hist: Some(1) }])), "EVCODE 1")]
     #[case::not_taken_branch(btm(), bad_after_sync(&stream(&[B::DirectBranch { icnt: 2 }])), "not a taken branch")]
-    #[case::outside_image(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), rf(0, 40, None)])), "")]
+    #[case::outside_image(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), rf(rcode::ICNT_OVERFLOW, 40, None)])), "")]
     #[case::ecall_not_last(htm(), bad_after_sync(&stream(&[ibh(23, 0b1110), end(&htm(), 4)])), "")]
     fn corrupt_input(
         #[case] cfg: DecoderConfig,
@@ -3494,7 +3928,7 @@ mod tests {
         // Decoding resumes at the next sync.
         let ev = events(&f);
         assert!(
-            matches!(ev[ev.len() - 2], Event::Sync { sync: 2, offset, .. } if offset == n as u64),
+            matches!(ev[ev.len() - 2], Event::Sync { sync: sync::PERIODIC, offset, .. } if offset == n as u64),
             "{ev:?}"
         );
         assert_eq!(pcs(&f).last(), Some(&BASE));
@@ -3508,24 +3942,24 @@ mod tests {
             a.image()
         };
         let cases: Vec<(Vec<B>, &str)> = vec![
-            (vec![sync(3, BASE + 0x2e)], ""),
+            (vec![sync(sync::EXIT_DEBUG, BASE + 0x2e)], ""),
             (
-                vec![sync(3, BASE + 0x2c), end(&htm(), 1)],
+                vec![sync(sync::EXIT_DEBUG, BASE + 0x2c), end(&htm(), 1)],
                 "the instruction 0x0 at 0x8000002c is illegal",
             ),
             (
-                vec![sync(3, BASE + 0x2e), end(&htm(), 1)],
+                vec![sync(sync::EXIT_DEBUG, BASE + 0x2e), end(&htm(), 1)],
                 "address 0x8000002e is outside the program image",
             ),
             (
-                vec![sync(3, BASE + 0x12), end(&htm(), 4)],
+                vec![sync(sync::EXIT_DEBUG, BASE + 0x12), end(&htm(), 4)],
                 "the ecall at 0x80000014 is not followed by its exception message",
             ),
             (
                 vec![
-                    sync(3, BASE + 0x20),
+                    sync(sync::EXIT_DEBUG, BASE + 0x20),
                     B::IndirectBranch {
-                        btype: 3,
+                        btype: btype::INTERRUPT,
                         icnt: 4,
                         uaddr: 1,
                     },
@@ -3534,9 +3968,9 @@ mod tests {
             ),
             (
                 vec![
-                    sync(3, BASE + 0x20),
+                    sync(sync::EXIT_DEBUG, BASE + 0x20),
                     B::IndirectBranch {
-                        btype: 0,
+                        btype: btype::INDIRECT,
                         icnt: 6,
                         uaddr: 1,
                     },
@@ -3553,7 +3987,7 @@ mod tests {
             one_error(&f, offsets(&bodies, &Format::default())[1], what);
         }
         // A stream that ends inside a message.
-        let mut bytes = stream(&[sync(3, BASE)]);
+        let mut bytes = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let at = bytes.len() as u64;
         bytes.extend(&stream(&[ibh(23, 0b1110)])[..3]);
         let f = run_cfg(htm(), img(), &bytes);
@@ -3583,17 +4017,52 @@ mod tests {
             serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
         assert_eq!(back, c);
         assert!(serde_json::from_str::<DecoderConfig>(r#"{"mode": 3}"#).is_err());
-        for bad in [
-            with(htm(), |c| c.tr_te_inst_mode = 4),
-            with(htm(), |c| c.implicit_return_mode = 4),
-            with(htm(), |c| c.implicit_return_depth = 0),
-            with(htm(), |c| c.implicit_return_depth = 33),
-            with(htm(), |c| c.partial_bits = 0),
-            with(htm(), |c| c.src_filter = Some(1)),
-            with(htm(), |c| c.repeat_branch = true),
-            with(btm(), |c| c.repeated_history = true),
+        use DecoderConfigError as E;
+        for (bad, want, text) in [
+            (
+                with(htm(), |c| c.tr_te_inst_mode = 4),
+                E::Mode(4),
+                "tr_te_inst_mode 4 is neither 3 (BTM) nor 6 (HTM)",
+            ),
+            (
+                with(htm(), |c| c.implicit_return_mode = 4),
+                E::ImplicitReturnMode(4),
+                "implicit_return_mode 4 is not 0..=3",
+            ),
+            (
+                with(htm(), |c| c.implicit_return_depth = 0),
+                E::ImplicitReturnDepth(0),
+                "implicit_return_depth 0 is not 1..=32",
+            ),
+            (
+                with(htm(), |c| c.implicit_return_depth = 33),
+                E::ImplicitReturnDepth(33),
+                "implicit_return_depth 33 is not 1..=32",
+            ),
+            (
+                with(htm(), |c| c.partial_bits = 0),
+                E::PartialBits(0),
+                "partial_bits 0 is not 1..=64",
+            ),
+            (
+                with(htm(), |c| c.src_filter = Some(1)),
+                E::SrcFilter { src: 1, bits: 0 },
+                "src_filter 1 does not fit in 0 SRC bits",
+            ),
+            (
+                with(htm(), |c| c.repeat_branch = true),
+                E::RepeatBranchInHtm,
+                "repeat_branch is a BTM option",
+            ),
+            (
+                with(btm(), |c| c.repeated_history = true),
+                E::RepeatedHistoryInBtm,
+                "repeated_history is an HTM option",
+            ),
         ] {
-            assert!(Decoder::new(bad.clone(), Image::new()).is_err(), "{bad:?}");
+            let e = Decoder::new(bad.clone(), Image::new()).err();
+            assert_eq!(e, Some(want), "{bad:?}");
+            assert_eq!(want.to_string(), text);
         }
     }
 
@@ -3658,9 +4127,9 @@ mod tests {
             let mut bytes = match which {
                 0 => stream(&prog_btm()),
                 1 => stream(&prog_htm()),
-                2 => stream(&htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10)),
+                2 => stream(&htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10)),
                 _ => stream(&[
-                    sync(3, BASE),
+                    sync(sync::EXIT_DEBUG, BASE),
                     B::DirectBranch { icnt: 7 },
                     B::RepeatBranch { bcnt: 3 },
                     B::Ownership { process: 0x3ae },
@@ -3704,14 +4173,14 @@ mod tests {
         }
         a.h(C_NOP).h(C_NOP).w(bne(A0, 0, -(4 + 4 * 6 + 4)));
         let per_iter = 2 + 4 * 3 + 2 + 2;
-        let mut msgs = vec![sync(3, BASE)];
+        let mut msgs = vec![sync(sync::EXIT_DEBUG, BASE)];
         let mut bytes = Vec::new();
         let rounds = 20_000u64;
         for _ in 0..rounds {
             for _ in 0..64 {
-                msgs.push(rf(1, 0xffff_ffff, None));
+                msgs.push(rf(rcode::HIST_OVERFLOW, 0xffff_ffff, None));
             }
-            msgs.push(rf(0, 64 * 31 * per_iter, None));
+            msgs.push(rf(rcode::ICNT_OVERFLOW, 64 * 31 * per_iter, None));
             bytes.extend(stream(&msgs));
             msgs.clear();
         }
@@ -3749,7 +4218,7 @@ mod tests {
             .h(0x0505)
             .w(RET);
         let cfg = with(btm(), |c| c.implicit_return_mode = 3);
-        let mut bytes = stream(&[sync(3, BASE)]);
+        let mut bytes = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let one = stream(&[B::DirectBranch { icnt: 14 }]);
         for _ in 0..10_000_000 {
             bytes.extend_from_slice(&one);

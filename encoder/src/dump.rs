@@ -370,7 +370,7 @@ fn own(f: Frame<'_>) -> Item {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::msg::to_bytes;
+    use crate::msg::{btype, sync, to_bytes};
 
     /// The reference code's example trace (`refcode/c/examples/t1/output/test-NEX.bin` of the
     /// N-Trace task group's repository), rebuilt byte for byte from its `test-DUMP.txt`: HTM,
@@ -524,8 +524,8 @@ mod tests {
             &m(
                 3,
                 Body::IndirectBranchHistSync {
-                    sync: 2,
-                    btype: 2,
+                    sync: sync::PERIODIC,
+                    btype: btype::EXCEPTION,
                     icnt: 5,
                     faddr: 0x7fff_ffff_c000_0000,
                     hist: 0b101,
@@ -538,7 +538,7 @@ mod tests {
             &m(
                 3,
                 Body::IndirectBranch {
-                    btype: 0,
+                    btype: btype::INDIRECT,
                     icnt: 3,
                     uaddr: 0x8,
                 },

@@ -11,32 +11,17 @@
 //! SRC, filters and triggers, periodic sync, the output FIFO) are each a few lines below,
 //! switched by [`EncoderConfig`], whose fields carry the trace-control names.
 
-use crate::msg::{self, Body, Format, Message};
+use crate::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
+use crate::msg::{self, btype, evcode, rcode, Body, Format, Message};
 use arch::Itype;
 use iss::ingress::{Beat, BeatSink, DataBeat, Retirement};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::io::{self, Write};
 
-/// BTM: branch trace messaging.
-pub const BTM: u8 = 3;
-/// HTM: branch history messaging.
-pub const HTM: u8 = 6;
-
-/// SYNC codes (table 25).
-pub mod sync {
-    pub const EXTERNAL_TRIGGER: u8 = 0;
-    pub const PERIODIC: u8 = 2;
-    pub const EXIT_DEBUG: u8 = 3;
-    pub const ICNT_OVERFLOW: u8 = 4;
-    pub const TRACE_ENABLE: u8 = 5;
-    pub const FIFO_OVERRUN: u8 = 7;
-
-    /// Whether a sync message with this code resets the encoder (and decoder) state.
-    pub fn resets(code: u8) -> bool {
-        !matches!(code, 0 | 4 | 6)
-    }
-}
+/// The trace modes and SYNC codes, here where the encoder's users have always found them;
+/// their home is [`msg`] with the other codes.
+pub use crate::msg::{sync, BTM, HTM};
 
 /// An address range and privilege set that qualify instruction trace (trTeInstFilters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -457,13 +442,13 @@ impl<W: Write> Encoder<W> {
             let t = self.rh_time;
             let body = if n == 1 {
                 Body::ResourceFull {
-                    rcode: 1,
+                    rcode: rcode::HIST_OVERFLOW,
                     rdata: chunk,
                     hrepeat: None,
                 }
             } else {
                 Body::ResourceFull {
-                    rcode: 2,
+                    rcode: rcode::HIST_REPEAT,
                     rdata: chunk,
                     hrepeat: Some(n),
                 }
@@ -499,16 +484,16 @@ impl<W: Write> Encoder<W> {
         self.emit(body, time);
         self.synced(code, faddr);
         if self.cfg.tr_te_context {
-            self.ownership(2, prv, time);
+            self.ownership(FORMAT_SCONTEXT, prv, time);
         }
     }
 
-    fn ownership(&mut self, format: u64, prv: u8, time: u64) {
+    fn ownership(&mut self, format: u8, prv: u8, time: u64) {
         let prv2 = (prv & 3) as u64;
-        let process = if format == 2 {
-            (self.ctx << 5) | (prv2 << 2) | 2
+        let process = if format == FORMAT_SCONTEXT {
+            (self.ctx << 5) | (prv2 << 2) | FORMAT_SCONTEXT as u64
         } else {
-            (prv2 << 2) | format
+            (prv2 << 2) | format as u64
         };
         self.prv_reported = Some(prv);
         self.emit(Body::Ownership { process }, time);
@@ -520,7 +505,7 @@ impl<W: Write> Encoder<W> {
             let h = std::mem::replace(&mut self.hist, 1);
             self.emit(
                 Body::ResourceFull {
-                    rcode: 1,
+                    rcode: rcode::HIST_OVERFLOW,
                     rdata: h,
                     hrepeat: None,
                 },
@@ -547,7 +532,7 @@ impl<W: Write> Encoder<W> {
         if !self.cfg.tr_te_inst_en_repeated_history {
             self.emit(
                 Body::ResourceFull {
-                    rcode: 1,
+                    rcode: rcode::HIST_OVERFLOW,
                     rdata: h,
                     hrepeat: None,
                 },
@@ -607,9 +592,41 @@ impl<W: Write> Encoder<W> {
     // ------------------------------------------------------------------------------------
     // Beats.
 
-    /// Process one beat.
+    /// Process one beat: each optional part of the encoder in its turn, in the order the
+    /// beat's events happen (the pending target, lost trace, trace on or off, context, periodic
+    /// sync, I-CNT, the block's last instruction, the trace-off trigger).
     pub fn beat(&mut self, b: &Beat) {
         let hw = b.halfwords(self.single);
+        self.begin_beat(b, hw);
+        // The pending event's target is this beat's first instruction.
+        if let Some(p) = self.pending.take() {
+            if self.tracing {
+                self.complete(p, b.iaddr, b.prv);
+            }
+        }
+        if self.lost {
+            self.recover_when_room(b);
+        }
+        if !self.filter_and_trigger(b, hw) {
+            return;
+        }
+        if self.cfg.tr_te_context || b.ctype != 0 {
+            self.context(b);
+        }
+        if self.sync_due {
+            self.periodic_sync(b);
+        }
+        self.count(b, hw);
+        self.end_of_block(b, hw);
+        if self.cfg.trace_off.is_some() {
+            self.trace_off_trigger(b, hw);
+        }
+    }
+
+    /// The beat's statistics and time, and the output FIFO draining as the hart retires (the
+    /// FIFO: only without stall).
+    #[inline(always)]
+    fn begin_beat(&mut self, b: &Beat, hw: u64) {
         self.stats.beats += 1;
         self.stats.halfwords += hw;
         self.now = b.time;
@@ -619,20 +636,22 @@ impl<W: Write> Encoder<W> {
                 .fifo_level
                 .saturating_sub(self.cfg.drain_per_khw as u64 * hw);
         }
+    }
 
-        // The pending event's target is this beat's first instruction.
-        if let Some(p) = self.pending.take() {
-            if self.tracing {
-                self.complete(p, b.iaddr, b.prv);
-            }
-        }
-
-        // Lost trace: recover as soon as there is room for Error and a sync.
-        if self.lost && self.fifo_level + 64 * 1000 <= self.cfg.fifo_bytes as u64 * 1000 {
+    /// Lost trace (the FIFO): recover as soon as there is room for Error and a sync.
+    #[cold]
+    #[inline(never)]
+    fn recover_when_room(&mut self, b: &Beat) {
+        if self.fifo_level + 64 * 1000 <= self.cfg.fifo_bytes as u64 * 1000 {
             self.recover(b.iaddr, b.prv, b.time);
         }
+    }
 
-        // Trace on or off.
+    /// Filters and triggers (trTeInstFilters, trTeInstTrigEnable): start or stop tracing at
+    /// this beat. The first beat starts the trace (SYNC 3) or reports it disabled (EVCODE 4).
+    /// Returns whether the beat is traced.
+    #[inline(always)]
+    fn filter_and_trigger(&mut self, b: &Beat, hw: u64) -> bool {
         if let Some(on) = self.cfg.trace_on {
             if !self.trig_on && contains(b, hw, on) {
                 self.trig_on = true;
@@ -646,19 +665,21 @@ impl<W: Write> Encoder<W> {
                 self.start(b, sync::EXIT_DEBUG);
             } else {
                 self.tracing = false;
-                self.correlation(4, b.time);
+                self.correlation(evcode::TRACE_DISABLED, b.time);
             }
         } else if self.tracing && !want {
-            self.stop(4, b.time);
+            self.stop(evcode::TRACE_DISABLED, b.time);
         } else if !self.tracing && want {
             self.ctx = b.context;
             self.start(b, sync::TRACE_ENABLE);
         }
-        if !self.tracing {
-            return;
-        }
+        self.tracing
+    }
 
-        // Context changes.
+    /// Context changes and Ownership (trTeContext): a context switch (SYNC 0 for a precise
+    /// one, ctype 2 or 3) and a privilege change are reported.
+    #[inline(never)]
+    fn context(&mut self, b: &Beat) {
         if b.ctype != 0 && b.context != self.ctx {
             self.ctx = b.context;
             if self.cfg.tr_te_context {
@@ -675,57 +696,41 @@ impl<W: Write> Encoder<W> {
                     );
                     self.synced(sync::EXTERNAL_TRIGGER, b.iaddr);
                 }
-                self.ownership(2, b.prv, b.time);
+                self.ownership(FORMAT_SCONTEXT, b.prv, b.time);
             }
         }
         if self.cfg.tr_te_context && self.prv_reported != Some(b.prv) {
-            self.ownership(0, b.prv, b.time);
+            self.ownership(FORMAT_PRIVILEGE, b.prv, b.time);
         }
+    }
 
-        // Periodic sync at a beat boundary with nothing pending.
-        if self.sync_due {
-            self.flush_hist_field(b.time);
-            let icnt = self.icnt;
-            self.sync_message(
-                Body::ProgTraceSync {
-                    sync: sync::PERIODIC,
-                    icnt,
-                    faddr: b.iaddr >> 1,
-                },
-                sync::PERIODIC,
-                b.iaddr,
-                b.prv,
-                b.time,
-            );
-        }
+    /// Periodic sync (trTeInstSyncMode, trTeInstSyncMax) at a beat boundary with nothing
+    /// pending: ProgTraceSync SYNC 2.
+    #[cold]
+    #[inline(never)]
+    fn periodic_sync(&mut self, b: &Beat) {
+        self.flush_hist_field(b.time);
+        let icnt = self.icnt;
+        self.sync_message(
+            Body::ProgTraceSync {
+                sync: sync::PERIODIC,
+                icnt,
+                faddr: b.iaddr >> 1,
+            },
+            sync::PERIODIC,
+            b.iaddr,
+            b.prv,
+            b.time,
+        );
+    }
 
-        // I-CNT overflow: report before adding this beat.
+    /// I-CNT: add the beat's half-words, reporting an overflow first, and count them towards
+    /// the periodic sync when it counts half-words (trTeInstSyncMode 3).
+    #[inline(always)]
+    fn count(&mut self, b: &Beat, hw: u64) {
         let limit = 1u64 << (self.cfg.icnt_bits - 1);
         if self.icnt + hw >= limit {
-            if self.cfg.htm() && self.hist != 1 {
-                let (icnt, hist) = (self.icnt, self.hist);
-                self.emit(
-                    Body::IndirectBranchHistSync {
-                        sync: sync::ICNT_OVERFLOW,
-                        btype: 0,
-                        icnt,
-                        faddr: b.iaddr >> 1,
-                        hist,
-                    },
-                    b.time,
-                );
-                self.synced(sync::ICNT_OVERFLOW, b.iaddr);
-            } else {
-                let icnt = std::mem::take(&mut self.icnt);
-                self.emit(
-                    Body::ResourceFull {
-                        rcode: 0,
-                        rdata: icnt,
-                        hrepeat: None,
-                    },
-                    b.time,
-                );
-            }
+            self.icnt_overflow(b);
         }
         self.icnt += hw;
         if self.cfg.tr_te_inst_sync_mode == 3 {
@@ -734,14 +739,47 @@ impl<W: Write> Encoder<W> {
                 self.sync_due = true;
             }
         }
+    }
 
-        self.end_of_block(b, hw);
+    /// I-CNT would overflow with this beat: in HTM with history, IndirectBranchHistSync SYNC 4;
+    /// else ResourceFull RCODE 0.
+    #[cold]
+    #[inline(never)]
+    fn icnt_overflow(&mut self, b: &Beat) {
+        if self.cfg.htm() && self.hist != 1 {
+            let (icnt, hist) = (self.icnt, self.hist);
+            self.emit(
+                Body::IndirectBranchHistSync {
+                    sync: sync::ICNT_OVERFLOW,
+                    btype: btype::INDIRECT,
+                    icnt,
+                    faddr: b.iaddr >> 1,
+                    hist,
+                },
+                b.time,
+            );
+            self.synced(sync::ICNT_OVERFLOW, b.iaddr);
+        } else {
+            let icnt = std::mem::take(&mut self.icnt);
+            self.emit(
+                Body::ResourceFull {
+                    rcode: rcode::ICNT_OVERFLOW,
+                    rdata: icnt,
+                    hrepeat: None,
+                },
+                b.time,
+            );
+        }
+    }
 
+    /// The trace-off trigger (trTeInstTrigEnable): trace stops after the beat containing it.
+    #[inline(never)]
+    fn trace_off_trigger(&mut self, b: &Beat, hw: u64) {
         if let Some(off) = self.cfg.trace_off {
             if contains(b, hw, off) {
                 self.trig_on = false;
                 self.pending = None;
-                self.stop(4, b.time);
+                self.stop(evcode::TRACE_DISABLED, b.time);
             }
         }
     }
@@ -768,14 +806,23 @@ impl<W: Write> Encoder<W> {
         match it {
             Itype::None | Itype::Reserved7 => {}
             Itype::Exception if hw == 0 || b.iretire > 0 => {
-                self.pending = Some(Pending::Indirect { btype: 2, time: t });
+                self.pending = Some(Pending::Indirect {
+                    btype: btype::EXCEPTION,
+                    time: t,
+                });
             }
             Itype::Exception => {}
             Itype::Interrupt => {
-                self.pending = Some(Pending::Indirect { btype: 3, time: t });
+                self.pending = Some(Pending::Indirect {
+                    btype: btype::INTERRUPT,
+                    time: t,
+                });
             }
             Itype::TrapReturn => {
-                self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                self.pending = Some(Pending::Indirect {
+                    btype: btype::INDIRECT,
+                    time: t,
+                });
             }
             Itype::NontakenBranch => {
                 if self.cfg.htm() {
@@ -796,13 +843,19 @@ impl<W: Write> Encoder<W> {
             Itype::UninferableCall => {
                 self.push_return(after);
                 if !seq {
-                    self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                    self.pending = Some(Pending::Indirect {
+                        btype: btype::INDIRECT,
+                        time: t,
+                    });
                 }
             }
             Itype::Return | Itype::CoroutineSwap => {
                 if self.cfg.tr_te_inst_implicit_return_mode == 0 {
                     if !seq {
-                        self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                        self.pending = Some(Pending::Indirect {
+                            btype: btype::INDIRECT,
+                            time: t,
+                        });
                     }
                 } else {
                     let (predicted, counted) = self.pop_return();
@@ -818,7 +871,10 @@ impl<W: Write> Encoder<W> {
             }
             Itype::UninferableJump | Itype::OtherUninferableJump | Itype::UninferableTailCall => {
                 if !seq {
-                    self.pending = Some(Pending::Indirect { btype: 0, time: t });
+                    self.pending = Some(Pending::Indirect {
+                        btype: btype::INDIRECT,
+                        time: t,
+                    });
                 }
             }
             Itype::InferableTailCall | Itype::OtherInferableJump => {}
@@ -847,7 +903,7 @@ impl<W: Write> Encoder<W> {
                     self.owner_after_target(prv, time);
                     return;
                 }
-                (0, time)
+                (btype::INDIRECT, time)
             }
             Pending::DirectSync { time } => {
                 let icnt = self.icnt;
@@ -907,7 +963,7 @@ impl<W: Write> Encoder<W> {
 
     fn owner_after_target(&mut self, prv: u8, time: u64) {
         if self.cfg.tr_te_context && self.prv_reported != Some(prv) {
-            self.ownership(0, prv, time);
+            self.ownership(FORMAT_PRIVILEGE, prv, time);
         }
     }
 
@@ -960,8 +1016,8 @@ impl<W: Write> Encoder<W> {
         self.last_branch = None;
         self.send(
             Body::Error {
-                etype: 0,
-                ecode: 0b100,
+                etype: msg::error::QUEUE_OVERRUN,
+                ecode: msg::error::PROGRAM_TRACE_LOST,
             },
             t,
         );
@@ -1012,12 +1068,12 @@ impl<W: Write> Encoder<W> {
             self.tracing = false;
         }
         if self.tracing {
-            self.stop(0, t);
+            self.stop(evcode::ENTER_DEBUG, t);
         } else {
             // Hart stops with trace disabled (table 26): I-CNT 0.
             self.icnt = 0;
             self.hist = 1;
-            self.correlation(0, t);
+            self.correlation(evcode::ENTER_DEBUG, t);
         }
         self.flush_repeats();
         self.flush_history();

@@ -29,6 +29,106 @@ pub mod tcode {
     pub const PROG_TRACE_CORRELATION: u8 = 33;
 }
 
+/// The trace modes (trTeInstMode, N-Trace table 7): the values this encoder implements.
+/// BTM: branch trace messaging.
+pub const BTM: u8 = 3;
+/// HTM: branch history messaging.
+pub const HTM: u8 = 6;
+
+/// B-TYPE, the reason for an indirect flow change (N-Trace table 9, "Details of Common
+/// Fields").
+pub mod btype {
+    /// An indirect control flow change: an uninferable jump, call or return, or an xRET.
+    pub const INDIRECT: u8 = 0;
+    /// An exception or interrupt (for encoders that cannot tell 2 and 3 apart).
+    pub const TRAP: u8 = 1;
+    /// An exception (extension).
+    pub const EXCEPTION: u8 = 2;
+    /// An interrupt (extension).
+    pub const INTERRUPT: u8 = 3;
+}
+
+/// SYNC, the reason for a synchronization message (N-Trace table 25, "SYNC Field Values").
+pub mod sync {
+    /// External trace trigger: a marker, the encoder state is not reset.
+    pub const EXTERNAL_TRIGGER: u8 = 0;
+    /// Exit from reset.
+    pub const EXIT_RESET: u8 = 1;
+    /// Periodic synchronization (trTeInstSyncMode, trTeInstSyncMax).
+    pub const PERIODIC: u8 = 2;
+    /// Exit from debug mode: the first sync message of a trace.
+    pub const EXIT_DEBUG: u8 = 3;
+    /// Sequential instruction counter: I-CNT overflowed (HTM).
+    pub const ICNT_OVERFLOW: u8 = 4;
+    /// Trace enable: trace restarts after a gap (filters, triggers).
+    pub const TRACE_ENABLE: u8 = 5;
+    /// Trace event: a marker (watchpoint with action 4), the encoder state is not reset.
+    pub const TRACE_EVENT: u8 = 6;
+    /// Restart from FIFO overrun: the first sync after lost trace.
+    pub const FIFO_OVERRUN: u8 = 7;
+    /// Exit from power-down.
+    pub const EXIT_POWER_DOWN: u8 = 9;
+
+    /// Whether a sync message with this code resets the encoder (and decoder) state (table
+    /// 25's "Encoder Reset" column: all but the markers and the I-CNT overflow).
+    pub fn resets(code: u8) -> bool {
+        !matches!(code, EXTERNAL_TRIGGER | ICNT_OVERFLOW | TRACE_EVENT)
+    }
+
+    /// Whether the flow continues through a sync message with this code: the markers, the
+    /// I-CNT overflow and the periodic sync (the others restart the trace).
+    pub fn continues(code: u8) -> bool {
+        matches!(
+            code,
+            EXTERNAL_TRIGGER | PERIODIC | ICNT_OVERFLOW | TRACE_EVENT
+        )
+    }
+}
+
+/// RCODE, what a ResourceFull message's RDATA holds (N-Trace table 19, "Resource Full Message
+/// Fields").
+pub mod rcode {
+    /// I-CNT overflowed: RDATA is the I-CNT.
+    pub const ICNT_OVERFLOW: u8 = 0;
+    /// HIST overflowed: RDATA is the HIST (with its stop bit).
+    pub const HIST_OVERFLOW: u8 = 1;
+    /// Repeated history (extension, trTeInstEnRepeatedHistory): RDATA is the HIST, HREPEAT its
+    /// repetitions.
+    pub const HIST_REPEAT: u8 = 2;
+}
+
+/// EVCODE, why a ProgTraceCorrelation message was sent (N-Trace table 23, "Program Trace
+/// Correlation Message Fields").
+pub mod evcode {
+    /// Entry into debug mode: the hart stopped (the end of a run).
+    pub const ENTER_DEBUG: u8 = 0;
+    /// Entry into low-power mode.
+    pub const ENTER_LOW_POWER: u8 = 1;
+    /// Program trace disabled (the hart still runs).
+    pub const TRACE_DISABLED: u8 = 4;
+}
+
+/// FORMAT, the sub-field of an Ownership message's PROCESS (N-Trace table 12, "Encoding of
+/// PROCESS field").
+pub mod process {
+    /// A V or PRV change: PROCESS carries V and PRV only.
+    pub const FORMAT_PRIVILEGE: u8 = 0;
+    /// A sync or scontext change: PROCESS carries V, PRV and scontext.
+    pub const FORMAT_SCONTEXT: u8 = 2;
+    /// A sync or hcontext change.
+    pub const FORMAT_HCONTEXT: u8 = 3;
+}
+
+/// ETYPE and ECODE of the Error message (N-Trace table 15, "Error Message Fields").
+pub mod error {
+    /// ETYPE: queue overrun caused messages to be lost.
+    pub const QUEUE_OVERRUN: u8 = 0;
+    /// ECODE bit: program trace messages lost.
+    pub const PROGRAM_TRACE_LOST: u64 = 0b100;
+    /// ECODE bit: ownership trace messages lost.
+    pub const OWNERSHIP_TRACE_LOST: u64 = 0b1000;
+}
+
 /// The kind of a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -145,7 +245,7 @@ pub fn layout(tcode: u8) -> Option<&'static Layout> {
 /// ResourceFull's HREPEAT only with RCODE 2, ProgTraceCorrelation's HIST only with CDF 1.
 pub fn conditional(tcode: u8, i: usize, prev: &[u64]) -> bool {
     match (tcode, i) {
-        (tcode::RESOURCE_FULL, 2) => prev[0] == 2,
+        (tcode::RESOURCE_FULL, 2) => prev[0] == rcode::HIST_REPEAT as u64,
         (tcode::PROG_TRACE_CORRELATION, 3) => prev[1] == 1,
         _ => true,
     }
@@ -723,6 +823,72 @@ pub fn extend_addr(v: u64, nbits: u32, extend: bool) -> u64 {
 mod tests {
     use super::*;
 
+    /// The named codes are the specification's values (tables 9, 12, 15, 19, 23, 25), and
+    /// SYNC's "Encoder Reset" column is table 25's.
+    #[test]
+    fn named_codes_are_the_spec_values() {
+        assert_eq!((BTM, HTM), (3, 6));
+        assert_eq!(
+            [
+                btype::INDIRECT,
+                btype::TRAP,
+                btype::EXCEPTION,
+                btype::INTERRUPT
+            ],
+            [0, 1, 2, 3]
+        );
+        assert_eq!(
+            [
+                rcode::ICNT_OVERFLOW,
+                rcode::HIST_OVERFLOW,
+                rcode::HIST_REPEAT
+            ],
+            [0, 1, 2]
+        );
+        assert_eq!(
+            [
+                evcode::ENTER_DEBUG,
+                evcode::ENTER_LOW_POWER,
+                evcode::TRACE_DISABLED
+            ],
+            [0, 1, 4]
+        );
+        assert_eq!(
+            [
+                sync::EXTERNAL_TRIGGER,
+                sync::EXIT_RESET,
+                sync::PERIODIC,
+                sync::EXIT_DEBUG,
+                sync::ICNT_OVERFLOW,
+                sync::TRACE_ENABLE,
+                sync::TRACE_EVENT,
+                sync::FIFO_OVERRUN,
+                sync::EXIT_POWER_DOWN
+            ],
+            [0, 1, 2, 3, 4, 5, 6, 7, 9]
+        );
+        let resets: Vec<u8> = (0..16).filter(|&c| sync::resets(c)).collect();
+        assert_eq!(resets, [1, 2, 3, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+        let continues: Vec<u8> = (0..16).filter(|&c| sync::continues(c)).collect();
+        assert_eq!(continues, [0, 2, 4, 6]);
+        assert_eq!(
+            [
+                process::FORMAT_PRIVILEGE,
+                process::FORMAT_SCONTEXT,
+                process::FORMAT_HCONTEXT
+            ],
+            [0, 2, 3]
+        );
+        assert_eq!(
+            (
+                error::QUEUE_OVERRUN,
+                error::PROGRAM_TRACE_LOST,
+                error::OWNERSHIP_TRACE_LOST
+            ),
+            (0, 0b100, 0b1000)
+        );
+    }
+
     fn plain() -> Format {
         Format::default()
     }
@@ -733,7 +899,7 @@ mod tests {
         let m = Message {
             src: 0,
             body: Body::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 0x7d,
                 uaddr: 0x7,
                 hist: 0xffe,
@@ -753,7 +919,7 @@ mod tests {
         assert_eq!(
             m.body,
             Body::ProgTraceSync {
-                sync: 1,
+                sync: sync::EXIT_RESET,
                 icnt: 0,
                 faddr: 0x1000_8291
             }
@@ -793,59 +959,59 @@ mod tests {
             Body::Ownership { process: 0x3b2 },
             Body::DirectBranch { icnt: 0 },
             Body::IndirectBranch {
-                btype: 3,
+                btype: btype::INTERRUPT,
                 icnt: 123,
                 uaddr: (0xffff_ffff_8000_31f4u64 >> 1),
             },
             Body::Error { etype: 0, ecode: 0 },
             Body::ProgTraceSync {
-                sync: 3,
+                sync: sync::EXIT_DEBUG,
                 icnt: 0,
                 faddr: 0x4000_0000,
             },
             Body::DirectBranchSync {
-                sync: 2,
+                sync: sync::PERIODIC,
                 icnt: 77,
                 faddr: 0x4000_0010,
             },
             Body::IndirectBranchSync {
-                sync: 7,
-                btype: 2,
+                sync: sync::FIFO_OVERRUN,
+                btype: btype::EXCEPTION,
                 icnt: 1,
                 faddr: 1,
             },
             Body::ResourceFull {
-                rcode: 0,
+                rcode: rcode::ICNT_OVERFLOW,
                 rdata: 1 << 20,
                 hrepeat: None,
             },
             Body::ResourceFull {
-                rcode: 2,
+                rcode: rcode::HIST_REPEAT,
                 rdata: 0x5555_5555,
                 hrepeat: Some(10),
             },
             Body::IndirectBranchHist {
-                btype: 0,
+                btype: btype::INDIRECT,
                 icnt: 9,
                 uaddr: 0,
                 hist: 1,
             },
             Body::IndirectBranchHistSync {
-                sync: 4,
-                btype: 0,
+                sync: sync::ICNT_OVERFLOW,
+                btype: btype::INDIRECT,
                 icnt: 8,
                 faddr: 0x88,
                 hist: 2,
             },
             Body::RepeatBranch { bcnt: 1000 },
             Body::ProgTraceCorrelation {
-                evcode: 0,
+                evcode: evcode::ENTER_DEBUG,
                 cdf: 1,
                 icnt: 6,
                 hist: Some(1),
             },
             Body::ProgTraceCorrelation {
-                evcode: 4,
+                evcode: evcode::TRACE_DISABLED,
                 cdf: 0,
                 icnt: 0,
                 hist: None,
@@ -872,7 +1038,7 @@ mod tests {
             &Message {
                 src: 0,
                 body: Body::IndirectBranch {
-                    btype: 0,
+                    btype: btype::INDIRECT,
                     icnt: 5,
                     uaddr: 9,
                 },

@@ -13,7 +13,8 @@ use common::{round_trip, Case, Drive, Expectation, Outcome};
 use encoder::decoder::{Decoder, DecoderConfig, Event, Flow, TrapKind};
 use encoder::encoder::{EncoderConfig, Filter, BTM, HTM};
 use encoder::image::Image;
-use encoder::msg::Body;
+use encoder::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
+use encoder::msg::{btype, evcode, sync, Body};
 use iss::csr::{
     CYCLE, MEDELEG, MEPC, MIE, MIP_MTIP, MSTATUS, MSTATUS_MIE, MTVEC, PMPADDR0, PMPCFG0, STVEC,
 };
@@ -252,11 +253,11 @@ fn table_26_back_to_back_returns(
     let code = a.finish();
     let t = trace(&code, &no_prep, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE)
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
         // jal, jal, c.addi, jr t0: the first return, to the second.
-        .jump(0, 2 + 2 + 1 + 2, code.addr(second), 1)
-        .jump(0, second_icnt, code.addr(back), 1)
-        .off(0, EXIT_HW, 1);
+        .jump(btype::INDIRECT, 2 + 2 + 1 + 2, code.addr(second), 1)
+        .jump(btype::INDIRECT, second_icnt, code.addr(back), 1)
+        .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
 }
@@ -304,11 +305,13 @@ fn table_26_back_to_back_taken_branches(
     let code = a.finish();
     let t = trace(&code, &no_prep, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE);
+    e.sync(sync::EXIT_DEBUG, 0, BASE);
     if mode == BTM {
-        e.direct(2).direct(second_icnt).off(0, EXIT_HW, 1);
+        e.direct(2)
+            .direct(second_icnt)
+            .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     } else {
-        e.off(0, 2 + second_icnt + EXIT_HW, 0b111);
+        e.off(evcode::ENTER_DEBUG, 2 + second_icnt + EXIT_HW, 0b111);
     }
     assert_eq!(t.bodies, e.v);
     exact(&t);
@@ -336,10 +339,10 @@ fn table_26_back_to_back_indirect_jumps(
     let code = a.finish();
     let t = trace(&code, &no_prep, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE)
-        .jump(0, 4 + 4 + 2, code.addr(l1), 1)
-        .jump(0, second_icnt, code.addr(l2), 1)
-        .off(0, EXIT_HW, 1);
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
+        .jump(btype::INDIRECT, 4 + 4 + 2, code.addr(l1), 1)
+        .jump(btype::INDIRECT, second_icnt, code.addr(l2), 1)
+        .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
 }
@@ -365,13 +368,14 @@ fn table_26_branch_then_jump(
     let code = a.finish();
     let t = trace(&code, &no_prep, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE);
+    e.sync(sync::EXIT_DEBUG, 0, BASE);
     if mode == BTM {
-        e.direct(4 + 2).jump(0, second_icnt, code.addr(l2), 1);
+        e.direct(4 + 2)
+            .jump(btype::INDIRECT, second_icnt, code.addr(l2), 1);
     } else {
-        e.jump(0, 4 + 2 + second_icnt, code.addr(l2), 0b11);
+        e.jump(btype::INDIRECT, 4 + 2 + second_icnt, code.addr(l2), 0b11);
     }
-    e.off(0, EXIT_HW, 1);
+    e.off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
 }
@@ -397,11 +401,12 @@ fn table_26_jump_then_branch(
     let code = a.finish();
     let t = trace(&code, &no_prep, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE).jump(0, 4 + 2, code.addr(l1), 1);
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
+        .jump(btype::INDIRECT, 4 + 2, code.addr(l1), 1);
     if mode == BTM {
-        e.direct(second_icnt).off(0, EXIT_HW, 1);
+        e.direct(second_icnt).off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     } else {
-        e.off(0, second_icnt + EXIT_HW, 0b11);
+        e.off(evcode::ENTER_DEBUG, second_icnt + EXIT_HW, 0b11);
     }
     assert_eq!(t.bodies, e.v);
     exact(&t);
@@ -453,29 +458,29 @@ fn table_26_back_to_back_exceptions(
     };
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE);
+    e.sync(sync::EXIT_DEBUG, 0, BASE);
     if context {
-        e.ownership((3 << 2) | 2); // FORMAT 2, PRV M, CONTEXT 0
+        e.ownership((3 << 2) | FORMAT_SCONTEXT as u64); // PRV M, CONTEXT 0
     }
     e.jump(
-        0,
+        btype::INDIRECT,
         half_words(BASE, code.addr(setup_end)),
         code.addr(user),
         1,
     );
     if context {
-        e.ownership(0); // PRV U
+        e.ownership(FORMAT_PRIVILEGE as u64); // PRV U
     }
-    e.jump(2, 1, code.addr(shandler), 1);
+    e.jump(btype::EXCEPTION, 1, code.addr(shandler), 1);
     if context {
         e.ownership(1 << 2); // PRV S
     }
     // The second exception: nothing ran in between.
-    e.jump(2, 0, code.addr(mhandler), 1);
+    e.jump(btype::EXCEPTION, 0, code.addr(mhandler), 1);
     if context {
         e.ownership(3 << 2); // PRV M
     }
-    e.off(0, EXIT_HW, 1);
+    e.off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
     assert_eq!(
@@ -526,15 +531,15 @@ fn table_26_exception_at_interrupt_destination(
     assert_eq!(code.addr(mti), code.addr(vec) + 4 * 7);
     let t = trace(&code, &no_prep, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE)
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
         .jump(
-            3,
+            btype::INTERRUPT,
             half_words(BASE, code.addr(interrupted)),
             code.addr(mti),
             1,
         )
-        .jump(2, 0, code.addr(vec), 1)
-        .off(0, EXIT_HW, 1);
+        .jump(btype::EXCEPTION, 0, code.addr(vec), 1)
+        .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
     assert_eq!(
@@ -567,7 +572,9 @@ fn table_26_pending_interrupt_at_start_of_hart(#[values(BTM, HTM)] mode: u8) {
     };
     let t = trace(&code, &prepare, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE).jump(3, 0, h, 1).off(0, EXIT_HW, 1);
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
+        .jump(btype::INTERRUPT, 0, h, 1)
+        .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
     assert_eq!(t.o.expect.pcs[0], h, "the first instruction never retired");
@@ -602,7 +609,9 @@ fn table_26_exception_at_first_instruction_traced(
     let prepare = move |m: &mut Machine| m.hart.csr.mtvec = h;
     let t = trace(&code, &prepare, &config(mode));
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE).jump(2, icnt, h, 1).off(0, EXIT_HW, 1);
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
+        .jump(btype::EXCEPTION, icnt, h, 1)
+        .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     exact(&t);
     assert_eq!(traps(&t), [(TrapKind::Exception, h)]);
@@ -630,10 +639,10 @@ fn table_26_exception_at_first_instruction_traced_after_trace_on(#[values(BTM, H
     };
     let t = trace(&code, &prepare, &cfg);
     let mut e = Expected::new(mode);
-    e.off(4, 0, 1)
-        .sync(5, 0, code.addr(first))
-        .jump(2, 0, h, 1)
-        .off(0, EXIT_HW, 1);
+    e.off(evcode::TRACE_DISABLED, 0, 1)
+        .sync(sync::TRACE_ENABLE, 0, code.addr(first))
+        .jump(btype::EXCEPTION, 0, h, 1)
+        .off(evcode::ENTER_DEBUG, EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     // Everything but the jump before trace started.
     assert_eq!(t.o.got.all(), t.o.expect.pcs[1..]);
@@ -681,7 +690,9 @@ fn table_26_trace_starts_disabled(
     };
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
-    e.off(4, 0, 1).sync(5, 0, start).off(0, 2 + EXIT_HW, 1);
+    e.off(evcode::TRACE_DISABLED, 0, 1)
+        .sync(sync::TRACE_ENABLE, 0, start)
+        .off(evcode::ENTER_DEBUG, 2 + EXIT_HW, 1);
     assert_eq!(t.bodies, e.v);
     assert_eq!(t.o.got.all(), t.o.expect.pcs[3..]);
     assert_eq!(t.o.expect.pcs[3], start);
@@ -725,7 +736,9 @@ fn table_26_hart_stops_with_trace_disabled(
     };
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE).off(4, 1 + 2, 1).off(0, 0, 1);
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
+        .off(evcode::TRACE_DISABLED, 1 + 2, 1)
+        .off(evcode::ENTER_DEBUG, 0, 1);
     assert_eq!(t.bodies, e.v);
     assert_eq!(t.o.got.all(), t.o.expect.pcs[..2]);
     assert_eq!(
@@ -736,7 +749,7 @@ fn table_26_hart_stops_with_trace_disabled(
                 _ => None,
             })
             .collect::<Vec<_>>(),
-        [4, 0]
+        [evcode::TRACE_DISABLED, evcode::ENTER_DEBUG]
     );
 }
 
@@ -777,13 +790,14 @@ fn table_26_trace_disabled_after_an_uninferable_jump(
     };
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE);
+    e.sync(sync::EXIT_DEBUG, 0, BASE);
     if filter {
-        e.jump(0, 1 + 4 + 2, code.addr(after), 1).off(4, 0, 1);
+        e.jump(btype::INDIRECT, 1 + 4 + 2, code.addr(after), 1)
+            .off(evcode::TRACE_DISABLED, 0, 1);
     } else {
-        e.off(4, 1 + 4 + 2, 1);
+        e.off(evcode::TRACE_DISABLED, 1 + 4 + 2, 1);
     }
-    e.off(0, 0, 1);
+    e.off(evcode::ENTER_DEBUG, 0, 1);
     assert_eq!(t.bodies, e.v);
     assert_eq!(t.o.got.all(), t.o.expect.pcs[..4]);
 }
@@ -815,7 +829,9 @@ fn table_26_trace_disabled_after_a_direct_jump_with_all_jumps(#[values(BTM, HTM)
     };
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
-    e.sync(3, 0, BASE).off(4, 16, 0b11).off(0, 0, 1);
+    e.sync(sync::EXIT_DEBUG, 0, BASE)
+        .off(evcode::TRACE_DISABLED, 16, 0b11)
+        .off(evcode::ENTER_DEBUG, 0, 1);
     assert_eq!(t.bodies, e.v);
     assert_eq!(t.o.got.all(), t.o.expect.pcs[..8]);
 }

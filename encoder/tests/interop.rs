@@ -15,7 +15,7 @@ use common::{round_trip, Case, Collect, Drive, Expectation, Outcome};
 use encoder::decoder::{Decoder, DecoderConfig, Warning};
 use encoder::encoder::{EncoderConfig, BTM, HTM};
 use encoder::image::Image;
-use encoder::msg::{self, Body, Message};
+use encoder::msg::{self, btype, evcode, Body, Message};
 use iss::ingress::IngressConfig;
 use rstest::rstest;
 
@@ -156,7 +156,13 @@ fn shallower_return_stack_is_decoded_with_a_warning(
         .position(|m| {
             matches!(
                 m.body,
-                Body::IndirectBranch { btype: 0, .. } | Body::IndirectBranchHist { btype: 0, .. }
+                Body::IndirectBranch {
+                    btype: btype::INDIRECT,
+                    ..
+                } | Body::IndirectBranchHist {
+                    btype: btype::INDIRECT,
+                    ..
+                }
             )
         })
         .expect("a reported return");
@@ -285,7 +291,7 @@ fn htm_correlation_with_cdf_0_keeps_the_tail() {
     let (code, cfg, o, mut msgs) = jump_loop_in_htm();
     let last = msgs.last_mut().unwrap();
     let Body::ProgTraceCorrelation {
-        evcode: 0,
+        evcode: evcode::ENTER_DEBUG,
         cdf: 1,
         icnt,
         hist: Some(1),
@@ -295,7 +301,7 @@ fn htm_correlation_with_cdf_0_keeps_the_tail() {
     };
     assert!(icnt > 0, "a tail to keep");
     last.body = Body::ProgTraceCorrelation {
-        evcode: 0,
+        evcode: evcode::ENTER_DEBUG,
         cdf: 0,
         icnt,
         hist: None,

@@ -315,6 +315,26 @@ pub struct BootRom {
     data: Vec<u8>,
 }
 
+/// A device region [`Bus::add_external`] cannot add.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegionError {
+    /// The region has no bytes or runs past the end of the address space.
+    #[error("a device region at 0x{base:x} of 0x{size:x} bytes is empty or wraps around")]
+    Empty { base: u64, size: u64 },
+    /// The region overlaps `what` (RAM, a device, another region) at `other` (start, end).
+    #[error(
+        "the device region 0x{base:x}..0x{end:x} overlaps {what} (0x{:x}..0x{:x})",
+        other.0,
+        other.1
+    )]
+    Overlaps {
+        base: u64,
+        end: u64,
+        what: &'static str,
+        other: (u64, u64),
+    },
+}
+
 /// Why a boot ROM cannot be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RomError {
@@ -1016,13 +1036,13 @@ impl Bus {
 
     /// Add a region the embedding program provides. It must not overlap RAM, the platform's
     /// devices or another such region.
-    pub fn add_external(&mut self, r: ExternalRegion) -> Result<(), String> {
+    pub fn add_external(&mut self, r: ExternalRegion) -> Result<(), RegionError> {
         let end = r.base.checked_add(r.size).filter(|_| r.size > 0);
         let Some(end) = end else {
-            return Err(format!(
-                "a device region at 0x{:x} of 0x{:x} bytes is empty or wraps around",
-                r.base, r.size
-            ));
+            return Err(RegionError::Empty {
+                base: r.base,
+                size: r.size,
+            });
         };
         let overlaps = |b: u64, e: u64| r.base < e && b < end;
         let mut taken: Vec<(&str, u64, u64)> = self
@@ -1050,10 +1070,12 @@ impl Bus {
             taken.push(("another device region", x.base, x.base + x.size));
         }
         if let Some((what, b, e)) = taken.into_iter().find(|&(_, b, e)| overlaps(b, e)) {
-            return Err(format!(
-                "the device region 0x{:x}..0x{end:x} overlaps {what} (0x{b:x}..0x{e:x})",
-                r.base
-            ));
+            return Err(RegionError::Overlaps {
+                base: r.base,
+                end,
+                what,
+                other: (b, e),
+            });
         }
         self.external.push(r);
         Ok(())
@@ -1269,7 +1291,16 @@ mod tests {
                 device: None,
             })
             .unwrap_err();
-        assert!(e.contains("the boot ROM"), "{e}");
+        assert!(e.to_string().contains("the boot ROM"), "{e}");
+        assert_eq!(
+            e,
+            RegionError::Overlaps {
+                base: 0x8000,
+                end: 0x9000,
+                what: "the boot ROM",
+                other: (ROM_BASE, ROM_BASE + ROM_MAX_SIZE)
+            }
+        );
         // A larger tree makes a larger ROM; one past the window is an error.
         assert_eq!(BootRom::new(0, &[0; 0x1000]).unwrap().size(), 0x2000);
         assert_eq!(

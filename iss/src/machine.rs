@@ -29,16 +29,30 @@ pub enum ConfigError {
     #[error("CTR: {0}")]
     Ctr(ctr::ConfigError),
     #[error("PMP: {0}")]
-    Pmp(String),
+    Pmp(PmpError),
     #[error("boot ROM: {0}")]
     Rom(#[from] crate::bus::RomError),
     #[error("device tree: {0}")]
-    Dtb(String),
+    Dtb(vm_fdt::Error),
     #[error(
         "the device tree ({len} bytes) does not fit in the {space} bytes of main RAM, where \
          the built-in SBI puts it (use --mem to enlarge RAM)"
     )]
     DtbTooLarge { len: usize, space: u64 },
+}
+
+/// PMP settings that cannot be built ([`Config::check_pmp`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PmpError {
+    /// More entries than pmpaddr0..63.
+    #[error("{0} entries: at most {max} (the privileged spec's pmpaddr0..63)", max = crate::csr::PMP_MAX)]
+    Entries(u8),
+    /// A granularity that is not a power of two from 4 bytes to 2 GiB.
+    #[error(
+        "granularity {0}: a power of two from 4 bytes to 2 GiB (2^(G+2), privileged spec \
+         3.7.1)"
+    )]
+    Granularity(u64),
 }
 
 /// Options fixed when the machine is built.
@@ -103,20 +117,13 @@ impl Config {
     /// Whether the PMP settings can be built: at most 64 entries, a granularity that is a
     /// power of two from 4 bytes to 2 GiB (the device tree's `riscv,pmpgranularity` is a
     /// 32-bit cell).
-    pub fn check_pmp(&self) -> Result<(), String> {
+    pub fn check_pmp(&self) -> Result<(), PmpError> {
         if self.pmp_regions as usize > crate::csr::PMP_MAX {
-            return Err(format!(
-                "{} entries: at most {} (the privileged spec's pmpaddr0..63)",
-                self.pmp_regions,
-                crate::csr::PMP_MAX
-            ));
+            return Err(PmpError::Entries(self.pmp_regions));
         }
         let g = self.pmp_granularity;
         if g < 4 || !g.is_power_of_two() || g > 1 << 31 {
-            return Err(format!(
-                "granularity {g}: a power of two from 4 bytes to 2 GiB (2^(G+2), privileged \
-                 spec 3.7.1)"
-            ));
+            return Err(PmpError::Granularity(g));
         }
         Ok(())
     }
@@ -273,8 +280,7 @@ impl Machine {
             dtb: Vec::new(),
             fetch_rom: false,
         };
-        m.dtb = crate::dtb::build(&m.config, &m.hart.pmu.dt_tables())
-            .map_err(|e| ConfigError::Dtb(e.to_string()))?;
+        m.dtb = crate::dtb::build(&m.config, &m.hart.pmu.dt_tables()).map_err(ConfigError::Dtb)?;
         if !m.config.sbi {
             // Checked here, so that `boot` cannot fail.
             crate::bus::BootRom::new(0, &m.dtb)?;

@@ -3,11 +3,56 @@
 //! [`Config`]. One mapping serves the command line and the tests that build a machine the way
 //! the command line would (a guest program's `hartscope-options:` line).
 
+use crate::isa::IsaError;
+use crate::machine::PmpError;
 use crate::{Config, Isa};
 
+/// Hart options that cannot be applied: each names the option and the value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// `--isa`: a string [`Isa::parse`] refuses.
+    #[error("--isa {isa}: {err}")]
+    Isa { isa: String, err: IsaError },
+    /// An option given without its value.
+    #[error("{0} needs a value")]
+    NoValue(String),
+    /// `--sbi` other than `none` or `builtin`.
+    #[error("--sbi {0}: none or builtin")]
+    Sbi(String),
+    /// A number option whose value is not a number of its type.
+    #[error("{option} {value}")]
+    NotANumber { option: &'static str, value: String },
+    /// Not one of the options [`HartOptions::from_args`] takes.
+    #[error("{0}: not a hart option")]
+    Unknown(String),
+    #[error("--hpm-counters {0}: at most 29 hpm counters (mhpmcounter3..31)")]
+    HpmCounters(u8),
+    #[error("--hpm-width {0}: the counter width must be in 1..=64 bits")]
+    HpmWidth(u8),
+    #[error("--pmu-models: unknown model '{0}' (caches, tlb, bp, all)")]
+    PmuModel(String),
+    #[error("PMU settings: {0}")]
+    Pmu(pmu::ConfigError),
+    #[error("--ctr {layout}: {err}")]
+    CtrLayout {
+        layout: String,
+        err: ctr::ConfigError,
+    },
+    #[error("CTR settings: {0}")]
+    Ctr(ctr::ConfigError),
+    /// `--pmpregions` or `--pmpgranularity` (the option the error is about).
+    #[error("{flag}: {0}", flag = pmp_option(.0))]
+    Pmp(PmpError),
+    #[error("--tval-zero: {0}")]
+    TvalZero(NotAnException),
+}
+
 /// Parse an ISA string ([`crate::isa`]) for `--isa`: the error names the string.
-pub fn parse_isa(isa: &str) -> Result<Isa, String> {
-    Isa::parse(isa).map_err(|e| format!("--isa {isa}: {e}"))
+pub fn parse_isa(isa: &str) -> Result<Isa, OptionsError> {
+    Isa::parse(isa).map_err(|err| OptionsError::Isa {
+        isa: isa.to_string(),
+        err,
+    })
 }
 
 /// The hart's options (see `hartscope run --help`).
@@ -59,7 +104,7 @@ impl Default for HartOptions {
 impl HartOptions {
     /// The options among `args` (command-line words: `--isa rv64gc_smctr --ctr 1.0`). Only
     /// the options above that take no file; anything else is an error.
-    pub fn from_args<S: AsRef<str>>(args: &[S]) -> Result<HartOptions, String> {
+    pub fn from_args<S: AsRef<str>>(args: &[S]) -> Result<HartOptions, OptionsError> {
         let mut o = HartOptions::default();
         let mut it = args.iter().map(AsRef::as_ref);
         while let Some(a) = it.next() {
@@ -71,7 +116,7 @@ impl HartOptions {
                 inline
                     .or_else(|| it.next())
                     .map(str::to_string)
-                    .ok_or_else(|| format!("{name} needs a value"))
+                    .ok_or_else(|| OptionsError::NoValue(name.to_string()))
             };
             match name {
                 "--isa" => o.isa = Some(value()?),
@@ -79,37 +124,32 @@ impl HartOptions {
                     o.sbi = match value()?.as_str() {
                         "builtin" => true,
                         "none" => false,
-                        v => return Err(format!("--sbi {v}: none or builtin")),
+                        v => return Err(OptionsError::Sbi(v.to_string())),
                     }
                 }
                 "--hpm-counters" => {
-                    let v = value()?;
-                    o.hpm_counters = Some(v.parse().map_err(|_| format!("--hpm-counters {v}"))?);
+                    o.hpm_counters = Some(number("--hpm-counters", value()?)?);
                 }
                 "--hpm-width" => {
-                    let v = value()?;
-                    o.hpm_width = v.parse().map_err(|_| format!("--hpm-width {v}"))?;
+                    o.hpm_width = number("--hpm-width", value()?)?;
                 }
                 "--pmu-models" => o.pmu_models = Some(value()?),
                 "--ctr" => o.ctr_layout = Some(value()?),
                 "--pmpregions" => {
-                    let v = value()?;
-                    o.pmp_regions = Some(v.parse().map_err(|_| format!("--pmpregions {v}"))?);
+                    o.pmp_regions = Some(number("--pmpregions", value()?)?);
                 }
                 "--pmpgranularity" => {
-                    let v = value()?;
-                    o.pmp_granularity =
-                        Some(v.parse().map_err(|_| format!("--pmpgranularity {v}"))?);
+                    o.pmp_granularity = Some(number("--pmpgranularity", value()?)?);
                 }
                 "--tval-zero" => o.tval_zero = Some(value()?),
-                other => return Err(format!("{other}: not a hart option")),
+                other => return Err(OptionsError::Unknown(other.to_string())),
             }
         }
         Ok(o)
     }
 
     /// The machine configuration these options describe, on top of `base`.
-    pub fn config(&self, base: Config) -> Result<Config, String> {
+    pub fn config(&self, base: Config) -> Result<Config, OptionsError> {
         let isa = match &self.isa {
             Some(s) => parse_isa(s)?,
             None => Isa {
@@ -127,17 +167,12 @@ impl HartOptions {
         }
         if let Some(n) = self.hpm_counters {
             if n > 29 {
-                return Err(format!(
-                    "--hpm-counters {n}: at most 29 hpm counters (mhpmcounter3..31)"
-                ));
+                return Err(OptionsError::HpmCounters(n));
             }
             c.pmu.hpm_counters = n;
         }
         if !(1..=64).contains(&self.hpm_width) {
-            return Err(format!(
-                "--hpm-width {}: the counter width must be in 1..=64 bits",
-                self.hpm_width
-            ));
+            return Err(OptionsError::HpmWidth(self.hpm_width));
         }
         c.pmu.hpm_width = self.hpm_width;
         if let Some(list) = &self.pmu_models {
@@ -152,23 +187,22 @@ impl HartOptions {
                         c.pmu.tlb = None;
                         c.pmu.bp = None;
                     }
-                    other => {
-                        return Err(format!(
-                            "--pmu-models: unknown model '{other}' (caches, tlb, bp, all)"
-                        ))
-                    }
+                    other => return Err(OptionsError::PmuModel(other.to_string())),
                 }
             }
         }
-        c.pmu.validate().map_err(|e| format!("PMU settings: {e}"))?;
+        c.pmu.validate().map_err(OptionsError::Pmu)?;
         if isa.ctr || self.ctr_layout.is_some() || self.ctr.is_some() {
             let mut cc = self.ctr.unwrap_or_default();
             if let Some(l) = &self.ctr_layout {
-                cc.layout = l.parse().map_err(|e| format!("--ctr {l}: {e}"))?;
+                cc.layout = l.parse().map_err(|err| OptionsError::CtrLayout {
+                    layout: l.clone(),
+                    err,
+                })?;
             }
             // Mispredictions exist only with a branch predictor to make them.
             cc.misp = c.pmu.bp.is_some();
-            cc.validate().map_err(|e| format!("CTR settings: {e}"))?;
+            cc.validate().map_err(OptionsError::Ctr)?;
             c.ctr = Some(cc);
         }
         if let Some(n) = self.pmp_regions {
@@ -177,19 +211,51 @@ impl HartOptions {
         if let Some(g) = self.pmp_granularity {
             c.pmp_granularity = g;
         }
-        c.check_pmp().map_err(|e| {
-            let flag = if e.contains("entries") {
-                "--pmpregions"
-            } else {
-                "--pmpgranularity"
-            };
-            format!("{flag}: {e}")
-        })?;
+        c.check_pmp().map_err(OptionsError::Pmp)?;
         if let Some(list) = &self.tval_zero {
-            c.tval_zero = parse_exceptions(list).map_err(|e| format!("--tval-zero: {e}"))?;
+            c.tval_zero = parse_exceptions(list).map_err(OptionsError::TvalZero)?;
         }
         Ok(c)
     }
+}
+
+/// The option a PMP error is about.
+fn pmp_option(e: &PmpError) -> &'static str {
+    match e {
+        PmpError::Entries(_) => "--pmpregions",
+        PmpError::Granularity(_) => "--pmpgranularity",
+    }
+}
+
+/// A number option's value.
+fn number<T: std::str::FromStr>(option: &'static str, value: String) -> Result<T, OptionsError> {
+    value
+        .parse()
+        .map_err(|_| OptionsError::NotANumber { option, value })
+}
+
+/// An item of an exception list ([`parse_exceptions`]) that names no exception.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{item}' is not an exception (a code, or one of: {})", exception_names().join(", "))]
+pub struct NotAnException {
+    /// The item, trimmed.
+    pub item: String,
+}
+
+/// Every exception's name as a list takes it (lower case, dashes).
+fn exception_names() -> Vec<String> {
+    (0..64)
+        .filter_map(arch::Exception::from_code)
+        .map(|e| normalized_exception(e.name()))
+        .collect()
+}
+
+/// An exception name as [`parse_exceptions`] compares it.
+fn normalized_exception(s: &str) -> String {
+    s.trim()
+        .to_ascii_lowercase()
+        .replace([' ', '/', '_'], "-")
+        .replace("-amo-", "-")
 }
 
 /// A set of exceptions as a mask by exception code, from a comma-separated list of their
@@ -197,14 +263,9 @@ impl HartOptions {
 /// spaces and slashes as dashes (`illegal-instruction`, `breakpoint`,
 /// `store/amo-access-fault` or `store-access-fault`); `all` for every exception, `none` for
 /// none.
-pub fn parse_exceptions(list: &str) -> Result<u64, String> {
+pub fn parse_exceptions(list: &str) -> Result<u64, NotAnException> {
     use arch::Exception;
-    let norm = |s: &str| {
-        s.trim()
-            .to_ascii_lowercase()
-            .replace([' ', '/', '_'], "-")
-            .replace("-amo-", "-")
-    };
+    let norm = normalized_exception;
     let all: Vec<Exception> = (0..64).filter_map(Exception::from_code).collect();
     let mut mask = 0u64;
     for item in list.split(',').filter(|s| !s.trim().is_empty()) {
@@ -218,14 +279,9 @@ pub fn parse_exceptions(list: &str) -> Result<u64, String> {
                     Err(_) => all.iter().copied().find(|e| norm(e.name()) == w),
                 };
                 let Some(e) = e else {
-                    return Err(format!(
-                        "'{}' is not an exception (a code, or one of: {})",
-                        item.trim(),
-                        all.iter()
-                            .map(|e| norm(e.name()))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                    return Err(NotAnException {
+                        item: item.trim().to_string(),
+                    });
                 };
                 mask |= 1 << e.code();
             }
@@ -284,9 +340,49 @@ mod tests {
                 .unwrap()
                 .config(Config::default())
                 .unwrap_err();
-            assert!(e.starts_with(msg), "{args:?}: {e}");
+            assert!(e.to_string().starts_with(msg), "{args:?}: {e}");
         }
         assert!(HartOptions::from_args(&["--isa"]).is_err());
+    }
+
+    /// The errors are types that carry the option's value, not only text.
+    #[test]
+    fn errors_carry_the_values() {
+        let config = |args: &[&str]| {
+            HartOptions::from_args(args)
+                .and_then(|o| o.config(Config::default()))
+                .unwrap_err()
+        };
+        assert_eq!(
+            config(&["--isa"]),
+            OptionsError::NoValue("--isa".to_string())
+        );
+        assert_eq!(
+            config(&["--hpm-width", "wide"]),
+            OptionsError::NotANumber {
+                option: "--hpm-width",
+                value: "wide".to_string()
+            }
+        );
+        assert_eq!(config(&["--hpm-width", "65"]), OptionsError::HpmWidth(65));
+        assert_eq!(
+            config(&["--pmpregions", "65"]),
+            OptionsError::Pmp(PmpError::Entries(65))
+        );
+        assert_eq!(
+            config(&["--pmpgranularity", "12"]),
+            OptionsError::Pmp(PmpError::Granularity(12))
+        );
+        assert_eq!(
+            config(&["--tval-zero", " bogus ,2"]),
+            OptionsError::TvalZero(NotAnException {
+                item: "bogus".to_string()
+            })
+        );
+        assert_eq!(
+            config(&["--pmpregions", "65"]).to_string(),
+            "--pmpregions: 65 entries: at most 64 (the privileged spec's pmpaddr0..63)"
+        );
     }
 
     /// A subset of RV64GC is what it says (it used to be refused): the configuration holds
@@ -319,7 +415,11 @@ mod tests {
             ),
         ] {
             let e = parse_isa(isa).unwrap_err();
-            assert!(e.starts_with(msg), "{isa}: {e}");
+            assert!(e.to_string().starts_with(msg), "{isa}: {e}");
+            assert!(
+                matches!(&e, OptionsError::Isa { isa: i, .. } if i == isa),
+                "{e:?}"
+            );
         }
     }
 }

@@ -95,7 +95,7 @@ impl Checker {
             r.write(&self.items)?;
             g.end = r.offset();
         }
-        v.group(g).map_err(Error::Config)?;
+        v.group(g).map_err(Error::Group)?;
         self.check_trap(v, dut);
         self.checked += 1;
         self.collect(v, dut, order);
@@ -583,19 +583,19 @@ mod tests {
             .unwrap_or(default)
     }
 
-    fn folded(v: &mut Verifier, dut: &Retirement) -> Result<Group, String> {
+    fn folded(v: &mut Verifier, dut: &Retirement) -> Result<Group, tandem::parser::ErrorKind> {
         let mut items = Vec::new();
         build_items(&mut items, v, dut);
         let mut g = Group::default();
         for it in items {
-            tandem::parser::add(&mut g, it).map_err(|k| k.to_string())?;
+            tandem::parser::add(&mut g, it)?;
         }
         Ok(g)
     }
 
-    fn filled(v: &mut Verifier, dut: &Retirement) -> Result<Group, String> {
+    fn filled(v: &mut Verifier, dut: &Retirement) -> Result<Group, tandem::parser::ErrorKind> {
         let mut g = Group::default();
-        fill_group(&mut g, v, dut).map_err(|k| k.to_string())?;
+        fill_group(&mut g, v, dut)?;
         Ok(g)
     }
 

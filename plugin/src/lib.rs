@@ -217,7 +217,7 @@ impl Config {
                 _ => hart_args.push(a),
             }
         }
-        let o = iss::options::HartOptions::from_args(&hart_args).map_err(Error::Config)?;
+        let o = iss::options::HartOptions::from_args(&hart_args).map_err(Error::Options)?;
         let mut c = self.clone();
         if uart_input.is_some() {
             c.uart_input = uart_input;
@@ -270,6 +270,28 @@ pub enum Error {
     NoSuchRegister(String),
     #[error("retirement {order}: {problem}")]
     Retirement { order: u64, problem: String },
+    /// An RVFI retirement that does not make steps of the hart.
+    #[error("retirement {order}: {err}")]
+    Rvfi { order: u64, err: rvfi::RvfiError },
+    /// Hart options (as on the command line) that cannot be applied.
+    #[error("{0}")]
+    Options(iss::options::OptionsError),
+    /// The hart's settings (the [`Config`] fields named as the command line's options, without
+    /// the leading dashes) that cannot be applied.
+    #[error("{}", .0.to_string().replace("--", ""))]
+    HartSettings(iss::options::OptionsError),
+    /// The reference hart (the verifier) could not be set up.
+    #[error("{0}")]
+    Setup(tandem::session::SetupError),
+    /// A device region that cannot be added.
+    #[error("{0}")]
+    Device(iss::bus::RegionError),
+    /// The non-deterministic state list (`nondet`) names something unknown.
+    #[error("{0}")]
+    Nondet(tandem::config::ListError),
+    /// A group the verifier cannot check.
+    #[error("{0}")]
+    Group(tandem::verify::GroupError),
     #[error("the tandem recording: {0}")]
     Record(std::io::Error),
 }
@@ -350,7 +372,7 @@ impl Hart {
         };
         let mut mc = opts
             .config(iss::Config::default())
-            .map_err(|e| Error::Config(e.replace("--", "")))?;
+            .map_err(Error::HartSettings)?;
         mc.ram_base = cfg.ram_base;
         mc.extra_ram = cfg.memory.iter().map(|r| (r.base, r.size)).collect();
         let misaligned = match cfg.misaligned.as_str() {
@@ -362,7 +384,7 @@ impl Hart {
                 )))
             }
         };
-        let mut nondet = Nondet::parse(&cfg.nondet).map_err(Error::Config)?;
+        let mut nondet = Nondet::parse(&cfg.nondet).map_err(Error::Nondet)?;
         // The pins say when interrupts are pending, so the core's taking one is checked.
         nondet.mip |= cfg.interrupt_pins;
         let machine = tandem::sidecar::machine_json(&mc);
@@ -401,7 +423,7 @@ impl Hart {
             machine: Some(machine),
             ..VerifyConfig::default()
         };
-        let mut v = Verifier::new(vc, None).map_err(Error::Config)?;
+        let mut v = Verifier::new(vc, None).map_err(Error::Setup)?;
         if let Some(path) = &cfg.uart_input {
             let bytes = std::fs::read(path).map_err(|source| Error::Io {
                 path: format!("uart_input {path}"),
@@ -590,7 +612,7 @@ impl Hart {
             size,
             device: Some(model),
         })
-        .map_err(Error::Config)
+        .map_err(Error::Device)
     }
 
     /// The pc of the next instruction.
@@ -898,9 +920,9 @@ impl Hart {
         let m = &self.v.m;
         let n = r
             .to_retirements(|a| m.get_reg(a).unwrap_or(0), &mut steps)
-            .map_err(|problem| Error::Retirement {
+            .map_err(|err| Error::Rvfi {
                 order: r.order,
-                problem,
+                err,
             })?;
         let mut out = Vec::new();
         for s in &steps[..n] {

@@ -63,6 +63,27 @@ pub struct Rvfi {
     pub csr: [RvfiCsr; RVFI_MAX_CSR],
 }
 
+/// An RVFI retirement the hart's steps cannot be made of ([`Rvfi::to_retirements`]): the
+/// signal and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RvfiError {
+    /// `rvfi_ixl` other than 0 (not given) or 2 (RV64).
+    #[error("rvfi_ixl {0} (hartscope is RV64: 2)")]
+    Ixl(u8),
+    /// A CSR write to an address beyond the 12-bit CSR space.
+    #[error("CSR address 0x{0:x}")]
+    CsrAddress(u16),
+    /// `rvfi_mem_rmask` (or, `store`, `rvfi_mem_wmask`) that is not one aligned access.
+    #[error(
+        "rvfi_mem_{}mask 0x{mask:02x} is not an access of 1, 2, 4 or 8 bytes",
+        if *store { "w" } else { "r" }
+    )]
+    MemMask { store: bool, mask: u8 },
+    /// More writes or accesses than a retirement holds.
+    #[error(transparent)]
+    Overflow(#[from] Overflow),
+}
+
 impl Rvfi {
     /// The hart's steps for this retirement, into `out`: none (not valid), one, or two (an
     /// interrupt, then the first instruction of its handler). `csr_before` gives a CSR's
@@ -71,12 +92,12 @@ impl Rvfi {
         &self,
         csr_before: impl Fn(u16) -> u64,
         out: &mut [Retirement; 2],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, RvfiError> {
         if self.valid == 0 {
             return Ok(0);
         }
         if self.ixl != 0 && self.ixl != 2 {
-            return Err(format!("rvfi_ixl {} (hartscope is RV64: 2)", self.ixl));
+            return Err(RvfiError::Ixl(self.ixl));
         }
         let mut n = 0;
         if self.intr != 0 {
@@ -137,18 +158,15 @@ impl Rvfi {
         if self.trap != 0 {
             r.trap = TRAP_EXCEPTION;
         }
-        let overflow = |e: Overflow| e.to_string();
         if self.rd_addr != 0 && self.trap == 0 {
-            r.push_write(REG_X, (self.rd_addr & 31) as u16, self.rd_wdata)
-                .map_err(overflow)?;
+            r.push_write(REG_X, (self.rd_addr & 31) as u16, self.rd_wdata)?;
         }
         if self.frd_wen != 0 && self.trap == 0 {
-            r.push_write(REG_F, (self.frd_addr & 31) as u16, self.frd_wdata)
-                .map_err(overflow)?;
+            r.push_write(REG_F, (self.frd_addr & 31) as u16, self.frd_wdata)?;
         }
         for c in self.csrs() {
             if c.addr > 0xfff {
-                return Err(format!("CSR address 0x{:x}", c.addr));
+                return Err(RvfiError::CsrAddress(c.addr));
             }
             let v = if c.wmask == u64::MAX {
                 c.wdata
@@ -161,11 +179,11 @@ impl Rvfi {
             if let Some(i) = trap_csrs.iter().position(|&a| a == c.addr) {
                 if !taken[i] {
                     taken[i] = true;
-                    out[0].push_write(REG_CSR, c.addr, v).map_err(overflow)?;
+                    out[0].push_write(REG_CSR, c.addr, v)?;
                     continue;
                 }
             }
-            r.push_write(REG_CSR, c.addr, v).map_err(overflow)?;
+            r.push_write(REG_CSR, c.addr, v)?;
         }
         if self.trap == 0 {
             for (mask, kind) in [(self.mem_rmask, MEM_LOAD), (self.mem_wmask, MEM_STORE)] {
@@ -175,10 +193,10 @@ impl Rvfi {
                 let tz = mask.trailing_zeros();
                 let size = mask.count_ones();
                 if mask >> tz != ((1u16 << size) - 1) as u8 || !matches!(size, 1 | 2 | 4 | 8) {
-                    return Err(format!(
-                        "rvfi_mem_{}mask 0x{mask:02x} is not an access of 1, 2, 4 or 8 bytes",
-                        if kind == MEM_LOAD { "r" } else { "w" }
-                    ));
+                    return Err(RvfiError::MemMask {
+                        store: kind == MEM_STORE,
+                        mask,
+                    });
                 }
                 let data = |d: u64| d.checked_shr(8 * tz).unwrap_or(0);
                 r.push_mem(MemAccess {
@@ -196,8 +214,7 @@ impl Rvfi {
                     } else {
                         0
                     },
-                })
-                .map_err(overflow)?;
+                })?;
             }
         }
         out[n] = r;

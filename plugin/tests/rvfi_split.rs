@@ -68,3 +68,51 @@ fn a_trap_without_an_instruction_word_is_a_fetch_fault_by_its_cause() {
     r.n_csr = 0;
     assert_eq!(split(&r)[0].len, 2);
 }
+
+/// Retirements that make no steps are refused with a typed error carrying the signal's value,
+/// and the message the C ABI and Python report.
+#[test]
+fn bad_signals_are_typed_errors_with_their_values() {
+    use plugin::rvfi::RvfiError;
+    let refuse = |r: Rvfi| {
+        let mut out = [Retirement::default(); 2];
+        r.to_retirements(|_| 0, &mut out).unwrap_err()
+    };
+    let base = Rvfi {
+        valid: 1,
+        insn: 0x0000_0013, // nop
+        pc_rdata: 0x8000_0000,
+        pc_wdata: 0x8000_0004,
+        mode: 3,
+        ..Rvfi::default()
+    };
+    let e = refuse(Rvfi { ixl: 1, ..base });
+    assert_eq!(e, RvfiError::Ixl(1));
+    assert_eq!(e.to_string(), "rvfi_ixl 1 (hartscope is RV64: 2)");
+    let e = refuse(Rvfi {
+        mem_rmask: 0x05,
+        ..base
+    });
+    assert_eq!(
+        e,
+        RvfiError::MemMask {
+            store: false,
+            mask: 0x05
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "rvfi_mem_rmask 0x05 is not an access of 1, 2, 4 or 8 bytes"
+    );
+    let e = refuse(Rvfi {
+        mem_wmask: 0x50,
+        mem_rmask: 0,
+        ..base
+    });
+    assert!(e.to_string().starts_with("rvfi_mem_wmask 0x50 "), "{e}");
+    let mut r = Rvfi { n_csr: 1, ..base };
+    r.csr[0] = csr(0x1000, 0);
+    let e = refuse(r);
+    assert_eq!(e, RvfiError::CsrAddress(0x1000));
+    assert_eq!(e.to_string(), "CSR address 0x1000");
+}

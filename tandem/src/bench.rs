@@ -3,7 +3,7 @@
 //! (whose length is limited only by the run, to show the verifier's memory stays flat).
 
 use crate::config::WriterConfig;
-use crate::session::{machine, writer, HartConfig};
+use crate::session::{machine, writer, HartConfig, SetupError};
 use crate::verify::{Report, Verifier, VerifyConfig};
 use iss::Detail;
 use iss::NoSink;
@@ -18,7 +18,7 @@ pub fn hart_speed(
     hart: HartConfig,
     insns: u64,
     traced: Option<(&WriterConfig, Box<dyn Write + Send>)>,
-) -> Result<(u64, f64, u64), String> {
+) -> Result<(u64, f64, u64), SetupError> {
     let (mut m, prog) = machine(elf, path, hart)?;
     match traced {
         None => {
@@ -30,7 +30,7 @@ pub fn hart_speed(
             let mut w = writer(&m, &prog, cfg, out)?;
             let t = Instant::now();
             m.run(&mut w, Some(insns));
-            let (_, stats) = w.finish(Some(m.hart.prv)).map_err(|e| e.to_string())?;
+            let (_, stats) = w.finish(Some(m.hart.prv)).map_err(SetupError::Write)?;
             Ok((m.retired(), t.elapsed().as_secs_f64(), stats.bytes))
         }
     }
@@ -74,7 +74,7 @@ pub fn hart_speed_records(
     hart: HartConfig,
     insns: u64,
     simple: bool,
-) -> Result<(u64, f64), String> {
+) -> Result<(u64, f64), SetupError> {
     fn run<const SIMPLE: bool>(m: &mut iss::Machine, insns: u64) -> f64 {
         let mut sink = Records::<SIMPLE> { sum: 0 };
         let t = Instant::now();
@@ -139,6 +139,18 @@ impl<R: Read> Read for Sampling<R> {
     }
 }
 
+/// Why [`verify_streamed`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The pipe between the hart and the verifier could not be made.
+    #[error("{0}")]
+    Pipe(std::io::Error),
+    #[error("the hart thread panicked")]
+    Panicked,
+}
+
 /// Verify the stream of a run of `insns` instructions, piped from a hart running on another
 /// thread. Returns the report and RSS samples taken along the stream.
 pub fn verify_streamed(
@@ -148,12 +160,12 @@ pub fn verify_streamed(
     insns: u64,
     cfg: &WriterConfig,
     vcfg: VerifyConfig,
-) -> Result<(Report, Vec<(u64, u64)>), String> {
-    let (reader, pipe) = std::io::pipe().map_err(|e| e.to_string())?;
+) -> Result<(Report, Vec<(u64, u64)>), BenchError> {
+    let (reader, pipe) = std::io::pipe().map_err(BenchError::Pipe)?;
     let elf_owned = elf.to_vec();
     let path_owned = path.to_string();
     let wcfg = cfg.clone();
-    let producer = std::thread::spawn(move || -> Result<(), String> {
+    let producer = std::thread::spawn(move || -> Result<(), SetupError> {
         let (mut m, prog) = machine(&elf_owned, &path_owned, hart)?;
         let mut w = writer(&m, &prog, &wcfg, pipe)?;
         m.run(&mut w, Some(insns));
@@ -165,9 +177,7 @@ pub fn verify_streamed(
     let mut input = Sampling::new(reader, 256 << 20);
     v.run(&mut input);
     drop(input.inner);
-    producer
-        .join()
-        .map_err(|_| "the hart thread panicked".to_string())??;
+    producer.join().map_err(|_| BenchError::Panicked)??;
     let mut samples = input.samples;
     samples.push((input.read, rss_kib()));
     Ok((v.report, samples))

@@ -83,7 +83,7 @@ impl Partial {
 
     /// Parse a comma-separated list: `gpr`, `fpr`, `csr`, `trap`, `pc`, `insn`, `priv`,
     /// `eaddr`, `store-data`, `csr:NAME` (a CSR by name or number).
-    pub fn parse(s: &str) -> Result<Partial, String> {
+    pub fn parse(s: &str) -> Result<Partial, ListError> {
         let mut p = Partial::default();
         for w in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             match w {
@@ -99,12 +99,7 @@ impl Partial {
                 "store-data" => p.store_data = true,
                 _ => match w.strip_prefix("csr:") {
                     Some(name) => p.csrs.push(csr_by_name(name)?),
-                    None => {
-                        return Err(format!(
-                            "unknown element '{w}' (gpr, fpr, csr, trap, pc, insn, priv, eaddr, \
-                             store-data, csr:NAME)"
-                        ))
-                    }
+                    None => return Err(ListError::Element(w.to_string())),
                 },
             }
         }
@@ -112,8 +107,35 @@ impl Partial {
     }
 }
 
+/// A word of a comma-separated option list (`--tandem-omit`, `--absent`, `--nondet`,
+/// `--tandem-extras`) that names nothing: the word, and the words the list takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    /// An element of a [`Partial`] list.
+    #[error(
+        "unknown element '{0}' (gpr, fpr, csr, trap, pc, insn, priv, eaddr, store-data, \
+         csr:NAME)"
+    )]
+    Element(String),
+    /// A CSR name or number ([`csr_by_name`]).
+    #[error("unknown CSR '{0}'")]
+    Csr(String),
+    /// An extra of [`WriterConfig::apply_extras`].
+    #[error(
+        "unknown extra '{0}' (incr-pc, incremental, implicit-end, eaddr, paddr, store-data, \
+         pc-paddr, mtime, mem, image, counters, start-state, all)"
+    )]
+    Extra(String),
+    /// A non-deterministic state of [`crate::verify::Nondet::parse`].
+    #[error(
+        "unknown non-deterministic state '{0}' (mip, time, mcycle, minstret, hpm, mmio, sc, \
+         htif, none, default)"
+    )]
+    Nondet(String),
+}
+
 /// A CSR by name (`mtval`) or number (`0x343`, `835`).
-pub fn csr_by_name(name: &str) -> Result<u16, String> {
+pub fn csr_by_name(name: &str) -> Result<u16, ListError> {
     let n = name.trim();
     let num = if let Some(h) = n.strip_prefix("0x") {
         u16::from_str_radix(h, 16).ok()
@@ -125,7 +147,7 @@ pub fn csr_by_name(name: &str) -> Result<u16, String> {
     }
     (0..0x1000u16)
         .find(|&c| iss::csr::csr_name(c).is_some_and(|s| s == n))
-        .ok_or_else(|| format!("unknown CSR '{n}'"))
+        .ok_or_else(|| ListError::Csr(n.to_string()))
 }
 
 /// Everything the writer can be asked to do.
@@ -229,7 +251,7 @@ impl WriterConfig {
     /// Switch extras on (`+name`, or a bare name) or off (`-name`) from a comma-separated
     /// list: `incr-pc`, `incremental`, `implicit-end`, `eaddr`, `paddr`, `store-data`,
     /// `pc-paddr`, `mtime`, `mem`, `image`, `counters`, `start-state`, `all`.
-    pub fn apply_extras(&mut self, s: &str) -> Result<(), String> {
+    pub fn apply_extras(&mut self, s: &str) -> Result<(), ListError> {
         for w in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             let (on, name) = match w.strip_prefix('-') {
                 Some(n) => (false, n),
@@ -257,12 +279,7 @@ impl WriterConfig {
                     };
                     (self.params, self.style, self.omit) = keep;
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown extra '{name}' (incr-pc, incremental, implicit-end, eaddr, paddr, \
-                         store-data, pc-paddr, mtime, mem, image, counters, start-state, all)"
-                    ))
-                }
+                _ => return Err(ListError::Extra(name.to_string())),
             }
         }
         Ok(())
@@ -272,6 +289,36 @@ impl WriterConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A word a list does not take is a typed error carrying the word; the message names the
+    /// words the list takes.
+    #[test]
+    fn list_errors_carry_the_word() {
+        assert_eq!(
+            Partial::parse("gpr, bogus"),
+            Err(ListError::Element("bogus".into()))
+        );
+        assert_eq!(
+            Partial::parse("csr: nosuch"),
+            Err(ListError::Csr("nosuch".into()))
+        );
+        assert_eq!(csr_by_name("0x1000"), Err(ListError::Csr("0x1000".into())));
+        let mut c = WriterConfig::flute();
+        let e = c.apply_extras("+mem,-wobble").unwrap_err();
+        assert_eq!(e, ListError::Extra("wobble".into()));
+        assert!(
+            e.to_string()
+                .starts_with("unknown extra 'wobble' (incr-pc, "),
+            "{e}"
+        );
+        let e = crate::verify::Nondet::parse("mip,+sideways").unwrap_err();
+        assert_eq!(e, ListError::Nondet("sideways".into()));
+        assert_eq!(
+            e.to_string(),
+            "unknown non-deterministic state 'sideways' (mip, time, mcycle, minstret, hpm, mmio, \
+             sc, htif, none, default)"
+        );
+    }
 
     #[test]
     fn lists() {

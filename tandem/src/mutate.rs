@@ -19,7 +19,7 @@ use crate::config::{Style, WriterConfig};
 use crate::group::Group;
 use crate::parser::{GroupReader, ParserOptions};
 use crate::refhart::{self, peek_insn, predict_store, write_ram, PreStore};
-use crate::session::{machine, writer, HartConfig};
+use crate::session::{machine, writer, HartConfig, SetupError};
 use crate::writer::TandemWriter;
 use arch::{Cause, Interrupt, Priv};
 use iss::csr::*;
@@ -195,6 +195,16 @@ fn feed(w: &mut W, f: &Full) {
     }
 }
 
+/// Why faults could not be made: the run's setup, or reading back the clean stream.
+#[derive(Debug, thiserror::Error)]
+pub enum MutateError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The clean stream does not read back (a writer bug).
+    #[error(transparent)]
+    Parse(#[from] crate::parser::ParseError),
+}
+
 /// The group the writer wrote last.
 fn last_group(w: &W) -> u64 {
     w.groups_written().saturating_sub(1)
@@ -207,7 +217,7 @@ pub fn generate(
     hart: HartConfig,
     cfg: &WriterConfig,
     plan: &Plan,
-) -> Result<Mutated, String> {
+) -> Result<Mutated, MutateError> {
     match plan.kind {
         Kind::DuplicatedGroup | Kind::InsnWord => trace_faults(elf, path, hart, cfg, plan),
         _ => core_faults(elf, path, hart, cfg, plan),
@@ -220,7 +230,7 @@ fn core_faults(
     hart: HartConfig,
     cfg: &WriterConfig,
     plan: &Plan,
-) -> Result<Mutated, String> {
+) -> Result<Mutated, MutateError> {
     // Kinds that need a rare event (a trap, a CSR write) go straight to the next one.
     let events = match plan.kind {
         Kind::MissingTrapCsr | Kind::CsrValue => Some(event_points(elf, path, hart, plan)?),
@@ -254,7 +264,7 @@ fn core_faults(
         // Long enough after the last fault to see that nothing more is reported.
         m.run(&mut w, Some(m.retired() + HORIZON));
     }
-    let (bytes, _) = w.finish(Some(m.hart.prv)).map_err(|e| e.to_string())?;
+    let (bytes, _) = w.finish(Some(m.hart.prv)).map_err(SetupError::Write)?;
     Ok(Mutated {
         bytes,
         mutations: muts,
@@ -263,7 +273,12 @@ fn core_faults(
 
 /// Counts of retired instructions at which a clean run has an event the kind needs (a trap;
 /// for CSR faults also an instruction writing a CSR).
-fn event_points(elf: &[u8], path: &str, hart: HartConfig, plan: &Plan) -> Result<Vec<u64>, String> {
+fn event_points(
+    elf: &[u8],
+    path: &str,
+    hart: HartConfig,
+    plan: &Plan,
+) -> Result<Vec<u64>, MutateError> {
     struct Points {
         retired: u64,
         csr: bool,
@@ -746,7 +761,7 @@ fn trace_faults(
     hart: HartConfig,
     cfg: &WriterConfig,
     plan: &Plan,
-) -> Result<Mutated, String> {
+) -> Result<Mutated, MutateError> {
     let (clean, _, _) = crate::session::record(elf, path, hart, cfg, Some(plan.limit), Vec::new())?;
     let mut reader = GroupReader::new(&clean[..], ParserOptions::with_params(cfg.params));
     reader.keep_items = true;
@@ -758,7 +773,7 @@ fn trace_faults(
     let mut next = rng.range(plan.spacing.0, plan.spacing.1);
     let mut shift = 0u64;
     let mut copied = 0usize;
-    while muts.len() < plan.max_mutations && reader.next_group(&mut g).map_err(|e| e.to_string())? {
+    while muts.len() < plan.max_mutations && reader.next_group(&mut g)? {
         let counts = g.insn.is_some() || (!g.reset && !g.state_init && g.pc.is_some());
         if counts {
             insns += 1;
@@ -814,7 +829,7 @@ fn trace_faults(
     }
     // The rest, up to the horizon after the last fault.
     let mut tail = 0;
-    while tail < HORIZON && reader.next_group(&mut g).map_err(|e| e.to_string())? {
+    while tail < HORIZON && reader.next_group(&mut g)? {
         tail += 1;
     }
     let stop = if tail < HORIZON {
@@ -868,7 +883,7 @@ pub fn run_kind(
     cfg: &WriterConfig,
     vcfg: &crate::verify::VerifyConfig,
     per_kind: u64,
-) -> Result<Tally, String> {
+) -> Result<Tally, MutateError> {
     let mut t = Tally::default();
     let mut round = 1u64;
     while t.mutations < per_kind && round < 1000 {

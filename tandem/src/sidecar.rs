@@ -62,8 +62,8 @@ pub fn machine_json(c: &iss::Config) -> Value {
 
 /// Set what `hart.machine` ([`machine_json`]) says on `c`; a field left out keeps `c`'s
 /// value (files written before it existed).
-pub fn apply_machine(v: &Value, c: &mut iss::Config) -> Result<(), String> {
-    let bad = |e: serde_json::Error| format!("the hart's extensions: {e}");
+pub fn apply_machine(v: &Value, c: &mut iss::Config) -> Result<(), MachineSettingsError> {
+    let bad = MachineSettingsError::Json;
     if let Some(b) = v.get("sscofpmf").and_then(Value::as_bool) {
         c.sscofpmf = b;
     }
@@ -91,7 +91,17 @@ pub fn apply_machine(v: &Value, c: &mut iss::Config) -> Result<(), String> {
     if let Some(n) = v.get("extra_ram") {
         c.extra_ram = serde_json::from_value(n.clone()).map_err(bad)?;
     }
-    c.check_pmp().map_err(|e| format!("the hart's PMP: {e}"))
+    c.check_pmp().map_err(MachineSettingsError::Pmp)
+}
+
+/// A settings file's `hart.machine` that [`apply_machine`] cannot apply.
+#[derive(Debug, thiserror::Error)]
+pub enum MachineSettingsError {
+    /// A field of the wrong shape.
+    #[error("the hart's extensions: {0}")]
+    Json(serde_json::Error),
+    #[error("the hart's PMP: {0}")]
+    Pmp(iss::machine::PmpError),
 }
 
 /// Why a settings file is not usable.
@@ -444,7 +454,7 @@ impl Fields<'_> {
                     let mut c = iss::Config::default();
                     let one = serde_json::json!({ key.as_str(): v });
                     if let Err(e) = apply_machine(&one, &mut c) {
-                        return self.err(&f, e);
+                        return self.err(&f, e.to_string());
                     }
                 }
                 "pmu" => match like(|c| &c.pmu, v) {

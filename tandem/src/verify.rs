@@ -100,7 +100,7 @@ impl Nondet {
 
     /// Parse a comma-separated list: names (`mip`, `time`, `mcycle`, `minstret`, `mmio`,
     /// `sc`, `htif`) replace the default set; `+name` and `-name` change it; `none`, `default`.
-    pub fn parse(s: &str) -> Result<Nondet, String> {
+    pub fn parse(s: &str) -> Result<Nondet, crate::config::ListError> {
         let mut n = Nondet::default();
         let mut replaced = false;
         for w in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -126,16 +126,22 @@ impl Nondet {
                 "sc" => n.sc = on,
                 "htif" => n.htif = on,
                 "hpm" => n.hpm = on,
-                _ => {
-                    return Err(format!(
-                        "unknown non-deterministic state '{name}' (mip, time, mcycle, minstret, \
-                         hpm, mmio, sc, htif, none, default)"
-                    ))
-                }
+                _ => return Err(crate::config::ListError::Nondet(name.to_string())),
             }
         }
         Ok(n)
     }
+}
+
+/// A group the verifier cannot check ([`Verifier::group`]); the verification stops there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GroupError {
+    /// An executing group, with neither an ELF nor state initialisation before it.
+    #[error(
+        "group {group} (byte offset {offset}) executes, but the reference hart has no program: \
+         give the ELF, or write the stream with state-initialisation groups (image)"
+    )]
+    NoProgram { group: u64, offset: u64 },
 }
 
 /// How to verify.
@@ -414,9 +420,13 @@ pub struct Verifier {
 impl Verifier {
     /// A verifier whose reference hart runs `elf` (or, with `None`, starts empty and takes
     /// its program from the stream's state-initialisation groups).
-    pub fn new(cfg: VerifyConfig, elf: Option<(&[u8], &str)>) -> Result<Verifier, String> {
-        cfg.params.check_hart().map_err(|e| e.to_string())?;
-        crate::limits::check_ram_size(cfg.ram_size).map_err(|e| e.to_string())?;
+    pub fn new(
+        cfg: VerifyConfig,
+        elf: Option<(&[u8], &str)>,
+    ) -> Result<Verifier, crate::session::SetupError> {
+        use crate::session::SetupError;
+        cfg.params.check_hart().map_err(SetupError::Params)?;
+        crate::limits::check_ram_size(cfg.ram_size).map_err(SetupError::RamSize)?;
         let mut config = Config {
             ram_size: cfg.ram_size,
             misaligned: cfg.misaligned,
@@ -424,14 +434,14 @@ impl Verifier {
             ..Config::default()
         };
         if let Some(v) = &cfg.machine {
-            crate::sidecar::apply_machine(v, &mut config)?;
+            crate::sidecar::apply_machine(v, &mut config).map_err(SetupError::MachineSettings)?;
         }
-        let mut m = Machine::try_new(config).map_err(|e| e.to_string())?;
+        let mut m = Machine::try_new(config).map_err(SetupError::Machine)?;
         m.bus.console = iss::bus::Console::Null;
         let mut htif_words = Vec::new();
         let has_program = match elf {
             Some((bytes, path)) => {
-                let prog = iss::elf::load(&mut m, bytes, path).map_err(|e| e.to_string())?;
+                let prog = iss::elf::load(&mut m, bytes, path).map_err(SetupError::Elf)?;
                 m.boot(prog.entry);
                 htif_words.extend([m.htif.tohost, m.htif.fromhost].into_iter().flatten());
                 true
@@ -596,7 +606,7 @@ impl Verifier {
             }
             self.report.groups += 1;
             if let Err(e) = self.group(&g) {
-                self.report.error = Some(e);
+                self.report.error = Some(e.to_string());
                 break;
             }
             since_full += 1;
@@ -631,7 +641,7 @@ impl Verifier {
     }
 
     /// Process one group.
-    pub fn group(&mut self, g: &Group) -> Result<(), String> {
+    pub fn group(&mut self, g: &Group) -> Result<(), GroupError> {
         if g.reset {
             self.reset();
             self.report.resets += 1;
@@ -643,11 +653,10 @@ impl Verifier {
             return Ok(());
         }
         if !self.has_program {
-            return Err(format!(
-                "group {} (byte offset {}) executes, but the reference hart has no program: give \
-                 the ELF, or write the stream with state-initialisation groups (image)",
-                g.index, g.offset
-            ));
+            return Err(GroupError::NoProgram {
+                group: g.index,
+                offset: g.offset,
+            });
         }
         let kind = self.classify(g);
         let pc_before = self.m.hart.pc;
@@ -1540,7 +1549,7 @@ pub fn verify<R: Read>(cfg: VerifyConfig, elf: Option<(&[u8], &str)>, input: R) 
         Err(e) => {
             let mut r = Report::new();
             r.status = Status::Error;
-            r.error = Some(e);
+            r.error = Some(e.to_string());
             r
         }
     }

@@ -128,6 +128,26 @@ fn the_start_state_is_no_program() {
         e.contains("group 2 (byte offset 74) executes, but the reference hart has no program"),
         "{e}"
     );
+    // The verifier's error is a type carrying the group and its byte offset.
+    let mut v = tandem::verify::Verifier::new(verify_config(&cfg), None).unwrap();
+    let mut reader = tandem::parser::GroupReader::new(
+        &bytes[..],
+        tandem::parser::ParserOptions::with_params(cfg.params),
+    );
+    let mut g = tandem::group::Group::default();
+    let e = loop {
+        assert!(reader.next_group(&mut g).unwrap(), "the stream ended");
+        if let Err(e) = v.group(&g) {
+            break e;
+        }
+    };
+    assert_eq!(
+        e,
+        tandem::verify::GroupError::NoProgram {
+            group: 2,
+            offset: 74
+        }
+    );
     // With the image it verifies without the ELF.
     let mut img = WriterConfig::flute();
     img.image = true;

@@ -174,12 +174,18 @@ impl From<plugin::Error> for Fail {
     fn from(e: plugin::Error) -> Fail {
         use plugin::Error as E;
         let code = match &e {
-            E::Config(_) => HS_ERR_CONFIG,
+            E::Config(_)
+            | E::Options(_)
+            | E::HartSettings(_)
+            | E::Setup(_)
+            | E::Device(_)
+            | E::Nondet(_)
+            | E::Group(_) => HS_ERR_CONFIG,
             E::Elf(_) => HS_ERR_ELF,
             E::Io { .. } | E::Record(_) => HS_ERR_IO,
             E::Address { .. } => HS_ERR_ADDRESS,
             E::NoSuchRegister(_) => HS_ERR_NO_REGISTER,
-            E::Retirement { .. } => HS_ERR_RETIREMENT,
+            E::Retirement { .. } | E::Rvfi { .. } => HS_ERR_RETIREMENT,
         };
         Fail::new(code, e.to_string())
     }
