@@ -4,7 +4,7 @@
 use crate::trace::{EncoderOut, Outputs, PortThread};
 use anyhow::{bail, Context, Result};
 use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink};
-use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, BTM, HTM};
+use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, TraceControl, BTM, HTM};
 use encoder::image::Image;
 use iss::ingress::{Capture, IngressConfig, IngressPort};
 use iss::{Config, Machine, NoSink, Sink, Stop};
@@ -266,24 +266,33 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
         (
             "BTM",
             EncoderConfig {
-                tr_te_inst_mode: BTM,
+                control: TraceControl {
+                    tr_te_inst_mode: BTM,
+                    ..TraceControl::default()
+                },
                 ..EncoderConfig::default()
             },
         ),
         (
             "HTM + implicit return (mode 3)",
             EncoderConfig {
-                tr_te_inst_mode: HTM,
-                tr_te_inst_implicit_return_mode: 3,
+                control: TraceControl {
+                    tr_te_inst_mode: HTM,
+                    tr_te_inst_implicit_return_mode: 3,
+                    ..TraceControl::default()
+                },
                 ..EncoderConfig::default()
             },
         ),
         (
             "HTM + implicit return + repeated history",
             EncoderConfig {
-                tr_te_inst_mode: HTM,
-                tr_te_inst_implicit_return_mode: 3,
-                tr_te_inst_en_repeated_history: true,
+                control: TraceControl {
+                    tr_te_inst_mode: HTM,
+                    tr_te_inst_implicit_return_mode: 3,
+                    tr_te_inst_en_repeated_history: true,
+                    ..TraceControl::default()
+                },
                 ..EncoderConfig::default()
             },
         ),

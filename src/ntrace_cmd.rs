@@ -290,20 +290,12 @@ impl<W: Write> FlowSink for Printer<'_, W> {
 
 fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut cfg = match settings(&a.input, &a.format)? {
-        Some((e, depth_known)) => DecoderConfig {
-            // Without the encoder's depth, the maximum (N-Trace 9.2).
-            implicit_return_depth: if depth_known {
-                e.implicit_return_depth
-            } else {
-                32
-            },
-            implicit_return_depth_known: depth_known,
-            ..DecoderConfig::for_encoder(&e)
-        },
-        None => DecoderConfig {
-            format: format_of(&a.input, &a.format)?,
-            ..DecoderConfig::default()
-        },
+        Some((e, depth_known)) => DecoderConfig::for_settings(&e, depth_known),
+        None => {
+            let mut c = DecoderConfig::default();
+            c.set_format(format_of(&a.input, &a.format)?);
+            c
+        }
     };
     cfg.src_filter = a.src;
     if let Some(d) = a.return_stack_depth {

@@ -160,7 +160,7 @@ impl TraceArgs {
             None => EncoderConfig::default(),
         };
         if let Some(m) = &self.tr_te_inst_mode {
-            c.tr_te_inst_mode = match m.to_ascii_lowercase().as_str() {
+            c.control.tr_te_inst_mode = match m.to_ascii_lowercase().as_str() {
                 "3" | "btm" => BTM,
                 "6" | "htm" => HTM,
                 other => bail!("--tr-te-inst-mode {other}: 3 (btm) or 6 (htm)"),
@@ -169,7 +169,7 @@ impl TraceArgs {
         macro_rules! flag {
             ($f:ident) => {
                 if self.$f {
-                    c.$f = true;
+                    c.control.$f = true;
                 }
             };
         }
@@ -182,19 +182,19 @@ impl TraceArgs {
         flag!(tr_te_inst_extend_addr_msb);
         flag!(tr_ts_enable);
         macro_rules! opt {
-            ($a:ident, $f:ident) => {
+            ($a:ident, $($f:ident).+) => {
                 if let Some(v) = self.$a {
-                    c.$f = v;
+                    c.$($f).+ = v;
                 }
             };
         }
-        opt!(tr_te_src_bits, tr_te_src_bits);
-        opt!(tr_te_src_id, tr_te_src_id);
-        opt!(tr_te_inst_sync_mode, tr_te_inst_sync_mode);
-        opt!(tr_te_inst_sync_max, tr_te_inst_sync_max);
+        opt!(tr_te_src_bits, control.tr_te_src_bits);
+        opt!(tr_te_src_id, control.tr_te_src_id);
+        opt!(tr_te_inst_sync_mode, control.tr_te_inst_sync_mode);
+        opt!(tr_te_inst_sync_max, control.tr_te_inst_sync_max);
         opt!(
             tr_te_inst_implicit_return_mode,
-            tr_te_inst_implicit_return_mode
+            control.tr_te_inst_implicit_return_mode
         );
         opt!(implicit_return_depth, implicit_return_depth);
         opt!(icnt_bits, icnt_bits);
@@ -202,10 +202,10 @@ impl TraceArgs {
         opt!(trace_drain, drain_per_khw);
         if let Some(b) = self.trace_fifo {
             c.fifo_bytes = b;
-            c.tr_te_inst_stall_ena = false;
+            c.control.tr_te_inst_stall_ena = false;
         }
         if self.trace_stall {
-            c.tr_te_inst_stall_ena = true;
+            c.control.tr_te_inst_stall_ena = true;
         }
         if self.trace_filter.is_some() || self.trace_privs.is_some() {
             let (start, end) = match &self.trace_filter {
@@ -232,13 +232,13 @@ impl TraceArgs {
                 }
                 None => 0xb,
             };
-            c.filter = Some(Filter { start, end, privs });
+            c.control.filter = Some(Filter { start, end, privs });
         }
         if let Some(a) = &self.trace_on {
-            c.trace_on = Some(parse_addr(a)?);
+            c.control.trace_on = Some(parse_addr(a)?);
         }
         if let Some(a) = &self.trace_off {
-            c.trace_off = Some(parse_addr(a)?);
+            c.control.trace_off = Some(parse_addr(a)?);
         }
         if let Some(r) = &self.retirement {
             c.retirement = parse_retirement(r)?;
@@ -260,7 +260,7 @@ impl TraceArgs {
     pub fn ingress_config(&self, enc: &EncoderConfig) -> Result<IngressConfig> {
         let mut c = IngressConfig {
             retirement: enc.retirement,
-            all_jumps: enc.tr_te_inst_en_all_jumps,
+            control: enc.control.port(),
             data: self.ingress_data,
             ..IngressConfig::default()
         };
@@ -268,7 +268,7 @@ impl TraceArgs {
             if w != 3 && w != 4 {
                 bail!("--itype-width {w}: 3 or 4");
             }
-            if w == 3 && enc.tr_te_inst_implicit_return_mode != 0 {
+            if w == 3 && enc.control.tr_te_inst_implicit_return_mode != 0 {
                 bail!(
                     "implicit return needs the 4-bit itype (calls and returns must be told apart)"
                 );

@@ -51,6 +51,7 @@ use arch::{Itype, Priv};
 use iss::classify;
 use iss::insn::{Insn, Op};
 use iss::ops::Flow as OpFlow;
+use iss::trace_control::TraceControl;
 use serde::{Deserialize, Serialize};
 
 /// The longest message the framer accepts (the longest N-Trace message is 38 bytes).
@@ -85,19 +86,22 @@ struct FormatDef {
     extend_addr_msb: bool,
 }
 
-/// What the decoder must know of the encoder's trace-control settings (names as in the spec).
-/// Missing fields, when read from a file, take the [`Default`] values.
+/// What the decoder must know of the encoder's settings: its trace-control settings
+/// ([`TraceControl`], one name for each), the encoder's return stack, and the decoder's own
+/// choices (whether that depth is known, which source to follow).
+///
+/// As JSON it is one table ([`DecoderConfigFile`]); missing fields take the [`Default`]
+/// values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "DecoderConfigFile", into = "DecoderConfigFile")]
 pub struct DecoderConfig {
-    /// `trTeInstMode`: 3 (BTM) or 6 (HTM).
-    pub tr_te_inst_mode: u8,
-    /// The byte format: `trTeSrcBits` (0 when none or `trTeInhibitSrc`), `trTsEnable`,
-    /// `trTeInstExtendAddrMSB`.
-    #[serde(with = "FormatDef")]
-    pub format: Format,
-    /// `trTeInstImplicitReturnMode`: 0 off, 1 counter, 2 partial addresses, 3 full addresses.
-    pub implicit_return_mode: u8,
+    /// The encoder's trace-control settings. The decoder reads `trTeInstMode`, the byte
+    /// format's (`trTeSrcBits`, `trTeInhibitSrc`, `trTsEnable`, `trTeInstExtendAddrMSB`),
+    /// `trTeInstImplicitReturnMode`, `trTeInstEnSequentialJump`, `trTeInstEnAllJumps` (direct
+    /// jumps are reported as taken branches), `trTeInstEnRepeatBranch` (BTM: RepeatBranch
+    /// messages may come; in HTM RepeatBranch is always accepted, see [`Warning`]'s notes on
+    /// N-Trace 7.11) and `trTeInstEnRepeatedHistory` (HTM: ResourceFull RCODE 2 may come).
+    pub control: TraceControl,
     /// Depth of the return stack the decoder keeps (1..=32): the encoder's when known, else
     /// the maximum N-Trace allows (32), as 9.2 says a decoder should assume ("Decoder does not
     /// need to know what is actual depth of the call stack implemented by encoder but for
@@ -110,68 +114,145 @@ pub struct DecoderConfig {
     pub implicit_return_depth_known: bool,
     /// Mode 2: how many low address bits the encoder compares (1..=64).
     pub partial_bits: u8,
-    /// `trTeInstEnSequentialJump`.
-    pub sequential_jump: bool,
-    /// `trTeInstEnAllJumps`: direct jumps are reported as taken branches.
-    pub all_jumps: bool,
-    /// `trTeInstEnRepeatBranch` (BTM): RepeatBranch messages may come. In HTM RepeatBranch
-    /// is always accepted (see [`Warning`]'s notes on N-Trace 7.11).
-    pub repeat_branch: bool,
-    /// `trTeInstEnRepeatedHistory` (HTM): ResourceFull RCODE 2 may come.
-    pub repeated_history: bool,
     /// With SRC bits: the source to follow (others are ignored). `None`: the stream must
     /// have a single source, and a message with another SRC than the first is an error.
     pub src_filter: Option<u16>,
 }
 
+/// [`DecoderConfig`] as JSON: the trace-control settings the decoder reads under short
+/// names (`format` holds the byte format's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DecoderConfigFile {
+    pub tr_te_inst_mode: u8,
+    #[serde(with = "FormatDef")]
+    pub format: Format,
+    pub implicit_return_mode: u8,
+    pub implicit_return_depth: u8,
+    pub implicit_return_depth_known: bool,
+    pub partial_bits: u8,
+    pub sequential_jump: bool,
+    pub all_jumps: bool,
+    pub repeat_branch: bool,
+    pub repeated_history: bool,
+    pub src_filter: Option<u16>,
+}
+
+impl Default for DecoderConfigFile {
+    fn default() -> Self {
+        DecoderConfig::default().into()
+    }
+}
+
+impl From<DecoderConfigFile> for DecoderConfig {
+    fn from(f: DecoderConfigFile) -> Self {
+        let mut c = DecoderConfig {
+            control: TraceControl {
+                tr_te_inst_mode: f.tr_te_inst_mode,
+                tr_te_inst_implicit_return_mode: f.implicit_return_mode,
+                tr_te_inst_en_sequential_jump: f.sequential_jump,
+                tr_te_inst_en_all_jumps: f.all_jumps,
+                tr_te_inst_en_repeat_branch: f.repeat_branch,
+                tr_te_inst_en_repeated_history: f.repeated_history,
+                ..TraceControl::default()
+            },
+            implicit_return_depth: f.implicit_return_depth,
+            implicit_return_depth_known: f.implicit_return_depth_known,
+            partial_bits: f.partial_bits,
+            src_filter: f.src_filter,
+        };
+        c.set_format(f.format);
+        c
+    }
+}
+
+impl From<DecoderConfig> for DecoderConfigFile {
+    fn from(c: DecoderConfig) -> Self {
+        DecoderConfigFile {
+            tr_te_inst_mode: c.control.tr_te_inst_mode,
+            format: c.format(),
+            implicit_return_mode: c.control.tr_te_inst_implicit_return_mode,
+            implicit_return_depth: c.implicit_return_depth,
+            implicit_return_depth_known: c.implicit_return_depth_known,
+            partial_bits: c.partial_bits,
+            sequential_jump: c.control.tr_te_inst_en_sequential_jump,
+            all_jumps: c.control.tr_te_inst_en_all_jumps,
+            repeat_branch: c.control.tr_te_inst_en_repeat_branch,
+            repeated_history: c.control.tr_te_inst_en_repeated_history,
+            src_filter: c.src_filter,
+        }
+    }
+}
+
 impl Default for DecoderConfig {
     fn default() -> Self {
         DecoderConfig {
-            tr_te_inst_mode: MODE_HTM,
-            format: Format::default(),
-            implicit_return_mode: 0,
+            control: TraceControl {
+                tr_te_inst_mode: MODE_HTM,
+                ..TraceControl::default()
+            },
             implicit_return_depth: 32,
             implicit_return_depth_known: false,
             partial_bits: 16,
-            sequential_jump: false,
-            all_jumps: false,
-            repeat_branch: false,
-            repeated_history: false,
             src_filter: None,
         }
     }
 }
 
 impl DecoderConfig {
-    /// The decoder settings that match an encoder's.
+    /// The decoder settings that match an encoder's (its return-stack depth known).
     pub fn for_encoder(e: &crate::encoder::EncoderConfig) -> DecoderConfig {
         DecoderConfig {
-            tr_te_inst_mode: e.tr_te_inst_mode,
-            format: e.format(),
-            implicit_return_mode: e.tr_te_inst_implicit_return_mode,
+            control: e.control.clone(),
             implicit_return_depth: e.implicit_return_depth,
             implicit_return_depth_known: true,
             partial_bits: e.partial_bits,
-            sequential_jump: e.tr_te_inst_en_sequential_jump,
-            all_jumps: e.tr_te_inst_en_all_jumps,
-            repeat_branch: e.tr_te_inst_en_repeat_branch,
-            repeated_history: e.tr_te_inst_en_repeated_history,
             src_filter: None,
         }
     }
 
+    /// The decoder settings for an encoder's settings read from a file that may leave out
+    /// the return-stack depth (`depth_known` false: a hand-written file without
+    /// `implicit_return_depth`): the maximum is then assumed (N-Trace 9.2).
+    pub fn for_settings(e: &crate::encoder::EncoderConfig, depth_known: bool) -> DecoderConfig {
+        DecoderConfig {
+            implicit_return_depth: if depth_known {
+                e.implicit_return_depth
+            } else {
+                32
+            },
+            implicit_return_depth_known: depth_known,
+            ..DecoderConfig::for_encoder(e)
+        }
+    }
+
+    /// The byte format of the stream.
+    #[inline]
+    pub fn format(&self) -> Format {
+        Format::of(&self.control)
+    }
+
+    /// Set the byte format's trace-control settings.
+    pub fn set_format(&mut self, f: Format) {
+        self.control.tr_te_src_bits = f.src_bits;
+        self.control.tr_te_inhibit_src = false;
+        self.control.tr_ts_enable = f.timestamps;
+        self.control.tr_te_inst_extend_addr_msb = f.extend_addr_msb;
+    }
+
     /// Checks the settings' ranges.
     pub fn validate(&self) -> Result<(), String> {
-        if self.tr_te_inst_mode != MODE_BTM && self.tr_te_inst_mode != MODE_HTM {
+        let c = &self.control;
+        if c.tr_te_inst_mode != MODE_BTM && c.tr_te_inst_mode != MODE_HTM {
             return Err(format!(
                 "tr_te_inst_mode {} is neither 3 (BTM) nor 6 (HTM)",
-                self.tr_te_inst_mode
+                c.tr_te_inst_mode
             ));
         }
-        if self.implicit_return_mode > 3 {
+        if c.tr_te_inst_implicit_return_mode > 3 {
             return Err(format!(
                 "implicit_return_mode {} is not 0..=3",
-                self.implicit_return_mode
+                c.tr_te_inst_implicit_return_mode
             ));
         }
         if !(1..=32).contains(&self.implicit_return_depth) {
@@ -183,28 +264,29 @@ impl DecoderConfig {
         if !(1..=64).contains(&self.partial_bits) {
             return Err(format!("partial_bits {} is not 1..=64", self.partial_bits));
         }
-        if self.format.src_bits > 12 {
-            return Err(format!("src_bits {} is more than 12", self.format.src_bits));
+        let src_bits = c.src_bits();
+        if src_bits > 12 {
+            return Err(format!("src_bits {src_bits} is more than 12"));
         }
         if let Some(s) = self.src_filter {
-            if self.format.src_bits == 0 || u32::from(s) >> self.format.src_bits != 0 {
+            if src_bits == 0 || u32::from(s) >> src_bits != 0 {
                 return Err(format!(
-                    "src_filter {s} does not fit in {} SRC bits",
-                    self.format.src_bits
+                    "src_filter {s} does not fit in {src_bits} SRC bits"
                 ));
             }
         }
-        if self.repeat_branch && self.tr_te_inst_mode != MODE_BTM {
+        if c.tr_te_inst_en_repeat_branch && c.tr_te_inst_mode != MODE_BTM {
             return Err("repeat_branch is a BTM option".into());
         }
-        if self.repeated_history && self.tr_te_inst_mode != MODE_HTM {
+        if c.tr_te_inst_en_repeated_history && c.tr_te_inst_mode != MODE_HTM {
             return Err("repeated_history is an HTM option".into());
         }
         Ok(())
     }
 
+    #[inline]
     fn htm(&self) -> bool {
-        self.tr_te_inst_mode == MODE_HTM
+        self.control.tr_te_inst_mode == MODE_HTM
     }
 }
 
@@ -723,7 +805,7 @@ impl Core {
 
     fn message<S: FlowSink>(&mut self, bytes: &[u8], offset: u64, out: &mut S) {
         self.stats.messages += 1;
-        let f = self.cfg.format;
+        let f = self.cfg.format();
         if f.src_bits > 0 {
             if let Some(src) = peek_src(bytes, f.src_bits) {
                 match self.cfg.src_filter {
@@ -793,7 +875,7 @@ impl Core {
                 "TCODE {tcode} is not an N-Trace instruction trace message"
             ));
         }
-        if self.cfg.format.timestamps && m.tstamp.is_none() {
+        if self.cfg.control.tr_ts_enable && m.tstamp.is_none() {
             return Err("no TSTAMP, but timestamps are on".into());
         }
         match &m.body {
@@ -803,16 +885,20 @@ impl Core {
             Body::IndirectBranchHist { .. } | Body::IndirectBranchHistSync { .. } if !htm => {
                 Err(format!("an HTM message in {mode}"))
             }
-            Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(format!(
-                "RepeatBranch, but trTeInstEnRepeatBranch is off ({mode})"
-            )),
+            Body::RepeatBranch { .. } if !htm && !self.cfg.control.tr_te_inst_en_repeat_branch => {
+                Err(format!(
+                    "RepeatBranch, but trTeInstEnRepeatBranch is off ({mode})"
+                ))
+            }
             Body::ResourceFull { rcode, .. } if *rcode > 2 => {
                 Err(format!("RCODE {rcode} is reserved"))
             }
             Body::ResourceFull { rcode: 1 | 2, .. } if !htm => {
                 Err(format!("a HIST overflow in {mode}"))
             }
-            Body::ResourceFull { rcode: 2, .. } if !self.cfg.repeated_history => {
+            Body::ResourceFull { rcode: 2, .. }
+                if !self.cfg.control.tr_te_inst_en_repeated_history =>
+            {
                 Err("RCODE 2, but trTeInstEnRepeatedHistory is off".into())
             }
             Body::ProgTraceCorrelation { evcode, cdf, .. } => {
@@ -1136,7 +1222,7 @@ impl Core {
                 };
                 if check
                     && self.pc != target
-                    && !(self.cfg.implicit_return_mode == 2 && w.inferred_last)
+                    && !(self.cfg.control.tr_te_inst_implicit_return_mode == 2 && w.inferred_last)
                 {
                     return Err(format!(
                         "F-ADDR {target:#x}, but the flow continues at {:#x}",
@@ -1148,7 +1234,7 @@ impl Core {
                 return Err(format!("SYNC {sync} (not a restart) while trace is off"))
             }
             State::Off => {}
-            State::Unsynced if !resets && self.cfg.implicit_return_mode != 0 => {
+            State::Unsynced if !resets && self.cfg.control.tr_te_inst_implicit_return_mode != 0 => {
                 // The encoder's return stack is unknown here: wait for a resetting sync.
                 return Ok(());
             }
@@ -1253,9 +1339,9 @@ impl Core {
         out: &mut S,
     ) -> R<Walked> {
         let htm = self.cfg.htm();
-        let irm = self.cfg.implicit_return_mode;
-        let all_jumps = self.cfg.all_jumps;
-        let seq_on = self.cfg.sequential_jump;
+        let irm = self.cfg.control.tr_te_inst_implicit_return_mode;
+        let all_jumps = self.cfg.control.tr_te_inst_en_all_jumps;
+        let seq_on = self.cfg.control.tr_te_inst_en_sequential_jump;
         let nbits = 63 - hist.leading_zeros();
         let mut bit: u64 = if nbits == 0 { 0 } else { 1 << (nbits - 1) };
         let mut pc = self.pc;
@@ -1815,10 +1901,9 @@ mod tests {
     const BASE: u64 = 0x8000_0000;
 
     fn btm() -> DecoderConfig {
-        DecoderConfig {
-            tr_te_inst_mode: MODE_BTM,
-            ..Default::default()
-        }
+        let mut c = DecoderConfig::default();
+        c.control.tr_te_inst_mode = MODE_BTM;
+        c
     }
     fn htm() -> DecoderConfig {
         DecoderConfig::default()
@@ -2160,7 +2245,7 @@ mod tests {
     #[case::partial(2, false)]
     #[case::full(3, false)]
     fn unreported_return(#[case] mode: u8, #[case] fails: bool) {
-        let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = mode);
         let bodies = [sync(3, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         if fails {
@@ -2191,7 +2276,7 @@ mod tests {
         #[case] err: Option<&str>,
     ) {
         let cfg = with(htm(), |c| {
-            c.implicit_return_mode = mode;
+            c.control.tr_te_inst_implicit_return_mode = mode;
             c.partial_bits = partial;
         });
         let mut r = BASE;
@@ -2225,7 +2310,7 @@ mod tests {
     #[test]
     fn reported_return_that_matches_is_an_error_only_with_a_known_depth() {
         let cfg = with(htm(), |c| {
-            c.implicit_return_mode = 3;
+            c.control.tr_te_inst_implicit_return_mode = 3;
             c.implicit_return_depth_known = true;
         });
         let mut r = BASE;
@@ -2240,7 +2325,7 @@ mod tests {
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         one_error(&f, offsets(&bodies, &Format::default())[1], "predicts it");
         // The depth assumed: the return to 04 is followed, then the c.nop at 04.
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [bodies[0].clone(), bodies[1].clone(), end(&cfg, 1)];
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         no_errors(&f);
@@ -2282,7 +2367,7 @@ mod tests {
     #[case::counter_depth2(1, 2, true)]
     fn stack_overflow_drops_the_oldest(#[case] mode: u8, #[case] depth: u8, #[case] fails: bool) {
         let cfg = with(btm(), |c| {
-            c.implicit_return_mode = mode;
+            c.control.tr_te_inst_implicit_return_mode = mode;
             c.implicit_return_depth = depth;
             c.implicit_return_depth_known = true;
         });
@@ -2326,7 +2411,7 @@ mod tests {
             .at(BASE + 0x10)
             .w(jalr(RA, T0, 0))
             .h(C_NOP);
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [sync(3, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, a.image(), &stream(&bodies));
         no_errors(&f);
@@ -2336,7 +2421,7 @@ mod tests {
     #[test]
     fn reset_sync_empties_the_stack() {
         // The call pushes 04; SYNC 2 at f empties the stack; the return must then be reported.
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [
             sync(3, BASE),
             B::ProgTraceSync {
@@ -2395,7 +2480,7 @@ mod tests {
     #[case::c_lui(true, true, None)]
     #[case::off(false, false, Some("uninferable jump at 0x1004"))]
     fn sequential_jump(#[case] c_lui: bool, #[case] on: bool, #[case] err: Option<&str>) {
-        let cfg = with(btm(), |c| c.sequential_jump = on);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_en_sequential_jump = on);
         let first = if c_lui { 1 } else { 2 };
         let bodies = [sync(3, 0x1000), end(&cfg, first + 2 + 2 + 2 + 1)];
         let f = run_cfg(cfg, seq_image(c_lui), &stream(&bodies));
@@ -2413,7 +2498,7 @@ mod tests {
 
     #[test]
     fn sequential_jump_window_broken_by_a_message() {
-        let cfg = with(btm(), |c| c.sequential_jump = true);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_en_sequential_jump = true);
         let mut r = 0x1000;
         let bodies = [
             sync(3, 0x1000),
@@ -2455,8 +2540,10 @@ mod tests {
         // 1000: auipc t0, 0; 1004: jr 0x10(t0) (rs1 = t0, a link register: a return).
         let mut a = Asm::new(0x1000);
         a.w(auipc(T0, 0)).w(jalr(0, T0, 0x10)).at(0x1010).h(C_NOP);
-        let seq = with(btm(), |c| c.sequential_jump = true);
-        let both = with(seq.clone(), |c| c.implicit_return_mode = 3);
+        let seq = with(btm(), |c| c.control.tr_te_inst_en_sequential_jump = true);
+        let both = with(seq.clone(), |c| {
+            c.control.tr_te_inst_implicit_return_mode = 3
+        });
         let unreported = [sync(3, 0x1000), end(&btm(), 5)];
         let f = run_cfg(seq.clone(), a.image(), &stream(&unreported));
         no_errors(&f);
@@ -2500,7 +2587,7 @@ mod tests {
     }
 
     fn repeat_cfg() -> DecoderConfig {
-        with(btm(), |c| c.repeat_branch = true)
+        with(btm(), |c| c.control.tr_te_inst_en_repeat_branch = true)
     }
 
     #[test]
@@ -2641,7 +2728,7 @@ mod tests {
     /// The same for HREPEAT: the first repetition tells what all of them walk.
     #[test]
     fn implausible_history_repeats_are_errors() {
-        let cfg = with(htm(), |c| c.repeated_history = true);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true);
         // From 00: addi, addi, bne (taken, 6 half-words), then 04: addi, bne (4) each time.
         let bodies = [sync(3, BASE), rf(2, 0b11, Some(0xffff_fff0))];
         let f = run_cfg(cfg.clone(), loop_prog().image(), &stream(&bodies));
@@ -2849,8 +2936,8 @@ mod tests {
     #[rstest]
     #[case::rcode1(htm(), htm_with_rf(vec![rf(1, 0b111, None)], 23, 0b10))]
     #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(1, 0b11, None), rf(1, 0b11, None)], 23, 0b10))]
-    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10))]
-    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2)), rf(1, 0b10, None)], 23, 1))]
+    #[case::rcode2(with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10))]
+    #[case::rcode2_all(with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(2)), rf(1, 0b10, None)], 23, 1))]
     #[case::rcode0_btm(btm(), {
         let mut b = prog_btm();
         b[1] = B::DirectBranch { icnt: 3 };
@@ -2865,7 +2952,7 @@ mod tests {
 
     #[rstest]
     #[case::rcode2_off(htm(), htm_with_rf(vec![rf(2, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
-    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
+    #[case::hrepeat1(with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true), htm_with_rf(vec![rf(2, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
     #[case::rcode1_btm(btm(), vec![sync(3, BASE), rf(1, 0b11, None)], 1, "HIST overflow in BTM")]
     #[case::rcode3(htm(), vec![sync(3, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
     #[case::empty_hist(htm(), vec![sync(3, BASE), rf(1, 1, None)], 1, "no branch bit")]
@@ -2897,7 +2984,7 @@ mod tests {
         let short = stream_fmt(&bodies, &ext, &[]);
         let long = stream(&bodies);
         assert_eq!(short.len() + 5, long.len());
-        let cfg = with(htm(), |c| c.format = ext);
+        let cfg = with(htm(), |c| c.set_format(ext));
         let f = run_cfg(cfg.clone(), img.clone(), &short);
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow_at(va));
@@ -2953,7 +3040,7 @@ mod tests {
         let mut a = prog();
         a.at(other).h(C_NOP).h(C_NOP).h(C_NOP).h(C_NOP);
         let cfg = with(htm(), |c| {
-            c.format = f2;
+            c.set_format(f2);
             c.src_filter = filter;
         });
         let f = run_cfg(cfg, a.image(), &bytes);
@@ -2982,7 +3069,7 @@ mod tests {
         };
         let bodies = prog_htm();
         let bytes = stream_fmt(&bodies, &ts, &[1000, 5, 7, 3, 10]);
-        let cfg = with(htm(), |c| c.format = ts);
+        let cfg = with(htm(), |c| c.set_format(ts));
         let f = run_cfg(cfg.clone(), prog().image(), &bytes);
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
@@ -3173,7 +3260,7 @@ mod tests {
     /// whose DirectBranchSync (a periodic sync was due) would have come with the next beat.
     #[test]
     fn trace_off_after_a_direct_jump_under_all_jumps() {
-        let cfg = with(btm(), |c| c.all_jumps = true);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_en_all_jumps = true);
         let off = B::ProgTraceCorrelation {
             evcode: 4,
             cdf: 0,
@@ -3344,7 +3431,7 @@ mod tests {
     #[case::partial(2)]
     #[case::full(3)]
     fn implicit_return_in_a_longer_flow(#[case] mode: u8) {
-        let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = mode);
         let f = run_cfg(cfg, prog().image(), &stream(&prog_htm_ir()));
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
@@ -3355,7 +3442,7 @@ mod tests {
 
     #[test]
     fn unreported_return_with_an_empty_stack() {
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [sync(3, BASE + 0x20), end(&htm(), 5)];
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         one_error(
@@ -3369,7 +3456,7 @@ mod tests {
     fn decoding_starts_at_the_first_usable_sync() {
         // Messages before the first sync are skipped; with implicit return, a non-resetting
         // sync (4) is not a starting point either.
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let mut bodies = vec![
             B::IndirectBranch {
                 btype: 0,
@@ -3406,12 +3493,12 @@ mod tests {
     }
 
     #[rstest]
-    #[case::btm_on(with(btm(), |c| c.all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
+    #[case::btm_on(with(btm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
     #[case::btm_off(btm(), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], Some((1, "not a taken branch")))]
-    #[case::btm_unreported(with(btm(), |c| c.all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
-    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
+    #[case::btm_unreported(with(btm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
+    #[case::htm_on(with(htm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
     #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
-    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
+    #[case::htm_not_taken(with(htm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![B::ProgTraceCorrelation { evcode: 0, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
     fn all_jumps(
         #[case] cfg: DecoderConfig,
         #[case] msgs: Vec<B>,
@@ -3567,9 +3654,9 @@ mod tests {
                 "implicit_return_mode": 3, "src_filter": 2}"#,
         )
         .unwrap();
-        assert_eq!(c.tr_te_inst_mode, 3);
+        assert_eq!(c.control.tr_te_inst_mode, 3);
         assert_eq!(
-            c.format,
+            c.format(),
             Format {
                 src_bits: 4,
                 timestamps: true,
@@ -3584,14 +3671,14 @@ mod tests {
         assert_eq!(back, c);
         assert!(serde_json::from_str::<DecoderConfig>(r#"{"mode": 3}"#).is_err());
         for bad in [
-            with(htm(), |c| c.tr_te_inst_mode = 4),
-            with(htm(), |c| c.implicit_return_mode = 4),
+            with(htm(), |c| c.control.tr_te_inst_mode = 4),
+            with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 4),
             with(htm(), |c| c.implicit_return_depth = 0),
             with(htm(), |c| c.implicit_return_depth = 33),
             with(htm(), |c| c.partial_bits = 0),
             with(htm(), |c| c.src_filter = Some(1)),
-            with(htm(), |c| c.repeat_branch = true),
-            with(btm(), |c| c.repeated_history = true),
+            with(htm(), |c| c.control.tr_te_inst_en_repeat_branch = true),
+            with(btm(), |c| c.control.tr_te_inst_en_repeated_history = true),
         ] {
             assert!(Decoder::new(bad.clone(), Image::new()).is_err(), "{bad:?}");
         }
@@ -3603,20 +3690,20 @@ mod tests {
         vec![
             btm(),
             with(btm(), |c| {
-                c.repeat_branch = true;
-                c.implicit_return_mode = 3;
-                c.sequential_jump = true;
+                c.control.tr_te_inst_en_repeat_branch = true;
+                c.control.tr_te_inst_implicit_return_mode = 3;
+                c.control.tr_te_inst_en_sequential_jump = true;
             }),
             htm(),
             with(htm(), |c| {
-                c.repeated_history = true;
-                c.implicit_return_mode = 1;
-                c.all_jumps = true;
-                c.format.timestamps = true;
+                c.control.tr_te_inst_en_repeated_history = true;
+                c.control.tr_te_inst_implicit_return_mode = 1;
+                c.control.tr_te_inst_en_all_jumps = true;
+                c.control.tr_ts_enable = true;
             }),
             with(htm(), |c| {
-                c.format.src_bits = 3;
-                c.format.extend_addr_msb = true;
+                c.control.tr_te_src_bits = 3;
+                c.control.tr_te_inst_extend_addr_msb = true;
             }),
         ]
     }
@@ -3748,7 +3835,7 @@ mod tests {
             .h(0x0505)
             .h(0x0505)
             .w(RET);
-        let cfg = with(btm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let mut bytes = stream(&[sync(3, BASE)]);
         let one = stream(&[B::DirectBranch { icnt: 14 }]);
         for _ in 0..10_000_000 {

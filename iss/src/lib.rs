@@ -37,6 +37,7 @@ pub mod record;
 pub mod run;
 pub mod sbi;
 pub mod state;
+pub mod trace_control;
 mod trap;
 
 pub use arch::{Cause, Exception, Interrupt, Priv};
