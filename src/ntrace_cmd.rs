@@ -104,7 +104,7 @@ fn settings(input: &Path, f: &FormatArgs) -> Result<Option<(EncoderConfig, bool)
     if let Some(p) = &f.config {
         return Ok(Some(depth_given(load_encoder_settings(p)?)));
     }
-    let side = crate::run::sidecar(input);
+    let side = iss::files::sidecar_path(input);
     if side.is_file() {
         return Ok(Some(depth_given(load_encoder_settings(&side)?)));
     }

@@ -629,9 +629,9 @@ fn open_ntrace(path: &Path, side: Option<&Path>) -> Result<(File, PathBuf)> {
                 "--ntrace {}: not a regular file (a device, a pipe or a directory), so its \
                  settings cannot go beside it as {}: give --ntrace-sidecar FILE",
                 path.display(),
-                sidecar(path).display()
+                iss::files::sidecar_path(path).display()
             ),
-            _ => sidecar(path),
+            _ => iss::files::sidecar_path(path),
         },
     };
     let f = if stdout {
@@ -645,13 +645,6 @@ fn open_ntrace(path: &Path, side: Option<&Path>) -> Result<(File, PathBuf)> {
         File::create(path).with_context(|| format!("cannot create {}", path.display()))?
     };
     Ok((f, cfg_path))
-}
-
-/// Where `ntrace decode` finds the encoder's settings for a trace file.
-pub fn sidecar(trace: &Path) -> PathBuf {
-    let mut s = trace.as_os_str().to_owned();
-    s.push(".json");
-    PathBuf::from(s)
 }
 
 type LogSink = CommitLog<Box<dyn Write + Send>>;
