@@ -14,6 +14,7 @@
 use crate::msg::{self, Body, Format, Message};
 use arch::Itype;
 use iss::ingress::{Beat, BeatSink, DataBeat, Retirement};
+use iss::stage::{Inbox, Stage};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -1065,33 +1066,35 @@ enum ToEncoder {
     End { next_pc: u64, prv: u8 },
 }
 
-/// Runs an [`Encoder`] on its own thread, fed through a bounded channel. The hart's ingress
-/// port hands it batches of beats; when the channel is full the hart waits (the simulation
-/// stays deterministic: loss is modelled inside the encoder, never by the host).
+/// Runs an [`Encoder`] on its own thread (an [`iss::stage::Stage`]), fed through a bounded
+/// channel. The hart's ingress port hands it batches of beats; when the channel is full the
+/// hart waits (the simulation stays deterministic: loss is modelled inside the encoder, never
+/// by the host).
 pub struct EncoderThread<W: Write + Send + 'static> {
-    tx: Option<crossbeam_channel::Sender<ToEncoder>>,
-    recycle: crossbeam_channel::Receiver<Vec<Beat>>,
-    handle: Option<std::thread::JoinHandle<io::Result<(W, EncoderStats)>>>,
+    stage: Option<Stage<ToEncoder, io::Result<(W, EncoderStats)>>>,
     result: Option<io::Result<(W, EncoderStats)>>,
 }
 
+/// Batches of beats queued for the encoder's thread at most.
+const ENCODER_QUEUE: usize = 8;
+
 impl<W: Write + Send + 'static> EncoderThread<W> {
     pub fn new(cfg: EncoderConfig, out: W) -> Result<Self, ConfigError> {
-        let enc = Encoder::new(cfg, out)?;
-        let (tx, rx) = crossbeam_channel::bounded::<ToEncoder>(8);
-        let (give_back, recycle) = crossbeam_channel::bounded::<Vec<Beat>>(8);
-        let handle = std::thread::Builder::new()
-            .name("ntrace-encoder".into())
-            .spawn(move || {
-                let mut enc = enc;
-                for m in rx {
+        let mut enc = Encoder::new(cfg, out)?;
+        let stage = Stage::spawn(
+            "ntrace-encoder",
+            "the encoder thread",
+            ENCODER_QUEUE,
+            ENCODER_QUEUE,
+            move |inbox: Inbox<ToEncoder>| {
+                for m in inbox.iter() {
                     match m {
                         ToEncoder::Beats(mut v) => {
                             for b in &v {
                                 enc.beat(b);
                             }
                             v.clear();
-                            let _ = give_back.try_send(v);
+                            inbox.give_back(ToEncoder::Beats(v));
                         }
                         ToEncoder::End { next_pc, prv } => return enc.finish(next_pc, prv),
                     }
@@ -1099,12 +1102,11 @@ impl<W: Write + Send + 'static> EncoderThread<W> {
                 Err(io::Error::other(
                     "the encoder's input ended without an end of run",
                 ))
-            })
-            .map_err(|e| ConfigError(format!("cannot start the encoder thread: {e}")))?;
+            },
+        )
+        .map_err(|e| ConfigError(format!("cannot start the encoder thread: {e}")))?;
         Ok(EncoderThread {
-            tx: Some(tx),
-            recycle,
-            handle: Some(handle),
+            stage: Some(stage),
             result: None,
         })
     }
@@ -1118,29 +1120,28 @@ impl<W: Write + Send + 'static> EncoderThread<W> {
     }
 
     fn join(&mut self) {
-        drop(self.tx.take());
-        if let Some(h) = self.handle.take() {
-            self.result = Some(
-                h.join()
-                    .unwrap_or_else(|_| Err(io::Error::other("the encoder thread panicked"))),
-            );
+        if let Some(s) = self.stage.take() {
+            self.result = Some(s.join().unwrap_or_else(|p| Err(p.into())));
         }
     }
 }
 
 impl<W: Write + Send + 'static> BeatSink for EncoderThread<W> {
     fn beats(&mut self, beats: &[Beat], _data: &[DataBeat]) {
-        let mut v = self.recycle.try_recv().unwrap_or_default();
-        v.extend_from_slice(beats);
-        if let Some(tx) = &self.tx {
+        if let Some(s) = &self.stage {
+            let mut v = match s.recycled() {
+                Some(ToEncoder::Beats(v)) => v,
+                _ => Vec::new(),
+            };
+            v.extend_from_slice(beats);
             // The thread only ends after `finish`.
-            let _ = tx.send(ToEncoder::Beats(v));
+            s.send(ToEncoder::Beats(v));
         }
     }
 
     fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
-        if let Some(tx) = &self.tx {
-            let _ = tx.send(ToEncoder::End { next_pc, prv });
+        if let Some(s) = &self.stage {
+            s.send(ToEncoder::End { next_pc, prv });
         }
         self.join();
         match &self.result {

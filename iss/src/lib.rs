@@ -36,6 +36,7 @@ pub mod options;
 pub mod record;
 pub mod run;
 pub mod sbi;
+pub mod stage;
 pub mod state;
 pub mod trace_control;
 mod trap;
