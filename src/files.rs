@@ -98,7 +98,10 @@ where
                     bail!("{shown}: {problem}")
                 }
                 Some((field, problem)) => bail!("{shown}: field `{field}`: {problem}"),
-                None => bail!("{shown}: not valid {what} settings: {}", iss::files::json_problem(&whole)),
+                None => bail!(
+                    "{shown}: not valid {what} settings: {}",
+                    iss::files::json_problem(&whole)
+                ),
             }
         }
     }

@@ -241,7 +241,11 @@ impl Image {
     /// memory), for showing the instructions the decoder walks while it owns the image.
     pub fn code(&self) -> Code {
         Code {
-            segs: self.segs.iter().map(|s| (s.base, s.bytes.clone())).collect(),
+            segs: self
+                .segs
+                .iter()
+                .map(|s| (s.base, s.bytes.clone()))
+                .collect(),
         }
     }
 
@@ -438,7 +442,11 @@ mod tests {
     /// physical and the virtual address, 32-bit instructions whole, nothing past a segment.
     #[test]
     fn code_bits_at_both_addresses() {
-        let elf = tiny_elf(0x8000_0000, 0xffff_ffff_8000_0000, &[0x67, 0x80, 0, 0, 0x82, 0x80]);
+        let elf = tiny_elf(
+            0x8000_0000,
+            0xffff_ffff_8000_0000,
+            &[0x67, 0x80, 0, 0, 0x82, 0x80],
+        );
         let code = Image::from_elf(&elf, "tiny.elf").unwrap().code();
         assert_eq!(code.bits(0x8000_0000), Some(0x8067));
         assert_eq!(code.bits(0xffff_ffff_8000_0000), Some(0x8067));
@@ -446,6 +454,9 @@ mod tests {
         assert_eq!(code.bits(0x8000_0006), None);
         assert_eq!(code.bits(0x7fff_fffe), None);
         let cut = tiny_elf(0x8000_0000, 0x8000_0000, &[0x67, 0x80]);
-        assert_eq!(Image::from_elf(&cut, "x").unwrap().code().bits(0x8000_0000), None);
+        assert_eq!(
+            Image::from_elf(&cut, "x").unwrap().code().bits(0x8000_0000),
+            None
+        );
     }
 }

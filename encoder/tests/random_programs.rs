@@ -950,7 +950,6 @@ fn resolve(k: &Knobs, p: &Program, code: &Code) -> Case {
             // Without sijump from the hart the encoder cannot apply the optimization (its
             // trTeInstEnSequentialJump reads 0).
             tr_te_inst_en_sequential_jump: k.sequential_jump && sijump,
-            ..TraceControl::default()
         },
         implicit_return_depth: k.ir.1,
         partial_bits: k.ir.2,

@@ -33,10 +33,10 @@
 //! (kind 0 for x, 1 for f, 4 for CSRs) and prints them in ascending key order, each register
 //! once with its last value; loads then stores follow. See `docs/spike-compat.md`.
 
-use crate::stage::{Inbox, Stage};
 use crate::csr::csr_name;
 use crate::insn::Op;
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use crate::stage::{Inbox, Stage};
 use arch::{Cause, Exception};
 use std::collections::HashMap;
 use std::io::{self, Write};

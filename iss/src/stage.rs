@@ -129,22 +129,28 @@ mod tests {
     /// A writer stage as the commit log's: writes buffers, gives them back, returns what it
     /// wrote or its first error.
     fn writer(fail_at: Option<usize>) -> Stage<Vec<u8>, io::Result<Vec<u8>>> {
-        Stage::spawn("test-writer", "the test writer's thread", 2, 4, move |inbox: Inbox<Vec<u8>>| {
-            let mut out = Vec::new();
-            let mut result = Ok(());
-            for mut b in inbox.iter() {
-                if result.is_ok() {
-                    if fail_at.is_some_and(|n| out.len() + b.len() > n) {
-                        result = Err(io::Error::other("disk full"));
-                    } else {
-                        out.extend_from_slice(&b);
+        Stage::spawn(
+            "test-writer",
+            "the test writer's thread",
+            2,
+            4,
+            move |inbox: Inbox<Vec<u8>>| {
+                let mut out = Vec::new();
+                let mut result = Ok(());
+                for mut b in inbox.iter() {
+                    if result.is_ok() {
+                        if fail_at.is_some_and(|n| out.len() + b.len() > n) {
+                            result = Err(io::Error::other("disk full"));
+                        } else {
+                            out.extend_from_slice(&b);
+                        }
                     }
+                    b.clear();
+                    inbox.give_back(b);
                 }
-                b.clear();
-                inbox.give_back(b);
-            }
-            result.map(|()| out)
-        })
+                result.map(|()| out)
+            },
+        )
         .unwrap()
     }
 
@@ -173,11 +179,17 @@ mod tests {
 
     #[test]
     fn a_panic_is_reported_with_the_threads_name() {
-        let s: Stage<u32, ()> = Stage::spawn("test-panic", "the test thread", 1, 1, |inbox: Inbox<u32>| {
-            for v in inbox.iter() {
-                assert!(v < 3, "a bad item");
-            }
-        })
+        let s: Stage<u32, ()> = Stage::spawn(
+            "test-panic",
+            "the test thread",
+            1,
+            1,
+            |inbox: Inbox<u32>| {
+                for v in inbox.iter() {
+                    assert!(v < 3, "a bad item");
+                }
+            },
+        )
         .unwrap();
         for v in 0..10 {
             // Sends after the panic are dropped, never block.
@@ -210,11 +222,17 @@ mod tests {
     fn dropping_a_stage_lets_the_worker_finish() {
         let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let d = done.clone();
-        let s: Stage<u32, ()> = Stage::spawn("test-drop", "the test thread", 4, 1, move |inbox: Inbox<u32>| {
-            for _ in inbox.iter() {
-                d.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            }
-        })
+        let s: Stage<u32, ()> = Stage::spawn(
+            "test-drop",
+            "the test thread",
+            4,
+            1,
+            move |inbox: Inbox<u32>| {
+                for _ in inbox.iter() {
+                    d.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            },
+        )
         .unwrap();
         for v in 0..3 {
             s.send(v);

@@ -44,6 +44,8 @@ use std::io::{self, Write};
 const CHUNK: usize = 1 << 20;
 /// Buffers in circulation between the hart and the writer thread.
 const POOL: usize = 8;
+/// A buffer and how many of its bytes are the stream's.
+type Chunk = (Vec<u8>, usize);
 /// Room kept free for one event's groups.
 const MAX_EVENT: usize = 2048;
 /// fcsr, the register the spec's example ORs new exception flags into.
@@ -703,7 +705,7 @@ pub struct TandemWriter<W: Write + Send + 'static> {
     /// Buffers allocated so far (at most [`POOL`]).
     allocated: usize,
     /// The writer thread: full buffers and their lengths to it, the buffers back.
-    thread: Option<Stage<(Vec<u8>, usize), io::Result<W>>>,
+    thread: Option<Stage<Chunk, io::Result<W>>>,
 }
 
 impl<W: Write + Send + 'static> TandemWriter<W> {
@@ -719,7 +721,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             "the tandem writer thread",
             POOL - 2,
             POOL + 1,
-            move |inbox: Inbox<(Vec<u8>, usize)>| -> io::Result<W> {
+            move |inbox: Inbox<Chunk>| -> io::Result<W> {
                 let mut result = Ok(());
                 for (b, n) in inbox.iter() {
                     // After an error keep draining, so the hart never blocks.
