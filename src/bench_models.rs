@@ -1,12 +1,11 @@
 //! The parts of `hartscope bench` that measure what tracing and the hart's models cost: N-Trace
 //! capture (and the decoder, and the stream's compression), PMU counting, CTR recording.
 
-use crate::trace::{EncoderOut, Outputs, PortThread};
 use anyhow::{bail, Context, Result};
 use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink};
-use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, BTM, HTM};
+use encoder::encoder::{EncoderConfig, EncoderStats, TraceControl, BTM, HTM};
 use encoder::image::Image;
-use iss::ingress::{Capture, IngressConfig, IngressPort};
+use iss::ingress::IngressConfig;
 use iss::{Config, Machine, NoSink, Sink, Stop};
 use serde::Serialize;
 use std::fs::File;
@@ -125,16 +124,20 @@ fn capture(
     let mut m = machine(program, Config::default())?;
     let icfg = IngressConfig::default();
     let f = File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let enc = Encoder::new(cfg.clone(), BufWriter::with_capacity(1 << 20, f))?;
-    let outputs = Outputs {
-        encoder: Some(EncoderOut::Inline(Box::new(enc))),
-        writer: None,
-        stats: None,
-        encoder_name: out.display().to_string(),
-        writer_name: String::new(),
+    let port = encoder::capture::start(
+        cfg,
+        Some(encoder::capture::Named {
+            out: BufWriter::with_capacity(1 << 20, f),
+            name: out.display().to_string(),
+        }),
+        None,
+        icfg,
+        &m.hart.csr,
+        false,
+    )?;
+    let encoder::capture::Port::Threaded(mut cap) = port else {
+        bail!("the capture does not run on its own thread");
     };
-    let port = IngressPort::new(icfg.clone(), outputs, &m.hart.csr);
-    let mut cap = Capture::new(&icfg, PortThread::spawn(port)?, &m.hart.csr);
     let start = Instant::now();
     let stop = m.run(&mut cap, Some(n));
     let outputs = cap.finish().finish()?;
@@ -266,24 +269,33 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
         (
             "BTM",
             EncoderConfig {
-                tr_te_inst_mode: BTM,
+                control: TraceControl {
+                    tr_te_inst_mode: BTM,
+                    ..TraceControl::default()
+                },
                 ..EncoderConfig::default()
             },
         ),
         (
             "HTM + implicit return (mode 3)",
             EncoderConfig {
-                tr_te_inst_mode: HTM,
-                tr_te_inst_implicit_return_mode: 3,
+                control: TraceControl {
+                    tr_te_inst_mode: HTM,
+                    tr_te_inst_implicit_return_mode: 3,
+                    ..TraceControl::default()
+                },
                 ..EncoderConfig::default()
             },
         ),
         (
             "HTM + implicit return + repeated history",
             EncoderConfig {
-                tr_te_inst_mode: HTM,
-                tr_te_inst_implicit_return_mode: 3,
-                tr_te_inst_en_repeated_history: true,
+                control: TraceControl {
+                    tr_te_inst_mode: HTM,
+                    tr_te_inst_implicit_return_mode: 3,
+                    tr_te_inst_en_repeated_history: true,
+                    ..TraceControl::default()
+                },
                 ..EncoderConfig::default()
             },
         ),

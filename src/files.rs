@@ -5,7 +5,7 @@
 
 use anyhow::{bail, Result};
 use encoder::encoder::EncoderConfig;
-use iss::files::{read_capped as read_capped_typed, SETTINGS_CAP};
+use iss::files::read_capped as read_capped_typed;
 use std::path::Path;
 
 /// The most an ELF program given to `ntrace decode` may hold: what `hartscope run` reads.
@@ -35,7 +35,7 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
 }
 
 /// Settings of type `T` from a TOML file (`.toml`) or JSON (anything else), at most
-/// [`SETTINGS_CAP`] bytes of UTF-8. A syntax error gives its line and column; a field error
+/// [`iss::files::SETTINGS_CAP`] bytes of UTF-8. A syntax error gives its line and column; a field error
 /// names the field (a path into nested tables: `caches.l1d.line`) and what is wrong with its
 /// value, found against `template` (a valid `T` with every part present); `what` names the
 /// settings in the rest ("PMU", "N-Trace encoder").
@@ -48,7 +48,7 @@ where
 
 /// The table a settings file holds, checked as text, TOML or JSON, and a table.
 fn settings_value(p: &Path, what: &str) -> Result<serde_json::Value> {
-    let bytes = read_capped(p, SETTINGS_CAP, "a settings file")?;
+    let bytes = iss::files::read_settings(p)?;
     let shown = p.display();
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
@@ -70,14 +70,8 @@ fn settings_value(p: &Path, what: &str) -> Result<serde_json::Value> {
         serde_json::to_value(table)
             .map_err(|e| anyhow::anyhow!("{shown}: not valid {what} settings: {e}"))?
     } else {
-        serde_json::from_str(&text).map_err(|e| {
-            anyhow::anyhow!(
-                "{shown}: not valid JSON: line {}, column {}: {}",
-                e.line(),
-                e.column(),
-                json_what(&e)
-            )
-        })?
+        iss::files::parse_json(text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("{shown}: not valid JSON: {e}"))?
     };
     if !value.is_object() {
         bail!(
@@ -98,13 +92,16 @@ where
         Ok(t) => Ok(t),
         Err(whole) => {
             let template = serde_json::to_value(&template).unwrap_or_default();
-            match tandem::sidecar::bad_field::<T>(&value, &template) {
+            match iss::files::bad_field::<T>(&value, &template) {
                 // serde names an unknown field itself.
                 Some((_, problem)) if problem.starts_with("unknown field") => {
                     bail!("{shown}: {problem}")
                 }
                 Some((field, problem)) => bail!("{shown}: field `{field}`: {problem}"),
-                None => bail!("{shown}: not valid {what} settings: {}", json_what(&whole)),
+                None => bail!(
+                    "{shown}: not valid {what} settings: {}",
+                    iss::files::json_problem(&whole)
+                ),
             }
         }
     }
@@ -128,16 +125,6 @@ pub fn load_encoder_settings(p: &Path) -> Result<(EncoderConfig, Vec<String>)> {
         settings_of(p, WHAT, EncoderConfig::default(), value)?,
         given,
     ))
-}
-
-/// A serde_json error's text without its position (which is that of a re-serialised value,
-/// or given separately).
-fn json_what(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) if e.line() > 0 => s[..i].to_string(),
-        _ => s,
-    }
 }
 
 fn kind_of(v: &serde_json::Value) -> &'static str {

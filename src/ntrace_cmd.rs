@@ -104,7 +104,7 @@ fn settings(input: &Path, f: &FormatArgs) -> Result<Option<(EncoderConfig, bool)
     if let Some(p) = &f.config {
         return Ok(Some(depth_given(load_encoder_settings(p)?)));
     }
-    let side = crate::run::sidecar(input);
+    let side = iss::files::sidecar_path(input);
     if side.is_file() {
         return Ok(Some(depth_given(load_encoder_settings(&side)?)));
     }
@@ -183,19 +183,19 @@ fn dump(a: DumpArgs) -> Result<ExitCode> {
 }
 
 /// The pc flow as hex lines, or symbolised with disassembly and events.
-struct Printer<'a, W: Write> {
+struct Printer<W: Write> {
     out: W,
     disasm: bool,
-    elf_bytes: Option<&'a [u8]>,
+    /// The image's code (with --disasm), for the instructions' bits.
+    code: encoder::image::Code,
     symbols: Option<iss::elf::Program>,
-    segments: Vec<(u64, u64, u64)>,
     errors: u64,
     line: String,
     /// The first write error: the output stops there.
     failed: Option<std::io::Error>,
 }
 
-impl<W: Write> Printer<'_, W> {
+impl<W: Write> Printer<W> {
     fn put(&mut self, text: &[u8]) {
         if self.failed.is_none() {
             if let Err(e) = self.out.write_all(text) {
@@ -203,26 +203,9 @@ impl<W: Write> Printer<'_, W> {
             }
         }
     }
-
-    /// The raw instruction bits at `pc`, read from the ELF's loaded segments.
-    fn bits(&self, pc: u64) -> Option<u64> {
-        let bytes = self.elf_bytes?;
-        for &(addr, off, len) in &self.segments {
-            if pc >= addr && pc + 2 <= addr + len {
-                let o = (off + pc - addr) as usize;
-                let lo = u16::from_le_bytes([*bytes.get(o)?, *bytes.get(o + 1)?]) as u64;
-                if lo & 3 != 3 {
-                    return Some(lo);
-                }
-                let hi = u16::from_le_bytes([*bytes.get(o + 2)?, *bytes.get(o + 3)?]) as u64;
-                return Some(lo | hi << 16);
-            }
-        }
-        None
-    }
 }
 
-impl<W: Write> FlowSink for Printer<'_, W> {
+impl<W: Write> FlowSink for Printer<W> {
     fn pc(&mut self, pc: u64) {
         use std::fmt::Write as _;
         self.line.clear();
@@ -233,8 +216,9 @@ impl<W: Write> FlowSink for Printer<'_, W> {
                 .and_then(|p| p.symbolize(pc))
                 .unwrap_or_default();
             let ins = self
+                .code
                 .bits(pc)
-                .map(|b| disc_v::decode(disc_v::Isa::Rv64, pc, b).to_string())
+                .map(|b| disc_v::decode(disc_v::Isa::Rv64, pc, u64::from(b)).to_string())
                 .unwrap_or_else(|| "?".into());
             let _ = writeln!(self.line, "{pc:016x}  {sym:<28} {ins}");
         } else {
@@ -290,20 +274,12 @@ impl<W: Write> FlowSink for Printer<'_, W> {
 
 fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut cfg = match settings(&a.input, &a.format)? {
-        Some((e, depth_known)) => DecoderConfig {
-            // Without the encoder's depth, the maximum (N-Trace 9.2).
-            implicit_return_depth: if depth_known {
-                e.implicit_return_depth
-            } else {
-                32
-            },
-            implicit_return_depth_known: depth_known,
-            ..DecoderConfig::for_encoder(&e)
-        },
-        None => DecoderConfig {
-            format: format_of(&a.input, &a.format)?,
-            ..DecoderConfig::default()
-        },
+        Some((e, depth_known)) => DecoderConfig::for_settings(&e, depth_known),
+        None => {
+            let mut c = DecoderConfig::default();
+            c.set_format(format_of(&a.input, &a.format)?);
+            c
+        }
     };
     cfg.src_filter = a.src;
     if let Some(d) = a.return_stack_depth {
@@ -311,27 +287,12 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         cfg.implicit_return_depth_known = true;
     }
     let mut image = Image::new();
-    let mut elf_bytes = None;
     let mut symbols = None;
-    let mut segments = Vec::new();
     if let Some(p) = &a.elf {
         let b = read_capped(p, ELF_CAP, "an ELF program")?;
         let shown = p.display().to_string();
-        image = Image::from_elf(&b, &shown).map_err(|e| anyhow::anyhow!("{e}"))?;
+        image = Image::from_elf(&b, &shown)?;
         symbols = iss::elf::parse_symbols(&b, &shown).ok();
-        if let Ok(elf) = iss::elf::ElfFile::parse(&b, &shown) {
-            segments = elf
-                .loadable()
-                .flat_map(|s| {
-                    let mut v = vec![(s.p_paddr, s.p_offset, s.p_filesz)];
-                    if s.p_vaddr != s.p_paddr {
-                        v.push((s.p_vaddr, s.p_offset, s.p_filesz));
-                    }
-                    v
-                })
-                .collect();
-        }
-        elf_bytes = Some(b);
     }
     for r in &a.raw {
         let (addr, file) = r
@@ -378,9 +339,12 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
     let mut printer = Printer {
         out: BufWriter::with_capacity(1 << 20, out),
         disasm: a.disasm,
-        elf_bytes: elf_bytes.as_deref(),
+        code: if a.disasm {
+            image.code()
+        } else {
+            Default::default()
+        },
         symbols,
-        segments,
         errors: 0,
         line: String::new(),
         failed: None,

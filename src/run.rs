@@ -1,12 +1,12 @@
 //! `hartscope run`: load an ELF, run it, report.
 
-use crate::trace::{EncoderOut, PortThread};
-use crate::trace::{Outputs, TraceArgs};
+use crate::trace::TraceArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use encoder::encoder::{Encoder, EncoderStats, EncoderThread};
+use encoder::capture::Named;
+use encoder::encoder::EncoderStats;
 use iss::commitlog::CommitLog;
-use iss::ingress::{Capture, IngressPort, Retirement};
+use iss::ingress::Retirement;
 use iss::Detail;
 use iss::{Config, Machine, Misaligned, NoSink, Sink, Stop};
 use std::fs::File;
@@ -536,82 +536,51 @@ fn log_name(args: &RunArgs) -> String {
     }
 }
 
-/// The ingress port with its outputs: on a thread of its own fed with the runs the hart
-/// records (the fast way), in line on the hart's thread (when full records are produced anyway,
-/// for the commit log), or in line with data trace (which needs full records).
-pub enum Port {
-    Threaded(Capture<PortThread>),
-    Inline(IngressPort<Outputs, false>),
-    Records(IngressPort<Outputs, true>),
-}
-
-impl Port {
-    fn finish(self) -> std::io::Result<Outputs> {
-        match self {
-            Port::Threaded(c) => c.finish().finish(),
-            Port::Inline(p) => p.finish(),
-            Port::Records(p) => p.finish(),
-        }
-    }
-}
+/// The N-Trace capture of a run (`encoder::capture`), writing the trace to a file.
+pub type Port = encoder::capture::Port<BufWriter<File>>;
 
 /// Start the ingress port and its outputs. `records`: the hart produces full records for
 /// another consumer anyway.
 fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
     let enc = t.encoder_config()?;
     let icfg = t.ingress_config(&enc)?;
-    let threaded = !icfg.data && !records;
-    let encoder = match &t.ntrace {
+    let ntrace = match &t.ntrace {
         Some(path) => {
             let (f, cfg_path) = open_ntrace(path, t.ntrace_sidecar.as_deref())?;
             std::fs::write(&cfg_path, serde_json::to_string_pretty(&enc)?)
                 .with_context(|| format!("cannot write {}", cfg_path.display()))?;
-            let out = BufWriter::with_capacity(1 << 20, f);
-            Some(if threaded {
-                EncoderOut::Inline(Box::new(Encoder::new(enc.clone(), out)?))
-            } else {
-                EncoderOut::Thread(EncoderThread::new(enc.clone(), out)?)
+            Some(Named {
+                out: BufWriter::with_capacity(1 << 20, f),
+                name: if path.as_os_str() == "-" {
+                    "the N-Trace stream to standard output".into()
+                } else {
+                    path.display().to_string()
+                },
             })
         }
         None => None,
     };
     let flavour = t.csv_flavour(&icfg)?;
     let writer = match &t.ingress {
-        Some(path) => Some(
-            encoder::writers::open_writer(path, icfg.retirement == Retirement::Single, flavour)
-                .with_context(|| format!("--ingress {}", path.display()))?,
-        ),
+        Some(path) => Some(Named {
+            out: encoder::writers::open_writer(
+                path,
+                icfg.retirement == Retirement::Single,
+                flavour,
+            )
+            .with_context(|| format!("--ingress {}", path.display()))?,
+            name: path.display().to_string(),
+        }),
         None => None,
     };
-    let out = Outputs {
-        encoder,
+    Ok(encoder::capture::start(
+        &enc,
+        ntrace,
         writer,
-        stats: None,
-        encoder_name: t.ntrace.as_deref().map_or(String::new(), |p| {
-            if p.as_os_str() == "-" {
-                "the N-Trace stream to standard output".into()
-            } else {
-                p.display().to_string()
-            }
-        }),
-        writer_name: t
-            .ingress
-            .as_deref()
-            .map_or(String::new(), |p| p.display().to_string()),
-    };
-    Ok(if icfg.data {
-        Port::Records(IngressPort::new(icfg, out, &m.hart.csr))
-    } else if threaded {
-        let cap = Capture::new(
-            &icfg,
-            PortThread::spawn(IngressPort::new(icfg.clone(), out, &m.hart.csr))
-                .context("cannot start the ingress port's thread")?,
-            &m.hart.csr,
-        );
-        Port::Threaded(cap)
-    } else {
-        Port::Inline(IngressPort::new(icfg, out, &m.hart.csr))
-    })
+        icfg,
+        &m.hart.csr,
+        records,
+    )?)
 }
 
 /// The trace's output (`-`: standard output) and where its settings go: `--ntrace-sidecar`,
@@ -630,9 +599,9 @@ fn open_ntrace(path: &Path, side: Option<&Path>) -> Result<(File, PathBuf)> {
                 "--ntrace {}: not a regular file (a device, a pipe or a directory), so its \
                  settings cannot go beside it as {}: give --ntrace-sidecar FILE",
                 path.display(),
-                sidecar(path).display()
+                iss::files::sidecar_path(path).display()
             ),
-            _ => sidecar(path),
+            _ => iss::files::sidecar_path(path),
         },
     };
     let f = if stdout {
@@ -646,13 +615,6 @@ fn open_ntrace(path: &Path, side: Option<&Path>) -> Result<(File, PathBuf)> {
         File::create(path).with_context(|| format!("cannot create {}", path.display()))?
     };
     Ok((f, cfg_path))
-}
-
-/// Where `ntrace decode` finds the encoder's settings for a trace file.
-pub fn sidecar(trace: &Path) -> PathBuf {
-    let mut s = trace.as_os_str().to_owned();
-    s.push(".json");
-    PathBuf::from(s)
 }
 
 type LogSink = CommitLog<Box<dyn Write + Send>>;

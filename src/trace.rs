@@ -3,14 +3,9 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use encoder::encoder::{Encoder, EncoderConfig, EncoderStats, EncoderThread, Filter, BTM, HTM};
+use encoder::encoder::{EncoderConfig, Filter, BTM, HTM};
 use encoder::writers::CsvFlavour;
-use iss::ingress::{
-    Beat, BeatSink, ContextSource, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch,
-    Retirement,
-};
-use std::fs::File;
-use std::io::{self, BufWriter};
+use iss::ingress::{ContextSource, IngressConfig, Retirement};
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Default)]
@@ -160,7 +155,7 @@ impl TraceArgs {
             None => EncoderConfig::default(),
         };
         if let Some(m) = &self.tr_te_inst_mode {
-            c.tr_te_inst_mode = match m.to_ascii_lowercase().as_str() {
+            c.control.tr_te_inst_mode = match m.to_ascii_lowercase().as_str() {
                 "3" | "btm" => BTM,
                 "6" | "htm" => HTM,
                 other => bail!("--tr-te-inst-mode {other}: 3 (btm) or 6 (htm)"),
@@ -169,7 +164,7 @@ impl TraceArgs {
         macro_rules! flag {
             ($f:ident) => {
                 if self.$f {
-                    c.$f = true;
+                    c.control.$f = true;
                 }
             };
         }
@@ -182,19 +177,19 @@ impl TraceArgs {
         flag!(tr_te_inst_extend_addr_msb);
         flag!(tr_ts_enable);
         macro_rules! opt {
-            ($a:ident, $f:ident) => {
+            ($a:ident, $($f:ident).+) => {
                 if let Some(v) = self.$a {
-                    c.$f = v;
+                    c.$($f).+ = v;
                 }
             };
         }
-        opt!(tr_te_src_bits, tr_te_src_bits);
-        opt!(tr_te_src_id, tr_te_src_id);
-        opt!(tr_te_inst_sync_mode, tr_te_inst_sync_mode);
-        opt!(tr_te_inst_sync_max, tr_te_inst_sync_max);
+        opt!(tr_te_src_bits, control.tr_te_src_bits);
+        opt!(tr_te_src_id, control.tr_te_src_id);
+        opt!(tr_te_inst_sync_mode, control.tr_te_inst_sync_mode);
+        opt!(tr_te_inst_sync_max, control.tr_te_inst_sync_max);
         opt!(
             tr_te_inst_implicit_return_mode,
-            tr_te_inst_implicit_return_mode
+            control.tr_te_inst_implicit_return_mode
         );
         opt!(implicit_return_depth, implicit_return_depth);
         opt!(icnt_bits, icnt_bits);
@@ -202,10 +197,10 @@ impl TraceArgs {
         opt!(trace_drain, drain_per_khw);
         if let Some(b) = self.trace_fifo {
             c.fifo_bytes = b;
-            c.tr_te_inst_stall_ena = false;
+            c.control.tr_te_inst_stall_ena = false;
         }
         if self.trace_stall {
-            c.tr_te_inst_stall_ena = true;
+            c.control.tr_te_inst_stall_ena = true;
         }
         if self.trace_filter.is_some() || self.trace_privs.is_some() {
             let (start, end) = match &self.trace_filter {
@@ -232,13 +227,13 @@ impl TraceArgs {
                 }
                 None => 0xb,
             };
-            c.filter = Some(Filter { start, end, privs });
+            c.control.filter = Some(Filter { start, end, privs });
         }
         if let Some(a) = &self.trace_on {
-            c.trace_on = Some(parse_addr(a)?);
+            c.control.trace_on = Some(parse_addr(a)?);
         }
         if let Some(a) = &self.trace_off {
-            c.trace_off = Some(parse_addr(a)?);
+            c.control.trace_off = Some(parse_addr(a)?);
         }
         if let Some(r) = &self.retirement {
             c.retirement = parse_retirement(r)?;
@@ -260,7 +255,7 @@ impl TraceArgs {
     pub fn ingress_config(&self, enc: &EncoderConfig) -> Result<IngressConfig> {
         let mut c = IngressConfig {
             retirement: enc.retirement,
-            all_jumps: enc.tr_te_inst_en_all_jumps,
+            control: enc.control.port(),
             data: self.ingress_data,
             ..IngressConfig::default()
         };
@@ -268,7 +263,7 @@ impl TraceArgs {
             if w != 3 && w != 4 {
                 bail!("--itype-width {w}: 3 or 4");
             }
-            if w == 3 && enc.tr_te_inst_implicit_return_mode != 0 {
+            if w == 3 && enc.control.tr_te_inst_implicit_return_mode != 0 {
                 bail!(
                     "implicit return needs the 4-bit itype (calls and returns must be told apart)"
                 );
@@ -335,147 +330,4 @@ pub fn parse_retirement(r: &str) -> Result<Retirement> {
             None => bail!("--retirement {other}: single, block or block:N"),
         },
     })
-}
-
-/// The encoder: in line with the ingress port (when the port has a thread of its own), or on
-/// a thread of its own (when the port runs on the hart's thread).
-pub enum EncoderOut {
-    Inline(Box<Encoder<BufWriter<File>>>),
-    Thread(EncoderThread<BufWriter<File>>),
-}
-
-/// Where the ingress port's beats go: the encoder, a file writer, or both.
-pub struct Outputs {
-    pub encoder: Option<EncoderOut>,
-    pub writer: Option<Box<dyn BeatSink + Send>>,
-    pub stats: Option<EncoderStats>,
-    /// The names of the encoder's and the writer's files, for their errors.
-    pub encoder_name: String,
-    pub writer_name: String,
-}
-
-/// `e`, saying which file it happened to.
-fn writing(name: &str, e: io::Error) -> io::Error {
-    io::Error::new(e.kind(), format!("writing {name}: {e}"))
-}
-
-impl BeatSink for Outputs {
-    fn beats(&mut self, beats: &[Beat], data: &[DataBeat]) {
-        match &mut self.encoder {
-            Some(EncoderOut::Inline(e)) => {
-                for b in beats {
-                    e.beat(b);
-                }
-            }
-            Some(EncoderOut::Thread(e)) => e.beats(beats, data),
-            None => {}
-        }
-        if let Some(w) = &mut self.writer {
-            w.beats(beats, data);
-        }
-    }
-
-    fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
-        let mut first = Ok(());
-        if let Some(w) = &mut self.writer {
-            first = w
-                .finish(next_pc, prv)
-                .map_err(|e| writing(&self.writer_name, e));
-        }
-        let result = match self.encoder.take() {
-            Some(EncoderOut::Inline(e)) => Some((Ok(()), (*e).finish(next_pc, prv))),
-            Some(EncoderOut::Thread(mut e)) => {
-                let r = e.finish(next_pc, prv);
-                Some((r, e.into_result()))
-            }
-            None => None,
-        };
-        if let Some((r, out)) = result {
-            let name = &self.encoder_name;
-            let (r, out) = (
-                r.map_err(|e| writing(name, e)),
-                out.map_err(|e| writing(name, e)),
-            );
-            match out {
-                Ok((_, stats)) => self.stats = Some(stats),
-                Err(err) if first.is_ok() => first = Err(err),
-                Err(_) => {}
-            }
-            if first.is_ok() {
-                first = r;
-            }
-        }
-        first
-    }
-}
-
-enum ToPort {
-    Batch(PortBatch),
-    End,
-}
-
-/// The ingress port and what it feeds, on a thread of their own, fed with the events the
-/// hart's [`iss::ingress::Capture`] records (bounded channel: the hart waits when it is full).
-pub struct PortThread {
-    tx: Option<crossbeam_channel::Sender<ToPort>>,
-    recycle: crossbeam_channel::Receiver<PortBatch>,
-    handle: Option<std::thread::JoinHandle<io::Result<Outputs>>>,
-}
-
-/// Batches of events queued for the port's thread at most (each 1 MiB, allocated only when
-/// the port falls that far behind). The port's thread keeps up with the hart on average;
-/// a deep queue lets the hart run on while the host deschedules that thread for a few
-/// milliseconds (with 4, `hartscope bench` measured capture at 0.64-0.83 of untraced on a
-/// busy 2-core VM; with 32, 0.75-0.84 in the same hour).
-const PORT_QUEUE: usize = 32;
-
-impl PortThread {
-    pub fn spawn(mut port: IngressPort<Outputs, false>) -> io::Result<Self> {
-        let (tx, rx) = crossbeam_channel::bounded::<ToPort>(PORT_QUEUE);
-        let (give_back, recycle) = crossbeam_channel::bounded::<PortBatch>(PORT_QUEUE);
-        let handle = std::thread::Builder::new()
-            .name("ingress-port".into())
-            .spawn(move || {
-                for m in rx {
-                    match m {
-                        ToPort::Batch(mut b) => {
-                            port.replay(&b);
-                            b.clear();
-                            let _ = give_back.try_send(b);
-                        }
-                        ToPort::End => return port.finish(),
-                    }
-                }
-                Err(io::Error::other("the trace ended without an end of run"))
-            })?;
-        Ok(PortThread {
-            tx: Some(tx),
-            recycle,
-            handle: Some(handle),
-        })
-    }
-
-    /// End the run: the port flushes and finishes its outputs, which are returned.
-    pub fn finish(mut self) -> io::Result<Outputs> {
-        if let Some(tx) = self.tx.take() {
-            let _ = tx.send(ToPort::End);
-        }
-        match self.handle.take() {
-            Some(h) => h
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("the ingress port's thread panicked"))),
-            None => Err(io::Error::other("the ingress port's thread is gone")),
-        }
-    }
-}
-
-impl EventSink for PortThread {
-    fn events(&mut self, batch: &mut PortBatch) {
-        let fresh = self.recycle.try_recv().unwrap_or_default();
-        let full = std::mem::replace(batch, fresh);
-        if let Some(tx) = &self.tx {
-            // The thread only ends after `End` (or a panic, reported by `finish`).
-            let _ = tx.send(ToPort::Batch(full));
-        }
-    }
 }

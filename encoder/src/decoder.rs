@@ -52,6 +52,7 @@ use arch::{Itype, Priv};
 use iss::classify;
 use iss::insn::{Insn, Op};
 use iss::ops::Flow as OpFlow;
+use iss::trace_control::TraceControl;
 use serde::{Deserialize, Serialize};
 
 /// The longest message the framer accepts (the longest N-Trace message is 38 bytes).
@@ -81,19 +82,22 @@ struct FormatDef {
     extend_addr_msb: bool,
 }
 
-/// What the decoder must know of the encoder's trace-control settings (names as in the spec).
-/// Missing fields, when read from a file, take the [`Default`] values.
+/// What the decoder must know of the encoder's settings: its trace-control settings
+/// ([`TraceControl`], one name for each), the encoder's return stack, and the decoder's own
+/// choices (whether that depth is known, which source to follow).
+///
+/// As JSON it is one table ([`DecoderConfigFile`]); missing fields take the [`Default`]
+/// values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "DecoderConfigFile", into = "DecoderConfigFile")]
 pub struct DecoderConfig {
-    /// `trTeInstMode`: 3 (BTM) or 6 (HTM).
-    pub tr_te_inst_mode: u8,
-    /// The byte format: `trTeSrcBits` (0 when none or `trTeInhibitSrc`), `trTsEnable`,
-    /// `trTeInstExtendAddrMSB`.
-    #[serde(with = "FormatDef")]
-    pub format: Format,
-    /// `trTeInstImplicitReturnMode`: 0 off, 1 counter, 2 partial addresses, 3 full addresses.
-    pub implicit_return_mode: u8,
+    /// The encoder's trace-control settings. The decoder reads `trTeInstMode`, the byte
+    /// format's (`trTeSrcBits`, `trTeInhibitSrc`, `trTsEnable`, `trTeInstExtendAddrMSB`),
+    /// `trTeInstImplicitReturnMode`, `trTeInstEnSequentialJump`, `trTeInstEnAllJumps` (direct
+    /// jumps are reported as taken branches), `trTeInstEnRepeatBranch` (BTM: RepeatBranch
+    /// messages may come; in HTM RepeatBranch is always accepted, see [`Warning`]'s notes on
+    /// N-Trace 7.11) and `trTeInstEnRepeatedHistory` (HTM: ResourceFull RCODE 2 may come).
+    pub control: TraceControl,
     /// Depth of the return stack the decoder keeps (1..=32): the encoder's when known, else
     /// the maximum N-Trace allows (32), as 9.2 says a decoder should assume ("Decoder does not
     /// need to know what is actual depth of the call stack implemented by encoder but for
@@ -106,33 +110,86 @@ pub struct DecoderConfig {
     pub implicit_return_depth_known: bool,
     /// Mode 2: how many low address bits the encoder compares (1..=64).
     pub partial_bits: u8,
-    /// `trTeInstEnSequentialJump`.
-    pub sequential_jump: bool,
-    /// `trTeInstEnAllJumps`: direct jumps are reported as taken branches.
-    pub all_jumps: bool,
-    /// `trTeInstEnRepeatBranch` (BTM): RepeatBranch messages may come. In HTM RepeatBranch
-    /// is always accepted (see [`Warning`]'s notes on N-Trace 7.11).
-    pub repeat_branch: bool,
-    /// `trTeInstEnRepeatedHistory` (HTM): ResourceFull RCODE 2 may come.
-    pub repeated_history: bool,
     /// With SRC bits: the source to follow (others are ignored). `None`: the stream must
     /// have a single source, and a message with another SRC than the first is an error.
     pub src_filter: Option<u16>,
 }
 
+/// [`DecoderConfig`] as JSON: the trace-control settings the decoder reads under short
+/// names (`format` holds the byte format's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DecoderConfigFile {
+    pub tr_te_inst_mode: u8,
+    #[serde(with = "FormatDef")]
+    pub format: Format,
+    pub implicit_return_mode: u8,
+    pub implicit_return_depth: u8,
+    pub implicit_return_depth_known: bool,
+    pub partial_bits: u8,
+    pub sequential_jump: bool,
+    pub all_jumps: bool,
+    pub repeat_branch: bool,
+    pub repeated_history: bool,
+    pub src_filter: Option<u16>,
+}
+
+impl Default for DecoderConfigFile {
+    fn default() -> Self {
+        DecoderConfig::default().into()
+    }
+}
+
+impl From<DecoderConfigFile> for DecoderConfig {
+    fn from(f: DecoderConfigFile) -> Self {
+        let mut c = DecoderConfig {
+            control: TraceControl {
+                tr_te_inst_mode: f.tr_te_inst_mode,
+                tr_te_inst_implicit_return_mode: f.implicit_return_mode,
+                tr_te_inst_en_sequential_jump: f.sequential_jump,
+                tr_te_inst_en_all_jumps: f.all_jumps,
+                tr_te_inst_en_repeat_branch: f.repeat_branch,
+                tr_te_inst_en_repeated_history: f.repeated_history,
+                ..TraceControl::default()
+            },
+            implicit_return_depth: f.implicit_return_depth,
+            implicit_return_depth_known: f.implicit_return_depth_known,
+            partial_bits: f.partial_bits,
+            src_filter: f.src_filter,
+        };
+        c.set_format(f.format);
+        c
+    }
+}
+
+impl From<DecoderConfig> for DecoderConfigFile {
+    fn from(c: DecoderConfig) -> Self {
+        DecoderConfigFile {
+            tr_te_inst_mode: c.control.tr_te_inst_mode,
+            format: c.format(),
+            implicit_return_mode: c.control.tr_te_inst_implicit_return_mode,
+            implicit_return_depth: c.implicit_return_depth,
+            implicit_return_depth_known: c.implicit_return_depth_known,
+            partial_bits: c.partial_bits,
+            sequential_jump: c.control.tr_te_inst_en_sequential_jump,
+            all_jumps: c.control.tr_te_inst_en_all_jumps,
+            repeat_branch: c.control.tr_te_inst_en_repeat_branch,
+            repeated_history: c.control.tr_te_inst_en_repeated_history,
+            src_filter: c.src_filter,
+        }
+    }
+}
+
 impl Default for DecoderConfig {
     fn default() -> Self {
         DecoderConfig {
-            tr_te_inst_mode: HTM,
-            format: Format::default(),
-            implicit_return_mode: 0,
+            control: TraceControl {
+                tr_te_inst_mode: HTM,
+                ..TraceControl::default()
+            },
             implicit_return_depth: 32,
             implicit_return_depth_known: false,
             partial_bits: 16,
-            sequential_jump: false,
-            all_jumps: false,
-            repeat_branch: false,
-            repeated_history: false,
             src_filter: None,
         }
     }
@@ -161,31 +218,55 @@ pub enum DecoderConfigError {
 }
 
 impl DecoderConfig {
-    /// The decoder settings that match an encoder's.
+    /// The decoder settings that match an encoder's (its return-stack depth known).
     pub fn for_encoder(e: &crate::encoder::EncoderConfig) -> DecoderConfig {
         DecoderConfig {
-            tr_te_inst_mode: e.tr_te_inst_mode,
-            format: e.format(),
-            implicit_return_mode: e.tr_te_inst_implicit_return_mode,
+            control: e.control.clone(),
             implicit_return_depth: e.implicit_return_depth,
             implicit_return_depth_known: true,
             partial_bits: e.partial_bits,
-            sequential_jump: e.tr_te_inst_en_sequential_jump,
-            all_jumps: e.tr_te_inst_en_all_jumps,
-            repeat_branch: e.tr_te_inst_en_repeat_branch,
-            repeated_history: e.tr_te_inst_en_repeated_history,
             src_filter: None,
         }
+    }
+
+    /// The decoder settings for an encoder's settings read from a file that may leave out
+    /// the return-stack depth (`depth_known` false: a hand-written file without
+    /// `implicit_return_depth`): the maximum is then assumed (N-Trace 9.2).
+    pub fn for_settings(e: &crate::encoder::EncoderConfig, depth_known: bool) -> DecoderConfig {
+        DecoderConfig {
+            implicit_return_depth: if depth_known {
+                e.implicit_return_depth
+            } else {
+                32
+            },
+            implicit_return_depth_known: depth_known,
+            ..DecoderConfig::for_encoder(e)
+        }
+    }
+
+    /// The byte format of the stream.
+    #[inline]
+    pub fn format(&self) -> Format {
+        Format::of(&self.control)
+    }
+
+    /// Set the byte format's trace-control settings.
+    pub fn set_format(&mut self, f: Format) {
+        self.control.tr_te_src_bits = f.src_bits;
+        self.control.tr_te_inhibit_src = false;
+        self.control.tr_ts_enable = f.timestamps;
+        self.control.tr_te_inst_extend_addr_msb = f.extend_addr_msb;
     }
 
     /// Checks the settings' ranges.
     pub fn validate(&self) -> Result<(), DecoderConfigError> {
         use DecoderConfigError as E;
-        if self.tr_te_inst_mode != BTM && self.tr_te_inst_mode != HTM {
-            return Err(E::Mode(self.tr_te_inst_mode));
+        let c = &self.control;
+        if c.tr_te_inst_mode != BTM && c.tr_te_inst_mode != HTM {
+            return Err(E::Mode(c.tr_te_inst_mode));
         }
-        if self.implicit_return_mode > 3 {
-            return Err(E::ImplicitReturnMode(self.implicit_return_mode));
+        if c.tr_te_inst_implicit_return_mode > 3 {
+            return Err(E::ImplicitReturnMode(c.tr_te_inst_implicit_return_mode));
         }
         if !(1..=32).contains(&self.implicit_return_depth) {
             return Err(E::ImplicitReturnDepth(self.implicit_return_depth));
@@ -193,28 +274,30 @@ impl DecoderConfig {
         if !(1..=64).contains(&self.partial_bits) {
             return Err(E::PartialBits(self.partial_bits));
         }
-        if self.format.src_bits > 12 {
-            return Err(E::SrcBits(self.format.src_bits));
+        let src_bits = c.src_bits();
+        if src_bits > 12 {
+            return Err(E::SrcBits(src_bits));
         }
         if let Some(s) = self.src_filter {
-            if self.format.src_bits == 0 || u32::from(s) >> self.format.src_bits != 0 {
+            if src_bits == 0 || u32::from(s) >> src_bits != 0 {
                 return Err(E::SrcFilter {
                     src: s,
-                    bits: self.format.src_bits,
+                    bits: src_bits,
                 });
             }
         }
-        if self.repeat_branch && self.tr_te_inst_mode != BTM {
+        if c.tr_te_inst_en_repeat_branch && c.tr_te_inst_mode != BTM {
             return Err(E::RepeatBranchInHtm);
         }
-        if self.repeated_history && self.tr_te_inst_mode != HTM {
+        if c.tr_te_inst_en_repeated_history && c.tr_te_inst_mode != HTM {
             return Err(E::RepeatedHistoryInBtm);
         }
         Ok(())
     }
 
+    #[inline]
     fn htm(&self) -> bool {
-        self.tr_te_inst_mode == HTM
+        self.control.tr_te_inst_mode == HTM
     }
 }
 
@@ -915,7 +998,7 @@ impl Core {
 
     fn message<S: FlowSink>(&mut self, bytes: &[u8], offset: u64, out: &mut S) {
         self.stats.messages += 1;
-        let f = self.cfg.format;
+        let f = self.cfg.format();
         if f.src_bits > 0 {
             if let Some(src) = peek_src(bytes, f.src_bits) {
                 match self.cfg.src_filter {
@@ -983,7 +1066,7 @@ impl Core {
         if let Body::Other { tcode, .. } = m.body {
             return Err(E::NotInstructionTrace(tcode));
         }
-        if self.cfg.format.timestamps && m.tstamp.is_none() {
+        if self.cfg.control.tr_ts_enable && m.tstamp.is_none() {
             return Err(E::NoTimestamp);
         }
         match &m.body {
@@ -993,7 +1076,9 @@ impl Core {
             Body::IndirectBranchHist { .. } | Body::IndirectBranchHistSync { .. } if !htm => {
                 Err(E::HtmMessageInBtm)
             }
-            Body::RepeatBranch { .. } if !htm && !self.cfg.repeat_branch => Err(E::RepeatBranchOff),
+            Body::RepeatBranch { .. } if !htm && !self.cfg.control.tr_te_inst_en_repeat_branch => {
+                Err(E::RepeatBranchOff)
+            }
             Body::ResourceFull { rcode, .. } if *rcode > rcode::HIST_REPEAT => {
                 Err(E::ReservedRcode(*rcode))
             }
@@ -1004,7 +1089,7 @@ impl Core {
             Body::ResourceFull {
                 rcode: rcode::HIST_REPEAT,
                 ..
-            } if !self.cfg.repeated_history => Err(E::RepeatedHistoryOff),
+            } if !self.cfg.control.tr_te_inst_en_repeated_history => Err(E::RepeatedHistoryOff),
             Body::ProgTraceCorrelation { evcode, cdf, .. } => {
                 if *evcode != evcode::ENTER_DEBUG && *evcode != evcode::TRACE_DISABLED {
                     Err(E::UnusedEvcode(*evcode))
@@ -1319,7 +1404,7 @@ impl Core {
                 };
                 if check
                     && self.pc != target
-                    && !(self.cfg.implicit_return_mode == 2 && w.inferred_last)
+                    && !(self.cfg.control.tr_te_inst_implicit_return_mode == 2 && w.inferred_last)
                 {
                     return Err(MessageError::FaddrDiffers {
                         faddr: target,
@@ -1329,7 +1414,7 @@ impl Core {
             }
             State::Off if !resets => return Err(MessageError::SyncWhileOff(sync)),
             State::Off => {}
-            State::Unsynced if !resets && self.cfg.implicit_return_mode != 0 => {
+            State::Unsynced if !resets && self.cfg.control.tr_te_inst_implicit_return_mode != 0 => {
                 // The encoder's return stack is unknown here: wait for a resetting sync.
                 return Ok(());
             }
@@ -1560,9 +1645,11 @@ impl Walker<'_> {
         match insn.op.flow() {
             OpFlow::Straight => Ok(next),
             OpFlow::Branch => self.branch(pc, insn, next, last),
-            OpFlow::DirectJump if self.cfg.all_jumps => self.reported_direct_jump(pc, insn, last),
+            OpFlow::DirectJump if self.cfg.control.tr_te_inst_en_all_jumps => {
+                self.reported_direct_jump(pc, insn, last)
+            }
             OpFlow::DirectJump => {
-                if self.cfg.implicit_return_mode != 0 && arch::is_link(insn.rd) {
+                if self.cfg.control.tr_te_inst_implicit_return_mode != 0 && arch::is_link(insn.rd) {
                     self.stack.push(next);
                 }
                 Ok(pc.wrapping_add(insn.imm as i64 as u64))
@@ -1571,7 +1658,7 @@ impl Walker<'_> {
             OpFlow::TrapReturn => self.trap_return(pc, next, last, what),
             OpFlow::Trap => self.trap(pc, insn, next, last),
             OpFlow::Constant | OpFlow::PcRelative => {
-                if self.cfg.sequential_jump && insn.rd != 0 {
+                if self.cfg.control.tr_te_inst_en_sequential_jump && insn.rd != 0 {
                     self.open_sequential_window(pc, insn, next);
                 }
                 Ok(next)
@@ -1648,7 +1735,7 @@ impl Walker<'_> {
         last: bool,
         what: Walk,
     ) -> WalkResult<u64> {
-        let irm = self.cfg.implicit_return_mode;
+        let irm = self.cfg.control.tr_te_inst_implicit_return_mode;
         let it = classify::flow_itype(OpFlow::IndirectJump, insn.rd, insn.rs1, true);
         let ret_like = irm != 0 && matches!(it, Itype::Return | Itype::CoroutineSwap);
         let popped = if ret_like { self.stack.pop() } else { None };
@@ -1658,8 +1745,10 @@ impl Walker<'_> {
         }
         // Under implicit return, returns and swaps follow the stack whatever sijump says (as
         // the encoder does).
-        let seq =
-            self.cfg.sequential_jump && !ret_like && *self.seq_pc == pc && *self.seq_rd == insn.rs1;
+        let seq = self.cfg.control.tr_te_inst_en_sequential_jump
+            && !ret_like
+            && *self.seq_pc == pc
+            && *self.seq_rd == insn.rs1;
         *self.seq_pc = u64::MAX;
         if seq {
             self.sequential_jump(pc, insn, last)
@@ -1723,7 +1812,7 @@ impl Walker<'_> {
         match self.end {
             End::Jump(t) if last => {
                 // The message reports this return: it did not match.
-                let agree = match self.cfg.implicit_return_mode {
+                let agree = match self.cfg.control.tr_te_inst_implicit_return_mode {
                     1 => true,
                     2 => {
                         let bits = self.cfg.partial_bits as u32;
@@ -2070,10 +2159,9 @@ mod tests {
     const BASE: u64 = 0x8000_0000;
 
     fn btm() -> DecoderConfig {
-        DecoderConfig {
-            tr_te_inst_mode: BTM,
-            ..Default::default()
-        }
+        let mut c = DecoderConfig::default();
+        c.control.tr_te_inst_mode = BTM;
+        c
     }
     fn htm() -> DecoderConfig {
         DecoderConfig::default()
@@ -2423,7 +2511,7 @@ mod tests {
     #[case::partial(2, false)]
     #[case::full(3, false)]
     fn unreported_return(#[case] mode: u8, #[case] fails: bool) {
-        let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = mode);
         let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         if fails {
@@ -2454,7 +2542,7 @@ mod tests {
         #[case] err: Option<&str>,
     ) {
         let cfg = with(htm(), |c| {
-            c.implicit_return_mode = mode;
+            c.control.tr_te_inst_implicit_return_mode = mode;
             c.partial_bits = partial;
         });
         let mut r = BASE;
@@ -2488,7 +2576,7 @@ mod tests {
     #[test]
     fn reported_return_that_matches_is_an_error_only_with_a_known_depth() {
         let cfg = with(htm(), |c| {
-            c.implicit_return_mode = 3;
+            c.control.tr_te_inst_implicit_return_mode = 3;
             c.implicit_return_depth_known = true;
         });
         let mut r = BASE;
@@ -2503,7 +2591,7 @@ mod tests {
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         one_error(&f, offsets(&bodies, &Format::default())[1], "predicts it");
         // The depth assumed: the return to 04 is followed, then the c.nop at 04.
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [bodies[0].clone(), bodies[1].clone(), end(&cfg, 1)];
         let f = run_cfg(cfg, call_prog(false).image(), &stream(&bodies));
         no_errors(&f);
@@ -2545,7 +2633,7 @@ mod tests {
     #[case::counter_depth2(1, 2, true)]
     fn stack_overflow_drops_the_oldest(#[case] mode: u8, #[case] depth: u8, #[case] fails: bool) {
         let cfg = with(btm(), |c| {
-            c.implicit_return_mode = mode;
+            c.control.tr_te_inst_implicit_return_mode = mode;
             c.implicit_return_depth = depth;
             c.implicit_return_depth_known = true;
         });
@@ -2589,7 +2677,7 @@ mod tests {
             .at(BASE + 0x10)
             .w(jalr(RA, T0, 0))
             .h(C_NOP);
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, a.image(), &stream(&bodies));
         no_errors(&f);
@@ -2610,7 +2698,7 @@ mod tests {
             .w(jalr(RA, T0, 0))
             .h(C_NOP);
         for mode in [1, 3] {
-            let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+            let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = mode);
             let mut r = BASE;
             let bodies = [
                 sync(sync::EXIT_DEBUG, BASE),
@@ -2632,7 +2720,7 @@ mod tests {
     #[test]
     fn reset_sync_empties_the_stack() {
         // The call pushes 04; SYNC 2 at f empties the stack; the return must then be reported.
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [
             sync(sync::EXIT_DEBUG, BASE),
             B::ProgTraceSync {
@@ -2691,7 +2779,7 @@ mod tests {
     #[case::c_lui(true, true, None)]
     #[case::off(false, false, Some("uninferable jump at 0x1004"))]
     fn sequential_jump(#[case] c_lui: bool, #[case] on: bool, #[case] err: Option<&str>) {
-        let cfg = with(btm(), |c| c.sequential_jump = on);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_en_sequential_jump = on);
         let first = if c_lui { 1 } else { 2 };
         let bodies = [
             sync(sync::EXIT_DEBUG, 0x1000),
@@ -2712,7 +2800,7 @@ mod tests {
 
     #[test]
     fn sequential_jump_window_broken_by_a_message() {
-        let cfg = with(btm(), |c| c.sequential_jump = true);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_en_sequential_jump = true);
         let mut r = 0x1000;
         let bodies = [
             sync(sync::EXIT_DEBUG, 0x1000),
@@ -2754,8 +2842,10 @@ mod tests {
         // 1000: auipc t0, 0; 1004: jr 0x10(t0) (rs1 = t0, a link register: a return).
         let mut a = Asm::new(0x1000);
         a.w(auipc(T0, 0)).w(jalr(0, T0, 0x10)).at(0x1010).h(C_NOP);
-        let seq = with(btm(), |c| c.sequential_jump = true);
-        let both = with(seq.clone(), |c| c.implicit_return_mode = 3);
+        let seq = with(btm(), |c| c.control.tr_te_inst_en_sequential_jump = true);
+        let both = with(seq.clone(), |c| {
+            c.control.tr_te_inst_implicit_return_mode = 3
+        });
         let unreported = [sync(sync::EXIT_DEBUG, 0x1000), end(&btm(), 5)];
         let f = run_cfg(seq.clone(), a.image(), &stream(&unreported));
         no_errors(&f);
@@ -2799,7 +2889,7 @@ mod tests {
     }
 
     fn repeat_cfg() -> DecoderConfig {
-        with(btm(), |c| c.repeat_branch = true)
+        with(btm(), |c| c.control.tr_te_inst_en_repeat_branch = true)
     }
 
     #[test]
@@ -2940,7 +3030,7 @@ mod tests {
     /// The same for HREPEAT: the first repetition tells what all of them walk.
     #[test]
     fn implausible_history_repeats_are_errors() {
-        let cfg = with(htm(), |c| c.repeated_history = true);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true);
         // From 00: addi, addi, bne (taken, 6 half-words), then 04: addi, bne (4) each time.
         let bodies = [
             sync(sync::EXIT_DEBUG, BASE),
@@ -3165,8 +3255,8 @@ mod tests {
     #[rstest]
     #[case::rcode1(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b111, None)], 23, 0b10))]
     #[case::rcode1_twice(htm(), htm_with_rf(vec![rf(rcode::HIST_OVERFLOW, 0b11, None), rf(rcode::HIST_OVERFLOW, 0b11, None)], 23, 0b10))]
-    #[case::rcode2(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10))]
-    #[case::rcode2_all(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2)), rf(rcode::HIST_OVERFLOW, 0b10, None)], 23, 1))]
+    #[case::rcode2(with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10))]
+    #[case::rcode2_all(with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2)), rf(rcode::HIST_OVERFLOW, 0b10, None)], 23, 1))]
     #[case::rcode0_btm(btm(), {
         let mut b = prog_btm();
         b[1] = B::DirectBranch { icnt: 3 };
@@ -3181,7 +3271,7 @@ mod tests {
 
     #[rstest]
     #[case::rcode2_off(htm(), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(2))], 23, 0b10), 1, "trTeInstEnRepeatedHistory is off")]
-    #[case::hrepeat1(with(htm(), |c| c.repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
+    #[case::hrepeat1(with(htm(), |c| c.control.tr_te_inst_en_repeated_history = true), htm_with_rf(vec![rf(rcode::HIST_REPEAT, 0b11, Some(1))], 23, 0b10), 1, "HREPEAT 1")]
     #[case::rcode1_btm(btm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 0b11, None)], 1, "HIST overflow in BTM")]
     #[case::rcode3(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(3, 0b11, None)], 1, "RCODE 3 is reserved")]
     #[case::empty_hist(htm(), vec![sync(sync::EXIT_DEBUG, BASE), rf(rcode::HIST_OVERFLOW, 1, None)], 1, "no branch bit")]
@@ -3302,7 +3392,7 @@ mod tests {
         let short = stream_fmt(&bodies, &ext, &[]);
         let long = stream(&bodies);
         assert_eq!(short.len() + 5, long.len());
-        let cfg = with(htm(), |c| c.format = ext);
+        let cfg = with(htm(), |c| c.set_format(ext));
         let f = run_cfg(cfg.clone(), img.clone(), &short);
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow_at(va));
@@ -3358,7 +3448,7 @@ mod tests {
         let mut a = prog();
         a.at(other).h(C_NOP).h(C_NOP).h(C_NOP).h(C_NOP);
         let cfg = with(htm(), |c| {
-            c.format = f2;
+            c.set_format(f2);
             c.src_filter = filter;
         });
         let f = run_cfg(cfg, a.image(), &bytes);
@@ -3387,7 +3477,7 @@ mod tests {
         };
         let bodies = prog_htm();
         let bytes = stream_fmt(&bodies, &ts, &[1000, 5, 7, 3, 10]);
-        let cfg = with(htm(), |c| c.format = ts);
+        let cfg = with(htm(), |c| c.set_format(ts));
         let f = run_cfg(cfg.clone(), prog().image(), &bytes);
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
@@ -3587,7 +3677,7 @@ mod tests {
     /// whose DirectBranchSync (a periodic sync was due) would have come with the next beat.
     #[test]
     fn trace_off_after_a_direct_jump_under_all_jumps() {
-        let cfg = with(btm(), |c| c.all_jumps = true);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_en_all_jumps = true);
         let off = B::ProgTraceCorrelation {
             evcode: evcode::TRACE_DISABLED,
             cdf: 0,
@@ -3770,7 +3860,7 @@ mod tests {
     #[case::partial(2)]
     #[case::full(3)]
     fn implicit_return_in_a_longer_flow(#[case] mode: u8) {
-        let cfg = with(htm(), |c| c.implicit_return_mode = mode);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = mode);
         let f = run_cfg(cfg, prog().image(), &stream(&prog_htm_ir()));
         no_errors(&f);
         assert_eq!(pcs(&f), prog_flow());
@@ -3781,7 +3871,7 @@ mod tests {
 
     #[test]
     fn unreported_return_with_an_empty_stack() {
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [sync(sync::EXIT_DEBUG, BASE + 0x20), end(&htm(), 5)];
         let f = run_cfg(cfg, prog().image(), &stream(&bodies));
         one_error(
@@ -3795,7 +3885,7 @@ mod tests {
     fn decoding_starts_at_the_first_usable_sync() {
         // Messages before the first sync are skipped; with implicit return, a non-resetting
         // sync (4) is not a starting point either.
-        let cfg = with(htm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let mut bodies = vec![
             B::IndirectBranch {
                 btype: btype::INDIRECT,
@@ -3840,12 +3930,12 @@ mod tests {
     }
 
     #[rstest]
-    #[case::btm_on(with(btm(), |c| c.all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
+    #[case::btm_on(with(btm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], None)]
     #[case::btm_off(btm(), vec![B::DirectBranch { icnt: 3 }, end(&btm(), 1)], Some((1, "not a taken branch")))]
-    #[case::btm_unreported(with(btm(), |c| c.all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
-    #[case::htm_on(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
+    #[case::btm_unreported(with(btm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![end(&btm(), 4)], Some((1, "not the end of a DirectBranch")))]
+    #[case::htm_on(with(htm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], None)]
     #[case::htm_off(htm(), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b11) }], Some((1, "1 HIST bit(s) left over")))]
-    #[case::htm_not_taken(with(htm(), |c| c.all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
+    #[case::htm_not_taken(with(htm(), |c| c.control.tr_te_inst_en_all_jumps = true), vec![B::ProgTraceCorrelation { evcode: evcode::ENTER_DEBUG, cdf: 1, icnt: 4, hist: Some(0b10) }], Some((1, "was not taken")))]
     fn all_jumps(
         #[case] cfg: DecoderConfig,
         #[case] msgs: Vec<B>,
@@ -4001,9 +4091,9 @@ mod tests {
                 "implicit_return_mode": 3, "src_filter": 2}"#,
         )
         .unwrap();
-        assert_eq!(c.tr_te_inst_mode, 3);
+        assert_eq!(c.control.tr_te_inst_mode, 3);
         assert_eq!(
-            c.format,
+            c.format(),
             Format {
                 src_bits: 4,
                 timestamps: true,
@@ -4020,12 +4110,12 @@ mod tests {
         use DecoderConfigError as E;
         for (bad, want, text) in [
             (
-                with(htm(), |c| c.tr_te_inst_mode = 4),
+                with(htm(), |c| c.control.tr_te_inst_mode = 4),
                 E::Mode(4),
                 "tr_te_inst_mode 4 is neither 3 (BTM) nor 6 (HTM)",
             ),
             (
-                with(htm(), |c| c.implicit_return_mode = 4),
+                with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 4),
                 E::ImplicitReturnMode(4),
                 "implicit_return_mode 4 is not 0..=3",
             ),
@@ -4050,12 +4140,12 @@ mod tests {
                 "src_filter 1 does not fit in 0 SRC bits",
             ),
             (
-                with(htm(), |c| c.repeat_branch = true),
+                with(htm(), |c| c.control.tr_te_inst_en_repeat_branch = true),
                 E::RepeatBranchInHtm,
                 "repeat_branch is a BTM option",
             ),
             (
-                with(btm(), |c| c.repeated_history = true),
+                with(btm(), |c| c.control.tr_te_inst_en_repeated_history = true),
                 E::RepeatedHistoryInBtm,
                 "repeated_history is an HTM option",
             ),
@@ -4072,20 +4162,20 @@ mod tests {
         vec![
             btm(),
             with(btm(), |c| {
-                c.repeat_branch = true;
-                c.implicit_return_mode = 3;
-                c.sequential_jump = true;
+                c.control.tr_te_inst_en_repeat_branch = true;
+                c.control.tr_te_inst_implicit_return_mode = 3;
+                c.control.tr_te_inst_en_sequential_jump = true;
             }),
             htm(),
             with(htm(), |c| {
-                c.repeated_history = true;
-                c.implicit_return_mode = 1;
-                c.all_jumps = true;
-                c.format.timestamps = true;
+                c.control.tr_te_inst_en_repeated_history = true;
+                c.control.tr_te_inst_implicit_return_mode = 1;
+                c.control.tr_te_inst_en_all_jumps = true;
+                c.control.tr_ts_enable = true;
             }),
             with(htm(), |c| {
-                c.format.src_bits = 3;
-                c.format.extend_addr_msb = true;
+                c.control.tr_te_src_bits = 3;
+                c.control.tr_te_inst_extend_addr_msb = true;
             }),
         ]
     }
@@ -4217,7 +4307,7 @@ mod tests {
             .h(0x0505)
             .h(0x0505)
             .w(RET);
-        let cfg = with(btm(), |c| c.implicit_return_mode = 3);
+        let cfg = with(btm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let mut bytes = stream(&[sync(sync::EXIT_DEBUG, BASE)]);
         let one = stream(&[B::DirectBranch { icnt: 14 }]);
         for _ in 0..10_000_000 {

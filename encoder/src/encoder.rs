@@ -15,6 +15,7 @@ use crate::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
 use crate::msg::{self, btype, evcode, rcode, Body, Format, Message};
 use arch::Itype;
 use iss::ingress::{Beat, BeatSink, DataBeat, Retirement};
+use iss::stage::{Inbox, Stage};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -23,65 +24,26 @@ use std::io::{self, Write};
 /// their home is [`msg`] with the other codes.
 pub use crate::msg::{sync, BTM, HTM};
 
-/// An address range and privilege set that qualify instruction trace (trTeInstFilters).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Filter {
-    /// Trace blocks whose first instruction is in `[start, end)`.
-    pub start: u64,
-    pub end: u64,
-    /// Bit n set: trace privilege n (0 U, 1 S, 3 M).
-    pub privs: u8,
-}
+pub use iss::trace_control::{Filter, TraceControl};
 
-impl Filter {
-    fn matches(&self, b: &Beat) -> bool {
-        b.iaddr >= self.start && b.iaddr < self.end && self.privs & (1 << b.prv) != 0
-    }
-}
-
-/// The encoder's configuration: the trace-control fields that concern it, named as the
-/// RISC-V Trace Control Interface and N-Trace name them, plus the model's own parameters.
+/// The encoder's configuration: the trace-control settings ([`TraceControl`], named as the
+/// RISC-V Trace Control Interface and N-Trace name them), plus the model's own parameters.
+///
+/// As a file (`--ntrace-config`, the sidecar `hartscope run --ntrace FILE` writes as
+/// FILE.json) it is one flat table of both, in the order [`EncoderConfigFile`] gives.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "EncoderConfigFile", into = "EncoderConfigFile")]
 pub struct EncoderConfig {
-    /// 3: BTM, 6: HTM.
-    pub tr_te_inst_mode: u8,
-    /// Ownership messages.
-    pub tr_te_context: bool,
-    pub tr_te_inhibit_src: bool,
-    pub tr_te_src_id: u16,
-    /// Width of the SRC field, 0..=12.
-    pub tr_te_src_bits: u8,
-    /// 0 off, 1 count messages, 3 count I-CNT half-words (2, cycles, reads back as 3).
-    pub tr_te_inst_sync_mode: u8,
-    /// Periodic sync every 2^(tr_te_inst_sync_max + 4) units.
-    pub tr_te_inst_sync_max: u8,
-    /// The hart reports direct jumps as taken branches.
-    pub tr_te_inst_en_all_jumps: bool,
-    pub tr_te_inst_en_sequential_jump: bool,
-    /// 0 off, 1 counter, 2 partial-address stack, 3 full-address stack.
-    pub tr_te_inst_implicit_return_mode: u8,
+    /// The trace-control settings.
+    pub control: TraceControl,
     /// Depth of the return-address stack (1..=32).
     pub implicit_return_depth: u8,
     /// Low address bits compared in implicit-return mode 2.
     pub partial_bits: u8,
-    pub tr_te_inst_en_repeated_history: bool,
-    /// RepeatBranch messages (BTM).
-    pub tr_te_inst_en_repeat_branch: bool,
-    pub tr_te_inst_extend_addr_msb: bool,
-    /// TSTAMP fields (trTsEnable).
-    pub tr_ts_enable: bool,
-    /// Stall the hart rather than lose messages (trTeInstStallEna).
-    pub tr_te_inst_stall_ena: bool,
     /// I-CNT counter width, including the overflow MSB (at most 22).
     pub icnt_bits: u8,
     /// HIST width, including the stop bit (at most 32).
     pub hist_bits: u8,
-    /// trTeInstFilters: trace only what this matches.
-    pub filter: Option<Filter>,
-    /// trTeInstTrigEnable: trace-on and trace-off trigger addresses.
-    pub trace_on: Option<u64>,
-    pub trace_off: Option<u64>,
     /// Output FIFO size in bytes (without stall).
     pub fifo_bytes: u32,
     /// FIFO drain rate: bytes per 1000 half-words retired.
@@ -90,31 +52,120 @@ pub struct EncoderConfig {
     pub retirement: Retirement,
 }
 
+/// [`EncoderConfig`] as a settings file holds it: one flat table, its fields in this order
+/// (what `hartscope run --ntrace` has always written; missing fields take their defaults,
+/// unknown ones are errors).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EncoderConfigFile {
+    pub tr_te_inst_mode: u8,
+    pub tr_te_context: bool,
+    pub tr_te_inhibit_src: bool,
+    pub tr_te_src_id: u16,
+    pub tr_te_src_bits: u8,
+    pub tr_te_inst_sync_mode: u8,
+    pub tr_te_inst_sync_max: u8,
+    pub tr_te_inst_en_all_jumps: bool,
+    pub tr_te_inst_en_sequential_jump: bool,
+    pub tr_te_inst_implicit_return_mode: u8,
+    pub implicit_return_depth: u8,
+    pub partial_bits: u8,
+    pub tr_te_inst_en_repeated_history: bool,
+    pub tr_te_inst_en_repeat_branch: bool,
+    pub tr_te_inst_extend_addr_msb: bool,
+    pub tr_ts_enable: bool,
+    pub tr_te_inst_stall_ena: bool,
+    pub icnt_bits: u8,
+    pub hist_bits: u8,
+    pub filter: Option<Filter>,
+    pub trace_on: Option<u64>,
+    pub trace_off: Option<u64>,
+    pub fifo_bytes: u32,
+    pub drain_per_khw: u32,
+    pub retirement: Retirement,
+}
+
+impl Default for EncoderConfigFile {
+    fn default() -> Self {
+        EncoderConfig::default().into()
+    }
+}
+
+impl From<EncoderConfigFile> for EncoderConfig {
+    fn from(f: EncoderConfigFile) -> Self {
+        EncoderConfig {
+            control: TraceControl {
+                tr_te_inst_mode: f.tr_te_inst_mode,
+                tr_te_context: f.tr_te_context,
+                tr_te_inhibit_src: f.tr_te_inhibit_src,
+                tr_te_src_id: f.tr_te_src_id,
+                tr_te_src_bits: f.tr_te_src_bits,
+                tr_te_inst_sync_mode: f.tr_te_inst_sync_mode,
+                tr_te_inst_sync_max: f.tr_te_inst_sync_max,
+                tr_te_inst_en_all_jumps: f.tr_te_inst_en_all_jumps,
+                tr_te_inst_en_sequential_jump: f.tr_te_inst_en_sequential_jump,
+                tr_te_inst_implicit_return_mode: f.tr_te_inst_implicit_return_mode,
+                tr_te_inst_en_repeated_history: f.tr_te_inst_en_repeated_history,
+                tr_te_inst_en_repeat_branch: f.tr_te_inst_en_repeat_branch,
+                tr_te_inst_extend_addr_msb: f.tr_te_inst_extend_addr_msb,
+                tr_ts_enable: f.tr_ts_enable,
+                tr_te_inst_stall_ena: f.tr_te_inst_stall_ena,
+                filter: f.filter,
+                trace_on: f.trace_on,
+                trace_off: f.trace_off,
+            },
+            implicit_return_depth: f.implicit_return_depth,
+            partial_bits: f.partial_bits,
+            icnt_bits: f.icnt_bits,
+            hist_bits: f.hist_bits,
+            fifo_bytes: f.fifo_bytes,
+            drain_per_khw: f.drain_per_khw,
+            retirement: f.retirement,
+        }
+    }
+}
+
+impl From<EncoderConfig> for EncoderConfigFile {
+    fn from(c: EncoderConfig) -> Self {
+        let t = c.control;
+        EncoderConfigFile {
+            tr_te_inst_mode: t.tr_te_inst_mode,
+            tr_te_context: t.tr_te_context,
+            tr_te_inhibit_src: t.tr_te_inhibit_src,
+            tr_te_src_id: t.tr_te_src_id,
+            tr_te_src_bits: t.tr_te_src_bits,
+            tr_te_inst_sync_mode: t.tr_te_inst_sync_mode,
+            tr_te_inst_sync_max: t.tr_te_inst_sync_max,
+            tr_te_inst_en_all_jumps: t.tr_te_inst_en_all_jumps,
+            tr_te_inst_en_sequential_jump: t.tr_te_inst_en_sequential_jump,
+            tr_te_inst_implicit_return_mode: t.tr_te_inst_implicit_return_mode,
+            implicit_return_depth: c.implicit_return_depth,
+            partial_bits: c.partial_bits,
+            tr_te_inst_en_repeated_history: t.tr_te_inst_en_repeated_history,
+            tr_te_inst_en_repeat_branch: t.tr_te_inst_en_repeat_branch,
+            tr_te_inst_extend_addr_msb: t.tr_te_inst_extend_addr_msb,
+            tr_ts_enable: t.tr_ts_enable,
+            tr_te_inst_stall_ena: t.tr_te_inst_stall_ena,
+            icnt_bits: c.icnt_bits,
+            hist_bits: c.hist_bits,
+            filter: t.filter,
+            trace_on: t.trace_on,
+            trace_off: t.trace_off,
+            fifo_bytes: c.fifo_bytes,
+            drain_per_khw: c.drain_per_khw,
+            retirement: c.retirement,
+        }
+    }
+}
+
 impl Default for EncoderConfig {
     fn default() -> Self {
         EncoderConfig {
-            tr_te_inst_mode: HTM,
-            tr_te_context: false,
-            tr_te_inhibit_src: false,
-            tr_te_src_id: 0,
-            tr_te_src_bits: 0,
-            tr_te_inst_sync_mode: 3,
-            tr_te_inst_sync_max: 15,
-            tr_te_inst_en_all_jumps: false,
-            tr_te_inst_en_sequential_jump: false,
-            tr_te_inst_implicit_return_mode: 0,
+            control: TraceControl::default(),
             implicit_return_depth: 32,
             partial_bits: 16,
-            tr_te_inst_en_repeated_history: false,
-            tr_te_inst_en_repeat_branch: false,
-            tr_te_inst_extend_addr_msb: false,
-            tr_ts_enable: false,
-            tr_te_inst_stall_ena: true,
             icnt_bits: 22,
             hist_bits: 32,
-            filter: None,
-            trace_on: None,
-            trace_off: None,
             fifo_bytes: 4096,
             drain_per_khw: 200,
             retirement: Retirement::Block {
@@ -129,38 +180,17 @@ impl Default for EncoderConfig {
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
+impl From<iss::trace_control::ControlError> for ConfigError {
+    fn from(e: iss::trace_control::ControlError) -> Self {
+        ConfigError(e.to_string())
+    }
+}
+
 impl EncoderConfig {
     /// Check the configuration and apply the WARL rules (values out of range read back as the
     /// nearest legal one; impossible combinations are errors).
     pub fn legalize(&mut self) -> Result<(), ConfigError> {
-        if self.tr_te_inst_mode != BTM && self.tr_te_inst_mode != HTM {
-            return Err(ConfigError(format!(
-                "trTeInstMode {} is not implemented (3 BTM or 6 HTM)",
-                self.tr_te_inst_mode
-            )));
-        }
-        if self.tr_te_inst_sync_mode == 2 {
-            self.tr_te_inst_sync_mode = 3;
-        }
-        if self.tr_te_inst_sync_mode > 3 {
-            return Err(ConfigError(format!(
-                "trTeInstSyncMode {} is not 0..=3",
-                self.tr_te_inst_sync_mode
-            )));
-        }
-        self.tr_te_inst_sync_max = self.tr_te_inst_sync_max.min(15);
-        if self.tr_te_src_bits > 12 {
-            return Err(ConfigError("trTeSrcBits is at most 12".into()));
-        }
-        if self.tr_te_src_bits > 0 && self.tr_te_src_id as u32 >= 1 << self.tr_te_src_bits {
-            return Err(ConfigError(format!(
-                "trTeSrcID {} does not fit in {} bits",
-                self.tr_te_src_id, self.tr_te_src_bits
-            )));
-        }
-        if self.tr_te_inst_implicit_return_mode > 3 {
-            return Err(ConfigError("trTeInstImplicitReturnMode is 0..=3".into()));
-        }
+        self.control.legalize()?;
         if !(1..=32).contains(&self.implicit_return_depth) {
             return Err(ConfigError(
                 "the implicit-return stack depth is 1..=32".into(),
@@ -175,16 +205,7 @@ impl EncoderConfig {
         if !(3..=32).contains(&self.hist_bits) {
             return Err(ConfigError("hist_bits is 3..=32".into()));
         }
-        if self.tr_te_inst_en_repeat_branch && self.tr_te_inst_mode != BTM {
-            return Err(ConfigError(
-                "RepeatBranch (trTeInstEnRepeatBranch) is for BTM only".into(),
-            ));
-        }
-        if let Some(f) = &self.filter {
-            if f.end <= f.start {
-                return Err(ConfigError("the filter's address range is empty".into()));
-            }
-        }
+        self.control.check_combinations()?;
         if let Retirement::Block { max_halfwords } = &mut self.retirement {
             // A block must fit well inside I-CNT, which is reported at beat boundaries.
             *max_halfwords = (*max_halfwords).min(1 << (self.icnt_bits - 2)).max(2);
@@ -194,19 +215,11 @@ impl EncoderConfig {
 
     /// The byte format these settings give.
     pub fn format(&self) -> Format {
-        Format {
-            src_bits: if self.tr_te_inhibit_src {
-                0
-            } else {
-                self.tr_te_src_bits
-            },
-            timestamps: self.tr_ts_enable,
-            extend_addr_msb: self.tr_te_inst_extend_addr_msb,
-        }
+        Format::of(&self.control)
     }
 
     fn htm(&self) -> bool {
-        self.tr_te_inst_mode == HTM
+        self.control.htm()
     }
 }
 
@@ -293,7 +306,7 @@ impl<W: Write> Encoder<W> {
         cfg.legalize()?;
         let fmt = cfg.format();
         let single = cfg.retirement == Retirement::Single;
-        let trig_on = cfg.trace_on.is_none();
+        let trig_on = cfg.control.trace_on.is_none();
         Ok(Encoder {
             fmt,
             out,
@@ -341,7 +354,7 @@ impl<W: Write> Encoder<W> {
     /// Emit a message: flush what must precede it, time-stamp, encode, and pass it through
     /// the output FIFO.
     fn emit(&mut self, body: Body, time: u64) {
-        let repeatable = self.cfg.tr_te_inst_en_repeat_branch
+        let repeatable = self.cfg.control.tr_te_inst_en_repeat_branch
             && matches!(
                 body,
                 Body::DirectBranch { .. } | Body::IndirectBranch { uaddr: 0, .. }
@@ -362,7 +375,7 @@ impl<W: Write> Encoder<W> {
     fn send(&mut self, body: Body, time: u64) {
         let is_sync = body.sync().is_some();
         // Relative to the last timestamp reported (N-Trace 8.7): a dropped message's is not.
-        let tstamp = self.cfg.tr_ts_enable.then(|| {
+        let tstamp = self.cfg.control.tr_ts_enable.then(|| {
             if is_sync {
                 time
             } else {
@@ -370,7 +383,7 @@ impl<W: Write> Encoder<W> {
             }
         });
         let m = Message {
-            src: self.cfg.tr_te_src_id,
+            src: self.cfg.control.tr_te_src_id,
             body,
             tstamp,
         };
@@ -380,7 +393,7 @@ impl<W: Write> Encoder<W> {
         if self.ending && !self.lost {
             // The end of the run: the encoder waits for room (see `finish`).
             self.fifo_level = 0;
-        } else if !self.cfg.tr_te_inst_stall_ena {
+        } else if !self.cfg.control.tr_te_inst_stall_ena {
             let cap = self.cfg.fifo_bytes as u64 * 1000;
             if self.lost || self.fifo_level + len * 1000 > cap {
                 self.buf.truncate(start);
@@ -407,7 +420,7 @@ impl<W: Write> Encoder<W> {
 
     /// Book-keeping after a message went out (or was dropped, or counted as a repeat).
     fn after_message(&mut self, body: &Body) {
-        if self.cfg.tr_te_inst_sync_mode == 1 {
+        if self.cfg.control.tr_te_inst_sync_mode == 1 {
             self.sync_count += 1;
             if self.sync_count >= self.sync_period() {
                 self.sync_due = true;
@@ -458,7 +471,7 @@ impl<W: Write> Encoder<W> {
     }
 
     fn sync_period(&self) -> u64 {
-        1 << (self.cfg.tr_te_inst_sync_max as u32 + 4)
+        1 << (self.cfg.control.tr_te_inst_sync_max as u32 + 4)
     }
 
     // ------------------------------------------------------------------------------------
@@ -483,7 +496,7 @@ impl<W: Write> Encoder<W> {
     fn sync_message(&mut self, body: Body, code: u8, faddr: u64, prv: u8, time: u64) {
         self.emit(body, time);
         self.synced(code, faddr);
-        if self.cfg.tr_te_context {
+        if self.cfg.control.tr_te_context {
             self.ownership(FORMAT_SCONTEXT, prv, time);
         }
     }
@@ -529,7 +542,7 @@ impl<W: Write> Encoder<W> {
     #[cold]
     #[inline(never)]
     fn hist_full(&mut self, h: u64, time: u64) {
-        if !self.cfg.tr_te_inst_en_repeated_history {
+        if !self.cfg.control.tr_te_inst_en_repeated_history {
             self.emit(
                 Body::ResourceFull {
                     rcode: rcode::HIST_OVERFLOW,
@@ -566,11 +579,11 @@ impl<W: Write> Encoder<W> {
     }
 
     fn push_return(&mut self, addr: u64) {
-        if self.cfg.tr_te_inst_implicit_return_mode == 0 {
+        if self.cfg.control.tr_te_inst_implicit_return_mode == 0 {
             return;
         }
         let depth = self.cfg.implicit_return_depth as usize;
-        if self.cfg.tr_te_inst_implicit_return_mode == 1 {
+        if self.cfg.control.tr_te_inst_implicit_return_mode == 1 {
             self.count = (self.count + 1).min(depth as u32);
         }
         if self.stack.len() == depth {
@@ -610,7 +623,7 @@ impl<W: Write> Encoder<W> {
         if !self.filter_and_trigger(b, hw) {
             return;
         }
-        if self.cfg.tr_te_context || b.ctype != 0 {
+        if self.cfg.control.tr_te_context || b.ctype != 0 {
             self.context(b);
         }
         if self.sync_due {
@@ -618,7 +631,7 @@ impl<W: Write> Encoder<W> {
         }
         self.count(b, hw);
         self.end_of_block(b, hw);
-        if self.cfg.trace_off.is_some() {
+        if self.cfg.control.trace_off.is_some() {
             self.trace_off_trigger(b, hw);
         }
     }
@@ -631,7 +644,7 @@ impl<W: Write> Encoder<W> {
         self.stats.halfwords += hw;
         self.now = b.time;
         self.window_broken = false;
-        if !self.cfg.tr_te_inst_stall_ena {
+        if !self.cfg.control.tr_te_inst_stall_ena {
             self.fifo_level = self
                 .fifo_level
                 .saturating_sub(self.cfg.drain_per_khw as u64 * hw);
@@ -652,12 +665,17 @@ impl<W: Write> Encoder<W> {
     /// Returns whether the beat is traced.
     #[inline(always)]
     fn filter_and_trigger(&mut self, b: &Beat, hw: u64) -> bool {
-        if let Some(on) = self.cfg.trace_on {
+        if let Some(on) = self.cfg.control.trace_on {
             if !self.trig_on && contains(b, hw, on) {
                 self.trig_on = true;
             }
         }
-        let want = self.trig_on && self.cfg.filter.is_none_or(|f| f.matches(b));
+        let want = self.trig_on
+            && self
+                .cfg
+                .control
+                .filter
+                .is_none_or(|f| f.matches(b.iaddr, b.prv));
         if !self.started {
             self.started = true;
             self.ctx = b.context;
@@ -682,7 +700,7 @@ impl<W: Write> Encoder<W> {
     fn context(&mut self, b: &Beat) {
         if b.ctype != 0 && b.context != self.ctx {
             self.ctx = b.context;
-            if self.cfg.tr_te_context {
+            if self.cfg.control.tr_te_context {
                 if b.ctype >= 2 {
                     self.flush_hist_field(b.time);
                     let icnt = std::mem::take(&mut self.icnt);
@@ -699,7 +717,7 @@ impl<W: Write> Encoder<W> {
                 self.ownership(FORMAT_SCONTEXT, b.prv, b.time);
             }
         }
-        if self.cfg.tr_te_context && self.prv_reported != Some(b.prv) {
+        if self.cfg.control.tr_te_context && self.prv_reported != Some(b.prv) {
             self.ownership(FORMAT_PRIVILEGE, b.prv, b.time);
         }
     }
@@ -733,7 +751,7 @@ impl<W: Write> Encoder<W> {
             self.icnt_overflow(b);
         }
         self.icnt += hw;
-        if self.cfg.tr_te_inst_sync_mode == 3 {
+        if self.cfg.control.tr_te_inst_sync_mode == 3 {
             self.sync_count += hw;
             if self.sync_count >= self.sync_period() {
                 self.sync_due = true;
@@ -775,7 +793,7 @@ impl<W: Write> Encoder<W> {
     /// The trace-off trigger (trTeInstTrigEnable): trace stops after the beat containing it.
     #[inline(never)]
     fn trace_off_trigger(&mut self, b: &Beat, hw: u64) {
-        if let Some(off) = self.cfg.trace_off {
+        if let Some(off) = self.cfg.control.trace_off {
             if contains(b, hw, off) {
                 self.trig_on = false;
                 self.pending = None;
@@ -799,7 +817,7 @@ impl<W: Write> Encoder<W> {
         // The address after the last instruction: where a call returns.
         let after = b.iaddr.wrapping_add(2 * hw);
         // A sequentially inferable jump, with the window unbroken: the decoder infers it.
-        let seq = self.cfg.tr_te_inst_en_sequential_jump
+        let seq = self.cfg.control.tr_te_inst_en_sequential_jump
             && b.sijump
             && !(self.window_broken && hw == last_hw);
         let t = b.time;
@@ -850,7 +868,7 @@ impl<W: Write> Encoder<W> {
                 }
             }
             Itype::Return | Itype::CoroutineSwap => {
-                if self.cfg.tr_te_inst_implicit_return_mode == 0 {
+                if self.cfg.control.tr_te_inst_implicit_return_mode == 0 {
                     if !seq {
                         self.pending = Some(Pending::Indirect {
                             btype: btype::INDIRECT,
@@ -891,7 +909,7 @@ impl<W: Write> Encoder<W> {
                 counted,
                 time,
             } => {
-                let implicit = match self.cfg.tr_te_inst_implicit_return_mode {
+                let implicit = match self.cfg.control.tr_te_inst_implicit_return_mode {
                     1 => counted,
                     2 => {
                         let m = (1u64 << self.cfg.partial_bits) - 1;
@@ -962,7 +980,7 @@ impl<W: Write> Encoder<W> {
     }
 
     fn owner_after_target(&mut self, prv: u8, time: u64) {
-        if self.cfg.tr_te_context && self.prv_reported != Some(prv) {
+        if self.cfg.control.tr_te_context && self.prv_reported != Some(prv) {
             self.ownership(FORMAT_PRIVILEGE, prv, time);
         }
     }
@@ -1104,33 +1122,35 @@ enum ToEncoder {
     End { next_pc: u64, prv: u8 },
 }
 
-/// Runs an [`Encoder`] on its own thread, fed through a bounded channel. The hart's ingress
-/// port hands it batches of beats; when the channel is full the hart waits (the simulation
-/// stays deterministic: loss is modelled inside the encoder, never by the host).
+/// Runs an [`Encoder`] on its own thread (an [`iss::stage::Stage`]), fed through a bounded
+/// channel. The hart's ingress port hands it batches of beats; when the channel is full the
+/// hart waits (the simulation stays deterministic: loss is modelled inside the encoder, never
+/// by the host).
 pub struct EncoderThread<W: Write + Send + 'static> {
-    tx: Option<crossbeam_channel::Sender<ToEncoder>>,
-    recycle: crossbeam_channel::Receiver<Vec<Beat>>,
-    handle: Option<std::thread::JoinHandle<io::Result<(W, EncoderStats)>>>,
+    stage: Option<Stage<ToEncoder, io::Result<(W, EncoderStats)>>>,
     result: Option<io::Result<(W, EncoderStats)>>,
 }
 
+/// Batches of beats queued for the encoder's thread at most.
+const ENCODER_QUEUE: usize = 8;
+
 impl<W: Write + Send + 'static> EncoderThread<W> {
     pub fn new(cfg: EncoderConfig, out: W) -> Result<Self, ConfigError> {
-        let enc = Encoder::new(cfg, out)?;
-        let (tx, rx) = crossbeam_channel::bounded::<ToEncoder>(8);
-        let (give_back, recycle) = crossbeam_channel::bounded::<Vec<Beat>>(8);
-        let handle = std::thread::Builder::new()
-            .name("ntrace-encoder".into())
-            .spawn(move || {
-                let mut enc = enc;
-                for m in rx {
+        let mut enc = Encoder::new(cfg, out)?;
+        let stage = Stage::spawn(
+            "ntrace-encoder",
+            "the encoder thread",
+            ENCODER_QUEUE,
+            ENCODER_QUEUE,
+            move |inbox: Inbox<ToEncoder>| {
+                for m in inbox.iter() {
                     match m {
                         ToEncoder::Beats(mut v) => {
                             for b in &v {
                                 enc.beat(b);
                             }
                             v.clear();
-                            let _ = give_back.try_send(v);
+                            inbox.give_back(ToEncoder::Beats(v));
                         }
                         ToEncoder::End { next_pc, prv } => return enc.finish(next_pc, prv),
                     }
@@ -1138,12 +1158,11 @@ impl<W: Write + Send + 'static> EncoderThread<W> {
                 Err(io::Error::other(
                     "the encoder's input ended without an end of run",
                 ))
-            })
-            .map_err(|e| ConfigError(format!("cannot start the encoder thread: {e}")))?;
+            },
+        )
+        .map_err(|e| ConfigError(format!("cannot start the encoder thread: {e}")))?;
         Ok(EncoderThread {
-            tx: Some(tx),
-            recycle,
-            handle: Some(handle),
+            stage: Some(stage),
             result: None,
         })
     }
@@ -1157,29 +1176,28 @@ impl<W: Write + Send + 'static> EncoderThread<W> {
     }
 
     fn join(&mut self) {
-        drop(self.tx.take());
-        if let Some(h) = self.handle.take() {
-            self.result = Some(
-                h.join()
-                    .unwrap_or_else(|_| Err(io::Error::other("the encoder thread panicked"))),
-            );
+        if let Some(s) = self.stage.take() {
+            self.result = Some(s.join().unwrap_or_else(|p| Err(p.into())));
         }
     }
 }
 
 impl<W: Write + Send + 'static> BeatSink for EncoderThread<W> {
     fn beats(&mut self, beats: &[Beat], _data: &[DataBeat]) {
-        let mut v = self.recycle.try_recv().unwrap_or_default();
-        v.extend_from_slice(beats);
-        if let Some(tx) = &self.tx {
+        if let Some(s) = &self.stage {
+            let mut v = match s.recycled() {
+                Some(ToEncoder::Beats(v)) => v,
+                _ => Vec::new(),
+            };
+            v.extend_from_slice(beats);
             // The thread only ends after `finish`.
-            let _ = tx.send(ToEncoder::Beats(v));
+            s.send(ToEncoder::Beats(v));
         }
     }
 
     fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
-        if let Some(tx) = &self.tx {
-            let _ = tx.send(ToEncoder::End { next_pc, prv });
+        if let Some(s) = &self.stage {
+            s.send(ToEncoder::End { next_pc, prv });
         }
         self.join();
         match &self.result {
@@ -1201,9 +1219,12 @@ mod tests {
     #[test]
     fn dropped_messages_are_not_the_timestamp_reference() {
         let cfg = EncoderConfig {
-            tr_te_inst_mode: BTM,
-            tr_ts_enable: true,
-            tr_te_inst_stall_ena: false,
+            control: TraceControl {
+                tr_te_inst_mode: BTM,
+                tr_ts_enable: true,
+                tr_te_inst_stall_ena: false,
+                ..TraceControl::default()
+            },
             fifo_bytes: 80,
             drain_per_khw: 1000,
             retirement: Retirement::Single,
@@ -1251,5 +1272,43 @@ mod tests {
             last = now;
         }
         assert!(errors > 0);
+    }
+}
+
+#[cfg(test)]
+mod file_shape {
+    use super::*;
+
+    /// The settings file keeps its flat shape with the trace-control settings inside
+    /// [`TraceControl`]: what `hartscope run --ntrace` writes is byte for byte what it wrote
+    /// before, and a file that leaves fields out (an old or hand-written one) still loads.
+    #[test]
+    fn sidecar_json_is_flat_and_in_the_old_order() {
+        let c = EncoderConfig {
+            control: TraceControl {
+                tr_te_inst_en_all_jumps: true,
+                filter: Some(Filter {
+                    start: 0x10,
+                    end: 0x20,
+                    privs: 8,
+                }),
+                ..TraceControl::default()
+            },
+            icnt_bits: 20,
+            ..EncoderConfig::default()
+        };
+        let text = serde_json::to_string(&c).unwrap();
+        assert_eq!(
+            text,
+            r#"{"tr_te_inst_mode":6,"tr_te_context":false,"tr_te_inhibit_src":false,"tr_te_src_id":0,"tr_te_src_bits":0,"tr_te_inst_sync_mode":3,"tr_te_inst_sync_max":15,"tr_te_inst_en_all_jumps":true,"tr_te_inst_en_sequential_jump":false,"tr_te_inst_implicit_return_mode":0,"implicit_return_depth":32,"partial_bits":16,"tr_te_inst_en_repeated_history":false,"tr_te_inst_en_repeat_branch":false,"tr_te_inst_extend_addr_msb":false,"tr_ts_enable":false,"tr_te_inst_stall_ena":true,"icnt_bits":20,"hist_bits":32,"filter":{"start":16,"end":32,"privs":8},"trace_on":null,"trace_off":null,"fifo_bytes":4096,"drain_per_khw":200,"retirement":{"Block":{"max_halfwords":65536}}}"#
+        );
+        assert_eq!(serde_json::from_str::<EncoderConfig>(&text).unwrap(), c);
+        let old: EncoderConfig =
+            serde_json::from_str(r#"{"tr_te_inst_mode": 3, "tr_te_inst_en_all_jumps": true}"#)
+                .unwrap();
+        assert_eq!(old.control.tr_te_inst_mode, BTM);
+        assert!(old.control.port().tr_te_inst_en_all_jumps);
+        assert_eq!(old.icnt_bits, 22);
+        assert!(serde_json::from_str::<EncoderConfig>(r#"{"all_jumps": true}"#).is_err());
     }
 }

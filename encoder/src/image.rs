@@ -17,13 +17,11 @@ use iss::insn::{Insn, Op};
 use thiserror::Error;
 
 /// Why an image could not be built.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error)]
 pub enum ImageError {
     /// What the ELF reader (`iss::elf`, the hart's own) found wrong, with the file's name.
-    #[error("{0}")]
-    Elf(String),
-    #[error("{path}: not a RISC-V ELF file (machine type {machine})")]
-    NotRiscv64 { path: String, machine: u16 },
+    #[error(transparent)]
+    Elf(#[from] iss::elf::ElfError),
     #[error("{what} at {addr:#x}..{end:#x} overlaps the image's {other:#x}..{other_end:#x}")]
     Overlap {
         what: String,
@@ -136,17 +134,10 @@ impl Image {
     /// physical address (`p_paddr`) and, when the virtual address (`p_vaddr`) differs, a copy
     /// there too. `path` is only used in error messages.
     pub fn from_elf(bytes: &[u8], path: &str) -> Result<Image, ImageError> {
-        let bad = |e: iss::elf::ElfError| ImageError::Elf(e.to_string());
-        let elf = ElfFile::parse(bytes, path).map_err(bad)?;
-        if elf.e_machine != iss::elf::EM_RISCV {
-            return Err(ImageError::NotRiscv64 {
-                path: path.to_string(),
-                machine: elf.e_machine,
-            });
-        }
+        let elf = ElfFile::parse(bytes, path)?;
+        elf.check_riscv()?;
         let mut img = Image::new();
-        for s in elf.loadable() {
-            let data = elf.segment_data(&s).map_err(bad)?;
+        for (s, data) in elf.loaded()? {
             img.add(
                 format!("{path}: segment {}", s.index),
                 s.p_paddr,
@@ -246,6 +237,18 @@ impl Image {
         Ok((i, d))
     }
 
+    /// A copy of the image's bytes without the decoded slots (an eighth of the image's
+    /// memory), for showing the instructions the decoder walks while it owns the image.
+    pub fn code(&self) -> Code {
+        Code {
+            segs: self
+                .segs
+                .iter()
+                .map(|s| (s.base, s.bytes.clone()))
+                .collect(),
+        }
+    }
+
     /// Whether `addr` is inside the image.
     pub fn contains(&self, addr: u64) -> bool {
         self.find(addr).is_some()
@@ -254,6 +257,32 @@ impl Image {
     /// The segments, as (address, length in bytes).
     pub fn segments(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.segs.iter().map(|s| (s.base, s.len()))
+    }
+}
+
+/// The bytes of an [`Image`], without its decoded instructions ([`Image::code`]).
+#[derive(Clone, Debug, Default)]
+pub struct Code {
+    /// (address, bytes), sorted by address, not overlapping.
+    segs: Vec<(u64, Vec<u8>)>,
+}
+
+impl Code {
+    /// The raw bits of the instruction at `pc` (16 or 32 of them, as its low bits say), for
+    /// showing it; `None` outside the image or past the end of a segment.
+    pub fn bits(&self, pc: u64) -> Option<u32> {
+        let i = self.segs.partition_point(|s| s.0 <= pc).checked_sub(1)?;
+        let (base, bytes) = &self.segs[i];
+        let o = usize::try_from(pc - base).ok()?;
+        let half = |at: usize| -> Option<u32> {
+            let b = bytes.get(at..at.checked_add(2)?)?;
+            Some(u32::from(u16::from_le_bytes([b[0], b[1]])))
+        };
+        let lo = half(o)?;
+        if insn_len(lo as u16) == 2 {
+            return Some(lo);
+        }
+        Some(lo | half(o.checked_add(2)?)? << 16)
     }
 }
 
@@ -398,13 +427,36 @@ mod tests {
         assert_eq!(Image::from_elf(&same, "x").unwrap().segments().count(), 1);
         assert!(matches!(
             Image::from_elf(b"not an elf", "junk.bin"),
-            Err(ImageError::Elf(e)) if e.starts_with("junk.bin: not an ELF file")
+            Err(ImageError::Elf(e)) if e.to_string().starts_with("junk.bin: not an ELF file")
         ));
         let mut cut = elf.clone();
         cut.truncate(122);
         assert!(matches!(
             Image::from_elf(&cut, "cut.elf"),
-            Err(ImageError::Elf(e)) if e.starts_with("cut.elf: ") && e.contains("truncated")
+            Err(ImageError::Elf(e)) if e.to_string().starts_with("cut.elf: ")
+                && e.to_string().contains("truncated")
         ));
+    }
+
+    /// The bytes the decoder's printer shows come from the image (one ELF reader): at the
+    /// physical and the virtual address, 32-bit instructions whole, nothing past a segment.
+    #[test]
+    fn code_bits_at_both_addresses() {
+        let elf = tiny_elf(
+            0x8000_0000,
+            0xffff_ffff_8000_0000,
+            &[0x67, 0x80, 0, 0, 0x82, 0x80],
+        );
+        let code = Image::from_elf(&elf, "tiny.elf").unwrap().code();
+        assert_eq!(code.bits(0x8000_0000), Some(0x8067));
+        assert_eq!(code.bits(0xffff_ffff_8000_0000), Some(0x8067));
+        assert_eq!(code.bits(0x8000_0004), Some(0x8082));
+        assert_eq!(code.bits(0x8000_0006), None);
+        assert_eq!(code.bits(0x7fff_fffe), None);
+        let cut = tiny_elf(0x8000_0000, 0x8000_0000, &[0x67, 0x80]);
+        assert_eq!(
+            Image::from_elf(&cut, "x").unwrap().code().bits(0x8000_0000),
+            None
+        );
     }
 }

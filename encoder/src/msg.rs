@@ -496,6 +496,18 @@ pub struct Format {
     pub extend_addr_msb: bool,
 }
 
+impl Format {
+    /// The byte format trace-control settings give (the decoder's and the encoder's view of
+    /// `trTeSrcBits`/`trTeInhibitSrc`, `trTsEnable` and `trTeInstExtendAddrMSB`).
+    pub fn of(c: &iss::trace_control::TraceControl) -> Format {
+        Format {
+            src_bits: c.src_bits(),
+            timestamps: c.tr_ts_enable,
+            extend_addr_msb: c.tr_te_inst_extend_addr_msb,
+        }
+    }
+}
+
 /// Packs fields into MSEO/MDO bytes.
 struct Packer {
     out: Vec<u8>,

@@ -11,7 +11,7 @@ mod common;
 use common::asm::{self, cond, op, Asm, Code, Label, Lo, RA, T0};
 use common::{round_trip, Case, Drive, Expectation, Outcome};
 use encoder::decoder::{Decoder, DecoderConfig, Event, Flow, TrapKind};
-use encoder::encoder::{EncoderConfig, Filter, BTM, HTM};
+use encoder::encoder::{EncoderConfig, Filter, TraceControl, BTM, HTM};
 use encoder::image::Image;
 use encoder::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
 use encoder::msg::{btype, evcode, sync, Body};
@@ -145,7 +145,7 @@ fn trace(code: &Code, prepare: &dyn Fn(&mut Machine), cfg: &EncoderConfig) -> Tr
                 cfg: cfg.clone(),
                 icfg: IngressConfig {
                     retirement,
-                    all_jumps: cfg.tr_te_inst_en_all_jumps,
+                    control: cfg.control.port(),
                     ..IngressConfig::default()
                 },
                 drive,
@@ -192,7 +192,10 @@ fn trace(code: &Code, prepare: &dyn Fn(&mut Machine), cfg: &EncoderConfig) -> Tr
 
 fn config(mode: u8) -> EncoderConfig {
     EncoderConfig {
-        tr_te_inst_mode: mode,
+        control: TraceControl {
+            tr_te_inst_mode: mode,
+            ..TraceControl::default()
+        },
         ..EncoderConfig::default()
     }
 }
@@ -453,7 +456,10 @@ fn table_26_back_to_back_exceptions(
     exit(&mut a);
     let code = a.finish();
     let cfg = EncoderConfig {
-        tr_te_context: context,
+        control: TraceControl {
+            tr_te_context: context,
+            ..config(mode).control
+        },
         ..config(mode)
     };
     let t = trace(&code, &no_prep, &cfg);
@@ -634,7 +640,10 @@ fn table_26_exception_at_first_instruction_traced_after_trace_on(#[values(BTM, H
     let h = code.addr(handler);
     let prepare = move |m: &mut Machine| m.hart.csr.mtvec = h;
     let cfg = EncoderConfig {
-        trace_on: Some(code.addr(first)),
+        control: TraceControl {
+            trace_on: Some(code.addr(first)),
+            ..config(mode).control
+        },
         ..config(mode)
     };
     let t = trace(&code, &prepare, &cfg);
@@ -675,16 +684,22 @@ fn table_26_trace_starts_disabled(
     let start = code.addr(on);
     let cfg = if filter {
         EncoderConfig {
-            filter: Some(Filter {
-                start,
-                end: code.end(),
-                privs: 1 << 3,
-            }),
+            control: TraceControl {
+                filter: Some(Filter {
+                    start,
+                    end: code.end(),
+                    privs: 1 << 3,
+                }),
+                ..config(mode).control
+            },
             ..config(mode)
         }
     } else {
         EncoderConfig {
-            trace_on: Some(start),
+            control: TraceControl {
+                trace_on: Some(start),
+                ..config(mode).control
+            },
             ..config(mode)
         }
     };
@@ -721,16 +736,22 @@ fn table_26_hart_stops_with_trace_disabled(
     let code = a.finish();
     let cfg = if filter {
         EncoderConfig {
-            filter: Some(Filter {
-                start: BASE,
-                end: code.addr(after),
-                privs: 1 << 3,
-            }),
+            control: TraceControl {
+                filter: Some(Filter {
+                    start: BASE,
+                    end: code.addr(after),
+                    privs: 1 << 3,
+                }),
+                ..config(mode).control
+            },
             ..config(mode)
         }
     } else {
         EncoderConfig {
-            trace_off: Some(code.addr(jump)),
+            control: TraceControl {
+                trace_off: Some(code.addr(jump)),
+                ..config(mode).control
+            },
             ..config(mode)
         }
     };
@@ -775,16 +796,22 @@ fn table_26_trace_disabled_after_an_uninferable_jump(
     let code = a.finish();
     let cfg = if filter {
         EncoderConfig {
-            filter: Some(Filter {
-                start: BASE,
-                end: code.addr(after),
-                privs: 1 << 3,
-            }),
+            control: TraceControl {
+                filter: Some(Filter {
+                    start: BASE,
+                    end: code.addr(after),
+                    privs: 1 << 3,
+                }),
+                ..config(mode).control
+            },
             ..config(mode)
         }
     } else {
         EncoderConfig {
-            trace_off: Some(code.addr(jump)),
+            control: TraceControl {
+                trace_off: Some(code.addr(jump)),
+                ..config(mode).control
+            },
             ..config(mode)
         }
     };
@@ -820,11 +847,14 @@ fn table_26_trace_disabled_after_a_direct_jump_with_all_jumps(#[values(BTM, HTM)
     exit(&mut a);
     let code = a.finish();
     let cfg = EncoderConfig {
-        tr_te_inst_en_all_jumps: true,
-        // A periodic sync every 16 half-words: due at the jump.
-        tr_te_inst_sync_mode: 3,
-        tr_te_inst_sync_max: 0,
-        trace_off: Some(code.addr(jump)),
+        control: TraceControl {
+            tr_te_inst_en_all_jumps: true,
+            // A periodic sync every 16 half-words: due at the jump.
+            tr_te_inst_sync_mode: 3,
+            tr_te_inst_sync_max: 0,
+            trace_off: Some(code.addr(jump)),
+            ..config(mode).control
+        },
         ..config(mode)
     };
     let t = trace(&code, &no_prep, &cfg);

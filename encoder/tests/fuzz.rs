@@ -12,7 +12,7 @@ mod common;
 use common::{fuzz_cases, Case, Drive, Expectation};
 use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink};
 use encoder::dump::Dumper;
-use encoder::encoder::{EncoderConfig, BTM};
+use encoder::encoder::{EncoderConfig, TraceControl, BTM};
 use encoder::image::Image;
 use iss::ingress::{IngressConfig, Retirement};
 use iss::{Config, Machine};
@@ -31,29 +31,41 @@ fn elf(name: &str) -> Vec<u8> {
 /// The encoder settings the corpus is traced with.
 fn settings() -> Vec<EncoderConfig> {
     let btm = EncoderConfig {
-        tr_te_inst_mode: BTM,
+        control: TraceControl {
+            tr_te_inst_mode: BTM,
+            ..TraceControl::default()
+        },
         ..EncoderConfig::default()
     };
     vec![
         EncoderConfig::default(),
         EncoderConfig {
-            tr_te_inst_en_repeat_branch: true,
-            tr_te_inst_sync_mode: 1,
-            tr_te_inst_sync_max: 2,
+            control: TraceControl {
+                tr_te_inst_en_repeat_branch: true,
+                tr_te_inst_sync_mode: 1,
+                tr_te_inst_sync_max: 2,
+                ..btm.clone().control
+            },
             ..btm.clone()
         },
         EncoderConfig {
-            tr_te_inst_en_repeated_history: true,
-            tr_te_inst_implicit_return_mode: 3,
-            tr_ts_enable: true,
-            tr_te_context: true,
+            control: TraceControl {
+                tr_te_inst_en_repeated_history: true,
+                tr_te_inst_implicit_return_mode: 3,
+                tr_ts_enable: true,
+                tr_te_context: true,
+                ..TraceControl::default()
+            },
             ..EncoderConfig::default()
         },
         EncoderConfig {
-            tr_te_src_bits: 3,
-            tr_te_src_id: 5,
-            tr_te_inst_extend_addr_msb: true,
-            tr_te_inst_en_all_jumps: true,
+            control: TraceControl {
+                tr_te_src_bits: 3,
+                tr_te_src_id: 5,
+                tr_te_inst_extend_addr_msb: true,
+                tr_te_inst_en_all_jumps: true,
+                ..btm.control
+            },
             icnt_bits: 8,
             ..btm
         },
@@ -87,7 +99,7 @@ fn corpus() -> &'static [Sample] {
                         } else {
                             IngressConfig::default().retirement
                         },
-                        all_jumps: cfg.tr_te_inst_en_all_jumps,
+                        control: cfg.control.port(),
                         ..IngressConfig::default()
                     },
                     drive: Drive::Capture,

@@ -13,7 +13,7 @@ mod common;
 use common::asm::{self, cond, Asm, Code, RA};
 use common::{round_trip, Case, Collect, Drive, Expectation, Outcome};
 use encoder::decoder::{Decoder, DecoderConfig, Warning};
-use encoder::encoder::{EncoderConfig, BTM, HTM};
+use encoder::encoder::{EncoderConfig, TraceControl, BTM, HTM};
 use encoder::image::Image;
 use encoder::msg::{self, btype, evcode, Body, Message};
 use iss::ingress::IngressConfig;
@@ -134,8 +134,11 @@ fn shallower_return_stack_is_decoded_with_a_warning(
 ) {
     let code = call_chain();
     let cfg = EncoderConfig {
-        tr_te_inst_mode: mode,
-        tr_te_inst_implicit_return_mode: irm,
+        control: TraceControl {
+            tr_te_inst_mode: mode,
+            tr_te_inst_implicit_return_mode: irm,
+            ..TraceControl::default()
+        },
         implicit_return_depth: 2,
         ..EncoderConfig::default()
     };
@@ -205,7 +208,10 @@ fn shallower_return_stack_is_decoded_with_a_warning(
 fn jump_loop_in_htm() -> (Code, EncoderConfig, Outcome, Vec<Message>) {
     let code = jump_loop();
     let cfg = EncoderConfig {
-        tr_te_inst_mode: HTM,
+        control: TraceControl {
+            tr_te_inst_mode: HTM,
+            ..TraceControl::default()
+        },
         ..EncoderConfig::default()
     };
     let o = trace(&code, &cfg);

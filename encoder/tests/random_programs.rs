@@ -28,7 +28,7 @@ mod common;
 use common::asm::{self, cond, op, Asm, Code, Label, Lo, RA, SP, T0};
 use common::{round_trip, verify, Case, Drive, Expectation, Outcome};
 use encoder::decoder::{Decoder, DecoderConfig, Warning};
-use encoder::encoder::{EncoderConfig, Filter, BTM, HTM};
+use encoder::encoder::{EncoderConfig, Filter, TraceControl, BTM, HTM};
 use encoder::image::Image;
 use encoder::msg;
 use iss::csr::{CYCLE, INSTRET, MCOUNTEREN, MEPC, MIE, MSCRATCH, MSTATUS, MTVEC, PMPADDR0};
@@ -919,41 +919,43 @@ fn resolve(k: &Knobs, p: &Program, code: &Code) -> Case {
     let insn_at = |f: u16| code.insns[f as usize * code.insns.len() / 65536].0;
     let len = code.bytes.len() as u64;
     let mut cfg = EncoderConfig {
-        tr_te_inst_mode: if btm { BTM } else { HTM },
-        tr_te_context: k.context.0,
-        tr_te_inhibit_src: k.src.2,
-        tr_te_src_id: if k.src.0 == 0 {
-            0
-        } else {
-            k.src.1 % (1 << k.src.0)
+        control: TraceControl {
+            tr_te_inst_mode: if btm { BTM } else { HTM },
+            tr_te_context: k.context.0,
+            tr_te_inhibit_src: k.src.2,
+            tr_te_src_id: if k.src.0 == 0 {
+                0
+            } else {
+                k.src.1 % (1 << k.src.0)
+            },
+            tr_te_src_bits: k.src.0,
+            tr_te_inst_sync_mode: k.sync.0,
+            tr_te_inst_sync_max: k.sync.1,
+            tr_te_inst_en_all_jumps: all_jumps,
+            tr_te_inst_implicit_return_mode: irm,
+            tr_te_inst_en_repeated_history: !btm && k.repeated_history,
+            tr_te_inst_en_repeat_branch: btm && k.repeat_branch,
+            tr_te_inst_extend_addr_msb: k.extend_msb,
+            tr_ts_enable: k.timestamps,
+            tr_te_inst_stall_ena: k.fifo.is_none(),
+            filter: k.filter.map(|(s, l, privs)| {
+                let start = (BASE + (s as u64 * len / 65536)) & !1;
+                Filter {
+                    start,
+                    end: start + 2 + (l as u64 * len / 65536),
+                    privs: [0b1011, 0b1000, 0b0001, 0b1001][privs as usize],
+                }
+            }),
+            trace_on: k.triggers.0.map(insn_at),
+            trace_off: k.triggers.1.map(insn_at),
+            // Without sijump from the hart the encoder cannot apply the optimization (its
+            // trTeInstEnSequentialJump reads 0).
+            tr_te_inst_en_sequential_jump: k.sequential_jump && sijump,
         },
-        tr_te_src_bits: k.src.0,
-        tr_te_inst_sync_mode: k.sync.0,
-        tr_te_inst_sync_max: k.sync.1,
-        tr_te_inst_en_all_jumps: all_jumps,
-        // Without sijump from the hart the encoder cannot apply the optimization (its
-        // trTeInstEnSequentialJump reads 0).
-        tr_te_inst_en_sequential_jump: k.sequential_jump && sijump,
-        tr_te_inst_implicit_return_mode: irm,
         implicit_return_depth: k.ir.1,
         partial_bits: k.ir.2,
-        tr_te_inst_en_repeated_history: !btm && k.repeated_history,
-        tr_te_inst_en_repeat_branch: btm && k.repeat_branch,
-        tr_te_inst_extend_addr_msb: k.extend_msb,
-        tr_ts_enable: k.timestamps,
-        tr_te_inst_stall_ena: k.fifo.is_none(),
         icnt_bits: k.widths.0,
         hist_bits: k.widths.1,
-        filter: k.filter.map(|(s, l, privs)| {
-            let start = (BASE + (s as u64 * len / 65536)) & !1;
-            Filter {
-                start,
-                end: start + 2 + (l as u64 * len / 65536),
-                privs: [0b1011, 0b1000, 0b0001, 0b1001][privs as usize],
-            }
-        }),
-        trace_on: k.triggers.0.map(insn_at),
-        trace_off: k.triggers.1.map(insn_at),
         ..EncoderConfig::default()
     };
     if let Some((bytes, drain)) = k.fifo {
@@ -965,7 +967,7 @@ fn resolve(k: &Knobs, p: &Program, code: &Code) -> Case {
     let icfg = IngressConfig {
         retirement: cfg.retirement,
         itype_width: if itype3 { 3 } else { 4 },
-        all_jumps,
+        control: cfg.control.port(),
         context: if k.context.1 {
             ContextSource::Asid
         } else {
@@ -1017,7 +1019,7 @@ fn check_other_source(case: &Case, code: &Code, o: &Outcome) -> Result<(), Strin
     if f.src_bits == 0 {
         return Ok(());
     }
-    let id = case.cfg.tr_te_src_id;
+    let id = case.cfg.control.tr_te_src_id;
     let other = (id + 1) % (1 << f.src_bits);
     let msgs = common::messages(&o.bytes, &f);
     let mut mixed = Vec::new();
@@ -1059,7 +1061,7 @@ fn check_other_source(case: &Case, code: &Code, o: &Outcome) -> Result<(), Strin
 /// warning, that of a shallower stack (only when the encoder's depth is below 32).
 fn check_assumed_depth(case: &Case, code: &Code, o: &Outcome) -> Result<(), String> {
     let cfg = &case.cfg;
-    if cfg.tr_te_inst_implicit_return_mode == 0 {
+    if cfg.control.tr_te_inst_implicit_return_mode == 0 {
         return Ok(());
     }
     let dcfg = DecoderConfig {

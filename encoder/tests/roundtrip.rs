@@ -17,7 +17,7 @@
 mod common;
 
 use common::{verify, Case, Drive, Expect, Expectation, Outcome};
-use encoder::encoder::{EncoderConfig, Filter, BTM};
+use encoder::encoder::{EncoderConfig, Filter, TraceControl, BTM};
 use encoder::image::Image;
 use iss::ingress::{IngressConfig, Retirement};
 use iss::{Config, Machine, Stop};
@@ -200,7 +200,10 @@ fn htm() -> EncoderConfig {
 
 fn btm() -> EncoderConfig {
     EncoderConfig {
-        tr_te_inst_mode: BTM,
+        control: TraceControl {
+            tr_te_inst_mode: BTM,
+            ..TraceControl::default()
+        },
         ..EncoderConfig::default()
     }
 }
@@ -249,7 +252,10 @@ fn cases(main: u64) -> Vec<Case> {
         v.push(case(
             ["", "htm-ir1", "htm-ir2", "htm-ir3"][mode as usize],
             EncoderConfig {
-                tr_te_inst_implicit_return_mode: mode,
+                control: TraceControl {
+                    tr_te_inst_implicit_return_mode: mode,
+                    ..htm().control
+                },
                 ..htm()
             },
             block(),
@@ -257,7 +263,10 @@ fn cases(main: u64) -> Vec<Case> {
         v.push(case(
             ["", "btm-ir1-depth4", "btm-ir2-depth4", "btm-ir3-depth4"][mode as usize],
             EncoderConfig {
-                tr_te_inst_implicit_return_mode: mode,
+                control: TraceControl {
+                    tr_te_inst_implicit_return_mode: mode,
+                    ..btm().control
+                },
                 implicit_return_depth: 4,
                 ..btm()
             },
@@ -267,7 +276,10 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "htm-ir2-partial3",
         EncoderConfig {
-            tr_te_inst_implicit_return_mode: 2,
+            control: TraceControl {
+                tr_te_inst_implicit_return_mode: 2,
+                ..htm().control
+            },
             partial_bits: 3,
             ..htm()
         },
@@ -276,9 +288,12 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "htm-ir3-rh-seq",
         EncoderConfig {
-            tr_te_inst_implicit_return_mode: 3,
-            tr_te_inst_en_repeated_history: true,
-            tr_te_inst_en_sequential_jump: true,
+            control: TraceControl {
+                tr_te_inst_implicit_return_mode: 3,
+                tr_te_inst_en_repeated_history: true,
+                tr_te_inst_en_sequential_jump: true,
+                ..htm().control
+            },
             ..htm()
         },
         block(),
@@ -286,7 +301,10 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "htm-rh-small-blocks",
         EncoderConfig {
-            tr_te_inst_en_repeated_history: true,
+            control: TraceControl {
+                tr_te_inst_en_repeated_history: true,
+                ..htm().control
+            },
             hist_bits: 8,
             icnt_bits: 8,
             ..htm()
@@ -299,8 +317,11 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "btm-repeat-seq",
         EncoderConfig {
-            tr_te_inst_en_repeat_branch: true,
-            tr_te_inst_en_sequential_jump: true,
+            control: TraceControl {
+                tr_te_inst_en_repeat_branch: true,
+                tr_te_inst_en_sequential_jump: true,
+                ..btm().control
+            },
             ..btm()
         },
         single(),
@@ -308,8 +329,11 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "htm-sync-msgs",
         EncoderConfig {
-            tr_te_inst_sync_mode: 1,
-            tr_te_inst_sync_max: 0,
+            control: TraceControl {
+                tr_te_inst_sync_mode: 1,
+                tr_te_inst_sync_max: 0,
+                ..htm().control
+            },
             ..htm()
         },
         block(),
@@ -317,8 +341,11 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "btm-sync-hw",
         EncoderConfig {
-            tr_te_inst_sync_mode: 3,
-            tr_te_inst_sync_max: 2,
+            control: TraceControl {
+                tr_te_inst_sync_mode: 3,
+                tr_te_inst_sync_max: 2,
+                ..btm().control
+            },
             ..btm()
         },
         block(),
@@ -343,11 +370,14 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "htm-ts-src-ext-ctx",
         EncoderConfig {
-            tr_ts_enable: true,
-            tr_te_src_bits: 6,
-            tr_te_src_id: 37,
-            tr_te_inst_extend_addr_msb: true,
-            tr_te_context: true,
+            control: TraceControl {
+                tr_ts_enable: true,
+                tr_te_src_bits: 6,
+                tr_te_src_id: 37,
+                tr_te_inst_extend_addr_msb: true,
+                tr_te_context: true,
+                ..htm().control
+            },
             ..htm()
         },
         block(),
@@ -357,11 +387,14 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "btm-ts-src-ext-ctx",
             EncoderConfig {
-                tr_ts_enable: true,
-                tr_te_src_bits: 3,
-                tr_te_src_id: 5,
-                tr_te_inst_extend_addr_msb: true,
-                tr_te_context: true,
+                control: TraceControl {
+                    tr_ts_enable: true,
+                    tr_te_src_bits: 3,
+                    tr_te_src_id: 5,
+                    tr_te_inst_extend_addr_msb: true,
+                    tr_te_context: true,
+                    ..btm().control
+                },
                 ..btm()
             },
             single(),
@@ -370,11 +403,16 @@ fn cases(main: u64) -> Vec<Case> {
     v.push(case(
         "htm-alljumps-3bit",
         EncoderConfig {
-            tr_te_inst_en_all_jumps: true,
+            control: TraceControl {
+                tr_te_inst_en_all_jumps: true,
+                ..htm().control
+            },
             ..htm()
         },
         IngressConfig {
-            all_jumps: true,
+            control: iss::trace_control::PortControl {
+                tr_te_inst_en_all_jumps: true,
+            },
             itype_width: 3,
             ..block()
         },
@@ -384,11 +422,16 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "btm-alljumps-3bit-single",
             EncoderConfig {
-                tr_te_inst_en_all_jumps: true,
+                control: TraceControl {
+                    tr_te_inst_en_all_jumps: true,
+                    ..btm().control
+                },
                 ..btm()
             },
             IngressConfig {
-                all_jumps: true,
+                control: iss::trace_control::PortControl {
+                    tr_te_inst_en_all_jumps: true,
+                },
                 itype_width: 3,
                 ..single()
             },
@@ -400,7 +443,10 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "htm-fifo-drops",
             EncoderConfig {
-                tr_te_inst_stall_ena: false,
+                control: TraceControl {
+                    tr_te_inst_stall_ena: false,
+                    ..htm().control
+                },
                 fifo_bytes: 64,
                 drain_per_khw: 40,
                 ..htm()
@@ -413,10 +459,13 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "btm-fifo-drops-ts",
             EncoderConfig {
-                tr_te_inst_stall_ena: false,
+                control: TraceControl {
+                    tr_te_inst_stall_ena: false,
+                    tr_ts_enable: true,
+                    ..btm().control
+                },
                 fifo_bytes: 96,
                 drain_per_khw: 200,
-                tr_ts_enable: true,
                 ..btm()
             },
             single(),
@@ -427,11 +476,14 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "htm-filter-from-main",
             EncoderConfig {
-                filter: Some(Filter {
-                    start: main,
-                    end: u64::MAX,
-                    privs: 0b1011,
-                }),
+                control: TraceControl {
+                    filter: Some(Filter {
+                        start: main,
+                        end: u64::MAX,
+                        privs: 0b1011,
+                    }),
+                    ..htm().control
+                },
                 ..htm()
             },
             block(),
@@ -442,12 +494,15 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "btm-filter-m-only-ir3",
             EncoderConfig {
-                filter: Some(Filter {
-                    start: 0,
-                    end: u64::MAX,
-                    privs: 0b1000,
-                }),
-                tr_te_inst_implicit_return_mode: 3,
+                control: TraceControl {
+                    filter: Some(Filter {
+                        start: 0,
+                        end: u64::MAX,
+                        privs: 0b1000,
+                    }),
+                    tr_te_inst_implicit_return_mode: 3,
+                    ..btm().control
+                },
                 ..btm()
             },
             block(),
@@ -458,7 +513,10 @@ fn cases(main: u64) -> Vec<Case> {
         ..case(
             "htm-trigger-on-main",
             EncoderConfig {
-                trace_on: Some(main),
+                control: TraceControl {
+                    trace_on: Some(main),
+                    ..htm().control
+                },
                 ..htm()
             },
             single(),

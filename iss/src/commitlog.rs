@@ -37,6 +37,7 @@ use crate::csr::csr_name;
 use crate::insn::Op;
 use crate::record::Detail;
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use crate::stage::{Inbox, Stage};
 use arch::{Cause, Exception};
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -106,9 +107,8 @@ pub struct CommitLog<W: Write + Send + 'static> {
     ordered: Vec<(u64, RegWrite)>,
     /// CSR write prefixes (` c<num>_<name> `), built on first use.
     csr_prefix: Vec<Option<Box<[u8]>>>,
-    full: Option<crossbeam_channel::Sender<Vec<u8>>>,
-    empty: crossbeam_channel::Receiver<Vec<u8>>,
-    writer: Option<std::thread::JoinHandle<io::Result<W>>>,
+    /// The writer thread: full chunks to it, empty ones back.
+    writer: Option<Stage<Vec<u8>, io::Result<W>>>,
     /// Set by the writer thread when a write failed ([`Sink::failed`]).
     failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Commit lines are written (`--log-commits`).
@@ -140,15 +140,17 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     /// trace (`-l`) if `trace` is given: the names to show at addresses
     /// ([`crate::elf::spike_symbols`]).
     pub fn spike(mut out: W, commits: bool, trace: Option<HashMap<u64, String>>) -> Self {
-        let (full, to_write) = crossbeam_channel::bounded::<Vec<u8>>(2);
-        let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(4);
         let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let failed_w = std::sync::Arc::clone(&failed);
-        let writer = std::thread::Builder::new()
-            .name("commit-log".into())
-            .spawn(move || -> io::Result<W> {
+        // Two chunks queued, four on the way back.
+        let writer = Stage::spawn(
+            "commit-log",
+            "the commit-log writer thread",
+            2,
+            4,
+            move |inbox: Inbox<Vec<u8>>| -> io::Result<W> {
                 let mut result = Ok(());
-                for b in to_write {
+                for b in inbox.iter() {
                     // After an error keep draining, so the hart never blocks.
                     if result.is_ok() {
                         result = out.write_all(&b);
@@ -156,20 +158,19 @@ impl<W: Write + Send + 'static> CommitLog<W> {
                             failed_w.store(true, std::sync::atomic::Ordering::Relaxed);
                         }
                     }
-                    let _ = give_back.try_send(b);
+                    inbox.give_back(b);
                 }
                 result?;
                 out.flush()?;
                 Ok(out)
-            })
-            .expect("cannot start the commit-log writer thread");
+            },
+        )
+        .expect("cannot start the commit-log writer thread");
         CommitLog {
             buf: vec![0; CHUNK + MAX_LINE],
             pos: 0,
             ordered: Vec::with_capacity(8),
             csr_prefix: vec![None; 4096],
-            full: Some(full),
-            empty,
             writer: Some(writer),
             failed,
             commits,
@@ -191,8 +192,8 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         }
         if bytes.len() > CHUNK {
             // Longer than a chunk (a symbol name can be as long as the ELF allows): on its own.
-            if let Some(f) = &self.full {
-                let _ = f.send(bytes.to_vec());
+            if let Some(w) = &self.writer {
+                w.send(bytes.to_vec());
             }
             return;
         }
@@ -278,10 +279,9 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     /// error met.
     pub fn finish(mut self) -> io::Result<W> {
         self.hand_over();
-        drop(self.full.take());
-        match self.writer.take().map(|w| w.join()) {
+        match self.writer.take().map(Stage::join) {
             Some(Ok(r)) => r,
-            Some(Err(_)) => Err(io::Error::other("the commit-log writer thread panicked")),
+            Some(Err(panicked)) => Err(panicked.into()),
             None => Err(io::Error::other("the commit log was already finished")),
         }
     }
@@ -290,15 +290,16 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         if self.pos == 0 {
             return;
         }
-        let mut next = self.empty.try_recv().unwrap_or_default();
+        let Some(w) = &self.writer else {
+            return;
+        };
+        let mut next = w.recycled().unwrap_or_default();
         next.resize(CHUNK + MAX_LINE, 0);
         let mut b = std::mem::replace(&mut self.buf, next);
         b.truncate(self.pos);
         self.pos = 0;
-        if let Some(f) = &self.full {
-            // The writer only goes away in `finish`.
-            let _ = f.send(b);
-        }
+        // The writer only goes away in `finish`.
+        w.send(b);
     }
 
     /// Write FP register values in 8 hex digits (FLEN 32: a hart with F but not D, whose
@@ -441,7 +442,6 @@ impl<W: Write + Send + 'static> Drop for CommitLog<W> {
     fn drop(&mut self) {
         // Dropped without `finish` (an error path): still write what was logged.
         self.hand_over();
-        drop(self.full.take());
         if let Some(w) = self.writer.take() {
             let _ = w.join();
         }

@@ -289,6 +289,27 @@ impl<'a> ElfFile<'a> {
             .filter(|s| s.p_type == program_header::PT_LOAD && s.p_memsz != 0)
     }
 
+    /// A RISC-V file, or [`ElfError::NotRiscv`].
+    pub fn check_riscv(&self) -> Result<(), ElfError> {
+        if self.e_machine != EM_RISCV {
+            return Err(ElfError::NotRiscv {
+                path: self.path.to_string(),
+                machine: self.e_machine,
+                name: header::machine_to_str(self.e_machine),
+            });
+        }
+        Ok(())
+    }
+
+    /// The loadable segments with the bytes the file holds for each (its physical and
+    /// virtual addresses are the segment's `p_paddr` and `p_vaddr`): what a program image
+    /// for reading code (the N-Trace decoder's) is made of.
+    pub fn loaded(&self) -> Result<Vec<(ElfSegment, &'a [u8])>, ElfError> {
+        self.loadable()
+            .map(|s| Ok((s, self.segment_data(&s)?)))
+            .collect()
+    }
+
     /// The bytes the file holds for a segment (`p_filesz` from `p_offset`).
     pub fn segment_data(&self, s: &ElfSegment) -> Result<&'a [u8], ElfError> {
         self.range(
@@ -452,13 +473,7 @@ impl Program {
 pub fn load(m: &mut Machine, bytes: &[u8], path: &str) -> Result<Program, ElfError> {
     let p = || path.to_string();
     let elf = ElfFile::parse(bytes, path)?;
-    if elf.e_machine != EM_RISCV {
-        return Err(ElfError::NotRiscv {
-            path: p(),
-            machine: elf.e_machine,
-            name: header::machine_to_str(elf.e_machine),
-        });
-    }
+    elf.check_riscv()?;
     if elf.e_type != header::ET_EXEC {
         return Err(ElfError::NotExecutable {
             path: p(),

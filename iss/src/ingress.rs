@@ -22,6 +22,7 @@ use crate::isa::Ext;
 use crate::ops::{AmoOp, Atomic, Flow};
 use crate::record::Detail;
 use crate::record::{MemKind, Reg, Retired, Run, Sink, TrapRecord};
+use crate::trace_control::PortControl;
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
 
@@ -106,8 +107,11 @@ pub struct IngressConfig {
     pub retirement: Retirement,
     /// 3 or 4: with 3, every uninferable jump is itype 6 and inferable jumps are 0.
     pub itype_width: u8,
-    /// trTeInstEnAllJumps: report direct jumps (jal) as taken branches (itype 5).
-    pub all_jumps: bool,
+    /// The trace-control settings the port reads ([`TraceControl::port`]).
+    ///
+    /// [`TraceControl::port`]: crate::trace_control::TraceControl::port
+    #[serde(flatten)]
+    pub control: PortControl,
     pub context: ContextSource,
     /// The ctype reported on the first retirement after a context change (1, 2 or 3).
     pub ctype: u8,
@@ -124,7 +128,7 @@ impl Default for IngressConfig {
                 max_halfwords: 1 << 16,
             },
             itype_width: 4,
-            all_jumps: false,
+            control: PortControl::default(),
             context: ContextSource::Asid,
             ctype: 2,
             sijump: true,
@@ -275,12 +279,12 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     }
 
     /// The itype the port reports for instruction `d`, which the hart classified as `it`
-    /// (`jal` as a taken branch with `all_jumps`, 3-bit codes with `itype_width` 3), and
+    /// (`jal` as a taken branch with `tr_te_inst_en_all_jumps`, 3-bit codes with `itype_width` 3), and
     /// whether it is a sequentially inferable jump: a `jalr` through the register that the
     /// instruction before it set to a constant (`prev_const`).
     #[inline]
     fn port_itype(&self, mut it: Itype, d: &Insn, prev_const: Option<u8>) -> (Itype, bool) {
-        if self.cfg.all_jumps && d.op.flow() == Flow::DirectJump {
+        if self.cfg.control.tr_te_inst_en_all_jumps && d.op.flow() == Flow::DirectJump {
             it = Itype::TakenBranch;
         }
         if self.cfg.itype_width == 3 {

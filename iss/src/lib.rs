@@ -36,7 +36,9 @@ pub mod options;
 pub mod record;
 pub mod run;
 pub mod sbi;
+pub mod stage;
 pub mod state;
+pub mod trace_control;
 mod trap;
 
 pub use arch::{Cause, Exception, Interrupt, Priv};

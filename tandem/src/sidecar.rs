@@ -13,7 +13,7 @@
 use crate::config::{Partial, PcMode, Style, WriterConfig};
 use crate::limits;
 use crate::params::Params;
-use iss::files::{read_capped, ReadError, SETTINGS_CAP};
+use iss::files::{parse_json, read_settings, ReadError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -125,12 +125,9 @@ pub enum SidecarError {
     },
 }
 
-/// Where the settings of a trace file are kept.
-pub fn path_for(trace: &Path) -> PathBuf {
-    let mut s = trace.as_os_str().to_owned();
-    s.push(".json");
-    PathBuf::from(s)
-}
+/// Where the settings of a trace file are kept (`FILE.json`: the rule the N-Trace sidecar
+/// follows too).
+pub use iss::files::sidecar_path as path_for;
 
 impl Sidecar {
     /// Write the settings beside `trace`.
@@ -153,33 +150,21 @@ impl Sidecar {
         }
     }
 
-    /// The settings in `file` (read with a cap of [`SETTINGS_CAP`] bytes).
+    /// The settings in `file` (read with a cap of [`iss::files::SETTINGS_CAP`] bytes).
     pub fn load(file: &Path) -> Result<Sidecar, SidecarError> {
-        let bytes = read_capped(file, SETTINGS_CAP, "a settings file")?;
+        let bytes = read_settings(file)?;
         Sidecar::parse(&bytes, file)
     }
 
     /// The settings in `bytes`, read from `file` (named in errors).
     pub fn parse(bytes: &[u8], file: &Path) -> Result<Sidecar, SidecarError> {
-        let v: Value = serde_json::from_slice(bytes).map_err(|e| SidecarError::Syntax {
+        let v = parse_json(bytes).map_err(|e| SidecarError::Syntax {
             file: file.to_path_buf(),
-            line: e.line(),
-            column: e.column(),
-            what: syntax_problem(&e),
+            line: e.line,
+            column: e.column,
+            what: e.problem,
         })?;
         Fields { file }.sidecar(&v)
-    }
-}
-
-/// serde_json's description of a syntax error without its position (given separately).
-fn syntax_problem(e: &serde_json::Error) -> String {
-    if e.classify() == serde_json::error::Category::Eof {
-        return "the text ends early".into();
-    }
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
     }
 }
 
@@ -490,55 +475,7 @@ impl Fields<'_> {
     }
 }
 
-/// Where in `v` the field is that keeps it from reading as a `T`: `v`'s fields are put one
-/// at a time into `template` (a `T` that reads, as JSON: its default), and the first whose
-/// value fails is the one, followed into nested objects (`caches.l1d.size`). `None` when
-/// no single field fails (a missing field, which serde names itself, or a combination).
-/// Returns the path and what serde said of that field alone. For messages about settings
-/// read with serde, which does not say where it failed.
-pub fn bad_field<T: serde::de::DeserializeOwned>(
-    v: &Value,
-    template: &Value,
-) -> Option<(String, String)> {
-    fn set(root: &mut Value, path: &[String], val: Value) {
-        let mut at = root;
-        for k in &path[..path.len() - 1] {
-            at = match at {
-                Value::Object(m) => m.entry(k.clone()).or_insert(Value::Null),
-                _ => return,
-            };
-        }
-        if let Value::Object(m) = at {
-            m.insert(path[path.len() - 1].clone(), val);
-        }
-    }
-    fn walk<T: serde::de::DeserializeOwned>(
-        root: &Value,
-        path: &mut Vec<String>,
-        v: &Value,
-        t: Option<&Value>,
-    ) -> Option<(String, String)> {
-        let Value::Object(m) = v else { return None };
-        for (k, vv) in m {
-            path.push(k.clone());
-            let mut candidate = root.clone();
-            set(&mut candidate, path, vv.clone());
-            if let Err(e) = T::deserialize(&candidate) {
-                let inner = t.and_then(|t| t.get(k));
-                let deeper = match inner {
-                    Some(Value::Object(_)) => walk::<T>(root, path, vv, inner),
-                    _ => None,
-                };
-                let here = (path.join("."), e.to_string());
-                path.pop();
-                return Some(deeper.unwrap_or(here));
-            }
-            path.pop();
-        }
-        None
-    }
-    walk::<T>(template, &mut Vec::new(), v, Some(template))
-}
+pub use iss::files::bad_field;
 
 /// `v` read as the type of a field of `iss::Config` (the field picked by `_field`).
 fn like<T: serde::de::DeserializeOwned>(

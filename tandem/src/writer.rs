@@ -36,6 +36,7 @@ use iss::insn::{Insn, Op};
 use iss::record::{
     MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
 };
+use iss::stage::{Inbox, Stage};
 use iss::{Machine, Priv};
 use std::io::{self, Write};
 
@@ -43,6 +44,8 @@ use std::io::{self, Write};
 const CHUNK: usize = 1 << 20;
 /// Buffers in circulation between the hart and the writer thread.
 const POOL: usize = 8;
+/// A buffer and how many of its bytes are the stream's.
+type Chunk = (Vec<u8>, usize);
 /// Room kept free for one event's groups.
 const MAX_EVENT: usize = 2048;
 /// fcsr, the register the spec's example ORs new exception flags into.
@@ -699,12 +702,10 @@ pub struct TandemWriter<W: Write + Send + 'static> {
     pending: Option<PendingExc>,
     htif: HtifWatch,
     stats: WriterStats,
-    /// Full buffers and their lengths, to the writer thread; empty ones back.
-    full: Option<crossbeam_channel::Sender<(Vec<u8>, usize)>>,
-    empty: crossbeam_channel::Receiver<Vec<u8>>,
     /// Buffers allocated so far (at most [`POOL`]).
     allocated: usize,
-    thread: Option<std::thread::JoinHandle<io::Result<W>>>,
+    /// The writer thread: full buffers and their lengths to it, the buffers back.
+    thread: Option<Stage<Chunk, io::Result<W>>>,
 }
 
 impl<W: Write + Send + 'static> TandemWriter<W> {
@@ -714,24 +715,27 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         cfg.params
             .check_hart()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-        let (full, to_write) = crossbeam_channel::bounded::<(Vec<u8>, usize)>(POOL - 2);
-        let (give_back, empty) = crossbeam_channel::bounded::<Vec<u8>>(POOL + 1);
         let mut out = out;
-        let thread = std::thread::Builder::new()
-            .name("tandem-writer".into())
-            .spawn(move || -> io::Result<W> {
+        let thread = Stage::spawn(
+            "tandem-writer",
+            "the tandem writer thread",
+            POOL - 2,
+            POOL + 1,
+            move |inbox: Inbox<Chunk>| -> io::Result<W> {
                 let mut result = Ok(());
-                for (b, n) in to_write {
+                for (b, n) in inbox.iter() {
                     // After an error keep draining, so the hart never blocks.
                     if result.is_ok() {
                         result = out.write_all(&b[..n]);
                     }
-                    let _ = give_back.send(b);
+                    // Room for every buffer of the pool: never dropped.
+                    inbox.give_back((b, 0));
                 }
                 result?;
                 out.flush()?;
                 Ok(out)
-            })?;
+            },
+        )?;
         let image = cfg.image;
         let mut w = TandemWriter {
             enc: Enc::new(cfg),
@@ -754,8 +758,6 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             pending: None,
             htif: HtifWatch::new(init),
             stats: WriterStats::default(),
-            full: Some(full),
-            empty,
             allocated: 1,
             thread: Some(thread),
         };
@@ -885,24 +887,24 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         }
         // A pool of buffers that keep their full length: each is allocated (and its pages
         // touched) once.
-        let next = match self.empty.try_recv() {
-            Ok(b) => b,
-            Err(_) if self.allocated < POOL => {
+        let Some(t) = &self.thread else {
+            return;
+        };
+        let next = match t.recycled() {
+            Some((b, _)) => b,
+            None if self.allocated < POOL => {
                 self.allocated += 1;
                 vec![0; CHUNK + MAX_EVENT]
             }
-            Err(_) => self
-                .empty
-                .recv()
-                .unwrap_or_else(|_| vec![0; CHUNK + MAX_EVENT]),
+            None => t
+                .wait_recycled()
+                .map_or_else(|| vec![0; CHUNK + MAX_EVENT], |(b, _)| b),
         };
         let b = std::mem::replace(&mut self.buf, next);
         let n = std::mem::take(&mut self.pos);
         self.stats.bytes += n as u64;
-        if let Some(f) = &self.full {
-            // The thread only goes away in `finish`.
-            let _ = f.send((b, n));
-        }
+        // The thread only goes away in `finish`.
+        t.send((b, n));
     }
 
     /// Close the open group, now that the privilege after it is known: `prv`.
@@ -1299,10 +1301,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         self.close_last(prv);
         let stats = self.stats();
         self.hand_over();
-        drop(self.full.take());
-        match self.thread.take().map(|w| w.join()) {
+        match self.thread.take().map(Stage::join) {
             Some(Ok(r)) => r.map(|w| (w, stats)),
-            Some(Err(_)) => Err(io::Error::other("the tandem writer thread panicked")),
+            Some(Err(panicked)) => Err(panicked.into()),
             None => Err(io::Error::other("the tandem writer was already finished")),
         }
     }
@@ -1369,7 +1370,6 @@ impl<W: Write + Send + 'static> Drop for TandemWriter<W> {
             let p = self.cur_priv;
             self.close_last(p);
             self.hand_over();
-            drop(self.full.take());
             if let Some(w) = self.thread.take() {
                 let _ = w.join();
             }

@@ -333,12 +333,12 @@ pub fn check_stretches(
 /// be traced using this mode"), partial addresses one whose target has the same low bits
 /// ("changes ... are very slim").
 pub fn implicit_return_cut(cfg: &EncoderConfig, e: &Expect) -> Option<usize> {
-    let odd = if cfg.tr_te_inst_en_all_jumps {
+    let odd = if cfg.control.tr_te_inst_en_all_jumps {
         &e.odd_returns_all_jumps
     } else {
         &e.odd_returns
     };
-    match cfg.tr_te_inst_implicit_return_mode {
+    match cfg.control.tr_te_inst_implicit_return_mode {
         1 => odd.first().map(|r| r.0),
         2 => {
             let mask = (1u64 << cfg.partial_bits) - 1;
@@ -360,7 +360,7 @@ pub fn verify(prog: &str, case: &Case, o: &Outcome, require_some: bool) -> Resul
             return Err(format!(
                 "{prog} [{name}]: a lossy case with a return implicit return mode {} cannot \
                  follow (the test must not build one)",
-                case.cfg.tr_te_inst_implicit_return_mode
+                case.cfg.control.tr_te_inst_implicit_return_mode
             ));
         }
         let got = o.got.all();
@@ -369,7 +369,7 @@ pub fn verify(prog: &str, case: &Case, o: &Outcome, require_some: bool) -> Resul
             return Err(format!(
                 "{prog} [{name}]: differs before the first return mode {} cannot follow \
                  (instruction {cut}), at instruction {i}: expected {:x?}, got {:x?}",
-                case.cfg.tr_te_inst_implicit_return_mode,
+                case.cfg.control.tr_te_inst_implicit_return_mode,
                 around(expect, i),
                 around(&got, i),
             ));
