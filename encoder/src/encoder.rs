@@ -175,15 +175,23 @@ impl Default for EncoderConfig {
     }
 }
 
-/// A configuration the encoder cannot implement.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
-
-impl From<iss::trace_control::ControlError> for ConfigError {
-    fn from(e: iss::trace_control::ControlError) -> Self {
-        ConfigError(e.to_string())
-    }
+/// A configuration the encoder cannot implement, or an encoder that cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A trace-control setting out of range or an impossible combination.
+    #[error(transparent)]
+    Control(#[from] iss::trace_control::ControlError),
+    #[error("the implicit-return stack depth is 1..=32")]
+    ImplicitReturnDepth(u8),
+    #[error("partial_bits is 1..=63")]
+    PartialBits(u8),
+    #[error("icnt_bits is 4..=22")]
+    IcntBits(u8),
+    #[error("hist_bits is 3..=32")]
+    HistBits(u8),
+    /// The host could not start the encoder's thread.
+    #[error("cannot start the encoder thread: {0}")]
+    Thread(std::io::Error),
 }
 
 impl EncoderConfig {
@@ -192,18 +200,16 @@ impl EncoderConfig {
     pub fn legalize(&mut self) -> Result<(), ConfigError> {
         self.control.legalize()?;
         if !(1..=32).contains(&self.implicit_return_depth) {
-            return Err(ConfigError(
-                "the implicit-return stack depth is 1..=32".into(),
-            ));
+            return Err(ConfigError::ImplicitReturnDepth(self.implicit_return_depth));
         }
         if !(1..=63).contains(&self.partial_bits) {
-            return Err(ConfigError("partial_bits is 1..=63".into()));
+            return Err(ConfigError::PartialBits(self.partial_bits));
         }
         if !(4..=22).contains(&self.icnt_bits) {
-            return Err(ConfigError("icnt_bits is 4..=22".into()));
+            return Err(ConfigError::IcntBits(self.icnt_bits));
         }
         if !(3..=32).contains(&self.hist_bits) {
-            return Err(ConfigError("hist_bits is 3..=32".into()));
+            return Err(ConfigError::HistBits(self.hist_bits));
         }
         self.control.check_combinations()?;
         if let Retirement::Block { max_halfwords } = &mut self.retirement {
@@ -1160,7 +1166,7 @@ impl<W: Write + Send + 'static> EncoderThread<W> {
                 ))
             },
         )
-        .map_err(|e| ConfigError(format!("cannot start the encoder thread: {e}")))?;
+        .map_err(ConfigError::Thread)?;
         Ok(EncoderThread {
             stage: Some(stage),
             result: None,
@@ -1210,6 +1216,39 @@ impl<W: Write + Send + 'static> BeatSink for EncoderThread<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Settings the encoder cannot take are typed errors that carry the value, with the text
+    /// the command line has always printed.
+    #[test]
+    fn config_errors_carry_the_value() {
+        let bad = |f: fn(&mut EncoderConfig)| {
+            let mut c = EncoderConfig::default();
+            f(&mut c);
+            c.legalize().unwrap_err()
+        };
+        let e = bad(|c| c.implicit_return_depth = 33);
+        assert!(matches!(e, ConfigError::ImplicitReturnDepth(33)), "{e:?}");
+        assert_eq!(e.to_string(), "the implicit-return stack depth is 1..=32");
+        let e = bad(|c| c.partial_bits = 0);
+        assert!(matches!(e, ConfigError::PartialBits(0)), "{e:?}");
+        let e = bad(|c| c.icnt_bits = 23);
+        assert!(matches!(e, ConfigError::IcntBits(23)), "{e:?}");
+        assert_eq!(e.to_string(), "icnt_bits is 4..=22");
+        let e = bad(|c| c.hist_bits = 2);
+        assert!(matches!(e, ConfigError::HistBits(2)), "{e:?}");
+        let e = bad(|c| c.control.tr_te_inst_mode = 4);
+        assert!(
+            matches!(
+                e,
+                ConfigError::Control(iss::trace_control::ControlError::InstMode(4))
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "trTeInstMode 4 is not implemented (3 BTM or 6 HTM)"
+        );
+    }
 
     /// Relative timestamps are relative to the last timestamp reported (N-Trace 8.7). A
     /// message the output FIFO drops is not reported: it must not become the reference, or
