@@ -23,8 +23,7 @@ use crate::session::{machine, writer, HartConfig, SetupError};
 use crate::writer::TandemWriter;
 use arch::{Cause, Interrupt, Priv};
 use iss::csr::*;
-use iss::insn::Op;
-use iss::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
+use iss::record::{MemKind, Reg, RegWrite, Retired, Shape, Sink, TrapRecord};
 use iss::Detail;
 use iss::{Machine, StepOutcome, Stop};
 use serde::Serialize;
@@ -560,9 +559,11 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
                 }
                 _ => {
                     // Plain stores only: an AMO's load and store share one address field.
-                    if r.n_mem != 1
-                        || !matches!(op, Op::Sb | Op::Sh | Op::Sw | Op::Sd | Op::Fsw | Op::Fsd)
-                    {
+                    let plain_store = matches!(
+                        iss::record::SHAPES[op as usize],
+                        Shape::Store(_) | Shape::FStore(_)
+                    );
+                    if r.n_mem != 1 || !plain_store {
                         return None;
                     }
                     // A place in the same page where the data is not already (when there is

@@ -11,7 +11,8 @@ use crate::opcode::{FPR_ADDR, GPR_ADDR};
 use iss::csr::*;
 use iss::insn::{Insn, Op};
 use iss::mmu::Access;
-use iss::record::{MemAccess, MemKind, Reg, Retired, Sink, TrapRecord};
+use iss::ops::Atomic;
+use iss::record::{MemAccess, MemKind, Reg, Retired, Shape, Sink, TrapRecord};
 use iss::Detail;
 use iss::{Machine, Priv};
 
@@ -303,16 +304,11 @@ pub fn peek_insn(m: &mut Machine) -> Option<Insn> {
 
 /// Bytes a store of `size` bytes writes, for a decoded store-like instruction.
 pub fn store_size(op: Op) -> Option<u8> {
-    use Op::*;
-    Some(match op {
-        Sb => 1,
-        Sh => 2,
-        Sw | Fsw | ScW | AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW | AmominW | AmomaxW
-        | AmominuW | AmomaxuW => 4,
-        Sd | Fsd | ScD | AmoswapD | AmoaddD | AmoxorD | AmoandD | AmoorD | AmominD | AmomaxD
-        | AmominuD | AmomaxuD => 8,
-        _ => return None,
-    })
+    match (iss::record::SHAPES[op as usize], op.facts().atomic) {
+        (Shape::Store(n) | Shape::FStore(n), _) => Some(n),
+        (_, Atomic::Sc(n) | Atomic::Amo(n, _)) => Some(n),
+        _ => None,
+    }
 }
 
 /// Save the RAM bytes the next instruction would store to in `pre` (emptied first; kept by

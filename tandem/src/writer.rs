@@ -33,6 +33,7 @@ use crate::config::{PcMode, Style, WriterConfig};
 use crate::opcode::*;
 use iss::csr::{FFLAGS, MCOUNTINHIBIT, MCYCLE, MINSTRET, MSTATUS, MVIP, SSTATUS, SSTATUS_MASK};
 use iss::insn::{Insn, Op};
+use iss::ops::{AmoOp, Atomic};
 use iss::record::{
     MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
 };
@@ -553,7 +554,7 @@ impl<'a> Out<'a> {
             }
             match m.kind {
                 MemKind::Load => {
-                    let mop = if matches!(op, Op::LrW | Op::LrD) {
+                    let mop = if matches!(op.facts().atomic, Atomic::Lr(_)) {
                         MemOp::LoadReserved
                     } else {
                         MemOp::Load
@@ -564,7 +565,7 @@ impl<'a> Out<'a> {
                     self.le(m.value, m.size as usize);
                 }
                 MemKind::Store => {
-                    let mop = if matches!(op, Op::ScW | Op::ScD) {
+                    let mop = if matches!(op.facts().atomic, Atomic::Sc(_)) {
                         MemOp::StoreConditional
                     } else {
                         MemOp::Store
@@ -1319,19 +1320,22 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
 }
 
 /// The memory-request op of an AMO instruction.
+/// The memory request of an AMO (from the instruction table's [`Atomic`] column), None for
+/// other operations.
 fn amo_op(op: Op) -> Option<MemOp> {
-    use Op::*;
-    Some(match op {
-        AmoswapW | AmoswapD => MemOp::AmoSwap,
-        AmoaddW | AmoaddD => MemOp::AmoAdd,
-        AmoxorW | AmoxorD => MemOp::AmoXor,
-        AmoandW | AmoandD => MemOp::AmoAnd,
-        AmoorW | AmoorD => MemOp::AmoOr,
-        AmominW | AmominD => MemOp::AmoMin,
-        AmomaxW | AmomaxD => MemOp::AmoMax,
-        AmominuW | AmominuD => MemOp::AmoMinu,
-        AmomaxuW | AmomaxuD => MemOp::AmoMaxu,
-        _ => return None,
+    let Atomic::Amo(_, o) = op.facts().atomic else {
+        return None;
+    };
+    Some(match o {
+        AmoOp::Swap => MemOp::AmoSwap,
+        AmoOp::Add => MemOp::AmoAdd,
+        AmoOp::Xor => MemOp::AmoXor,
+        AmoOp::And => MemOp::AmoAnd,
+        AmoOp::Or => MemOp::AmoOr,
+        AmoOp::Min => MemOp::AmoMin,
+        AmoOp::Max => MemOp::AmoMax,
+        AmoOp::Minu => MemOp::AmoMinu,
+        AmoOp::Maxu => MemOp::AmoMaxu,
     })
 }
 
