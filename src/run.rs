@@ -7,7 +7,6 @@ use encoder::capture::Named;
 use encoder::encoder::EncoderStats;
 use iss::commitlog::CommitLog;
 use iss::ingress::Retirement;
-use iss::Detail;
 use iss::{Config, Machine, Misaligned, NoSink, Sink, Stop};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -321,9 +320,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     );
     let run = run_sinks(
         &mut m,
-        log,
-        trace,
-        tandem,
+        Recorders {
+            log,
+            port: trace,
+            tandem,
+        },
         args.max_insns,
         &log_name(&args),
         &tandem_name,
@@ -619,117 +620,45 @@ fn open_ntrace(path: &Path, side: Option<&Path>) -> Result<(File, PathBuf)> {
 
 type LogSink = CommitLog<Box<dyn Write + Send>>;
 
-/// The consumers of full retirement records present in a run (each optional), as one sink.
-/// Used whenever any of them is asked for; the ingress port alone runs on the cheaper
-/// straight-line runs instead.
-pub struct Recorders {
-    pub log: Option<LogSink>,
-    pub port: Option<Port>,
-    pub tandem: Option<crate::tandem_cmd::TandemSink>,
-}
+/// The sinks a run can have (`encoder::capture::Recorders`): the commit log, the ingress
+/// port, the tandem writer.
+pub type Recorders =
+    encoder::capture::Recorders<LogSink, crate::tandem_cmd::TandemSink, BufWriter<File>>;
 
-impl Sink for Recorders {
-    const DETAIL: Detail = Detail::Records;
-
-    #[inline]
-    fn retire(&mut self, r: &iss::Retired) {
-        if let Some(l) = &mut self.log {
-            l.retire(r);
-        }
-        if let Some(t) = &mut self.tandem {
-            t.retire(r);
-        }
-        match &mut self.port {
-            Some(Port::Inline(p)) => p.retire(r),
-            Some(Port::Records(p)) => p.retire(r),
-            Some(Port::Threaded(_)) => unreachable!("a port on its own thread takes runs"),
-            None => {}
-        }
-    }
-
-    fn trap(&mut self, t: &iss::TrapRecord) {
-        if let Some(l) = &mut self.log {
-            l.trap(t);
-        }
-        if let Some(w) = &mut self.tandem {
-            w.trap(t);
-        }
-        match &mut self.port {
-            Some(Port::Inline(p)) => p.trap(t),
-            Some(Port::Records(p)) => p.trap(t),
-            Some(Port::Threaded(p)) => p.trap(t),
-            None => {}
-        }
-    }
-
-    fn failed(&self) -> bool {
-        self.log.as_ref().is_some_and(|l| l.failed())
-    }
-}
-
-/// Run with whichever sinks were asked for; finish them. Returns the stop reason and the
-/// encoder's statistics. Under GDB (`gdb`), the debugger drives the run.
-#[allow(clippy::too_many_arguments)]
+/// Run with whichever sinks were asked for (`encoder::capture::run`), or under GDB
+/// (`gdb`, which then drives the run on full records); finish them, each error naming its
+/// file. Returns the stop reason and the encoder's statistics.
 fn run_sinks(
     m: &mut Machine,
-    log: Option<LogSink>,
-    trace: Option<Port>,
-    tandem: Option<crate::tandem_cmd::TandemSink>,
+    sinks: Recorders,
     limit: Option<u64>,
     log_name: &str,
     tandem_name: &str,
-    mut gdb: Option<&mut crate::gdb::Server>,
+    gdb: Option<&mut crate::gdb::Server>,
 ) -> Result<(Stop, Option<EncoderStats>)> {
-    if let Some(g) = gdb.as_deref_mut() {
-        // Under GDB: one record sink for everything asked for (the ingress port in line),
-        // which the debugger steps through.
-        if log.is_none() && trace.is_none() && tandem.is_none() {
-            return Ok((g.serve(m, &mut NoSink, limit), None));
+    let (stop, r) = match gdb {
+        Some(g) if sinks.log.is_none() && sinks.port.is_none() && sinks.tandem.is_none() => {
+            (g.serve(m, &mut NoSink, limit), sinks)
         }
-    }
-    // The tandem writer alone: the hart calls it directly.
-    let tandem = match (gdb.is_none() && log.is_none() && trace.is_none(), tandem) {
-        (true, Some(mut t)) => {
-            let stop = m.run(&mut t, limit);
-            crate::tandem_cmd::finish(t, m, tandem_name)?;
-            return Ok((stop, None));
+        Some(g) => {
+            let mut r = sinks;
+            (g.serve(m, &mut r, limit), r)
         }
-        (_, t) => t,
+        None => encoder::capture::run(m, sinks, limit),
     };
-    let finish_port = |p: Port| -> Result<Option<EncoderStats>> {
+    if let Some(l) = r.log {
+        l.finish()
+            .with_context(|| format!("writing the commit log to {log_name}"))?;
+    }
+    if let Some(t) = r.tandem {
+        crate::tandem_cmd::finish(t, m, tandem_name)?;
+    }
+    let stats = match r.port {
         // The error names the file that failed.
-        Ok(p.finish()?.stats)
+        Some(p) => p.finish()?.stats,
+        None => None,
     };
-    match (log, trace) {
-        (None, None) if gdb.is_none() && tandem.is_none() => Ok((m.run(&mut NoSink, limit), None)),
-        (None, Some(Port::Threaded(mut p))) if gdb.is_none() => {
-            let stop = m.run(&mut p, limit);
-            Ok((stop, finish_port(Port::Threaded(p))?))
-        }
-        (None, Some(Port::Inline(mut p))) if tandem.is_none() && gdb.is_none() => {
-            let stop = m.run(&mut p, limit);
-            Ok((stop, finish_port(Port::Inline(p))?))
-        }
-        (log, port) => {
-            let mut r = Recorders { log, port, tandem };
-            let stop = match gdb {
-                Some(g) => g.serve(m, &mut r, limit),
-                None => m.run(&mut r, limit),
-            };
-            if let Some(l) = r.log {
-                l.finish()
-                    .with_context(|| format!("writing the commit log to {log_name}"))?;
-            }
-            if let Some(t) = r.tandem {
-                crate::tandem_cmd::finish(t, m, tandem_name)?;
-            }
-            let stats = match r.port {
-                Some(p) => finish_port(p)?,
-                None => None,
-            };
-            Ok((stop, stats))
-        }
-    }
+    Ok((stop, stats))
 }
 
 fn print_stats(s: &EncoderStats, retired: u64) {
