@@ -2666,10 +2666,9 @@ mod tests {
         assert_eq!(warnings(&f), vec![(o[1], Warning::ShallowReturnStack)]);
     }
 
-    #[test]
-    fn coroutine_swap_pops_then_pushes() {
-        // 00: jal t0, 10 (push 04); 04: c.nop; 06: c.jr ra; 10: jalr ra, t0 (swap: to 04,
-        // push 14); 14: c.nop.
+    /// 00: jal t0, 10 (push 04); 04: c.nop; 06: c.jr ra; 10: jalr ra, t0 (swap: to 04,
+    /// push 14); 14: c.nop.
+    fn swap_prog() -> Asm {
         let mut a = Asm::new(BASE);
         a.w(jal(T0, 0x10))
             .h(C_NOP)
@@ -2677,6 +2676,12 @@ mod tests {
             .at(BASE + 0x10)
             .w(jalr(RA, T0, 0))
             .h(C_NOP);
+        a
+    }
+
+    #[test]
+    fn coroutine_swap_pops_then_pushes() {
+        let a = swap_prog();
         let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = 3);
         let bodies = [sync(sync::EXIT_DEBUG, BASE), end(&cfg, 7)];
         let f = run_cfg(cfg, a.image(), &stream(&bodies));
@@ -2690,13 +2695,7 @@ mod tests {
     /// and emptied with the rest: the next return was an error.)
     #[test]
     fn a_reported_swap_keeps_its_link_after_a_shallow_stack() {
-        let mut a = Asm::new(BASE);
-        a.w(jal(T0, 0x10))
-            .h(C_NOP)
-            .h(C_RET)
-            .at(BASE + 0x10)
-            .w(jalr(RA, T0, 0))
-            .h(C_NOP);
+        let a = swap_prog();
         for mode in [1, 3] {
             let cfg = with(htm(), |c| c.control.tr_te_inst_implicit_return_mode = mode);
             let mut r = BASE;

@@ -717,6 +717,30 @@ fn table_26_trace_starts_disabled(
 // Table 26, "Hart stops with trace disabled": ProgTraceCorrelation EVCODE 0 with I-CNT 0.
 // ---------------------------------------------------------------------------------------------
 
+/// The settings that stop trace at the jump at `jump`: a filter that ends at its target
+/// `after` (`filter`), or a trace-off trigger on the jump.
+fn stop_at(mode: u8, filter: bool, jump: u64, after: u64) -> EncoderConfig {
+    let control = if filter {
+        TraceControl {
+            filter: Some(Filter {
+                start: BASE,
+                end: after,
+                privs: 1 << 3,
+            }),
+            ..config(mode).control
+        }
+    } else {
+        TraceControl {
+            trace_off: Some(jump),
+            ..config(mode).control
+        }
+    };
+    EncoderConfig {
+        control,
+        ..config(mode)
+    }
+}
+
 /// Trace stops after a direct jump (a trace-off trigger on it, or a filter that ends there),
 /// and the program runs to its end untraced.
 #[rstest]
@@ -734,27 +758,7 @@ fn table_26_hart_stops_with_trace_disabled(
     a.h(asm::c_addi(A0, 1));
     exit(&mut a);
     let code = a.finish();
-    let cfg = if filter {
-        EncoderConfig {
-            control: TraceControl {
-                filter: Some(Filter {
-                    start: BASE,
-                    end: code.addr(after),
-                    privs: 1 << 3,
-                }),
-                ..config(mode).control
-            },
-            ..config(mode)
-        }
-    } else {
-        EncoderConfig {
-            control: TraceControl {
-                trace_off: Some(code.addr(jump)),
-                ..config(mode).control
-            },
-            ..config(mode)
-        }
-    };
+    let cfg = stop_at(mode, filter, code.addr(jump), code.addr(after));
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
     e.sync(sync::EXIT_DEBUG, 0, BASE)
@@ -794,27 +798,7 @@ fn table_26_trace_disabled_after_an_uninferable_jump(
     a.h(asm::c_addi(A0, 1));
     exit(&mut a);
     let code = a.finish();
-    let cfg = if filter {
-        EncoderConfig {
-            control: TraceControl {
-                filter: Some(Filter {
-                    start: BASE,
-                    end: code.addr(after),
-                    privs: 1 << 3,
-                }),
-                ..config(mode).control
-            },
-            ..config(mode)
-        }
-    } else {
-        EncoderConfig {
-            control: TraceControl {
-                trace_off: Some(code.addr(jump)),
-                ..config(mode).control
-            },
-            ..config(mode)
-        }
-    };
+    let cfg = stop_at(mode, filter, code.addr(jump), code.addr(after));
     let t = trace(&code, &no_prep, &cfg);
     let mut e = Expected::new(mode);
     e.sync(sync::EXIT_DEBUG, 0, BASE);
