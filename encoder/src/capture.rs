@@ -248,7 +248,9 @@ pub fn start<W: Write + Send + 'static>(
 
 /// The sinks of one run, each optional: a commit log `L` and a tandem writer `T` (any sinks
 /// of full records) and the ingress port. As one [`Sink`] it feeds them all full records (the
-/// port in line); [`run`] runs the hart the cheapest way for the ones present.
+/// port in line); [`run`] runs the hart the cheapest way for the ones present. With a log or a
+/// tandem writer beside it, the port must be one [`start`] made for records (`records`
+/// true): a port on its own thread takes runs, and cannot be fed records (that panics).
 pub struct Recorders<L, T, W: Write + Send + 'static> {
     pub log: Option<L>,
     pub port: Option<Port<W>>,
