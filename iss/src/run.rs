@@ -921,6 +921,14 @@ impl Machine {
         self.step_decoded_for(pc, raw)
     }
 
+    /// The low 16 bits of the instruction at pc, as the fetch TLB holds its page (no walk,
+    /// no side effects); `None` when the TLB does not hold it.
+    #[inline]
+    pub fn peek_step_u16(&self) -> Option<u16> {
+        let off = self.tlb.lookup(Access::Fetch, self.hart.pc)?;
+        Some(self.bus.ram.read(off as usize, 2) as u16)
+    }
+
     /// The RAM offset of a data access at `va` as the data TLB holds it (no walk, no side
     /// effects), for `len` bytes that stay in the page; `None` when the TLB does not hold it.
     #[inline]

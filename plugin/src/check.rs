@@ -10,11 +10,11 @@ use crate::{Config, Error, PIN_BITS};
 use arch::{Cause, Priv};
 use iss::csr::{MCAUSE, SCAUSE};
 use iss::mmu::Access;
-use tandem::group::Group;
+use tandem::group::{Group, RawInsn};
 use tandem::item::{Addl, Item, MemReq, MemRsp};
 use tandem::names::priv_name;
 use tandem::opcode::{MemOp, MemResult, MemSize, FPR_ADDR, GPR_ADDR};
-use tandem::verify::{Diff, Mismatch, Verifier};
+use tandem::verify::{Diff, Mismatch, Plain, PlainAccess, PlainStep, Verifier};
 
 /// Counters a snapshot keeps.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,6 +36,10 @@ pub(crate) struct Checker {
     extra: Vec<Diff>,
     items: Vec<Item>,
     group: Group,
+    /// Whether ordinary retirements go the verifier's short way (`Verifier::check_plain`);
+    /// off only to hold the two ways equal in tests.
+    pub short_way: bool,
+    plain_regs: Vec<(u16, u64)>,
 }
 
 impl Checker {
@@ -52,6 +56,8 @@ impl Checker {
             extra: Vec::new(),
             items: Vec::with_capacity(32),
             group: Group::default(),
+            short_way: true,
+            plain_regs: Vec::with_capacity(MAX_WRITES),
         }
     }
 
@@ -79,6 +85,8 @@ impl Checker {
         self.extra.clear();
         validate(dut, order)?;
         self.check_before(v, dut, pins);
+        // Where a load's data is checked, as its address translates before the step.
+        let load_pas = load_addrs(v, dut);
         let g = &mut self.group;
         g.clear();
         g.index = order;
@@ -87,15 +95,34 @@ impl Checker {
             order,
             problem: k.to_string(),
         };
-        fill_group(g, v, dut).map_err(bad)?;
-        tandem::parser::check(g).map_err(bad)?;
-        if let Some(r) = recorder {
-            build_items(&mut self.items, v, dut);
-            g.offset = r.offset();
-            r.write(&self.items)?;
-            g.end = r.offset();
+        // An ordinary retirement goes the verifier's short way, unless a recording needs
+        // its group or a full compare is due (which reports the group's instruction).
+        let full_due =
+            self.full_compare_every != 0 && self.since_full + 1 >= self.full_compare_every;
+        let plain = match (&recorder, full_due || !self.short_way) {
+            (None, false) => plain_step(dut, &load_pas, &mut self.plain_regs)
+                .map_or(Plain::NotPlain, |p| v.check_plain(&p)),
+            _ => Plain::NotPlain,
+        };
+        match plain {
+            Plain::Matched => {}
+            Plain::Undecided => {
+                fill_group(g, v, dut, &load_pas).map_err(bad)?;
+                tandem::parser::check(g).map_err(bad)?;
+                v.finish_group(g);
+            }
+            Plain::NotPlain => {
+                fill_group(g, v, dut, &load_pas).map_err(bad)?;
+                tandem::parser::check(g).map_err(bad)?;
+                if let Some(r) = recorder {
+                    build_items(&mut self.items, v, dut, &load_pas);
+                    g.offset = r.offset();
+                    r.write(&self.items)?;
+                    g.end = r.offset();
+                }
+                v.group(g).map_err(Error::Group)?;
+            }
         }
-        v.group(g).map_err(Error::Group)?;
         self.check_trap(v, dut);
         self.checked += 1;
         self.collect(v, dut, order);
@@ -344,6 +371,7 @@ fn fill_group(
     g: &mut Group,
     v: &mut Verifier,
     dut: &Retirement,
+    load_pas: &[Option<u64>; MAX_MEM],
 ) -> Result<(), tandem::parser::ErrorKind> {
     use tandem::group::{MemTxn, RawInsn, RegOp, RegUpdate};
     use tandem::parser::ErrorKind;
@@ -395,7 +423,7 @@ fn fill_group(
             g.paddr = Some(first.paddr);
         }
     }
-    for a in dut.mem() {
+    for (a, &pa) in dut.mem().iter().zip(load_pas) {
         let size = MemSize::from_bytes(a.size).unwrap_or(MemSize::B64);
         match a.kind {
             MEM_STORE => {
@@ -408,7 +436,7 @@ fn fill_group(
                 }
             }
             MEM_LOAD => {
-                let Some((req, rsp)) = load_txn(v, a, size) else {
+                let Some((req, rsp)) = load_txn(pa, a, size) else {
                     continue;
                 };
                 g.mem.push(MemTxn {
@@ -420,6 +448,62 @@ fn fill_group(
         }
     }
     Ok(())
+}
+
+/// The retirement as the verifier's short way takes it: an instruction that retired, writing
+/// GPRs and FPRs only, with at most one plain load or store. `None` for anything else (the
+/// short way then decides nothing).
+fn plain_step<'a>(
+    dut: &Retirement,
+    load_pas: &[Option<u64>; MAX_MEM],
+    regs: &'a mut Vec<(u16, u64)>,
+) -> Option<PlainStep<'a>> {
+    if dut.trap != TRAP_NONE || dut.len == 0 || dut.n_mem > 1 {
+        return None;
+    }
+    regs.clear();
+    for w in dut.writes() {
+        match w.file {
+            REG_X if w.num == 0 => {}
+            REG_X => regs.push((GPR_ADDR + w.num, w.value)),
+            REG_F => regs.push((FPR_ADDR + w.num, w.value)),
+            _ => return None,
+        }
+    }
+    let access = match dut.mem().first() {
+        None => None,
+        Some(a) if a.kind == MEM_LOAD || a.kind == MEM_STORE => Some(PlainAccess {
+            store: a.kind == MEM_STORE,
+            vaddr: a.vaddr,
+            paddr: (a.paddr != PADDR_UNKNOWN).then_some(a.paddr),
+            data_pa: load_pas[0],
+            size: MemSize::from_bytes(a.size)?,
+            data: if a.kind == MEM_STORE {
+                a.wdata
+            } else {
+                a.rdata
+            },
+        }),
+        Some(_) => return None,
+    };
+    let insn = if dut.len == 2 {
+        RawInsn {
+            bits: dut.insn & 0xffff,
+            len: 2,
+        }
+    } else {
+        RawInsn {
+            bits: dut.insn,
+            len: 4,
+        }
+    };
+    Some(PlainStep {
+        insn,
+        next_pc: (dut.valid & VALID_NEXT_PC != 0).then_some(dut.next_pc),
+        next_prv: (dut.valid & VALID_NEXT_PRV != 0).then_some(dut.next_prv),
+        regs,
+        access,
+    })
 }
 
 /// For a trap with no instruction (an interrupt, a fetch fault): the stream form says what
@@ -440,13 +524,25 @@ fn trap_cause_write(v: &Verifier, dut: &Retirement) -> Option<(u16, u64)> {
         .then_some((addr, bit | dut.cause))
 }
 
-/// A load's request and response: its data checked against memory as it was (device loads
-/// are the core's own: the verifier takes them). None when its address does not translate.
-fn load_txn(v: &mut Verifier, a: &MemAccess, size: MemSize) -> Option<(MemReq, MemRsp)> {
-    let pa = match a.paddr {
-        PADDR_UNKNOWN => v.m.translate(a.vaddr, Access::Load).ok()?,
-        pa => pa,
-    };
+/// Where each load's data is checked: its physical address, or its effective address as it
+/// translates before the step; `None` when it does not translate (and for stores).
+fn load_addrs(v: &mut Verifier, dut: &Retirement) -> [Option<u64>; MAX_MEM] {
+    let mut out = [None; MAX_MEM];
+    for (a, pa) in dut.mem().iter().zip(&mut out) {
+        *pa = match (a.kind, a.paddr) {
+            (MEM_LOAD, PADDR_UNKNOWN) => v.m.translate(a.vaddr, Access::Load).ok(),
+            (MEM_LOAD, pa) => Some(pa),
+            _ => None,
+        };
+    }
+    out
+}
+
+/// A load's request and response at `pa` (from [`load_addrs`]): its data checked against
+/// memory as it was (device loads are the core's own: the verifier takes them). None when its
+/// address does not translate.
+fn load_txn(pa: Option<u64>, a: &MemAccess, size: MemSize) -> Option<(MemReq, MemRsp)> {
+    let pa = pa?;
     Some((
         MemReq {
             addr: pa,
@@ -462,7 +558,12 @@ fn load_txn(v: &mut Verifier, a: &MemAccess, size: MemSize) -> Option<(MemReq, M
     ))
 }
 
-fn build_items(items: &mut Vec<Item>, v: &mut Verifier, dut: &Retirement) {
+fn build_items(
+    items: &mut Vec<Item>,
+    v: &mut Verifier,
+    dut: &Retirement,
+    load_pas: &[Option<u64>; MAX_MEM],
+) {
     items.clear();
     items.push(Item::BeginGroup);
     if dut.len != 0 && !dut.is_interrupt() {
@@ -499,12 +600,12 @@ fn build_items(items: &mut Vec<Item>, v: &mut Verifier, dut: &Retirement) {
             items.push(Item::Addl(Addl::Paddr(first.paddr)));
         }
     }
-    for a in dut.mem() {
+    for (a, &pa) in dut.mem().iter().zip(load_pas) {
         let size = MemSize::from_bytes(a.size).unwrap_or(MemSize::B64);
         match a.kind {
             MEM_STORE => items.push(Item::Addl(Addl::StoreData(size, a.wdata & size.mask()))),
             MEM_LOAD => {
-                if let Some((req, rsp)) = load_txn(v, a, size) {
+                if let Some((req, rsp)) = load_txn(pa, a, size) {
                     items.push(Item::MemReq(req));
                     items.push(Item::MemRsp(rsp));
                 }
@@ -585,7 +686,8 @@ mod tests {
 
     fn folded(v: &mut Verifier, dut: &Retirement) -> Result<Group, tandem::parser::ErrorKind> {
         let mut items = Vec::new();
-        build_items(&mut items, v, dut);
+        let pas = load_addrs(v, dut);
+        build_items(&mut items, v, dut, &pas);
         let mut g = Group::default();
         for it in items {
             tandem::parser::add(&mut g, it)?;
@@ -595,7 +697,8 @@ mod tests {
 
     fn filled(v: &mut Verifier, dut: &Retirement) -> Result<Group, tandem::parser::ErrorKind> {
         let mut g = Group::default();
-        fill_group(&mut g, v, dut)?;
+        let pas = load_addrs(v, dut);
+        fill_group(&mut g, v, dut, &pas)?;
         Ok(g)
     }
 

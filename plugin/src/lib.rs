@@ -931,6 +931,14 @@ impl Hart {
         Ok(out)
     }
 
+    /// Whether [`Hart::step_check`] takes ordinary retirements the verifier's short way
+    /// (`tandem::verify::Verifier::check_plain`; on by default). Turning it off gives the same
+    /// verdicts more slowly: tests hold the two ways equal with it.
+    #[doc(hidden)]
+    pub fn set_short_way(&mut self, on: bool) {
+        self.check.short_way = on;
+    }
+
     /// Compare every register of the reference hart with the core's (the shadow state the
     /// checked retirements built); what differs is reported as a mismatch.
     pub fn compare_all(&mut self) -> &[Mismatch] {

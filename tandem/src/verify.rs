@@ -47,6 +47,9 @@ use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::time::Instant;
 
+mod plain;
+pub use plain::{Plain, PlainAccess, PlainStep};
+
 /// Which state is non-deterministic: copied from the trace, never compared.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -408,6 +411,8 @@ pub struct Verifier {
     reservation_before: Option<u64>,
     /// Where the last instruction group's instruction was.
     prev_insn_pc: Option<u64>,
+    /// The pc before the step of [`Verifier::check_plain`].
+    plain_pc: u64,
     htif_words: Vec<u64>,
     /// Whether the reference hart has a program (an ELF, or memory state initialisation seen).
     has_program: bool,
@@ -468,6 +473,7 @@ impl Verifier {
             diffs: Vec::new(),
             resync: Vec::new(),
             trace_writes: Vec::new(),
+            plain_pc: 0,
             counters_dirty: false,
             reservation_before: None,
             prev_insn_pc: None,
@@ -667,6 +673,33 @@ impl Verifier {
             self.apply_reg(r.addr, r.op);
         }
         // 2. Non-deterministic state to the reference hart.
+        self.nondet_before(kind);
+        if let Some(t) = g.mtime.filter(|_| self.cfg.nondet.time) {
+            self.m.bus.clint.mtime = t;
+            self.shadow[TIME as usize] = t;
+        }
+        if self.cfg.nondet.sc && self.trace_sc_failed(g) {
+            self.m.hart.reservation = None;
+        }
+        if kind == Kind::Update {
+            self.report.updates += 1;
+            self.cap.clear();
+            self.pre.n = 0;
+            self.compare(g, kind, pc_before);
+            return Ok(());
+        }
+        // 3. Step the reference hart.
+        self.step_reference(kind);
+        self.nondet_reads(g);
+        // 4, 5. Compare; report and resynchronise.
+        self.compare(g, kind, pc_before);
+        Ok(())
+    }
+
+    /// The interrupt-pending bits and counters the trace owns, to the reference hart before
+    /// it steps.
+    #[inline]
+    fn nondet_before(&mut self, kind: Kind) {
         let mip = self.m.hart.csr.mip;
         let hw = self.hw_irq;
         let forced = match kind {
@@ -683,23 +716,13 @@ impl Verifier {
                 }
             }
         }
-        if let Some(t) = g.mtime.filter(|_| self.cfg.nondet.time) {
-            self.m.bus.clint.mtime = t;
-            self.shadow[TIME as usize] = t;
-        }
-        if self.cfg.nondet.sc && self.trace_sc_failed(g) {
-            self.m.hart.reservation = None;
-        }
-        if kind == Kind::Update {
-            self.report.updates += 1;
-            self.cap.clear();
-            self.pre.n = 0;
-            self.compare(g, kind, pc_before);
-            return Ok(());
-        }
+    }
+
+    /// Step the reference hart once, saving first what its store may overwrite.
+    #[inline]
+    fn step_reference(&mut self, kind: Kind) {
         refhart::predict_store(&mut self.m, &mut self.pre);
         self.reservation_before = self.m.hart.reservation;
-        // 3. Step the reference hart.
         self.cap.clear();
         let outcome = if self.cfg.follow_interrupts && kind == Kind::Step {
             self.m.step_insn(&mut self.cap)
@@ -711,10 +734,6 @@ impl Verifier {
             iss::StepOutcome::Exception(_) => self.report.exceptions += 1,
             iss::StepOutcome::Interrupt(_) => self.report.interrupts += 1,
         }
-        self.nondet_reads(g);
-        // 4, 5. Compare; report and resynchronise.
-        self.compare(g, kind, pc_before);
-        Ok(())
     }
 
     /// Decide what the reference hart does for a group.
