@@ -39,7 +39,7 @@ pub(crate) struct Checker {
     /// Whether ordinary retirements go the verifier's short way (`Verifier::check_plain`);
     /// off only to hold the two ways equal in tests.
     pub short_way: bool,
-    plain_regs: Vec<(u16, u64)>,
+    plain_regs: [(u16, u64); MAX_WRITES],
 }
 
 impl Checker {
@@ -57,7 +57,7 @@ impl Checker {
             items: Vec::with_capacity(32),
             group: Group::default(),
             short_way: true,
-            plain_regs: Vec::with_capacity(MAX_WRITES),
+            plain_regs: [(0, 0); MAX_WRITES],
         }
     }
 
@@ -456,19 +456,20 @@ fn fill_group(
 fn plain_step<'a>(
     dut: &Retirement,
     load_pas: &[Option<u64>; MAX_MEM],
-    regs: &'a mut Vec<(u16, u64)>,
+    regs: &'a mut [(u16, u64); MAX_WRITES],
 ) -> Option<PlainStep<'a>> {
     if dut.trap != TRAP_NONE || dut.len == 0 || dut.n_mem > 1 {
         return None;
     }
-    regs.clear();
+    let mut n = 0;
     for w in dut.writes() {
-        match w.file {
-            REG_X if w.num == 0 => {}
-            REG_X => regs.push((GPR_ADDR + w.num, w.value)),
-            REG_F => regs.push((FPR_ADDR + w.num, w.value)),
+        regs[n] = match w.file {
+            REG_X if w.num == 0 => continue,
+            REG_X => (GPR_ADDR + w.num, w.value),
+            REG_F => (FPR_ADDR + w.num, w.value),
             _ => return None,
-        }
+        };
+        n += 1;
     }
     let access = match dut.mem().first() {
         None => None,
@@ -501,7 +502,7 @@ fn plain_step<'a>(
         insn,
         next_pc: (dut.valid & VALID_NEXT_PC != 0).then_some(dut.next_pc),
         next_prv: (dut.valid & VALID_NEXT_PRV != 0).then_some(dut.next_prv),
-        regs,
+        regs: &regs[..n],
         access,
     })
 }

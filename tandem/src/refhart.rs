@@ -316,12 +316,19 @@ pub fn store_size(op: Op) -> Option<u8> {
 /// Save the RAM bytes the next instruction would store to in `pre` (emptied first; kept by
 /// the caller so that nothing is zeroed or copied for the many instructions that store
 /// nothing).
+#[inline]
 pub fn predict_store(m: &mut Machine, pre: &mut PreStore) {
     pre.n = 0;
     // Most instructions store nothing, and their low 16 bits say so before any decode.
     if m.peek_step_u16().is_some_and(|lo| !may_store(lo)) {
         return;
     }
+    save_store_bytes(m, pre);
+}
+
+/// [`predict_store`] for an instruction that may store.
+#[inline(never)]
+fn save_store_bytes(m: &mut Machine, pre: &mut PreStore) {
     let d = match m.peek_step_insn() {
         Some(d) => d,
         None => {
