@@ -9,7 +9,8 @@
 //!   Every implemented hpm counter counts every supported event; CPU_CYCLES and INSTRUCTIONS
 //!   may also use mcycle (bit 0) and minstret (bit 2). No other row may name those two bits.
 //! - `riscv,raw-event-to-mhpmcounters`: `<match_hi match_lo mask_hi mask_lo counter_bitmap>`
-//!   per hartscope event, with an all-ones mask (each raw event is its own selector).
+//!   per supported event (a raw event's data is the mhpmevent selector, hartscope's own events
+//!   and the general and cache events' alike), with an all-ones mask and the hpm counters only.
 
 use crate::config::PmuConfig;
 use crate::counters::{HPM_FIRST, MCYCLE_IDX, MINSTRET_IDX};
@@ -42,12 +43,11 @@ impl PmuDtTables {
                 0x2 => map |= 1 << MINSTRET_IDX,
                 _ => {}
             }
-            if map == 0 {
-                continue;
-            }
-            if e.selector >> 16 == TYPE_HARTSCOPE {
+            if hpm != 0 {
                 t.raw_event_to_mhpmcounters
-                    .push((e.selector, u64::MAX, map));
+                    .push((e.selector, u64::MAX, hpm));
+            }
+            if map == 0 || e.selector >> 16 == TYPE_HARTSCOPE {
                 continue;
             }
             let idx = e.selector as u32;
@@ -109,16 +109,23 @@ mod tests {
             vec![(1, 1, 0x79), (2, 2, 0x7c), (5, 5, 0x78), (0xa, 0xa, 0x78)]
         );
         assert_eq!(t.event_to_mhpmevent_cells()[..6], [1, 0, 1, 2, 0, 2]);
-        assert_eq!(t.raw_event_to_mhpmcounters.len(), 13);
+        // Raw events: the four general ones and hartscope's 13, hpm counters only.
+        assert_eq!(t.raw_event_to_mhpmcounters.len(), 17);
         assert_eq!(
             t.raw_event_to_mhpmcounters_cells()[..5],
-            [0, 0x20001, 0xffff_ffff, 0xffff_ffff, 0x78]
+            [0, 0x1, 0xffff_ffff, 0xffff_ffff, 0x78]
         );
-        // No row but cycles and instructions names a fixed counter.
+        assert!(t
+            .raw_event_to_mhpmcounters
+            .contains(&(0x20001, u64::MAX, 0x78)));
+        // No row but cycles and instructions names a fixed counter; no raw row does.
         for &(a, _, m) in &t.event_to_mhpmcounters {
             if a > 2 {
                 assert_eq!(m & 0b111, 0);
             }
+        }
+        for &(_, _, m) in &t.raw_event_to_mhpmcounters {
+            assert_eq!(m & 0b111, 0);
         }
     }
 

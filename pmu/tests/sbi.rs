@@ -77,7 +77,18 @@ fn counter_get_info(#[case] idx: u64, #[case] want: SbiRet) {
 #[case::raw_v1(0, HPM, 0, 0x20000, 0x20001, ok(3))]
 #[case::raw_v1_upper_bits_ignored(0, HPM, 0, 0x20000, 0xffff_0000_0002_0001, ok(3))]
 #[case::raw_v2(0, HPM, 0, 0x30000, 0x2000c, ok(3))]
-#[case::raw_not_ours(0, HPM, 0, 0x20000, 0x2, err(NotSupported))]
+#[case::raw_general_selector(0, HPM, 0, 0x20000, 0x2, ok(3))]
+#[case::raw_cycles_not_on_mcycle(0, 1, 0, 0x20000, 0x1, err(NotSupported))]
+#[case::raw_instructions_not_on_minstret(
+    0,
+    0b100,
+    CFG_FLAG_SKIP_MATCH,
+    0x20000,
+    0x2,
+    err(NotSupported)
+)]
+#[case::raw_cache_without_model(0, HPM, 0, 0x20000, 0x10001, err(NotSupported))]
+#[case::raw_no_event(0, HPM, 0, 0x20000, 0x0, err(NotSupported))]
 #[case::raw_unknown(0, HPM, 0, 0x30000, 0x200ff, err(NotSupported))]
 #[case::raw_code_not_zero(0, HPM, 0, 0x20001, 0x20001, err(NotSupported))]
 #[case::type_4(0, HPM, 0, 0x40000, 0, err(NotSupported))]
@@ -111,6 +122,27 @@ fn counter_config_matching(
         &[base, mask, flags, idx, data],
     );
     assert_eq!(r, want);
+}
+
+/// A raw event's data is what goes into mhpmevent: `perf -e r10001` (L1D read misses) is
+/// event_idx 0x20000 with event_data 0x10001, and programs mhpmevent3 with that selector.
+#[rstest]
+#[case::l1d_read_miss(0x10001, ok(3))]
+#[case::l1d_prefetch(0x10004, err(NotSupported))]
+#[case::bpu_read_miss(0x10029, ok(3))]
+#[case::ours(0x2000e, ok(3))]
+fn raw_events_take_any_selector_mhpmevent_takes(#[case] data: u64, #[case] want: SbiRet) {
+    let (mut p, mut h) = boot(models());
+    let r = call(
+        &mut p,
+        &mut h,
+        fid::COUNTER_CONFIG_MATCHING,
+        &[0, HPM, 0, 0x20000, data],
+    );
+    assert_eq!(r, want);
+    if want == ok(3) {
+        assert_eq!(p.mhpmevent(3) & pmu::event::SELECTOR_MASK, data);
+    }
 }
 
 #[rstest]
@@ -725,7 +757,10 @@ const EVENTS: &[(u32, u64, bool, bool)] = &[
     (0x10030, 0, false, false),
     (0x20000, 0x20001, true, true),
     (0x30000, 0x2000e, false, true),
-    (0x20000, 0x1, false, false),
+    (0x20000, 0x1, true, true),
+    (0x20000, 0x10001, false, true),
+    (0x20000, 0x10004, false, false),
+    (0x20000, 0x0, false, false),
     (0xf0000, 0, true, true),
     (0xf0015, 0, true, true),
     (0xf0016, 0, false, false),

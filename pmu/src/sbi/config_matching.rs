@@ -2,15 +2,16 @@
 //!
 //! Order of checks: reserved flag bits (8..XLEN-1) and an invalid counter set give
 //! INVALID_PARAM; an event this PMU does not support (unknown type or code, a reserved
-//! `event_idx` bit, a raw selector that is not one of hartscope's events, a model that is
-//! off) gives NOT_SUPPORTED, as does a set in which no counter can take the event.
+//! `event_idx` bit, a raw selector mhpmevent does not take, a model that is off) gives
+//! NOT_SUPPORTED, as does a set in which no counter can take the event.
 //!
 //! Matching (without SKIP_MATCH), lowest index first:
 //! - a firmware event takes a free firmware counter;
 //! - a hardware event takes a free, stopped hpm counter (one with no event configured and its
 //!   mcountinhibit bit set); CPU_CYCLES and INSTRUCTIONS fall back to mcycle / minstret when
 //!   the set has no such hpm counter, whether or not the fixed counter runs (OpenSBI's rule:
-//!   prefer a programmable counter, which can sample).
+//!   prefer a programmable counter, which can sample). Raw events (whatever their selector)
+//!   take hpm counters only, as OpenSBI's raw-event table gives them.
 //!
 //! With SKIP_MATCH the first counter of the set is used unconditionally (the spec's words;
 //! OpenSBI also requires it to be configured already), if it can count the event at all.
@@ -63,7 +64,7 @@ impl Pmu {
         };
         match self.ctr(cidx) {
             Ctr::Hw(i) if i >= HPM_FIRST => {
-                let Target::Hw(sel) = target else {
+                let Target::Hw { sel, .. } = target else {
                     return Err(SbiError::NotSupported);
                 };
                 let running = self.mcountinhibit() & (1 << i) == 0;
@@ -114,7 +115,9 @@ impl Pmu {
     /// Whether counter `c` can be given `target` at all (SKIP_MATCH).
     fn can_take(&self, c: Ctr, target: Target) -> bool {
         match (c, target) {
-            (Ctr::Hw(i), Target::Hw(sel)) => self.hw_can_count(i, sel),
+            (Ctr::Hw(i), Target::Hw { sel, fixed }) => {
+                (fixed || i >= HPM_FIRST) && self.hw_can_count(i, sel)
+            }
             (Ctr::Fw(_), Target::Fw(_)) => true,
             _ => false,
         }
@@ -127,7 +130,7 @@ impl Pmu {
                 Ctr::Fw(j) => self.sbi.fw[j].event.is_none() && !self.sbi.fw[j].started,
                 _ => false,
             }),
-            Target::Hw(sel) => set()
+            Target::Hw { sel, fixed } => set()
                 .find(|&c| match self.ctr(c) {
                     Ctr::Hw(i) if i >= HPM_FIRST => {
                         self.sbi.hw[i].is_none() && self.mcountinhibit() & (1 << i) != 0
@@ -135,6 +138,9 @@ impl Pmu {
                     _ => false,
                 })
                 .or_else(|| {
+                    if !fixed {
+                        return None;
+                    }
                     let fixed = match sel {
                         0x1 => MCYCLE_IDX,
                         0x2 => MINSTRET_IDX,

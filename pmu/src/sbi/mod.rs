@@ -211,8 +211,9 @@ pub struct SbiCallRecord {
 /// What an event_idx / event_data pair names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
-    /// A hardware event with this mhpmevent selector.
-    Hw(u64),
+    /// A hardware event with this mhpmevent selector; `fixed`: it may also go on mcycle or
+    /// minstret (CPU_CYCLES and INSTRUCTIONS as general events, not as raw ones).
+    Hw { sel: u64, fixed: bool },
     /// A firmware event code.
     Fw(u16),
 }
@@ -347,20 +348,23 @@ impl Pmu {
             return None;
         }
         let code = event_idx & 0xffff;
-        let hw = |sel: u64| event::lookup_supported(sel, &self.cfg).map(|e| Target::Hw(e.selector));
+        let hw = |sel: u64, fixed: bool| {
+            event::lookup_supported(sel, &self.cfg).map(|e| Target::Hw {
+                sel: e.selector,
+                fixed,
+            })
+        };
         match event_idx >> 16 {
             // General events: codes 1..=10 (0 is "no event").
-            0 if code != 0 => hw(TYPE_GENERAL << 16 | code),
-            1 => hw(TYPE_CACHE << 16 | code),
-            // Raw events: the code must be zero; event_data is the selector (48 bits for
-            // type 2, 56 for type 3), one of hartscope's own events.
+            0 if code != 0 => hw(TYPE_GENERAL << 16 | code, true),
+            1 => hw(TYPE_CACHE << 16 | code, false),
+            // Raw events: the code must be zero; event_data is what goes into mhpmevent's
+            // selector (its low 48 bits for type 2, 56 for type 3), any value mhpmevent
+            // takes: hartscope's own events, and the general and cache events' selectors
+            // (`perf -e r10001`). Like OpenSBI's raw-event table, only on hpm counters.
             2 | 3 if code == 0 => {
                 let bits = if event_idx >> 16 == 2 { 48 } else { 56 };
-                let sel = event_data & ((1u64 << bits) - 1);
-                if sel >> 16 != TYPE_HARTSCOPE {
-                    return None;
-                }
-                hw(sel)
+                hw(event_data & ((1u64 << bits) - 1), false)
             }
             15 => FwEvent::from_code(code as u16).map(|e| Target::Fw(e as u16)),
             _ => None,
@@ -380,7 +384,9 @@ impl Pmu {
     pub(crate) fn target_countable(&self, t: Target) -> bool {
         match t {
             Target::Fw(_) => true,
-            Target::Hw(sel) => sel == 0x1 || sel == 0x2 || self.hpm_counters() > 0,
+            Target::Hw { sel, fixed } => {
+                (fixed && (sel == 0x1 || sel == 0x2)) || self.hpm_counters() > 0
+            }
         }
     }
 
