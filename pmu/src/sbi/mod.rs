@@ -30,7 +30,7 @@ pub use fw::FwEvent;
 
 use crate::config::PmuConfig;
 use crate::counters::{Pmu, HPM_FIRST, MCYCLE_IDX, MINSTRET_IDX, TIME_IDX};
-use crate::event::{self, TYPE_CACHE, TYPE_GENERAL, TYPE_HARTSCOPE};
+use crate::event::{self, TYPE_CACHE, TYPE_GENERAL};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
