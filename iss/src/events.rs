@@ -291,6 +291,9 @@ impl Machine {
         if models && !self.mode.models() {
             // Data accesses must take the slow path, which reports them to the models.
             self.flush_tlb();
+            // Time follows the modelled cycles from now on (`quantum_ticks`).
+            self.pmu_sync();
+            self.sched.cycles_at_tick = self.hart.pmu.cycle_total();
         }
         self.mode = ExecMode::new(models, classes, ctr);
         let (chain, i32) = (self.mode.ctr_chain(), !self.config.isa.c);

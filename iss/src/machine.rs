@@ -618,6 +618,56 @@ mod tests {
         assert_eq!(m.x(19), 6, "s3");
     }
 
+    /// With the PMU's cost models on, time follows the modelled cycles: a loop whose every
+    /// load misses the L1D and the LL (113 cycles each) sees mtime advance one tick per 100
+    /// cycles; without the models, one tick per 100 instructions, as on Spike.
+    #[test]
+    fn time_follows_the_modelled_cycles() {
+        use crate::bus::RAM_BASE;
+        let code: [u32; 4] = [
+            0x0010_0317, // auipc t1, 0x100
+            0x0003_3283, // A: ld t0, 0(t1)
+            0x0403_0313, //    addi t1, t1, 64 (the next line)
+            0xff9f_f06f, //    j A
+        ];
+        let insns = 300_000;
+        for models in [false, true] {
+            let mut pmu = pmu::PmuConfig::default();
+            if models {
+                pmu = pmu.with_all_models();
+            }
+            let mut m = Machine::new(Config {
+                pmu,
+                ..Config::default()
+            });
+            let off = m.bus.ram.offset(RAM_BASE, 0x10).unwrap();
+            for (i, w) in code.iter().enumerate() {
+                m.bus.ram.write(off + 4 * i, 4, *w as u64);
+            }
+            m.boot(RAM_BASE);
+            let t0 = m.bus.clint.mtime;
+            m.run(&mut crate::NoSink, Some(insns));
+            m.pmu_sync();
+            let ticks = m.bus.clint.mtime - t0;
+            let cycles = m.hart.pmu.cycle_total();
+            if models {
+                // About a third of the instructions are loads that miss everything.
+                assert!(cycles > 30 * insns, "{cycles}");
+                let want = cycles / 100;
+                assert!(
+                    ticks <= want && ticks + 60 > want,
+                    "{ticks} ticks, {cycles} cycles"
+                );
+            } else {
+                assert_eq!(
+                    ticks,
+                    (insns + crate::machine::BOOT_STEPS) / 100,
+                    "{cycles}"
+                );
+            }
+        }
+    }
+
     /// A stepped hart: the store that enables the UART's receive interrupt raises mip.MEIP
     /// through the PLIC at once, and the next step takes the external interrupt; reading the
     /// byte and completing drops the line.

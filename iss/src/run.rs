@@ -77,6 +77,9 @@ pub(crate) struct Scheduler {
     pub chain_va: u64,
     pub chain_page: usize,
     pub chain_left: u32,
+    /// The cost model's cycle total when time last followed it ([`Machine::quantum_ticks`]),
+    /// less the cycles not yet turned into a tick.
+    pub cycles_at_tick: u64,
 }
 
 /// Blocks a chain of handlers enters before it returns to the run loop. It bounds the
@@ -347,7 +350,8 @@ impl Machine {
     /// End of a quantum: advance time, drop the reservation, poll HTIF.
     fn end_quantum(&mut self) -> Option<Stop> {
         self.sched.progress.store(self.now(), Ordering::Relaxed);
-        self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
+        let ticks = self.quantum_ticks();
+        self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(ticks);
         self.clint_changed();
         // Input for the UART's receive interrupt is looked for once a quantum, as time is.
         if self.bus.uart.rx_irq_enabled() {
@@ -355,6 +359,28 @@ impl Machine {
         }
         self.hart.reservation = None;
         self.htif_poll()
+    }
+
+    /// The ticks a quantum's end adds to mtime. Spike's time: [`TICKS_PER_QUANTUM`], one tick
+    /// per 100 instructions. With the PMU's cost models on, time follows the modelled cycles
+    /// instead (one tick per 100 cycles since the last quantum's end, the rest carried), so
+    /// that cycles per unit of time stay what they are without the models (a perf sampling
+    /// CPU_CYCLES is not throttled); never fewer ticks than Spike's, so a quantum in which the
+    /// hart waited still lets time pass.
+    fn quantum_ticks(&mut self) -> u64 {
+        if !self.mode.models() {
+            return TICKS_PER_QUANTUM;
+        }
+        self.pmu_sync();
+        let total = self.hart.pmu.cycle_total();
+        let per_tick = QUANTUM / TICKS_PER_QUANTUM;
+        let elapsed = total.wrapping_sub(self.sched.cycles_at_tick);
+        if elapsed / per_tick <= TICKS_PER_QUANTUM {
+            self.sched.cycles_at_tick = total;
+            return TICKS_PER_QUANTUM;
+        }
+        self.sched.cycles_at_tick = total - elapsed % per_tick;
+        elapsed / per_tick
     }
 
     /// Book-keeping after a trap; detects trap loops.
