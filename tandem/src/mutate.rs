@@ -182,7 +182,17 @@ type W = TandemWriter<Vec<u8>>;
 /// Step once, the writer seeing the hart first (the strict style's mip and mstatus).
 fn step(m: &mut Machine, w: &mut W) -> (StepOutcome, Full) {
     if w.wants_watch() {
-        match m.peek_step_insn() {
+        // The instruction the step will run (for its rs2): from the step's table, else
+        // decoded from the bytes at pc taken as a physical address (the programs here run
+        // untranslated where it matters).
+        let pc = m.hart.pc;
+        let raw = || {
+            let word = |a: u64| m.bus.read_u64(a & !7).map(|v| v >> (8 * (a & 7)));
+            let lo = word(pc)? & 0xffff;
+            let hi = word(pc + 2)? & 0xffff;
+            Some(iss::decode::decode((lo | hi << 16) as u32))
+        };
+        match m.peek_step_insn().or_else(raw) {
             Some(d) => w.watch(m, iss::record::At::Insn(&d)),
             None => w.watch(m, iss::record::At::Trap),
         }

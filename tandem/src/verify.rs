@@ -426,6 +426,8 @@ pub struct Verifier {
     trace_mip: Option<u64>,
     /// [`Verifier::strict_rs2`] of the group being checked.
     atomic_rs2: Option<u64>,
+    /// The instruction word of the group being checked.
+    trace_insn: Option<u32>,
     pub report: Report,
 }
 
@@ -469,6 +471,7 @@ impl Verifier {
             hw_irq,
             trace_mip: None,
             atomic_rs2: None,
+            trace_insn: None,
             m,
             flags: vec![0u8; NREG].into_boxed_slice(),
             masks: Vec::new(),
@@ -715,6 +718,7 @@ impl Verifier {
         refhart::predict_store(&mut self.m, &mut self.pre);
         self.reservation_before = self.m.hart.reservation;
         self.atomic_rs2 = self.strict_rs2(g);
+        self.trace_insn = g.insn.map(|i| i.bits);
         // 3. Step the reference hart.
         self.cap.clear();
         let outcome = if self.cfg.follow_interrupts && kind == Kind::Step {
@@ -1137,21 +1141,36 @@ impl Verifier {
             }
             self.compare_reg(idx, true);
         }
-        // Flute's CSRRX rule writes rd and the CSR named, not what else the write changed.
-        let side_effects_absent = self.cfg.flute_strict
-            && self.cap.retired().is_some_and(|r| {
-                matches!(
-                    r.insn.op,
-                    Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
+        // Flute's CSRRX rule writes rd and the CSR named, not what else the write changed:
+        // those (not rd, not the CSR named) are the reference's, when the trace's instruction
+        // is the one the reference hart ran (a dropped or changed one is compared in full).
+        let side_effects_of = self
+            .cap
+            .retired()
+            .filter(|r| {
+                self.cfg.flute_strict
+                    && r.exception.is_none()
+                    && matches!(
+                        r.insn.op,
+                        Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
+                    )
+                    && self.trace_insn == Some(r.insn.bits)
+            })
+            .map(|r| {
+                (
+                    refhart::record_idx(iss::record::Reg::X(r.insn.rd)),
+                    refhart::record_idx(iss::record::Reg::Csr(r.insn.csr())),
                 )
             });
         for &idx in &refw[..n] {
             if self.touched.contains(&idx) {
                 continue;
             }
-            if side_effects_absent {
-                self.shadow[idx] = self.ref_value(idx);
-                continue;
+            if let Some((rd, csr)) = side_effects_of {
+                if Some(idx) != rd && Some(idx) != csr {
+                    self.shadow[idx] = self.ref_value(idx);
+                    continue;
+                }
             }
             self.compare_reg(idx, false);
         }
