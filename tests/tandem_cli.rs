@@ -649,7 +649,7 @@ fn settings_file_problems_are_named_and_reads_are_capped() {
         expect_unusable(
             &["tandem", cmd, s(&trace)],
             &[
-                "hello.trace.json: writer.style: expected one of flute, spec, got the number 3",
+                "hello.trace.json: writer.style: expected one of flute, spec, flute-strict, got the number 3",
                 "--no-sidecar",
             ],
         );
