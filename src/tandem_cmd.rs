@@ -32,8 +32,11 @@ pub struct TandemRunArgs {
     /// options).
     #[arg(long, conflicts_with = "tandem_sidecar", help_heading = "Tandem trace")]
     pub no_tandem_sidecar: bool,
-    /// Group layout: flute (as Bluespec Flute/Piccolo write it; the default) or spec (the
-    /// spec's Appendix C: increment pc, physical addresses, incremental fflags).
+    /// Group layout: flute (as Bluespec Flute/Piccolo write it; the default), spec (the
+    /// spec's Appendix C: increment pc, physical addresses, incremental fflags) or
+    /// flute-strict (exactly Flute's encoder, commit 35c72be: fflags and mstatus with every
+    /// FP operation, mstatus with FP loads, only rd and the named CSR for CSR instructions,
+    /// and mip outside groups whenever it changes; runs one instruction at a time).
     #[arg(long, value_enum, value_name = "STYLE", help_heading = "Tandem trace")]
     pub tandem_style: Option<StyleArg>,
     /// Extras on (or off with a leading '-'), comma-separated: incr-pc, incremental,
@@ -55,6 +58,7 @@ pub struct TandemRunArgs {
 pub enum StyleArg {
     Flute,
     Spec,
+    FluteStrict,
 }
 
 /// The writer as `hartscope run` uses it: to a file or standard output.
@@ -94,7 +98,8 @@ impl TandemRunArgs {
     pub fn config(&self) -> Result<WriterConfig> {
         let mut cfg = match self.tandem_style {
             Some(StyleArg::Spec) => WriterConfig::spec(),
-            _ => WriterConfig::flute(),
+            Some(StyleArg::FluteStrict) => WriterConfig::flute_strict(),
+            Some(StyleArg::Flute) | None => WriterConfig::flute(),
         };
         if let Some(p) = self.tandem_params {
             cfg.params = p;
@@ -324,6 +329,9 @@ pub struct MutateArgs {
     /// Writer options, as `hartscope run --tandem-with`.
     #[arg(long, value_name = "LIST")]
     pub with: Option<String>,
+    /// The streams' style, as `hartscope run --tandem-style` (default flute).
+    #[arg(long, value_enum, value_name = "STYLE")]
+    pub style: Option<StyleArg>,
     /// Write the tallies as JSON to FILE as well.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -441,6 +449,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         };
         cfg.absent = s.writer.omit.clone();
         cfg.machine = s.hart.machine.clone();
+        cfg.flute_strict = s.writer.style == tandem::Style::FluteStrict;
     }
     let mut ram_from = "the default RAM size".to_string();
     if let Some((s, p)) = &side {
@@ -716,7 +725,11 @@ fn bench(a: BenchArgs) -> Result<()> {
 
 fn mutate(a: MutateArgs) -> Result<ExitCode> {
     use tandem::mutate::{run_kind, KINDS};
-    let mut cfg = WriterConfig::flute();
+    let mut cfg = match a.style {
+        Some(StyleArg::Spec) => WriterConfig::spec(),
+        Some(StyleArg::FluteStrict) => WriterConfig::flute_strict(),
+        Some(StyleArg::Flute) | None => WriterConfig::flute(),
+    };
     if let Some(w) = &a.with {
         cfg.apply_extras(w)
             .map_err(|e| anyhow::anyhow!("--with: {e}"))?;
@@ -751,6 +764,7 @@ fn mutate(a: MutateArgs) -> Result<ExitCode> {
     let vcfg = VerifyConfig {
         params: cfg.params,
         absent: cfg.omit.clone(),
+        flute_strict: cfg.style == tandem::Style::FluteStrict,
         ..Default::default()
     };
     println!(

@@ -649,7 +649,7 @@ fn settings_file_problems_are_named_and_reads_are_capped() {
         expect_unusable(
             &["tandem", cmd, s(&trace)],
             &[
-                "hello.trace.json: writer.style: expected one of flute, spec, got the number 3",
+                "hello.trace.json: writer.style: expected one of flute, spec, flute-strict, got the number 3",
                 "--no-sidecar",
             ],
         );
@@ -743,4 +743,66 @@ fn hart_settings_files_are_capped_and_their_fields_named() {
           [caches.l1d]\nsize = 32768\nways = 4\nline = 64\n",
     );
     run("--pmu-config", &f, &["l1i", "more than 16777216 lines"]);
+}
+
+/// `--tandem-style flute-strict`: the help names it, the settings file records it, `dump`
+/// shows the mip changes outside groups and the FP groups' fflags and mstatus, `verify`
+/// matches (exit 0); an unknown style is refused naming it, on the command line and in a
+/// settings file.
+#[test]
+fn flute_strict_style_on_the_command_line() {
+    let help = hs(&["run", "--help"]);
+    expect_code(&help, 0, "run --help");
+    let text = help.stdout_str();
+    assert!(
+        text.contains("flute-strict") && text.contains("mip outside groups"),
+        "run --help does not describe flute-strict:\n{text}"
+    );
+    let tmp = TempDir::new("tandem-strict");
+    let trace = record(&tmp, "interrupts", &["--tandem-style", "flute-strict"]);
+    let side = read_json(&tandem::sidecar::path_for(&trace));
+    assert_eq!(side["writer"]["style"], "flute-strict");
+    let dump = hs(&["tandem", "dump", s(&trace)]);
+    expect_code(&dump, 0, "tandem dump");
+    let text = dump.stdout_str();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("(outside group)") && l.contains("mip=0x0000000000000080")),
+        "no mip change in the dump:\n{}",
+        tail(&text)
+    );
+    let v = hs(&["tandem", "verify", s(&trace), "-q"]);
+    expect_code(&v, 0, "tandem verify (flute-strict)");
+    let trace = record(&tmp, "rv64d", &["--tandem-style", "flute-strict"]);
+    let dump = hs(&["tandem", "dump", s(&trace)]);
+    let text = dump.stdout_str();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("fadd.d") && l.contains("fflags=") && l.contains("mstatus=")),
+        "no FP group with fflags and mstatus:\n{}",
+        tail(&text)
+    );
+    expect_code(
+        &hs(&["tandem", "verify", s(&trace), "-q"]),
+        0,
+        "verify rv64d",
+    );
+    // An unknown style: refused, named.
+    let p = program("hello");
+    expect_unusable(
+        &[
+            "run",
+            s(&p),
+            "--tandem",
+            s(&tmp.join("x.trace")),
+            "--tandem-style",
+            "flute-loose",
+        ],
+        &["flute-loose", "flute-strict"],
+    );
+    edit_sidecar(&trace, |v| v["writer"]["style"] = "flute-loose".into());
+    expect_unusable(
+        &["tandem", "verify", s(&trace)],
+        &["writer.style", "flute-loose", "flute-strict"],
+    );
 }

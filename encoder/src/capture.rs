@@ -19,7 +19,7 @@ use iss::csr::Csrs;
 use iss::ingress::{
     Beat, BeatSink, Capture, DataBeat, EventSink, IngressConfig, IngressPort, PortBatch,
 };
-use iss::record::{Retired, TrapRecord};
+use iss::record::{At, Retired, TrapRecord, Watched};
 use iss::stage::{Inbox, Stage};
 use iss::{Detail, Machine, NoSink, Sink, Stop};
 use std::io::{self, Write};
@@ -296,6 +296,17 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
         self.log.as_ref().is_some_and(|l| l.failed())
             || self.tandem.as_ref().is_some_and(|t| t.failed())
     }
+
+    // A tandem writer may need the hart seen (its style, known at run time): on full records
+    // already, one more call per instruction, which it ignores unless it needs it.
+    const WATCH: bool = T::WATCH || T::DETAIL.records();
+
+    #[inline]
+    fn watch(&mut self, m: &Machine, at: At) {
+        if let Some(t) = &mut self.tandem {
+            t.watch(m, at);
+        }
+    }
 }
 
 /// Run `m` (at most `limit` instructions) with the sinks present, each the cheapest way:
@@ -310,6 +321,7 @@ pub fn run<L: Sink, T: Sink, W: Write + Send + 'static>(
 ) -> (Stop, Recorders<L, T, W>) {
     let stop = match (&mut sinks.log, &mut sinks.port, &mut sinks.tandem) {
         (None, None, None) => run_one(m, &mut NoSink, limit),
+        (None, None, Some(t)) if t.wants_watch() => run_one(m, &mut Watched(t), limit),
         (None, None, Some(t)) => run_one(m, t, limit),
         (None, Some(Port::Threaded(p)), None) => run_one(m, p, limit),
         (None, Some(Port::Inline(p)), None) => run_one(m, p, limit),

@@ -44,5 +44,5 @@ mod trap;
 pub use arch::{Cause, Exception, Interrupt, Priv};
 pub use isa::{Isa, IsaError};
 pub use machine::{Config, Machine, Misaligned};
-pub use record::{Detail, NoSink, Retired, Sink, TrapRecord};
+pub use record::{At, Detail, NoSink, Retired, Sink, TrapRecord, Watched};
 pub use run::{StepOutcome, Stop};

@@ -531,6 +531,56 @@ pub trait Sink {
     fn failed(&self) -> bool {
         false
     }
+    /// The hart calls [`Sink::watch`] (full records only: [`Detail::Records`], or one
+    /// instruction at a time). A constant, so that the sinks without it pay nothing: the run
+    /// loop of a sink with `false` has no call.
+    const WATCH: bool = false;
+    /// The machine as it is before the instruction or trap `at` (or at the end of a run),
+    /// for a sink that follows state no record carries (a tandem writer writing mip's
+    /// changes, Flute's mstatus and fflags with every FP operation). Called only when
+    /// [`Sink::WATCH`].
+    fn watch(&mut self, _m: &crate::Machine, _at: At) {}
+    /// Whether this sink, as it is set up, needs [`Sink::watch`] (a setting known only at run
+    /// time): its owner then runs it through [`Watched`].
+    fn wants_watch(&self) -> bool {
+        false
+    }
+}
+
+/// Where the hart calls [`Sink::watch`].
+#[derive(Clone, Copy, Debug)]
+pub enum At<'a> {
+    /// Before this instruction executes (before its record starts).
+    Insn(&'a Insn),
+    /// Before a trap is taken (an interrupt, or the exception of the instruction whose record
+    /// came last).
+    Trap,
+    /// At the end of a run (or a pause): nothing follows yet.
+    End,
+}
+
+/// A sink run with [`Sink::watch`] calls, on full records one instruction at a time (for a
+/// sink whose [`Sink::wants_watch`] says so).
+pub struct Watched<S>(pub S);
+
+impl<S: Sink> Sink for Watched<S> {
+    const DETAIL: Detail = S::DETAIL.one_by_one();
+    const WATCH: bool = true;
+    #[inline]
+    fn retire(&mut self, r: &Retired) {
+        self.0.retire(r)
+    }
+    #[inline]
+    fn trap(&mut self, t: &TrapRecord) {
+        self.0.trap(t)
+    }
+    #[inline]
+    fn watch(&mut self, m: &crate::Machine, at: At) {
+        self.0.watch(m, at)
+    }
+    fn failed(&self) -> bool {
+        self.0.failed()
+    }
 }
 
 /// No tracing: nothing is recorded.
@@ -570,6 +620,15 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
     fn failed(&self) -> bool {
         self.0.failed() || self.1.failed()
     }
+    const WATCH: bool = A::WATCH || B::WATCH;
+    #[inline]
+    fn watch(&mut self, m: &crate::Machine, at: At) {
+        self.0.watch(m, at);
+        self.1.watch(m, at);
+    }
+    fn wants_watch(&self) -> bool {
+        self.0.wants_watch() || self.1.wants_watch()
+    }
 }
 
 /// A sink that takes every record built, one instruction at a time, never in a [`SimpleRun`]
@@ -593,6 +652,14 @@ impl<S: Sink> Sink for OneByOne<S> {
     fn failed(&self) -> bool {
         self.0.failed()
     }
+    const WATCH: bool = S::WATCH;
+    #[inline]
+    fn watch(&mut self, m: &crate::Machine, at: At) {
+        self.0.watch(m, at)
+    }
+    fn wants_watch(&self) -> bool {
+        self.0.wants_watch()
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -615,5 +682,13 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
     fn failed(&self) -> bool {
         (**self).failed()
+    }
+    const WATCH: bool = S::WATCH;
+    #[inline]
+    fn watch(&mut self, m: &crate::Machine, at: At) {
+        (**self).watch(m, at)
+    }
+    fn wants_watch(&self) -> bool {
+        (**self).wants_watch()
     }
 }

@@ -199,6 +199,9 @@ impl Machine {
         };
         self.sched.pause_at = u64::MAX;
         self.sched.pause_after_trap = false;
+        if S::WATCH {
+            sink.watch(self, crate::record::At::End);
+        }
         self.bus.console.flush();
         if self.bus.console.error().is_some() || self.bus.uart.input.error().is_some() {
             self.sched.paused = false;
@@ -585,6 +588,9 @@ impl Machine {
                 }
             }
             let d = &arena[k];
+            if S::WATCH {
+                sink.watch(self, crate::record::At::Insn(d));
+            }
             self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
             let left = self.sched.budget;
             let prv = self.rec.prv;
@@ -875,6 +881,9 @@ impl Machine {
         self.sched.budget = 1;
         self.sched.budget_start = 1;
         let prv = self.hart.prv;
+        if S::WATCH {
+            sink.watch(self, crate::record::At::Insn(&d));
+        }
         if S::DETAIL.records() || self.mode.per_run() {
             self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
             if S::DETAIL.records() {

@@ -70,6 +70,9 @@ impl Machine {
         insn: Option<Insn>,
         sink: &mut S,
     ) {
+        if S::WATCH {
+            sink.watch(self, crate::record::At::Trap);
+        }
         let tval = match cause {
             Cause::Exception(_) if (self.config.tval_zero >> cause.code()) & 1 != 0 => 0,
             _ => tval,

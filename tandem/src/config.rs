@@ -25,6 +25,20 @@ pub enum Style {
     Flute,
     /// The spec's Appendix C: traps as `pc, insn, epc, cause, status, tval, priv`.
     Spec,
+    /// Exactly what Flute's encoder (`mkTV_Encode`, commit 35c72be) writes, rule by rule
+    /// (docs/tandem.md): an FP operation's group carries fflags and mstatus always, an FP
+    /// load's mstatus, a CSR instruction's group only rd and the CSR it names, MRET/SRET the
+    /// new privilege and mstatus, a trap's the trap CSRs by the new privilege; and mip, outside
+    /// any group, whenever its value changes (before the group of the first instruction or
+    /// trap that sees the new value).
+    FluteStrict,
+}
+
+impl Style {
+    /// Flute's group shapes (the trap CSRs' order, sstatus for a trap into S-mode).
+    pub fn flute_layout(self) -> bool {
+        matches!(self, Style::Flute | Style::FluteStrict)
+    }
 }
 
 /// How the next pc is written.
@@ -217,6 +231,14 @@ impl WriterConfig {
             counters: false,
             start_state: true,
             omit: Partial::default(),
+        }
+    }
+
+    /// Exactly what Flute's encoder writes ([`Style::FluteStrict`]).
+    pub fn flute_strict() -> Self {
+        WriterConfig {
+            style: Style::FluteStrict,
+            ..WriterConfig::flute()
         }
     }
 

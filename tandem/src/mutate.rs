@@ -15,7 +15,7 @@
 //! interrupt may legitimately arrive at any time), a skipped or repeated `j .`. The test
 //! requires every state-changing fault to be reported at its group.
 
-use crate::config::{Style, WriterConfig};
+use crate::config::WriterConfig;
 use crate::group::Group;
 use crate::parser::{GroupReader, ParserOptions};
 use crate::refhart::{self, peek_insn, predict_store, write_ram, PreStore};
@@ -179,7 +179,24 @@ impl Sink for Full {
 
 type W = TandemWriter<Vec<u8>>;
 
-fn step(m: &mut Machine) -> (StepOutcome, Full) {
+/// Step once, the writer seeing the hart first (the strict style's mip and mstatus).
+fn step(m: &mut Machine, w: &mut W) -> (StepOutcome, Full) {
+    if w.wants_watch() {
+        // The instruction the step will run (for its rs2): from the step's table, else
+        // decoded from the bytes at pc taken as a physical address (the programs here run
+        // untranslated where it matters).
+        let pc = m.hart.pc;
+        let raw = || {
+            let word = |a: u64| m.bus.read_u64(a & !7).map(|v| v >> (8 * (a & 7)));
+            let lo = word(pc)? & 0xffff;
+            let hi = word(pc + 2)? & 0xffff;
+            Some(iss::decode::decode((lo | hi << 16) as u32))
+        };
+        match m.peek_step_insn().or_else(raw) {
+            Some(d) => w.watch(m, iss::record::At::Insn(&d)),
+            None => w.watch(m, iss::record::At::Trap),
+        }
+    }
     let mut f = Full::default();
     let o = m.step(&mut f);
     (o, f)
@@ -251,7 +268,7 @@ fn core_faults(
     };
     let mut next = pick(&mut rng, 0);
     while muts.len() < plan.max_mutations && next < plan.limit {
-        if m.run(&mut w, Some(next)) != Stop::InstructionLimit {
+        if crate::writer::run(&mut m, &mut w, Some(next)) != Stop::InstructionLimit {
             break;
         }
         if let Some(mu) = inject(plan.kind, &mut m, &mut w, &mut rng, cfg) {
@@ -261,7 +278,8 @@ fn core_faults(
     }
     if muts.len() >= plan.max_mutations || next >= plan.limit {
         // Long enough after the last fault to see that nothing more is reported.
-        m.run(&mut w, Some(m.retired() + HORIZON));
+        let limit = Some(m.retired() + HORIZON);
+        crate::writer::run(&mut m, &mut w, limit);
     }
     let (bytes, _) = w.finish(Some(m.hart.prv)).map_err(SetupError::Write)?;
     Ok(Mutated {
@@ -353,7 +371,7 @@ fn step_with(
     f: impl FnOnce(&mut Machine, &mut Full) -> Option<(bool, String)>,
     kind: Kind,
 ) -> Option<Option<Mutation>> {
-    let (_, mut full) = step(m);
+    let (_, mut full) = step(m, w);
     if full.rec.is_none() && full.trap.is_none() {
         return None;
     }
@@ -416,7 +434,7 @@ fn csr_value(
 ) -> Option<Option<Mutation>> {
     let pick = rng.next_u64();
     let bits: Vec<u32> = (0..16).map(|_| rng.range(0, 64) as u32).collect();
-    let flute = cfg.style == Style::Flute;
+    let flute = cfg.style.flute_layout();
     step_with(
         m,
         w,
@@ -504,19 +522,19 @@ fn self_jump(bits: u32, len: u8) -> bool {
 fn dropped(m: &mut Machine, w: &mut W) -> Option<Option<Mutation>> {
     if m.pending_interrupt().is_some() {
         // The next event is an interrupt: let it happen, then try again.
-        let (_, f) = step(m);
+        let (_, f) = step(m, w);
         feed(w, &f);
         return Some(None);
     }
     let pc = m.hart.pc;
     let Some(d) = peek_insn(m) else {
-        let (_, f) = step(m);
+        let (_, f) = step(m, w);
         feed(w, &f);
         return Some(None);
     };
     m.set_pc(pc.wrapping_add(d.len as u64));
     // The fault shows in the next group.
-    let (_, f) = step(m);
+    let (_, f) = step(m, w);
     if f.rec.is_none() && f.trap.is_none() {
         return None;
     }

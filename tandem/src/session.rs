@@ -85,7 +85,7 @@ pub fn record<W: Write + Send + 'static>(
 ) -> Result<(W, Stop, WriterStats), SetupError> {
     let (mut m, prog) = machine(elf, path, hart)?;
     let mut w = writer(&m, &prog, cfg, out)?;
-    let stop = m.run(&mut w, limit);
+    let stop = crate::writer::run(&mut m, &mut w, limit);
     let (out, stats) = w.finish(Some(m.hart.prv)).map_err(SetupError::Write)?;
     Ok((out, stop, stats))
 }

@@ -330,8 +330,15 @@ impl Fields<'_> {
             match key.as_str() {
                 "params" => c.params = self.params(&f, v)?,
                 "style" => {
-                    c.style =
-                        self.choice(&f, v, &[("flute", Style::Flute), ("spec", Style::Spec)])?
+                    c.style = self.choice(
+                        &f,
+                        v,
+                        &[
+                            ("flute", Style::Flute),
+                            ("spec", Style::Spec),
+                            ("flute-strict", Style::FluteStrict),
+                        ],
+                    )?
                 }
                 "pc" => {
                     c.pc = self.choice(

@@ -175,6 +175,12 @@ pub struct VerifyConfig {
     /// The reference hart's extensions as `hartscope run` had them: a JSON object with
     /// `sscofpmf`, `pmu`, `ctr` and `sbi` as in `iss::Config` (the settings file keeps it).
     pub machine: Option<serde_json::Value>,
+    /// The stream is in the strict Flute style (`Style::FluteStrict`, from the settings
+    /// file): an AMO's, LR's or SC's store data is rs2's value (0 for LR), not what was
+    /// stored (the reference hart's store stands for it), and a CSR instruction's group
+    /// carries only rd and the CSR it names (the other registers it changed are taken from
+    /// the reference hart, not compared).
+    pub flute_strict: bool,
 }
 
 impl Default for VerifyConfig {
@@ -192,6 +198,7 @@ impl Default for VerifyConfig {
             follow_interrupts: false,
             compare_masks: Vec::new(),
             machine: None,
+            flute_strict: false,
         }
     }
 }
@@ -419,6 +426,13 @@ pub struct Verifier {
     /// The interrupt-pending bits that something other than the program drives (devices; the
     /// built-in SBI's timer and IPIs), when mip is non-deterministic.
     hw_irq: u64,
+    /// The last mip a state change outside any group gave (the strict Flute style writes one
+    /// whenever mip changes): an interrupt the stream reports must be pending in it.
+    trace_mip: Option<u64>,
+    /// [`Verifier::strict_rs2`] of the group being checked.
+    atomic_rs2: Option<u64>,
+    /// The instruction word of the group being checked.
+    trace_insn: Option<u32>,
     pub report: Report,
 }
 
@@ -460,6 +474,9 @@ impl Verifier {
         };
         let mut v = Verifier {
             hw_irq,
+            trace_mip: None,
+            atomic_rs2: None,
+            trace_insn: None,
             m,
             flags: vec![0u8; NREG].into_boxed_slice(),
             masks: Vec::new(),
@@ -669,6 +686,7 @@ impl Verifier {
         // 1. Apply the group to the shadow state.
         self.touched.clear();
         self.diffs.clear();
+        self.check_trace_mip(g, kind);
         for r in &g.regs {
             self.apply_reg(r.addr, r.op);
         }
@@ -689,6 +707,8 @@ impl Verifier {
             return Ok(());
         }
         // 3. Step the reference hart.
+        self.atomic_rs2 = self.strict_rs2(g);
+        self.trace_insn = g.insn.map(|i| i.bits);
         self.step_reference(kind);
         self.nondet_reads(g);
         // 4, 5. Compare; report and resynchronise.
@@ -733,6 +753,51 @@ impl Verifier {
             iss::StepOutcome::Retired => self.report.instructions += 1,
             iss::StepOutcome::Exception(_) => self.report.exceptions += 1,
             iss::StepOutcome::Interrupt(_) => self.report.interrupts += 1,
+        }
+    }
+
+    /// The value of the trace instruction's rs2 in the reference hart before it steps, for
+    /// an atomic instruction of a strict Flute stream (its store data is that value).
+    fn strict_rs2(&self, g: &Group) -> Option<u64> {
+        let i = g.insn.filter(|_| self.cfg.flute_strict)?;
+        (i.len == 4 && i.bits & 0x7f == 0x2f).then(|| self.m.x(((i.bits >> 20) & 31) as u8))
+    }
+
+    /// mip as a state change outside any group (what Flute's cores write when mip changes):
+    /// its bits the reference hart knows (those software writes, and MSIP, which the
+    /// program's stores to the CLINT drive, without the built-in SBI) must be the reference's
+    /// (the others, device-driven, are non-deterministic: they come from the stream); and
+    /// once the stream has given mip so, an interrupt it reports must be pending in the last
+    /// value it gave. A difference is a mismatch of `mip`.
+    fn check_trace_mip(&mut self, g: &Group, kind: Kind) {
+        if !g.grouped {
+            if let Some(v) = g.full_reg(MIP) {
+                let mut known = !self.hw_irq;
+                let mut expected = self.m.csr_read(MIP).unwrap_or(self.m.hart.csr.mip);
+                if !self.m.config.sbi && self.hw_irq & MIP_MSIP != 0 {
+                    known |= MIP_MSIP;
+                    expected =
+                        (expected & !MIP_MSIP) | if self.m.bus.clint.msip { MIP_MSIP } else { 0 };
+                }
+                if (v ^ expected) & known != 0 {
+                    self.diffs.push(Diff {
+                        element: "mip".into(),
+                        expected: hex((expected & known) | (v & !known)),
+                        actual: hex(v),
+                    });
+                }
+                self.trace_mip = Some(v);
+            }
+            return;
+        }
+        if let (Kind::Interrupt(bits), Some(tm)) = (kind, self.trace_mip) {
+            if tm & bits == 0 {
+                self.diffs.push(Diff {
+                    element: "mip".into(),
+                    expected: format!("{} (the interrupt taken, pending)", hex(tm | bits)),
+                    actual: hex(tm),
+                });
+            }
         }
     }
 
@@ -1095,9 +1160,36 @@ impl Verifier {
             }
             self.compare_reg(idx, true);
         }
+        // Flute's CSRRX rule writes rd and the CSR named, not what else the write changed:
+        // those (not rd, not the CSR named) are the reference's, when the trace's instruction
+        // is the one the reference hart ran (a dropped or changed one is compared in full).
+        let side_effects_of = self
+            .cap
+            .retired()
+            .filter(|r| {
+                self.cfg.flute_strict
+                    && r.exception.is_none()
+                    && matches!(
+                        r.insn.op,
+                        Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
+                    )
+                    && self.trace_insn == Some(r.insn.bits)
+            })
+            .map(|r| {
+                (
+                    refhart::record_idx(iss::record::Reg::X(r.insn.rd)),
+                    refhart::record_idx(iss::record::Reg::Csr(r.insn.csr())),
+                )
+            });
         for &idx in &refw[..n] {
             if self.touched.contains(&idx) {
                 continue;
+            }
+            if let Some((rd, csr)) = side_effects_of {
+                if Some(idx) != rd && Some(idx) != csr {
+                    self.shadow[idx] = self.ref_value(idx);
+                    continue;
+                }
             }
             self.compare_reg(idx, false);
         }
@@ -1164,9 +1256,11 @@ impl Verifier {
             diffs,
             trace_writes,
             pre,
+            atomic_rs2,
             ..
         } = self;
-        compare_memory(m, cap.retired(), cfg, diffs, trace_writes, g, pre);
+        let atomic = *atomic_rs2;
+        compare_memory(m, cap.retired(), cfg, diffs, trace_writes, g, pre, atomic);
     }
 
     fn record_mismatch(&mut self, g: &Group, kind: &str, pc: u64, ref_insn: Option<(u32, u8)>) {
@@ -1252,6 +1346,7 @@ impl Verifier {
         self.m.set_priv_level(prv);
         self.m.hart.reservation = None;
         self.prev_insn_pc = None;
+        self.trace_mip = None;
         self.shadow_pc = pc;
         self.shadow_prv = prv;
     }
@@ -1301,6 +1396,9 @@ impl Verifier {
 }
 
 /// Memory: the addresses and store data the trace gives, and every byte either side wrote.
+/// `atomic_rs2`: in a strict Flute stream, the group is an atomic instruction's, whose store
+/// data is rs2's value (this, before the step), not what it stored.
+#[allow(clippy::too_many_arguments)]
 fn compare_memory(
     m: &mut Machine,
     r: Option<&refhart::Captured>,
@@ -1309,6 +1407,7 @@ fn compare_memory(
     trace_writes: &mut Vec<MemWrite>,
     g: &Group,
     pre: &PreStore,
+    atomic_rs2: Option<u64>,
 ) {
     let (ref_mem, sc_addr): (&[iss::record::MemAccess], _) = match r {
         Some(r) if r.exception.is_none() => (r.mem(), r.sc_failed.then_some(r.sc_addr)),
@@ -1340,7 +1439,29 @@ fn compare_memory(
     // The memory writes the trace reports.
     trace_writes.clear();
     let stores_absent = cfg.absent.store_data;
-    if let Some((size, value)) = g.store_data.filter(|_| !stores_absent) {
+    if let (Some(rs2), Some(r)) = (atomic_rs2, r.filter(|r| r.exception.is_none())) {
+        // Flute's AMO rule: the data is rs2's value (LR: x0's), whether or not an SC stored;
+        // what the instruction stored is the reference hart's (rd and the next loads show
+        // a wrong one).
+        let lr = matches!(r.insn.op.facts().atomic, iss::ops::Atomic::Lr(_));
+        let want = if lr { 0 } else { rs2 };
+        if let Some((size, value)) = g.store_data.filter(|_| !stores_absent) {
+            if want & size.mask() != value {
+                diffs.push(Diff {
+                    element: "store-data (rs2)".into(),
+                    expected: hex_sized(want, size.bytes()),
+                    actual: hex_sized(value, size.bytes()),
+                });
+            }
+        }
+        if let Some(s) = ref_store {
+            trace_writes.push(MemWrite {
+                pa: s.paddr,
+                size: s.size,
+                value: s.value,
+            });
+        }
+    } else if let Some((size, value)) = g.store_data.filter(|_| !stores_absent) {
         match ref_store {
             Some(s) if s.size == size.bytes() && s.value & size.mask() == value => {}
             _ => diffs.push(Diff {

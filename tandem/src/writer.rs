@@ -31,13 +31,16 @@
 
 use crate::config::{PcMode, Style, WriterConfig};
 use crate::opcode::*;
-use iss::csr::{FFLAGS, MCOUNTINHIBIT, MCYCLE, MINSTRET, MSTATUS, MVIP, SSTATUS, SSTATUS_MASK};
+use iss::csr::{
+    FFLAGS, MCOUNTINHIBIT, MCYCLE, MINSTRET, MIP, MSTATUS, MVIP, SSTATUS, SSTATUS_MASK,
+};
 use iss::insn::{Insn, Op};
 use iss::ops::{AmoOp, Atomic};
 use iss::record::{
-    MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
+    At, MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
 };
 use iss::stage::{Inbox, Stage};
+use iss::{Cause, Exception, Stop};
 use iss::{Machine, Priv};
 use std::io::{self, Write};
 
@@ -64,6 +67,10 @@ pub struct InitialState {
     pub minstret: u64,
     pub mcycle: u64,
     pub mcountinhibit: u64,
+    /// mip and mstatus (as read): the strict Flute style writes mip's changes from this
+    /// value on, and mstatus with FP operations.
+    pub mip: u64,
+    pub mstatus: u64,
     /// HTIF `tohost` and `fromhost` addresses.
     pub tohost: Option<u64>,
     pub fromhost: Option<u64>,
@@ -103,6 +110,8 @@ impl InitialState {
             minstret: m.get_reg(MINSTRET).unwrap_or(0),
             mcycle: m.get_reg(MCYCLE).unwrap_or(0),
             mcountinhibit: m.get_reg(MCOUNTINHIBIT).unwrap_or(0),
+            mip: m.csr_read(MIP).unwrap_or(m.hart.csr.mip),
+            mstatus: m.hart.csr.mstatus_read(),
             tohost: m.htif.tohost,
             fromhost: m.htif.fromhost,
             image: words,
@@ -219,6 +228,9 @@ struct Enc {
     plain: bool,
     /// fflags writes are written out (full; incremental settings are not plain).
     fflags_out: bool,
+    /// [`Style::FluteStrict`]: Flute's rules, record kind by record kind
+    /// ([`Out::strict_instruction`]), and mip's changes.
+    strict: bool,
 }
 
 impl Enc {
@@ -243,7 +255,8 @@ impl Enc {
             track: cfg.incremental || cfg.memory || cfg.counters,
             extras_before: cfg.memory,
             extras_after: cfg.mtime || cfg.counters,
-            plain: !cfg.implicit_end
+            plain: cfg.style != Style::FluteStrict
+                && !cfg.implicit_end
                 && !cfg.incremental
                 && !cfg.memory
                 && !cfg.counters
@@ -258,6 +271,7 @@ impl Enc {
                 && cfg.params.fbytes() == 8
                 && cfg.params.mbytes() == 8,
             fflags_out: !o.csr && !o.csrs.contains(&FFLAGS),
+            strict: cfg.style == Style::FluteStrict,
             cfg,
         }
     }
@@ -668,6 +682,157 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// A retired instruction's group in the strict Flute style, after its begin-group byte
+    /// (not closed): the elements of the `mkTV_Encode` rule for the kind Flute's CPU gives
+    /// the instruction (docs/tandem.md, "What Flute writes, rule by rule"):
+    ///
+    /// - FP operations (`F_FRD`, `F_GRD`): rd, then fflags (the whole accumulated value) and
+    ///   mstatus, always;
+    /// - FP loads (`F_LOAD`): fd, the effective address, mstatus;
+    /// - AMO, LR, SC (`AMO`): rd, rs2's value as store data (0 for LR; for SC whether or not
+    ///   it succeeded), the effective address;
+    /// - CSR instructions (`CSRRX`): rd, and the CSR the instruction names if it writes it
+    ///   (its value after the write: [`StrictTail::csr`], added when the hart is seen next);
+    /// - MRET, SRET (`RET`): the new privilege (a place patched when the next record shows
+    ///   it: [`StrictTail::priv_at`]), mstatus;
+    /// - everything else (`I_RD`, `I_LOAD`, `I_STORE`, `F_STORE`, `OTHER`): rd, the store
+    ///   data, the effective address.
+    #[inline(never)]
+    fn strict_instruction(&mut self, r: &Retired, seen: &Seen) -> StrictTail {
+        let d = r.insn;
+        let e = self.e;
+        let mut tail = StrictTail::default();
+        if e.pc {
+            if e.incr_pc && r.next_pc == r.pc.wrapping_add(d.len as u64) {
+                self.u8(INCR_PC);
+            } else {
+                self.addl(ADDL_PC, r.next_pc, e.xb);
+            }
+        }
+        if e.extras_before {
+            self.extras_before(r);
+        }
+        self.insn(&d);
+        let ws = r.writes();
+        let last = |reg: Reg| ws.iter().rev().find(|w| w.reg == reg).map(|w| w.value);
+        let rd_x = |o: &mut Out| {
+            if let Some(v) = last(Reg::X(d.rd)) {
+                o.reg_write(RegWrite {
+                    reg: Reg::X(d.rd),
+                    value: v,
+                });
+            }
+        };
+        let mstatus = last(Reg::Csr(MSTATUS)).unwrap_or(seen.mstatus);
+        let facts = d.op.facts();
+        match facts.shape {
+            Shape::FpToF | Shape::FpToX => {
+                if facts.shape == Shape::FpToF {
+                    if let Some(v) = last(Reg::F(d.rd)) {
+                        self.reg_write(RegWrite {
+                            reg: Reg::F(d.rd),
+                            value: v,
+                        });
+                    }
+                } else {
+                    rd_x(self);
+                }
+                let fflags = last(Reg::Csr(FFLAGS)).unwrap_or(seen.fflags as u64);
+                self.csr_write(FFLAGS, fflags);
+                self.csr_write(MSTATUS, mstatus);
+            }
+            Shape::FLoad(_) => {
+                if let Some(v) = last(Reg::F(d.rd)) {
+                    self.reg_write(RegWrite {
+                        reg: Reg::F(d.rd),
+                        value: v,
+                    });
+                }
+                self.accesses(r);
+                self.csr_write(MSTATUS, mstatus);
+            }
+            Shape::Built => match facts.atomic {
+                Atomic::Lr(n) | Atomic::Sc(n) | Atomic::Amo(n, _) => {
+                    rd_x(self);
+                    let data = if matches!(facts.atomic, Atomic::Lr(_)) {
+                        0
+                    } else {
+                        seen.rs2
+                    };
+                    if e.store_data {
+                        let size = MemSize::from_bytes(n).unwrap_or(MemSize::B64);
+                        self.addl(size.store_data_id(), data, n as usize);
+                    }
+                    let (va, pa) = match r.mem().first() {
+                        Some(m) => (m.vaddr, Some(m.paddr)),
+                        None => (r.sc_addr, None),
+                    };
+                    if e.eaddr {
+                        self.addl(ADDL_EADDR, va, e.mb);
+                    }
+                    if let (true, Some(pa)) = (e.paddr, pa) {
+                        self.addl(ADDL_PADDR, pa, e.mb);
+                    }
+                    if e.cfg.memory {
+                        self.memory_trace(r);
+                    }
+                }
+                Atomic::No => match d.op {
+                    Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                        rd_x(self);
+                        let writes = matches!(d.op, Op::Csrrw | Op::Csrrwi) || d.rs1 != 0;
+                        if writes {
+                            let c = d.csr();
+                            // The value the record has, in case the hart is not seen again.
+                            let v = last(Reg::Csr(c)).or_else(|| {
+                                (c == SSTATUS)
+                                    .then(|| last(Reg::Csr(MSTATUS)).map(|v| v & SSTATUS_MASK))
+                                    .flatten()
+                            });
+                            tail.csr = Some((c, v));
+                        }
+                    }
+                    Op::Mret | Op::Sret => {
+                        if !e.cfg.omit.priv_ {
+                            self.u8(ADDL_STATE);
+                            self.u8(ADDL_PRIV);
+                            tail.priv_at = Some(self.n);
+                            self.u8(r.prv as u8);
+                        }
+                        self.csr_write(MSTATUS, mstatus);
+                    }
+                    _ => {
+                        rd_x(self);
+                        if r.n_mem != 0 {
+                            self.accesses(r);
+                        }
+                    }
+                },
+            },
+            _ => {
+                rd_x(self);
+                if r.n_mem != 0 {
+                    self.accesses(r);
+                }
+            }
+        }
+        if e.extras_after {
+            if e.cfg.mtime && r.time != self.t.last_mtime {
+                self.addl(ADDL_MTIME, r.time, 8);
+                self.t.last_mtime = r.time;
+            }
+            if e.cfg.counters {
+                self.counters(r);
+            }
+        }
+        if e.track {
+            for &w in ws {
+                self.t.write(w);
+            }
+        }
+        tail
+    }
+
     /// The instruction fetch, as a memory request, from the physical address the hart
     /// fetched from.
     #[cold]
@@ -678,6 +843,27 @@ impl<'a> Out<'a> {
             }
         }
     }
+}
+
+/// What the strict Flute style knows of the hart beyond the records, from
+/// [`Sink::watch`] before each instruction and trap (or the start state).
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    /// mstatus as read.
+    mstatus: u64,
+    fflags: u8,
+    /// The value of the next instruction's rs2 (an AMO's or SC's store data).
+    rs2: u64,
+}
+
+/// What a strict group leaves to be done after it was written.
+#[derive(Clone, Copy, Debug, Default)]
+struct StrictTail {
+    /// The CSR a CSR instruction wrote, and its value in the record if it has one: its
+    /// element comes at the next [`Sink::watch`] (the value read from the hart).
+    csr: Option<(u16, Option<u64>)>,
+    /// Where the privilege byte of an MRET or SRET is, from the group's start.
+    priv_at: Option<usize>,
 }
 
 /// The writer. Create it after the machine is loaded and booted, hand it to
@@ -703,6 +889,11 @@ pub struct TandemWriter<W: Write + Send + 'static> {
     pending: Option<PendingExc>,
     htif: HtifWatch,
     stats: WriterStats,
+    /// The strict Flute style's view of the hart, its last mip written, and the CSR element
+    /// the open group still needs.
+    seen: Seen,
+    last_mip: u64,
+    csr_pending: Option<(u16, Option<u64>)>,
     /// Buffers allocated so far (at most [`POOL`]).
     allocated: usize,
     /// The writer thread: full buffers and their lengths to it, the buffers back.
@@ -759,6 +950,13 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             pending: None,
             htif: HtifWatch::new(init),
             stats: WriterStats::default(),
+            seen: Seen {
+                mstatus: init.mstatus,
+                fflags: init.fflags,
+                rs2: 0,
+            },
+            last_mip: init.mip,
+            csr_pending: None,
             allocated: 1,
             thread: Some(thread),
         };
@@ -1032,6 +1230,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         if self.plain(r) {
             return;
         }
+        if self.csr_pending.is_some() {
+            self.flush_csr(None);
+        }
         let prv = r.prv as u8;
         if self.open {
             if prv != self.cur_priv || self.open_xret {
@@ -1052,15 +1253,27 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         }
         let close = self.open && !self.enc.cfg.implicit_end;
         let pos = self.pos;
+        let seen = self.seen;
         let mut o = Out::new(&mut self.buf[pos..], &self.enc, &mut self.track);
         if close {
             o.le(END_GROUP as u64 | (BEGIN_GROUP as u64) << 8, 2);
         } else {
             o.u8(BEGIN_GROUP);
         }
-        o.instruction(r);
+        let tail = if o.e.strict {
+            let mut tail = StrictTail::default();
+            o.detour(|o| tail = o.strict_instruction(r, &seen));
+            Some(tail)
+        } else {
+            o.instruction(r);
+            None
+        };
         self.pos = pos + o.n;
         self.opened(matches!(r.insn.op, Op::Mret | Op::Sret));
+        if let Some(t) = tail {
+            self.open_priv_pos = t.priv_at.map(|p| pos + p);
+            self.csr_pending = t.csr;
+        }
         self.cur_priv = prv;
         self.stats.groups += 1;
         self.stats.instructions += 1;
@@ -1212,6 +1425,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     /// A trap's group: an exception (with the instruction that raised it, if it was fetched)
     /// or an interrupt.
     fn trap_group(&mut self, t: &TrapRecord) {
+        if self.csr_pending.is_some() {
+            self.flush_csr(None);
+        }
         let pend = self.pending.take();
         if self.open && self.enc.pc_paddr {
             // The excepting instruction was fetched from here (an interrupted one was not).
@@ -1228,19 +1444,29 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             o.addl(ADDL_PC, t.handler, e.xb);
         }
         if let Some(p) = &pend {
-            if p.insn.op != Op::NotDecoded {
+            // Flute leaves the instruction out for an instruction access or page fault
+            // (it is bogus then); hartscope has none to write when the fetch failed.
+            let fetch_fault = matches!(
+                t.cause,
+                Cause::Exception(Exception::InstructionAccessFault)
+                    | Cause::Exception(Exception::InstructionPageFault)
+            );
+            if p.insn.op != Op::NotDecoded && !(e.strict && fetch_fault) {
                 o.insn(&p.insn);
             }
-            // State the excepting instruction changed before it trapped.
+            // State the excepting instruction changed before it trapped (not in Flute's
+            // TRAP rule).
             for &w in &p.writes[..p.n_writes as usize] {
-                o.reg_write(w);
+                if !e.strict {
+                    o.reg_write(w);
+                }
                 o.t.write(w);
             }
         }
         let to_s = t.to == Priv::S;
         // TrapRecord.writes: xepc, xcause, xtval, mstatus.
         let [epc, cause, tval, st] = t.writes;
-        let status = if to_s && e.cfg.style == Style::Flute && st.reg == Reg::Csr(MSTATUS) {
+        let status = if to_s && e.cfg.style.flute_layout() && st.reg == Reg::Csr(MSTATUS) {
             RegWrite {
                 reg: Reg::Csr(SSTATUS),
                 value: st.value & SSTATUS_MASK,
@@ -1259,7 +1485,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         let with_priv = !e.cfg.omit.priv_;
         let mut priv_at = None;
         match e.cfg.style {
-            Style::Flute => {
+            Style::Flute | Style::FluteStrict => {
                 if with_priv {
                     o.u8(ADDL_STATE);
                     o.u8(ADDL_PRIV);
@@ -1298,6 +1524,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     /// error met. `final_priv` is the hart's privilege at the end (an MRET as the last
     /// instruction needs it).
     pub fn finish(mut self, final_priv: Option<Priv>) -> io::Result<(W, WriterStats)> {
+        if self.csr_pending.is_some() {
+            self.flush_csr(None);
+        }
         let prv = final_priv.map_or(self.cur_priv, |p| p as u8);
         self.close_last(prv);
         let stats = self.stats();
@@ -1306,6 +1535,58 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             Some(Ok(r)) => r.map(|w| (w, stats)),
             Some(Err(panicked)) => Err(panicked.into()),
             None => Err(io::Error::other("the tandem writer was already finished")),
+        }
+    }
+
+    /// The CSR element a strict CSR instruction's group still needs: the value read from
+    /// the hart `m` after the instruction, or (not seen) the record's.
+    #[cold]
+    fn flush_csr(&mut self, m: Option<&Machine>) {
+        let Some((c, rec)) = self.csr_pending.take() else {
+            return;
+        };
+        let v = match m {
+            Some(m) => m.csr_read(c).or(rec),
+            None => rec,
+        };
+        if let (true, Some(v)) = (self.open, v) {
+            let pos = self.pos;
+            let mut o = Out::new(&mut self.buf[pos..], &self.enc, &mut self.track);
+            o.csr_write(c, v);
+            self.pos += o.n;
+        }
+    }
+
+    /// The strict style's look at the hart before an instruction or trap (or at the end of
+    /// a run): the CSR a CSR instruction wrote, mstatus, fflags and the next rs2, and mip:
+    /// when it differs from the last value written, `04 44 03 <mip>` outside any group, so
+    /// before the group of the instruction or trap that sees it first.
+    #[cold]
+    #[inline(never)]
+    fn strict_watch(&mut self, m: &Machine, at: At) {
+        self.flush_csr(Some(m));
+        let c = &m.hart.csr;
+        self.seen.mstatus = c.mstatus_read();
+        self.seen.fflags = c.fflags;
+        if let At::Insn(d) = at {
+            self.seen.rs2 = m.x(d.rs2);
+        }
+        if matches!(at, At::End) {
+            return;
+        }
+        let mip = m.csr_read(MIP).unwrap_or(c.mip);
+        if mip == self.last_mip {
+            return;
+        }
+        self.last_mip = mip;
+        // Where the hart is now is the privilege after the open group.
+        self.close(m.hart.prv as u8);
+        self.reserve();
+        if !self.enc.cfg.omit.csr && !self.enc.csr_left_out(MIP) {
+            self.b(FULL_REG);
+            self.le(MIP as u64, 2);
+            self.le(mip, self.enc.xb);
+            self.stats.groups += 1;
         }
     }
 
@@ -1364,6 +1645,34 @@ impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
     fn trap(&mut self, t: &TrapRecord) {
         self.htif_tick(t.time);
         self.trap_group(t);
+    }
+
+    #[inline]
+    fn watch(&mut self, m: &Machine, at: At) {
+        if self.enc.strict {
+            self.strict_watch(m, at);
+        }
+    }
+
+    /// The strict Flute style needs the hart seen before every instruction and trap.
+    fn wants_watch(&self) -> bool {
+        self.enc.strict
+    }
+}
+
+/// Run `m` (at most `limit` instructions) writing to `w`: through
+/// [`iss::record::Watched`], one
+/// instruction at a time, when its style needs the hart seen ([`Sink::wants_watch`]), else
+/// the usual way.
+pub fn run<W: Write + Send + 'static>(
+    m: &mut Machine,
+    w: &mut TandemWriter<W>,
+    limit: Option<u64>,
+) -> Stop {
+    if w.wants_watch() {
+        m.run(&mut iss::record::Watched(w), limit)
+    } else {
+        m.run(w, limit)
     }
 }
 

@@ -76,6 +76,8 @@ fn init() -> InitialState {
         minstret: 0,
         mcycle: 0,
         mcountinhibit: 0,
+        mip: 0,
+        mstatus: 0,
         tohost: None,
         fromhost: None,
         image: Vec::new(),

@@ -91,3 +91,56 @@ fn dropped_groups_in_increment_pc_streams_are_reported_once() {
     assert_eq!(t.detected, t.state_changing, "missed {:?}", t.missed);
     assert_eq!(t.false_reports, 0, "stray {:#?}", t.stray);
 }
+
+/// The same faults in strict Flute streams (`Style::FluteStrict`). Every kind is reported at
+/// its group, except what Flute's rules do not carry: a CSR instruction's side effects (the
+/// CSRRX rule writes rd and the CSR named: mstatus.FS changed by `fscsr` shows at the next
+/// group that carries mstatus) and what an AMO stored (its data element is rs2's value: a
+/// wrong stored value shows at the next load of it). Those few must still be reported, at a
+/// later group. 100 faults per kind in a debug build (`TANDEM_MUTATIONS` for more).
+#[test]
+fn strict_flute_streams_report_their_faults() {
+    let programs: Vec<(String, Vec<u8>)> = programs()
+        .into_iter()
+        .filter(|(n, _)| n != "bench" && n != "finisher")
+        .collect();
+    let cfg = WriterConfig::flute_strict();
+    let n = std::env::var("TANDEM_MUTATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 100 } else { 1000 });
+    let mut failures = Vec::new();
+    for kind in KINDS {
+        let t = run_kind(kind, &programs, &cfg, &verify_config(&cfg), n)
+            .unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
+        println!(
+            "{:<24} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6.1}%",
+            kind.name(),
+            t.mutations,
+            t.state_changing,
+            t.detected,
+            t.allowed_silent,
+            t.false_reports,
+            100.0 * t.rate()
+        );
+        let later = matches!(kind, Kind::CsrValue | Kind::StoreData);
+        let ok = if later {
+            // Each one missed at its group is reported at a later one, and rarely.
+            t.mutations > 0
+                && t.false_reports as usize >= t.missed.len()
+                && t.false_reports as usize <= t.missed.len() * 2
+                && t.rate() >= 0.95
+        } else {
+            t.mutations > 0 && t.detected == t.state_changing && t.false_reports == 0
+        };
+        if !ok {
+            failures.push(format!(
+                "{}: missed {:?}\nstray {:#?}",
+                kind.name(),
+                t.missed,
+                t.stray
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

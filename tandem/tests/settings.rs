@@ -145,7 +145,12 @@ fn bad_fields_are_named_in_words() {
         (
             with(&["writer", "style"], json!(3)),
             "writer.style",
-            "expected one of flute, spec, got the number 3",
+            "expected one of flute, spec, flute-strict, got the number 3",
+        ),
+        (
+            with(&["writer", "style"], json!("flute-loose")),
+            "writer.style",
+            "expected one of flute, spec, flute-strict, got the string \"flute-loose\"",
         ),
         (
             with(&["writer", "pc"], json!("sideways")),

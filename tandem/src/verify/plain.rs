@@ -67,6 +67,7 @@ impl Verifier {
     /// Check an ordinary retirement the short way (see the module's documentation).
     pub fn check_plain(&mut self, p: &PlainStep) -> Plain {
         if !self.has_program
+            || self.cfg.flute_strict
             || self.counters_dirty
             || self.cfg.absent.insn
             || self.cfg.absent.store_data
@@ -83,6 +84,9 @@ impl Verifier {
         let pc_before = self.m.hart.pc;
         self.plain_pc = pc_before;
         self.nondet_before(Kind::Step);
+        // As `group` leaves them for an instruction of a stream that is not strict Flute.
+        self.atomic_rs2 = None;
+        self.trace_insn = Some(p.insn.bits);
         self.step_reference(Kind::Step);
         match self.plain_matches(p, pc_before) {
             Some(prv) => {

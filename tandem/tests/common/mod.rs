@@ -66,6 +66,7 @@ pub fn verify_config(cfg: &WriterConfig) -> VerifyConfig {
         ..Default::default()
     };
     v.absent = cfg.omit.clone();
+    v.flute_strict = cfg.style == tandem::Style::FluteStrict;
     v
 }
 
