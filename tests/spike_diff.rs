@@ -668,3 +668,32 @@ fn bit_manipulation_and_zicond_match_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Zcb: `isa_zcb` runs every Zcb instruction (c.lbu, c.lhu, c.lh, c.sb, c.sh, the unary
+/// ones, c.mul); with Zcb named they execute, without it (or without the M, Zba or Zbb their
+/// operation belongs to) they trap as illegal, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zcb")]
+#[case("rv64gcb_zcb")]
+#[case("rv64iac_zbb_zcb")]
+#[case("rv64imac_zba_zcb")]
+fn zcb_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_zcb with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("zcb-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_zcb"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -27,7 +27,8 @@ use thiserror::Error;
 /// An extension an operation belongs to: a column of the instruction table
 /// ([`crate::ops`]), which the decode-time filter ([`Isa::filter`]) reads through
 /// [`Isa::decodes`]. Compressed instructions belong to the extension of the operation they
-/// expand to, and to C.
+/// expand to, and to C; those in Zcb's encoding space ([`crate::decode::is_zcb`]) to Zcb as
+/// well (the filter reads the bits, so no operation needs a row of its own for Zcb).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ext {
     /// The base integer ISA (RV64I).
@@ -73,6 +74,9 @@ pub struct Isa {
     pub zbs: bool,
     /// Zicond: `czero.eqz`, `czero.nez`.
     pub zicond: bool,
+    /// Zcb: the simple 16-bit instructions (`c.lbu`, `c.zext.b`, `c.mul`...), with C; those
+    /// that expand to an M, Zba or Zbb operation need that extension too.
+    pub zcb: bool,
     /// Sscofpmf: counter overflow and mode filtering.
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
@@ -92,7 +96,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -127,6 +131,7 @@ impl Isa {
         zbb: false,
         zbs: false,
         zicond: false,
+        zcb: false,
         sscofpmf: false,
         ctr: false,
     };
@@ -230,6 +235,7 @@ impl Isa {
                     "zba" => out.zba = true,
                     "zbb" => out.zbb = true,
                     "zbs" => out.zbs = true,
+                    "zcb" => out.zcb = true,
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
@@ -242,6 +248,12 @@ impl Isa {
                     needs: "smctr or ssctr (hartscope implements them for CTR only)",
                 });
             }
+        }
+        if out.zcb && !out.c {
+            return Err(IsaError::Requires {
+                ext: "zcb",
+                needs: "c (zca)",
+            });
         }
         if out.d && !out.f {
             return Err(IsaError::Requires {
@@ -292,6 +304,7 @@ impl Isa {
             && self.zbb
             && self.zbs
             && self.zicond
+            && self.zcb
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
@@ -345,11 +358,16 @@ impl Isa {
     }
 
     /// The instruction as this hart executes it: `d` itself, or an illegal instruction of the
-    /// same bits and length when its extension is off. Applied where instructions are
+    /// same bits and length when its extension is off (or, for a 16-bit instruction in Zcb's
+    /// encoding space, when Zcb is off). Applied where instructions are
     /// decoded (the decode cache, single steps), so it costs nothing per execution.
     #[inline]
     pub fn filter(&self, d: Insn) -> Insn {
-        if self.is_full() || self.allows(d.op, d.len) || d.op == Op::NotDecoded {
+        if self.is_full()
+            || d.op == Op::NotDecoded
+            || (self.allows(d.op, d.len)
+                && (self.zcb || d.len != 2 || !crate::decode::is_zcb(d.bits)))
+        {
             d
         } else {
             Insn::illegal(d.bits, d.len)
@@ -372,6 +390,7 @@ impl Isa {
             (self.zicsr, "zicsr"),
             (self.zifencei, "zifencei"),
             (self.zihpm, "zihpm"),
+            (self.zcb, "zcb"),
             (self.zba, "zba"),
             (self.zbb, "zbb"),
             (self.zbs, "zbs"),
@@ -517,6 +536,51 @@ mod tests {
             assert_eq!(zbb.filter(d).op != Op::Illegal, on, "{bits:#x}");
             assert_eq!(b.filter(d), d, "{bits:#x}");
         }
+    }
+
+    /// Zcb's 16-bit encodings decode to I, M, Zba and Zbb operations: the filter makes them
+    /// illegal without Zcb (the encoding space says so), and without the operation's own
+    /// extension.
+    #[test]
+    fn zcb_needs_zcb_and_the_extension_of_its_operation() {
+        let all = Isa::parse("rv64gcb_zcb").unwrap();
+        let zcb = Isa::parse("rv64gc_zcb").unwrap();
+        let no_m = Isa::parse("rv64iac_zbb_zcb").unwrap();
+        assert!(zcb.zcb && !Isa::RV64GC.zcb);
+        assert_eq!(zcb.to_string(), "rv64imafdc_zicsr_zifencei_zcb");
+        assert_eq!(zcb.misa(), Isa::RV64GC.misa(), "no misa bit");
+        type On = fn(&Isa) -> bool;
+        let cases: [(u32, Op, On); 12] = [
+            (0x8188, Op::Lbu, |i| i.zcb),            // c.lbu a0, 1(a1)
+            (0x85a8, Op::Lhu, |i| i.zcb),            // c.lhu a0, 2(a1)
+            (0x85c8, Op::Lh, |i| i.zcb),             // c.lh a0, 0(a1)
+            (0x89f0, Op::Sb, |i| i.zcb),             // c.sb a2, 3(a1)
+            (0x8db0, Op::Sh, |i| i.zcb),             // c.sh a2, 2(a1)
+            (0x9d61, Op::Andi, |i| i.zcb),           // c.zext.b a0
+            (0x9d75, Op::Xori, |i| i.zcb),           // c.not a0
+            (0x9d65, Op::SextB, |i| i.zcb && i.zbb), // c.sext.b a0
+            (0x9d69, Op::ZextH, |i| i.zcb && i.zbb), // c.zext.h a0
+            (0x9d6d, Op::SextH, |i| i.zcb && i.zbb), // c.sext.h a0
+            (0x9d71, Op::AddUw, |i| i.zcb && i.zba), // c.zext.w a0
+            (0x9d51, Op::Mul, |i| i.zcb && i.m),     // c.mul a0, a2
+        ];
+        for isa in [Isa::RV64GC, zcb, no_m, all] {
+            for (bits, op, on) in cases {
+                let d = decode(bits);
+                assert_eq!((d.op, d.len), (op, 2), "{bits:#x}");
+                let want = if on(&isa) { d } else { Insn::illegal(bits, 2) };
+                assert_eq!(isa.filter(d), want, "{isa}: {bits:#x}");
+            }
+        }
+        // c.and next to them is plain C.
+        assert_eq!(Isa::RV64GC.filter(decode(0x8d71)).op, Op::And);
+        assert_eq!(
+            Isa::parse("rv64i_zcb"),
+            Err(IsaError::Requires {
+                ext: "zcb",
+                needs: "c (zca)"
+            })
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Differential sweep of `iss::decode` against the `disc-v` disassembler (RV64GC).
 //!
 //! disc-v knows RV64GC only: the decoder's answer is taken as an RV64GC hart executes it
-//! ([`Isa::RV64GC`]'s filter, which turns Zba/Zbb/Zbs/Zicond into illegal instructions).
+//! ([`Isa::RV64GC`]'s filter, which turns Zba/Zbb/Zbs/Zicond and the 16-bit Zcb encodings into
+//! illegal instructions).
 //!
 //! Checks every 16-bit value (as a compressed instruction), 2^20 structured 32-bit encodings
 //! (every major opcode x funct3 x funct7 x rs2 field, the other bits from a PRNG) and a batch
@@ -551,7 +552,7 @@ impl Stats {
     fn check(&mut self, dec: &Decoder, bits: u32, compressed: bool) {
         self.checked += 1;
         let (ours, len) = if compressed {
-            (decode16(bits as u16), 2)
+            (Isa::RV64GC.filter(decode16(bits as u16)), 2)
         } else {
             (decode32(bits), 4)
         };
