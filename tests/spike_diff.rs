@@ -697,3 +697,32 @@ fn zcb_matches_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Zihintpause, Zihintntl and Zicbop: `isa_hints` runs `pause`, the `ntl.*`/`c.ntl.*` hints and
+/// the prefetches, which retire as the FENCE, ADD and ORI hints they are whether the
+/// extension is named or not, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zihintpause")]
+#[case("rv64gc_zihintntl")]
+#[case("rv64gc_zicbop")]
+#[case("rv64gc_zicbop_zihintntl_zihintpause")]
+fn hints_match_spike(#[case] isa: &str) {
+    let what = format!("isa_hints with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("hints-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_hints"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

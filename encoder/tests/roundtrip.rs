@@ -107,6 +107,7 @@ fn config_for(p: &Path) -> Config {
 /// them is a transfer), and the trace decodes to the same pc flow.
 #[rstest::rstest]
 #[case("isa_zcb", "rv64gcb_zcb")]
+#[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
 fn extension_programs_with_their_extensions(#[case] name: &str, #[case] isa: &'static str) {
     ISA.with(|i| *i.borrow_mut() = Some(isa));
     let p = program(name);
@@ -612,6 +613,7 @@ program_tests!(
     isa_probe,
     isa_zb,
     isa_zcb,
+    isa_hints,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -702,6 +704,7 @@ fn every_program_is_covered() {
         "isa_probe",
         "isa_zb",
         "isa_zcb",
+        "isa_hints",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();

@@ -77,6 +77,13 @@ pub struct Isa {
     /// Zcb: the simple 16-bit instructions (`c.lbu`, `c.zext.b`, `c.mul`...), with C; those
     /// that expand to an M, Zba or Zbb operation need that extension too.
     pub zcb: bool,
+    /// Zihintpause: `pause` (a FENCE hint, which executes as such with it or without it).
+    pub zihintpause: bool,
+    /// Zihintntl: the non-temporal locality hints `ntl.*` and `c.ntl.*` (ADD/C.ADD hints to x0,
+    /// which execute as such with it or without it).
+    pub zihintntl: bool,
+    /// Zicbop: `prefetch.i/r/w` (ORI hints to x0, which execute as such with it or without it).
+    pub zicbop: bool,
     /// Sscofpmf: counter overflow and mode filtering.
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
@@ -96,7 +103,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -132,6 +139,9 @@ impl Isa {
         zbs: false,
         zicond: false,
         zcb: false,
+        zihintpause: false,
+        zihintntl: false,
+        zicbop: false,
         sscofpmf: false,
         ctr: false,
     };
@@ -236,6 +246,9 @@ impl Isa {
                     "zbb" => out.zbb = true,
                     "zbs" => out.zbs = true,
                     "zcb" => out.zcb = true,
+                    "zihintpause" => out.zihintpause = true,
+                    "zihintntl" => out.zihintntl = true,
+                    "zicbop" => out.zicbop = true,
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
@@ -385,10 +398,13 @@ impl Isa {
             (self.f, "f"),
             (self.d, "d"),
             (self.c, "c"),
+            (self.zicbop, "zicbop"),
             (self.zicntr, "zicntr"),
             (self.zicond, "zicond"),
             (self.zicsr, "zicsr"),
             (self.zifencei, "zifencei"),
+            (self.zihintntl, "zihintntl"),
+            (self.zihintpause, "zihintpause"),
             (self.zihpm, "zihpm"),
             (self.zcb, "zcb"),
             (self.zba, "zba"),
@@ -581,6 +597,26 @@ mod tests {
                 needs: "c (zca)"
             })
         );
+    }
+
+    /// The hints of Zihintpause, Zihintntl and Zicbop are named (the device tree lists them)
+    /// but change no instruction: their encodings are FENCE, ADD and ORI hints either way.
+    #[test]
+    fn hint_extensions_are_named_and_change_nothing() {
+        let h = Isa::parse("rv64gc_zihintpause_zihintntl_zicbop").unwrap();
+        assert!(h.zihintpause && h.zihintntl && h.zicbop);
+        assert_eq!(
+            h.to_string(),
+            "rv64imafdc_zicbop_zicsr_zifencei_zihintntl_zihintpause"
+        );
+        assert_eq!(Isa::parse(&h.to_string()), Ok(h));
+        assert_eq!(h.misa(), Isa::RV64GC.misa());
+        for bits in [0x0100000fu32, 0x00200033, 0x900a, 0x00056013, 0x00356013] {
+            let d = decode(bits);
+            assert_ne!(d.op, Op::Illegal, "{bits:#x}");
+            assert_eq!(Isa::RV64GC.filter(d), d, "{bits:#x}");
+            assert_eq!(h.filter(d), d, "{bits:#x}");
+        }
     }
 
     #[test]
