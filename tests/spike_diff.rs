@@ -726,3 +726,31 @@ fn hints_match_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Zicbom and Zicboz: `isa_cbo` runs every cbo.* in M-mode (RAM, ROM, nothing) and in S and U
+/// under menvcfg/senvcfg settings and PMP regions: enabled or illegal, faults and their tval,
+/// cbo.zero's 64 byte writes, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zicbom")]
+#[case("rv64gc_zicboz")]
+#[case("rv64gc_zicbom_zicboz")]
+fn cbo_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_cbo with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("cbo-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_cbo"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -108,6 +108,7 @@ fn config_for(p: &Path) -> Config {
 #[rstest::rstest]
 #[case("isa_zcb", "rv64gcb_zcb")]
 #[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
+#[case("isa_cbo", "rv64gc_zicbom_zicboz")]
 fn extension_programs_with_their_extensions(#[case] name: &str, #[case] isa: &'static str) {
     ISA.with(|i| *i.borrow_mut() = Some(isa));
     let p = program(name);
@@ -614,6 +615,7 @@ program_tests!(
     isa_zb,
     isa_zcb,
     isa_hints,
+    isa_cbo,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -705,6 +707,7 @@ fn every_program_is_covered() {
         "isa_zb",
         "isa_zcb",
         "isa_hints",
+        "isa_cbo",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();

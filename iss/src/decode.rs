@@ -133,6 +133,14 @@ pub fn decode32(bits: u32) -> Insn {
         0x03 => match f3 {
             0 => insn(Op::Fence, 0, 0, 0, 0, bits, 4),
             1 => insn(Op::FenceI, 0, 0, 0, 0, bits, 4),
+            // Zicbom, Zicboz: cbo.inval/clean/flush/zero (rs1), rd = 0
+            2 if rd == 0 => match bits >> 20 {
+                0 => insn(Op::CboInval, 0, rs1, 0, 0, bits, 4),
+                1 => insn(Op::CboClean, 0, rs1, 0, 0, bits, 4),
+                2 => insn(Op::CboFlush, 0, rs1, 0, 0, bits, 4),
+                4 => insn(Op::CboZero, 0, rs1, 0, 0, bits, 4),
+                _ => ill,
+            },
             _ => ill,
         },
         // OP-IMM
@@ -1092,7 +1100,8 @@ mod tests {
     #[case::wfi_rd(0x105000f3)] // wfi with rd != 0
     #[case::sfence_vma_rd(0x12b500f3)] // sfence.vma with rd != 0
     #[case::system_funct3_4(0x0000c073)] // SYSTEM funct3 100
-    #[case::misc_mem_funct3_2(0x0000200f)] // MISC-MEM funct3 010 (Zicbom)
+    #[case::misc_mem_funct3_2(0x0030200f)] // MISC-MEM funct3 010, imm 3 (no CBO)
+    #[case::cbo_rd_not_0(0x00052f8f)] // cbo.inval with rd = x31
     #[case::jalr_funct3_1(0x00051567)] // JALR funct3 001
     #[case::branch_funct3_2(0x00b52063)] // BRANCH funct3 010
     #[case::len48(0x0000001f)] // 48-bit encoding

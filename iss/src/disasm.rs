@@ -10,7 +10,8 @@
 //! does where they are RV64GC-shaped (`c.jr zero`, `c.addi4spn a0, sp, 0`, a `jalr` with
 //! funct3 set prints `unknown`). Beyond RV64GC it knows what the shipped programs and
 //! riscv-dv's RV64GC streams meet: Zfh/Q arithmetic and conversions, Zcb, Zcmop, Zabha/Zacas,
-//! Zibi's `beqi`/`bnei`, the prefetch and `pause` hints, Svinval and the hypervisor fences.
+//! Zibi's `beqi`/`bnei`, the prefetch and `pause` hints, Zicbom/Zicboz, Svinval and the
+//! hypervisor fences.
 //! Encodings of other extensions Spike knows (vector, Zb*, Zfa, hypervisor loads...) print
 //! `unknown` here: docs/riscv-dv.md says so.
 //!
@@ -176,6 +177,11 @@ fn w32(b: u32, w: &mut Out) {
         // MISC-MEM
         0x0f => match f3 {
             0 if b == 0x0100_000f => w.bare("pause"),
+            // Zicbom, Zicboz
+            2 if field(b, 7, 5) == 0 && matches!(b >> 20, 0 | 1 | 2 | 4) => {
+                let n = ["cbo.inval", "cbo.clean", "cbo.flush", "", "cbo.zero"][(b >> 20) as usize];
+                w.op(n, &[&Base(X[field(b, 15, 5) as usize])]);
+            }
             0 => {
                 let (pred, succ) = (field(b, 24, 4), field(b, 20, 4));
                 let set = |v: u32| -> String {

@@ -43,6 +43,10 @@ pub enum Ext {
     Zbb,
     Zbs,
     Zicond,
+    /// Zicbom: `cbo.clean`, `cbo.flush`, `cbo.inval`.
+    Zicbom,
+    /// Zicboz: `cbo.zero`.
+    Zicboz,
     /// The privileged architecture's instructions (xRET, WFI, SFENCE.VMA): every hart has
     /// them.
     Priv,
@@ -84,6 +88,10 @@ pub struct Isa {
     pub zihintntl: bool,
     /// Zicbop: `prefetch.i/r/w` (ORI hints to x0, which execute as such with it or without it).
     pub zicbop: bool,
+    /// Zicbom: cache-block management (`cbo.clean`, `cbo.flush`, `cbo.inval`).
+    pub zicbom: bool,
+    /// Zicboz: `cbo.zero`.
+    pub zicboz: bool,
     /// Sscofpmf: counter overflow and mode filtering.
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
@@ -103,7 +111,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, zicbom, zicboz, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -142,6 +150,8 @@ impl Isa {
         zihintpause: false,
         zihintntl: false,
         zicbop: false,
+        zicbom: false,
+        zicboz: false,
         sscofpmf: false,
         ctr: false,
     };
@@ -249,6 +259,8 @@ impl Isa {
                     "zihintpause" => out.zihintpause = true,
                     "zihintntl" => out.zihintntl = true,
                     "zicbop" => out.zicbop = true,
+                    "zicbom" => out.zicbom = true,
+                    "zicboz" => out.zicboz = true,
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
@@ -318,6 +330,8 @@ impl Isa {
             && self.zbs
             && self.zicond
             && self.zcb
+            && self.zicbom
+            && self.zicboz
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
@@ -353,6 +367,8 @@ impl Isa {
             Ext::Zbb => self.zbb,
             Ext::Zbs => self.zbs,
             Ext::Zicond => self.zicond,
+            Ext::Zicbom => self.zicbom,
+            Ext::Zicboz => self.zicboz,
             // SCTRCLR decodes on every hart and raises illegal-instruction when it executes
             // without CTR 1.0 (the CTR version is the CTR model's to say, not the ISA
             // string's).
@@ -398,7 +414,9 @@ impl Isa {
             (self.f, "f"),
             (self.d, "d"),
             (self.c, "c"),
+            (self.zicbom, "zicbom"),
             (self.zicbop, "zicbop"),
+            (self.zicboz, "zicboz"),
             (self.zicntr, "zicntr"),
             (self.zicond, "zicond"),
             (self.zicsr, "zicsr"),
@@ -617,6 +635,43 @@ mod tests {
             assert_eq!(Isa::RV64GC.filter(d), d, "{bits:#x}");
             assert_eq!(h.filter(d), d, "{bits:#x}");
         }
+    }
+
+    /// cbo.clean/flush/inval need Zicbom, cbo.zero Zicboz; menvcfg/senvcfg keep the CMO
+    /// enables of the extensions that are on (CBIE's reserved 10 reads 00).
+    #[test]
+    fn zicbom_and_zicboz() {
+        use crate::exec::cbo::envcfg_write;
+        let m = Isa::parse("rv64gc_zicbom").unwrap();
+        let z = Isa::parse("rv64gc_zicboz").unwrap();
+        let mz = Isa::parse("rv64gc_zicbom_zicboz").unwrap();
+        assert_eq!(mz.to_string(), "rv64imafdc_zicbom_zicboz_zicsr_zifencei");
+        for (bits, op) in [
+            (0x0005200fu32, Op::CboInval),
+            (0x0015200f, Op::CboClean),
+            (0x0025200f, Op::CboFlush),
+            (0x0045200f, Op::CboZero),
+        ] {
+            let d = decode(bits);
+            assert_eq!(d.op, op, "{bits:#x}");
+            assert_eq!(Isa::RV64GC.filter(d).op, Op::Illegal, "{bits:#x}");
+            assert_eq!(
+                m.filter(d).op != Op::Illegal,
+                op != Op::CboZero,
+                "{bits:#x}"
+            );
+            assert_eq!(
+                z.filter(d).op != Op::Illegal,
+                op == Op::CboZero,
+                "{bits:#x}"
+            );
+            assert_eq!(mz.filter(d), d, "{bits:#x}");
+        }
+        assert_eq!(envcfg_write(&Isa::RV64GC, !0), 1);
+        assert_eq!(envcfg_write(&m, !0), 0x71);
+        assert_eq!(envcfg_write(&z, !0), 0x81);
+        assert_eq!(envcfg_write(&mz, 0x20), 0);
+        assert_eq!(envcfg_write(&mz, 0x90), 0x90);
     }
 
     #[test]

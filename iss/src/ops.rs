@@ -484,6 +484,12 @@ ops! {
     // Zicond
     CzeroEqz => czero_eqz, Zicond, Rd, Straight, None, Inside;
     CzeroNez => czero_nez, Zicond, Rd, Straight, None, Inside;
+
+    // Zicbom, Zicboz (rs1 holds the address; see `exec::cbo`)
+    CboClean => cbo_manage, Zicbom, Built, Straight, None, Inside;
+    CboFlush => cbo_manage, Zicbom, Built, Straight, None, Inside;
+    CboInval => cbo_manage, Zicbom, Built, Straight, None, Inside;
+    CboZero => cbo_zero, Zicboz, Built, Straight, Store, Inside;
 }
 
 impl Op {

@@ -141,7 +141,7 @@ fn shapes_agree_with_pmu_classes_and_flows() {
 
 /// The ISA with extension `ext` off (the others of rv64gc with every Z extension on).
 fn without(ext: Ext) -> Isa {
-    let mut i = Isa::parse("rv64gcb_zicond").unwrap();
+    let mut i = Isa::parse("rv64gcb_zicond_zicbom_zicboz").unwrap();
     match ext {
         Ext::M => i.m = false,
         Ext::A => i.a = false,
@@ -154,6 +154,8 @@ fn without(ext: Ext) -> Isa {
         Ext::Zbb => i.zbb = false,
         Ext::Zbs => i.zbs = false,
         Ext::Zicond => i.zicond = false,
+        Ext::Zicbom => i.zicbom = false,
+        Ext::Zicboz => i.zicboz = false,
         // Always there.
         Ext::I | Ext::Zicsr | Ext::Zifencei | Ext::Priv | Ext::Smctr => {}
     }
@@ -174,6 +176,8 @@ fn the_isa_filter_reads_the_extension_column() {
         Ext::Zbb,
         Ext::Zbs,
         Ext::Zicond,
+        Ext::Zicbom,
+        Ext::Zicboz,
         Ext::Priv,
         Ext::Smctr,
     ];
