@@ -754,3 +754,39 @@ fn cbo_matches_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// A profile name selects its mandatory extensions that hartscope implements: hartscope with
+/// `--isa rva22u64`/`rva23u64` runs the extension programs as Spike does with the ISA string
+/// the profile expands to (`iss::isa::PROFILES`).
+#[rstest]
+#[case("rva22u64", "isa_zb")]
+#[case("rva22u64", "isa_zcb")]
+#[case("rva22u64", "isa_cbo")]
+#[case("rva23u64", "isa_zb")]
+#[case("rva23u64", "isa_zcb")]
+#[case("rva23u64", "isa_cbo")]
+#[case("rva23u64", "isa_hints")]
+fn profiles_match_spike(#[case] profile: &str, #[case] name: &str) {
+    let what = format!("{name} with --isa {profile}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let expansion = iss::isa::PROFILES
+        .iter()
+        .find(|p| p.name == profile)
+        .expect("a profile")
+        .expansion;
+    let tmp = TempDir::new("profile-dtb");
+    let spike = spike_with_isa(spike, expansion, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program(name),
+            hs_args: &["--isa", profile],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -17,6 +17,10 @@
 //! trap at all, and Spike, the reference every differential test compares with, always
 //! implements both. Zicntr and Zihpm, as on Spike, exist only when named.
 //!
+//! A profile name (`rva22u64`, `rva23u64`, [`PROFILES`]) stands for the profile's mandatory
+//! extensions that hartscope implements; what it lacks of them is documented there (and in
+//! the README), and the rest of the string may name more extensions.
+//!
 //! What hartscope cannot do is refused with an [`IsaError`] naming the extension: another
 //! base (rv32, `e`), an extension it does not implement, a letter out of canonical order, and
 //! impossible combinations (`d` without `f`; Smcsrind/Smstateen without CTR).
@@ -120,11 +124,52 @@ pub enum IsaError {
         ext: &'static str,
         needs: &'static str,
     },
+    #[error("profile '{0}' is not known (hartscope knows rva22u64 and rva23u64)")]
+    Profile(String),
     #[error("an empty extension name (two underscores in a row, or one at the end)")]
     Empty,
     #[error("'{0}' cannot be parsed (extensions are letters, each with an optional version such as 2p0)")]
     Syntax(String),
 }
+
+/// An ISA profile `--isa` accepts by name: it selects the profile's mandatory extensions that
+/// hartscope implements (`expansion`, an ISA string; more extensions may follow the name,
+/// `rva22u64_zicond`), and runs without the ones it does not (`lacks`: what a program written
+/// for the profile may meet as illegal instructions, or, for Zicclsm, as misaligned-access
+/// traps unless `--misaligned emulate`). V and its Zv* extensions, which RVA23U64 mandates,
+/// are left out by design (rva23u64 means rva23u64 minus V), and naming `v` is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Profile {
+    pub name: &'static str,
+    pub expansion: &'static str,
+    pub lacks: &'static [&'static str],
+}
+
+/// The profiles `--isa` knows. The memory-system properties the profiles name as extensions
+/// (Ziccif, Ziccrse, Ziccamoa, Za64rs, Zic64b) hold on hartscope's one hart with its 64-byte
+/// cache blocks; Zkt (data-independent timing) has no meaning for a simulator that has no
+/// timing, and is not listed as lacking.
+pub const PROFILES: [Profile; 2] = [
+    Profile {
+        name: "rva22u64",
+        expansion: "rv64imafdcb_zicntr_zihpm_zihintpause_zicbom_zicbop_zicboz",
+        lacks: &["zfhmin", "zicclsm (with --misaligned trap, the default)"],
+    },
+    Profile {
+        name: "rva23u64",
+        expansion: "rv64imafdcb_zicntr_zihpm_zihintpause_zicbom_zicbop_zicboz_zihintntl_zicond_zcb",
+        lacks: &[
+            "zfhmin",
+            "zicclsm (with --misaligned trap, the default)",
+            "zfa",
+            "zimop",
+            "zcmop",
+            "zawrs",
+            "supm",
+            "v (with zvfhmin, zvbb, zvkt: left out by design)",
+        ],
+    },
+];
 
 /// The canonical order of the single-letter extensions after the base (the unprivileged
 /// spec's table of standard extensions); hartscope implements m, a, f, d and c of them.
@@ -169,6 +214,17 @@ impl Isa {
     /// Parse an ISA string (see the module documentation).
     pub fn parse(isa: &str) -> Result<Isa, IsaError> {
         let l = isa.to_ascii_lowercase();
+        for p in PROFILES {
+            if let Some(tail) = l.strip_prefix(p.name) {
+                if tail.is_empty() || tail.starts_with('_') {
+                    return Isa::parse(&format!("{}{tail}", p.expansion));
+                }
+            }
+        }
+        if l.starts_with("rva") || l.starts_with("rvb") {
+            let name = l.split('_').next().unwrap_or(&l);
+            return Err(IsaError::Profile(name.to_string()));
+        }
         let rest = l.strip_prefix("rv64").ok_or(IsaError::NotRv64)?;
         // The base alone (Zicsr and Zifencei always come with it, as on Spike).
         let mut out = Isa {
@@ -672,6 +728,45 @@ mod tests {
         assert_eq!(envcfg_write(&z, !0), 0x81);
         assert_eq!(envcfg_write(&mz, 0x20), 0);
         assert_eq!(envcfg_write(&mz, 0x90), 0x90);
+    }
+
+    /// A profile name selects its mandatory extensions that hartscope implements; more may
+    /// follow; V is refused by name; other profiles are refused.
+    #[test]
+    fn profiles() {
+        let a22 = Isa::parse("rva22u64").unwrap();
+        assert_eq!(
+            a22.to_string(),
+            "rv64imafdc_zicbom_zicbop_zicboz_zicntr_zicsr_zifencei_zihintpause_zihpm_zba_zbb_zbs"
+        );
+        assert_eq!(Isa::parse(&a22.to_string()), Ok(a22));
+        assert_eq!(a22.misa() & 2, 2, "misa.B");
+        let a23 = Isa::parse("RVA23U64").unwrap();
+        assert!(a23.zcb && a23.zicond && a23.zihintntl && a23.zicbom && a23.zba);
+        assert!(!a22.zcb && !a22.zicond && !a22.zihintntl);
+        assert_eq!(
+            Isa::parse("rva22u64_zicond"),
+            Ok(Isa {
+                zicond: true,
+                ..a22
+            })
+        );
+        assert_eq!(
+            Isa::parse("rva23u64_v"),
+            Err(IsaError::Unsupported("v".into()))
+        );
+        assert_eq!(
+            Isa::parse("rva20u64"),
+            Err(IsaError::Profile("rva20u64".into()))
+        );
+        assert_eq!(
+            Isa::parse("rva23s64_zicond"),
+            Err(IsaError::Profile("rva23s64".into()))
+        );
+        assert!(Isa::parse("rva22u64x").is_err());
+        for p in PROFILES {
+            assert_eq!(Isa::parse(p.expansion), Isa::parse(p.name), "{}", p.name);
+        }
     }
 
     #[test]
