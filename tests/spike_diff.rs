@@ -766,6 +766,7 @@ fn cbo_matches_spike(#[case] isa: &str) {
 #[case("rva23u64", "isa_zcb")]
 #[case("rva23u64", "isa_cbo")]
 #[case("rva23u64", "isa_hints")]
+#[case("rva23u64", "isa_zfa")]
 fn profiles_match_spike(#[case] profile: &str, #[case] name: &str) {
     let what = format!("{name} with --isa {profile}");
     let Some(spike) = spike_or_skip(&what) else {
@@ -784,6 +785,33 @@ fn profiles_match_spike(#[case] profile: &str, #[case] name: &str) {
             what: &what,
             elf: &program(name),
             hs_args: &["--isa", profile],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Zfa: `isa_zfa` runs every RV64 Zfa instruction of F and D over a table of values in every
+/// rounding mode; with Zfa named they compute (bit-exact, flags included) and without it, or
+/// without D for the double forms, they trap, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zfa")]
+#[case("rv64imafc_zfa")]
+fn zfa_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_zfa with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("zfa-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_zfa"),
+            hs_args: &["--isa", isa],
             spike_args: &[],
             limit: None,
             hs_status: Some(0),

@@ -530,6 +530,7 @@ fn spike_command_maps_onto_run() {
 #[case("isa_zcb", "rv64gc_zcb")]
 #[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
 #[case("isa_cbo", "rv64gc_zicbom_zicboz")]
+#[case("isa_zfa", "rv64gc_zfa")]
 fn extension_trace_matches_spike(#[case] name: &str, #[case] isa: &str) {
     let what = format!("{name} with --isa {isa}");
     let Some(spike) = spike_for(&what) else {

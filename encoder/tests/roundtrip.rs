@@ -109,6 +109,7 @@ fn config_for(p: &Path) -> Config {
 #[case("isa_zcb", "rv64gcb_zcb")]
 #[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
 #[case("isa_cbo", "rv64gc_zicbom_zicboz")]
+#[case("isa_zfa", "rv64gc_zfa")]
 fn extension_programs_with_their_extensions(#[case] name: &str, #[case] isa: &'static str) {
     ISA.with(|i| *i.borrow_mut() = Some(isa));
     let p = program(name);
@@ -616,6 +617,7 @@ program_tests!(
     isa_zcb,
     isa_hints,
     isa_cbo,
+    isa_zfa,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -708,6 +710,7 @@ fn every_program_is_covered() {
         "isa_zcb",
         "isa_hints",
         "isa_cbo",
+        "isa_zfa",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();

@@ -307,7 +307,8 @@ pub fn decode32(bits: u32) -> Insn {
             x
         }
         // OP-FP
-        0x14 => decode_op_fp(bits, rd, f3, rs1, rs2, f7),
+        0x14 => decode_zfa(bits, rd, f3, rs1, rs2, f7)
+            .unwrap_or_else(|| decode_op_fp(bits, rd, f3, rs1, rs2, f7)),
         // BRANCH
         0x18 => {
             let op = match f3 {
@@ -398,6 +399,37 @@ fn decode_amo(bits: u32, rd: u32, f3: u32, rs1: u32, rs2: u32) -> Insn {
         _ => return ill,
     };
     insn_rm(op, rd, rs1, rs2, (bits >> 25) & 3, bits)
+}
+
+/// OP-FP's Zfa encodings (F and D forms; RV64 has no `fmvh`/`fmvp`), or `None`.
+#[inline]
+fn decode_zfa(bits: u32, rd: u32, f3: u32, rs1: u32, rs2: u32, f7: u32) -> Option<Insn> {
+    let plain = |op: Op| Some(insn(op, rd, rs1, rs2, 0, bits, 4));
+    let round = |op: Op| {
+        if rm_ok(f3) {
+            Some(insn_rm(op, rd, rs1, 0, f3, bits))
+        } else {
+            Some(Insn::illegal(bits, 4))
+        }
+    };
+    match (f7, rs2, f3) {
+        (0x78, 1, 0) => Some(insn(Op::FliS, rd, rs1, 0, 0, bits, 4)),
+        (0x79, 1, 0) => Some(insn(Op::FliD, rd, rs1, 0, 0, bits, 4)),
+        (0x14, _, 2) => plain(Op::FminmS),
+        (0x14, _, 3) => plain(Op::FmaxmS),
+        (0x15, _, 2) => plain(Op::FminmD),
+        (0x15, _, 3) => plain(Op::FmaxmD),
+        (0x20, 4, _) => round(Op::FroundS),
+        (0x20, 5, _) => round(Op::FroundnxS),
+        (0x21, 4, _) => round(Op::FroundD),
+        (0x21, 5, _) => round(Op::FroundnxD),
+        (0x61, 8, 1) => Some(insn_rm(Op::FcvtmodWD, rd, rs1, 0, 1, bits)),
+        (0x50, _, 4) => plain(Op::FleqS),
+        (0x50, _, 5) => plain(Op::FltqS),
+        (0x51, _, 4) => plain(Op::FleqD),
+        (0x51, _, 5) => plain(Op::FltqD),
+        _ => None,
+    }
 }
 
 /// OP-FP: the F and D computational, conversion, move, compare and classify instructions.
@@ -1079,7 +1111,7 @@ mod tests {
     #[case::fmv_x_w_rs2_1(0xe0150553)] // fmv.x.w with rs2 = 1
     #[case::fmv_x_d_rs2_1(0xe2150553)] // fmv.x.d with rs2 = 1
     #[case::fclass_s_rs2_1(0xe0159553)] // fclass.s with rs2 = 1
-    #[case::fmv_w_x_rs2_1(0xf0150553)] // fmv.w.x with rs2 = 1
+    #[case::fmv_w_x_rs2_2(0xf0250553)] // fmv.w.x with rs2 = 2 (rs2 = 1 is Zfa's fli.s)
     #[case::fcvt_w_s_rs2_4(0xc04592d3)] // fcvt with rs2 = 4
     #[case::fadd_h(0x04b50553)] // fmt = 10 (Zfh)
     #[case::fmadd_q(0x6ec58543)] // fmadd fmt = 11 (Q)

@@ -51,6 +51,10 @@ pub enum Ext {
     Zicbom,
     /// Zicboz: `cbo.zero`.
     Zicboz,
+    /// Zfa's single-precision forms (with F).
+    Zfa,
+    /// Zfa's double-precision forms (with D).
+    ZfaD,
     /// The privileged architecture's instructions (xRET, WFI, SFENCE.VMA): every hart has
     /// them.
     Priv,
@@ -96,6 +100,9 @@ pub struct Isa {
     pub zicbom: bool,
     /// Zicboz: `cbo.zero`.
     pub zicboz: bool,
+    /// Zfa: `fli`, `fminm`/`fmaxm`, `fround`/`froundnx`, `fcvtmod.w.d`, `fleq`/`fltq` (the
+    /// single forms with F, the double ones with D).
+    pub zfa: bool,
     /// Sscofpmf: counter overflow and mode filtering.
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
@@ -115,7 +122,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, zicbom, zicboz, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, zicbom, zicboz, zfa, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -157,11 +164,11 @@ pub const PROFILES: [Profile; 2] = [
     },
     Profile {
         name: "rva23u64",
-        expansion: "rv64imafdcb_zicntr_zihpm_zihintpause_zicbom_zicbop_zicboz_zihintntl_zicond_zcb",
+        expansion:
+            "rv64imafdcb_zicntr_zihpm_zihintpause_zicbom_zicbop_zicboz_zihintntl_zicond_zcb_zfa",
         lacks: &[
             "zfhmin",
             "zicclsm (with --misaligned trap, the default)",
-            "zfa",
             "zimop",
             "zcmop",
             "zawrs",
@@ -197,6 +204,7 @@ impl Isa {
         zicbop: false,
         zicbom: false,
         zicboz: false,
+        zfa: false,
         sscofpmf: false,
         ctr: false,
     };
@@ -317,6 +325,7 @@ impl Isa {
                     "zicbop" => out.zicbop = true,
                     "zicbom" => out.zicbom = true,
                     "zicboz" => out.zicboz = true,
+                    "zfa" => out.zfa = true,
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
@@ -329,6 +338,12 @@ impl Isa {
                     needs: "smctr or ssctr (hartscope implements them for CTR only)",
                 });
             }
+        }
+        if out.zfa && !out.f {
+            return Err(IsaError::Requires {
+                ext: "zfa",
+                needs: "f",
+            });
         }
         if out.zcb && !out.c {
             return Err(IsaError::Requires {
@@ -388,6 +403,7 @@ impl Isa {
             && self.zcb
             && self.zicbom
             && self.zicboz
+            && self.zfa
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
@@ -425,6 +441,8 @@ impl Isa {
             Ext::Zicond => self.zicond,
             Ext::Zicbom => self.zicbom,
             Ext::Zicboz => self.zicboz,
+            Ext::Zfa => self.zfa && self.f,
+            Ext::ZfaD => self.zfa && self.d,
             // SCTRCLR decodes on every hart and raises illegal-instruction when it executes
             // without CTR 1.0 (the CTR version is the CTR model's to say, not the ISA
             // string's).
@@ -480,6 +498,7 @@ impl Isa {
             (self.zihintntl, "zihintntl"),
             (self.zihintpause, "zihintpause"),
             (self.zihpm, "zihpm"),
+            (self.zfa, "zfa"),
             (self.zcb, "zcb"),
             (self.zba, "zba"),
             (self.zbb, "zbb"),
@@ -742,8 +761,8 @@ mod tests {
         assert_eq!(Isa::parse(&a22.to_string()), Ok(a22));
         assert_eq!(a22.misa() & 2, 2, "misa.B");
         let a23 = Isa::parse("RVA23U64").unwrap();
-        assert!(a23.zcb && a23.zicond && a23.zihintntl && a23.zicbom && a23.zba);
-        assert!(!a22.zcb && !a22.zicond && !a22.zihintntl);
+        assert!(a23.zcb && a23.zicond && a23.zihintntl && a23.zicbom && a23.zba && a23.zfa);
+        assert!(!a22.zcb && !a22.zicond && !a22.zihintntl && !a22.zfa);
         assert_eq!(
             Isa::parse("rva22u64_zicond"),
             Ok(Isa {
@@ -767,6 +786,44 @@ mod tests {
         for p in PROFILES {
             assert_eq!(Isa::parse(p.expansion), Isa::parse(p.name), "{}", p.name);
         }
+    }
+
+    /// Zfa's single forms need F, its double forms D too; zfa without f is refused.
+    #[test]
+    fn zfa_needs_f_and_d() {
+        let fd = Isa::parse("rv64gc_zfa").unwrap();
+        let f = Isa::parse("rv64imafc_zfa").unwrap();
+        assert_eq!(fd.to_string(), "rv64imafdc_zicsr_zifencei_zfa");
+        for (bits, op) in [
+            (0xf0180553u32, Op::FliS),   // fli.s fa0, 1.0
+            (0x28c5a553, Op::FminmS),    // fminm.s fa0, fa1, fa2
+            (0x40558553, Op::FroundnxS), // froundnx.s fa0, fa1, rne
+            (0xa0c5d553, Op::FltqS),     // fltq.s a0, fa1, fa2
+            (0xf2180553, Op::FliD),      // fli.d fa0, 1.0
+            (0xc2859553, Op::FcvtmodWD), // fcvtmod.w.d a0, fa1, rtz
+            (0xa2c5c553, Op::FleqD),     // fleq.d a0, fa1, fa2
+        ] {
+            let d = decode(bits);
+            assert_eq!(d.op, op, "{bits:#x}");
+            assert_eq!(fd.filter(d), d, "{bits:#x}");
+            assert_eq!(Isa::RV64GC.filter(d).op, Op::Illegal, "{bits:#x}");
+            let single = op.facts().ext == Ext::Zfa;
+            assert_eq!(f.filter(d).op != Op::Illegal, single, "{bits:#x}");
+        }
+        // fcvtmod.w.d with another rounding mode than RTZ is no Zfa instruction.
+        assert_eq!(decode(0xc2858553).op, Op::Illegal);
+        assert_eq!(
+            Isa::parse("rv64imac_zfa"),
+            Err(IsaError::Requires {
+                ext: "zfa",
+                needs: "f"
+            })
+        );
+        assert_eq!(crate::fp::fli_text(9), "0.3125");
+        assert_eq!(crate::fp::fli_text(22), "3.0");
+        assert_eq!(crate::fp::fli_text(2), "1.52587890625e-05");
+        assert_eq!(crate::fp::fli_s(1), 0x0080_0000);
+        assert_eq!(crate::fp::fli_d(9), 0x3fd4_0000_0000_0000);
     }
 
     #[test]

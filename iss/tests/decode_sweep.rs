@@ -378,6 +378,8 @@ fn fields(op: Op) -> u8 {
         Clz | Clzw | Ctz | Ctzw | Cpop | Cpopw | SextB | SextH | ZextH | OrcB | Rev8 => RD | RS1,
         SlliUw | Rori | Roriw | Bclri | Bexti | Binvi | Bseti => RD | RS1 | IMM,
         CboClean | CboFlush | CboInval | CboZero => RS1,
+        FliS | FliD | FroundS | FroundnxS | FroundD | FroundnxD | FcvtmodWD => RD | RS1,
+        FminmS | FmaxmS | FminmD | FmaxmD | FleqS | FltqS | FleqD | FltqD => RD | RS1 | RS2,
     }
 }
 
