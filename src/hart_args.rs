@@ -12,9 +12,11 @@ use std::path::PathBuf;
 pub struct HartArgs {
     /// ISA string, which means what it says: rv64 and i or g, then any of m, a, f, d, c, b
     /// (in that order; b is zba_zbb_zbs), then any of zicsr and zifencei (always there, as on
-    /// Spike), zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf (counter overflow and mode filtering), smctr / ssctr (Control Transfer
+    /// Spike), zicntr, zihpm, zicond, zba, zbb, zbs, zcb (with c), zihintpause, zihintntl, zicbop (hints), zicbom, zicboz, zfa (with f), sscofpmf (counter overflow and mode filtering), smctr / ssctr (Control Transfer
     /// Records, with smcsrind, sscsrind and smstateen, which may also be named); versions
-    /// (m2p0) and upper case are accepted. An extension left out traps as illegal, and misa
+    /// (m2p0) and upper case are accepted; or a profile, rva22u64 or rva23u64 (minus V),
+    /// which selects its mandatory extensions that hartscope implements (the README lists
+    /// what it lacks). An extension left out traps as illegal, and misa
     /// says so. Default: rv64imafdc_zicntr_zihpm (Spike's), with _sscofpmf with --sbi
     /// builtin.
     #[arg(long, help_heading = "Hart")]

@@ -494,6 +494,9 @@ fn bad_isa() {
         &["rv64gcv", "'v'", "not implemented"],
     );
     expect_failure(&["--isa", "rv64gc_zbc", p], 2, &["zbc", "not implemented"]);
+    expect_failure(&["--isa", "rva23u64_v", p], 2, &["'v'", "not implemented"]);
+    expect_failure(&["--isa", "rva20u64", p], 2, &["rva20u64", "rva22u64"]);
+    expect_failure(&["--isa", "rv64i_zcb", p], 2, &["zcb", "requires"]);
 }
 
 #[test]
@@ -505,6 +508,9 @@ fn good_isa_strings() {
         "RV64GC",
         "rv64imafdc",
         "rv64imafdc_zicsr_zifencei_zicntr_zihpm",
+        "rva22u64",
+        "rva23u64",
+        "rv64gcb_zcb_zicbom_zicboz_zicbop_zihintntl_zihintpause",
     ] {
         let out = run(&["-q", "--isa", isa, p]);
         assert_eq!(out.code(), Some(0), "--isa {isa}: {}", out.stderr_str());

@@ -668,3 +668,153 @@ fn bit_manipulation_and_zicond_match_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Zcb: `isa_zcb` runs every Zcb instruction (c.lbu, c.lhu, c.lh, c.sb, c.sh, the unary
+/// ones, c.mul); with Zcb named they execute, without it (or without the M, Zba or Zbb their
+/// operation belongs to) they trap as illegal, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zcb")]
+#[case("rv64gcb_zcb")]
+#[case("rv64iac_zbb_zcb")]
+#[case("rv64imac_zba_zcb")]
+fn zcb_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_zcb with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("zcb-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_zcb"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Zihintpause, Zihintntl and Zicbop: `isa_hints` runs `pause`, the `ntl.*`/`c.ntl.*` hints and
+/// the prefetches, which retire as the FENCE, ADD and ORI hints they are whether the
+/// extension is named or not, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zihintpause")]
+#[case("rv64gc_zihintntl")]
+#[case("rv64gc_zicbop")]
+#[case("rv64gc_zicbop_zihintntl_zihintpause")]
+fn hints_match_spike(#[case] isa: &str) {
+    let what = format!("isa_hints with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("hints-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_hints"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Zicbom and Zicboz: `isa_cbo` runs every cbo.* in M-mode (RAM, ROM, nothing) and in S and U
+/// under menvcfg/senvcfg settings and PMP regions: enabled or illegal, faults and their tval,
+/// cbo.zero's 64 byte writes, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zicbom")]
+#[case("rv64gc_zicboz")]
+#[case("rv64gc_zicbom_zicboz")]
+fn cbo_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_cbo with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("cbo-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_cbo"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// A profile name selects its mandatory extensions that hartscope implements: hartscope with
+/// `--isa rva22u64`/`rva23u64` runs the extension programs as Spike does with the ISA string
+/// the profile expands to (`iss::isa::PROFILES`).
+#[rstest]
+#[case("rva22u64", "isa_zb")]
+#[case("rva22u64", "isa_zcb")]
+#[case("rva22u64", "isa_cbo")]
+#[case("rva23u64", "isa_zb")]
+#[case("rva23u64", "isa_zcb")]
+#[case("rva23u64", "isa_cbo")]
+#[case("rva23u64", "isa_hints")]
+#[case("rva23u64", "isa_zfa")]
+fn profiles_match_spike(#[case] profile: &str, #[case] name: &str) {
+    let what = format!("{name} with --isa {profile}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let expansion = iss::isa::PROFILES
+        .iter()
+        .find(|p| p.name == profile)
+        .expect("a profile")
+        .expansion;
+    let tmp = TempDir::new("profile-dtb");
+    let spike = spike_with_isa(spike, expansion, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program(name),
+            hs_args: &["--isa", profile],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Zfa: `isa_zfa` runs every RV64 Zfa instruction of F and D over a table of values in every
+/// rounding mode; with Zfa named they compute (bit-exact, flags included) and without it, or
+/// without D for the double forms, they trap, as on Spike with the same ISA string.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zfa")]
+#[case("rv64imafc_zfa")]
+fn zfa_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_zfa with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("zfa-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_zfa"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -521,3 +521,37 @@ fn spike_command_maps_onto_run() {
     assert!(err.contains("\ncore   0: 3 0x0000000080000000 ("), "{err}");
     assert!(!err.contains("instructions in"), "no summary line: {err}");
 }
+
+/// Spike's `-l` trace of the extension programs with the extension on (the default ISA's runs
+/// with it off are `trace_matches_spike`'s): Spike is handed a tree whose `riscv,isa` is the
+/// same string as hartscope's `--isa`.
+#[rstest]
+#[case("isa_zcb", "rv64gcb_zcb")]
+#[case("isa_zcb", "rv64gc_zcb")]
+#[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
+#[case("isa_cbo", "rv64gc_zicbom_zicboz")]
+#[case("isa_zfa", "rv64gc_zfa")]
+fn extension_trace_matches_spike(#[case] name: &str, #[case] isa: &str) {
+    let what = format!("{name} with --isa {isa}");
+    let Some(spike) = spike_for(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("ext-trace");
+    let dtb = tmp.join("spike-isa.dtb");
+    std::fs::write(&dtb, spike_platform_dtb_with(isa, 16, 4).expect("the tree"))
+        .expect("write the device tree");
+    let spike = Spike {
+        dtb,
+        ..spike.clone()
+    };
+    let elf = program(name);
+    let isa_arg = format!("--isa={isa}");
+    let (ours, out) = our_log(&elf, &[&isa_arg], &what);
+    let theirs = spike_log(&spike, &elf, &[], &what);
+    let spikes = spike_lines(&theirs, entry(&elf));
+    let ours: Vec<&str> = ours.lines().collect();
+    assert_eq!(ours.len(), spikes.len(), "{what}: line counts");
+    let n = compare(&ours, &spikes, None, &what);
+    assert!(n > 100, "{what}: only {n} lines");
+    assert_eq!(out.code(), Some(0), "{what}");
+}

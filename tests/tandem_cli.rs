@@ -806,3 +806,28 @@ fn flute_strict_style_on_the_command_line() {
         &["writer.style", "flute-loose", "flute-strict"],
     );
 }
+
+/// cbo.zero's record is one 64-byte store of zeros: the writer gives its address (no
+/// store-data item has that size) and, in the memory trace, eight 8-byte stores of zero
+/// covering the block; the stream parses and dumps whole.
+#[test]
+fn cbo_zero_writes_its_block_as_doubleword_stores() {
+    let tmp = TempDir::new("tandem-cbo");
+    let trace = record(
+        &tmp,
+        "isa_cbo",
+        &["--isa", "rv64gc_zicbom_zicboz", "--tandem-with", "all"],
+    );
+    let out = hs(&["tandem", "dump", s(&trace)]);
+    expect_code(&out, 0, "tandem dump of isa_cbo");
+    let text = out.stdout_str();
+    let line = text
+        .lines()
+        .find(|l| l.contains("cbo.zero") && l.contains("eaddr=0x80002080"))
+        .unwrap_or_else(|| panic!("no cbo.zero of 0x80002080 in:\n{}", tail(&text)));
+    for k in 0..8u64 {
+        let req = format!("mem-req(store 8B @{:#x} data=0x0)", 0x8000_2080u64 + 8 * k);
+        assert!(line.contains(&req), "{req} missing: {line}");
+    }
+    assert!(!line.contains(" store"), "no store-data item: {line}");
+}

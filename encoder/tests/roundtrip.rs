@@ -86,11 +86,36 @@ fn hart_options(p: &Path) -> (Vec<String>, Option<Vec<u8>>) {
     (args, input)
 }
 
+thread_local! {
+    /// An ISA string the current test runs its programs with instead of their own (the
+    /// extension programs run once as they are, with their extension off, and once with it on).
+    static ISA: std::cell::RefCell<Option<&'static str>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The machine configuration those options describe, as `hartscope run` builds it.
 fn config_for(p: &Path) -> Config {
-    iss::options::HartOptions::from_args(&hart_options(p).0)
+    let mut args = hart_options(p).0;
+    if let Some(isa) = ISA.with(|i| *i.borrow()) {
+        args.extend(["--isa".to_string(), isa.to_string()]);
+    }
+    iss::options::HartOptions::from_args(&args)
         .and_then(|o| o.config(Config::default()))
         .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The extension programs with their extensions on: their new instructions execute (none of
+/// them is a transfer), and the trace decodes to the same pc flow.
+#[rstest::rstest]
+#[case("isa_zcb", "rv64gcb_zcb")]
+#[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
+#[case("isa_cbo", "rv64gc_zicbom_zicboz")]
+#[case("isa_zfa", "rv64gc_zfa")]
+fn extension_programs_with_their_extensions(#[case] name: &str, #[case] isa: &'static str) {
+    ISA.with(|i| *i.borrow_mut() = Some(isa));
+    let p = program(name);
+    for c in cases(main_of(&p)) {
+        check(&p, &c);
+    }
 }
 
 fn machine(p: &Path) -> (Machine, Vec<u8>) {
@@ -589,6 +614,10 @@ program_tests!(
     uart_irq_s,
     isa_probe,
     isa_zb,
+    isa_zcb,
+    isa_hints,
+    isa_cbo,
+    isa_zfa,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -678,6 +707,10 @@ fn every_program_is_covered() {
         "uart_irq_s",
         "isa_probe",
         "isa_zb",
+        "isa_zcb",
+        "isa_hints",
+        "isa_cbo",
+        "isa_zfa",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();

@@ -83,8 +83,9 @@ impl Line<'_> {
     }
 }
 
-/// The longest line: the prefix, eight register writes and two memory accesses, with room.
-const MAX_LINE: usize = 1024;
+/// The longest line: the prefix, eight register writes and two memory accesses, or
+/// cbo.zero's 64 byte writes (28 bytes each), with room.
+const MAX_LINE: usize = 4096;
 
 /// The key Spike's commit log uses for a register write.
 fn spike_key(r: Reg) -> u64 {
@@ -349,6 +350,16 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             l.hex(m.vaddr, 16);
         }
         for m in r.mem().iter().filter(|m| m.kind == MemKind::Store) {
+            if m.size > 8 {
+                // cbo.zero's block of zeros: Spike stores (and logs) it byte by byte.
+                for i in 0..m.size as u64 {
+                    l.put(b" mem ");
+                    l.hex(m.vaddr.wrapping_add(i), 16);
+                    l.put(b" ");
+                    l.hex(0, 2);
+                }
+                continue;
+            }
             l.put(b" mem ");
             l.hex(m.vaddr, 16);
             l.put(b" ");

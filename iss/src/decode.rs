@@ -133,6 +133,14 @@ pub fn decode32(bits: u32) -> Insn {
         0x03 => match f3 {
             0 => insn(Op::Fence, 0, 0, 0, 0, bits, 4),
             1 => insn(Op::FenceI, 0, 0, 0, 0, bits, 4),
+            // Zicbom, Zicboz: cbo.inval/clean/flush/zero (rs1), rd = 0
+            2 if rd == 0 => match bits >> 20 {
+                0 => insn(Op::CboInval, 0, rs1, 0, 0, bits, 4),
+                1 => insn(Op::CboClean, 0, rs1, 0, 0, bits, 4),
+                2 => insn(Op::CboFlush, 0, rs1, 0, 0, bits, 4),
+                4 => insn(Op::CboZero, 0, rs1, 0, 0, bits, 4),
+                _ => ill,
+            },
             _ => ill,
         },
         // OP-IMM
@@ -299,7 +307,8 @@ pub fn decode32(bits: u32) -> Insn {
             x
         }
         // OP-FP
-        0x14 => decode_op_fp(bits, rd, f3, rs1, rs2, f7),
+        0x14 => decode_zfa(bits, rd, f3, rs1, rs2, f7)
+            .unwrap_or_else(|| decode_op_fp(bits, rd, f3, rs1, rs2, f7)),
         // BRANCH
         0x18 => {
             let op = match f3 {
@@ -390,6 +399,37 @@ fn decode_amo(bits: u32, rd: u32, f3: u32, rs1: u32, rs2: u32) -> Insn {
         _ => return ill,
     };
     insn_rm(op, rd, rs1, rs2, (bits >> 25) & 3, bits)
+}
+
+/// OP-FP's Zfa encodings (F and D forms; RV64 has no `fmvh`/`fmvp`), or `None`.
+#[inline]
+fn decode_zfa(bits: u32, rd: u32, f3: u32, rs1: u32, rs2: u32, f7: u32) -> Option<Insn> {
+    let plain = |op: Op| Some(insn(op, rd, rs1, rs2, 0, bits, 4));
+    let round = |op: Op| {
+        if rm_ok(f3) {
+            Some(insn_rm(op, rd, rs1, 0, f3, bits))
+        } else {
+            Some(Insn::illegal(bits, 4))
+        }
+    };
+    match (f7, rs2, f3) {
+        (0x78, 1, 0) => Some(insn(Op::FliS, rd, rs1, 0, 0, bits, 4)),
+        (0x79, 1, 0) => Some(insn(Op::FliD, rd, rs1, 0, 0, bits, 4)),
+        (0x14, _, 2) => plain(Op::FminmS),
+        (0x14, _, 3) => plain(Op::FmaxmS),
+        (0x15, _, 2) => plain(Op::FminmD),
+        (0x15, _, 3) => plain(Op::FmaxmD),
+        (0x20, 4, _) => round(Op::FroundS),
+        (0x20, 5, _) => round(Op::FroundnxS),
+        (0x21, 4, _) => round(Op::FroundD),
+        (0x21, 5, _) => round(Op::FroundnxD),
+        (0x61, 8, 1) => Some(insn_rm(Op::FcvtmodWD, rd, rs1, 0, 1, bits)),
+        (0x50, _, 4) => plain(Op::FleqS),
+        (0x50, _, 5) => plain(Op::FltqS),
+        (0x51, _, 4) => plain(Op::FleqD),
+        (0x51, _, 5) => plain(Op::FltqD),
+        _ => None,
+    }
 }
 
 /// OP-FP: the F and D computational, conversion, move, compare and classify instructions.
@@ -509,6 +549,17 @@ const fn sext(v: u32, n: u32) -> i32 {
     ((v << (32 - n)) as i32) >> (32 - n)
 }
 
+/// Whether the 16-bit instruction `half` is in Zcb's encoding space (quadrant 0 funct3 100:
+/// c.lbu, c.lhu, c.lh, c.sb, c.sh; quadrant 1 funct6 100111 with funct2 10 or 11: c.mul and
+/// the unary c.zext.b, c.sext.b, c.zext.h, c.sext.h, c.zext.w, c.not). These decode to the
+/// operations they expand to (`c.zext.b` is `andi rd', rd', 0xff`), whose extension column
+/// is I, M, Zba or Zbb: the ISA filter reads this too, so they also need Zcb.
+#[inline]
+pub const fn is_zcb(half: u32) -> bool {
+    let h = half & 0xffff;
+    (h & 0xe003) == 0x8000 || ((h & 0xfc03) == 0x9c01 && (h & 0x40) != 0)
+}
+
 /// Decodes a compressed (RV64C) instruction into the instruction it expands to, with `len == 2`.
 /// Values whose bits 1:0 are `11` are not compressed instructions and decode as illegal.
 pub fn decode16(half: u16) -> Insn {
@@ -552,6 +603,21 @@ pub fn decode16(half: u16) -> Insn {
         (0, 6) => {
             let imm = ((b >> 7) & 0x38) | ((b >> 4) & 0x4) | ((b << 1) & 0x40);
             c(Op::Sw, 0, rs1p, rdp, imm as i32)
+        }
+        // Zcb: c.lbu, c.lhu, c.lh -> lbu/lhu/lh rd', uimm(rs1'); c.sb, c.sh -> sb/sh rs2',
+        // uimm(rs1') (uimm[0] = bit 6, uimm[1] = bit 5; the halfword forms use bit 6 as the
+        // signed/unsigned or reserved bit). Only with Zcb: the ISA filter reads the encoding.
+        (0, 4) => {
+            let bimm = (((b >> 6) & 1) | ((b >> 4) & 2)) as i32;
+            let himm = ((b >> 4) & 2) as i32;
+            match ((b >> 10) & 7, (b >> 6) & 1) {
+                (0, _) => c(Op::Lbu, rdp, rs1p, 0, bimm),
+                (1, 0) => c(Op::Lhu, rdp, rs1p, 0, himm),
+                (1, _) => c(Op::Lh, rdp, rs1p, 0, himm),
+                (2, _) => c(Op::Sb, 0, rs1p, rdp, bimm),
+                (3, 0) => c(Op::Sh, 0, rs1p, rdp, himm),
+                _ => ill,
+            }
         }
         // ---- Quadrant 1 ----
         // c.nop / c.addi -> addi rd, rd, imm (HINTs when rd = 0 with imm != 0, or imm = 0)
@@ -600,6 +666,20 @@ pub fn decode16(half: u16) -> Insn {
                     (0, 3) => Op::And,
                     (1, 0) => Op::Subw,
                     (1, 1) => Op::Addw,
+                    // Zcb: c.mul -> mul rd', rd', rs2'
+                    (1, 2) => Op::Mul,
+                    // Zcb: the unary operations on rd' (the second operand is x0)
+                    (1, _) => {
+                        return match (b >> 2) & 7 {
+                            0 => c(Op::Andi, rs1p, rs1p, 0, 0xff),
+                            1 => c(Op::SextB, rs1p, rs1p, 0, 0),
+                            2 => c(Op::ZextH, rs1p, rs1p, 0, 0),
+                            3 => c(Op::SextH, rs1p, rs1p, 0, 0),
+                            4 => c(Op::AddUw, rs1p, rs1p, 0, 0),
+                            5 => c(Op::Xori, rs1p, rs1p, 0, -1),
+                            _ => ill,
+                        }
+                    }
                     _ => return ill,
                 };
                 c(op, rs1p, rs1p, rdp, 0)
@@ -673,7 +753,7 @@ pub fn decode16(half: u16) -> Insn {
             let imm = ((b >> 7) & 0x3c) | ((b >> 1) & 0xc0);
             c(Op::Sw, 0, 2, rs2, imm as i32)
         }
-        // Quadrant 0 funct3 4 (reserved), and bits 1:0 = 11 (not compressed).
+        // Bits 1:0 = 11 (not compressed).
         _ => ill,
     }
 }
@@ -964,6 +1044,20 @@ mod tests {
     #[case::c_slli_hint_shamt0(0x0502, Slli, 10, 10, 0, 0, 0, 0)] // hand-encoded
     #[case::c_srli_hint_shamt0(0x8001, Srli, 8, 8, 0, 0, 0, 0)] // hand-encoded
     #[case::c_srai_hint_shamt0(0x8401, Srai, 8, 8, 0, 0, 0, 0)] // hand-encoded
+    // Zcb (Spike's disassembly of the hand-encoded words)
+    #[case::c_lbu(0x81c8, Lbu, 10, 11, 0, 0, 0, 1)] // c.lbu a0, 1(a1)
+    #[case::c_lbu_3(0x80fc, Lbu, 15, 9, 0, 0, 0, 3)] // c.lbu a5, 3(s1)
+    #[case::c_lhu(0x85a8, Lhu, 10, 11, 0, 0, 0, 2)] // c.lhu a0, 2(a1)
+    #[case::c_lh(0x84f0, Lh, 12, 9, 0, 0, 0, 2)] // c.lh a2, 2(s1)
+    #[case::c_sb(0x89f0, Sb, 0, 11, 12, 0, 0, 3)] // c.sb a2, 3(a1)
+    #[case::c_sh(0x8da0, Sh, 0, 11, 8, 0, 0, 2)] // c.sh s0, 2(a1)
+    #[case::c_zext_b(0x9c61, Andi, 8, 8, 0, 0, 0, 255)] // c.zext.b s0
+    #[case::c_sext_b(0x9d65, SextB, 10, 10, 0, 0, 0, 0)] // c.sext.b a0
+    #[case::c_zext_h(0x9d69, ZextH, 10, 10, 0, 0, 0, 0)] // c.zext.h a0
+    #[case::c_sext_h(0x9d6d, SextH, 10, 10, 0, 0, 0, 0)] // c.sext.h a0
+    #[case::c_zext_w(0x9d71, AddUw, 10, 10, 0, 0, 0, 0)] // c.zext.w a0
+    #[case::c_not(0x9ff5, Xori, 15, 15, 0, 0, 0, -1)] // c.not a5
+    #[case::c_mul(0x9fc1, Mul, 15, 15, 8, 0, 0, 0)] // c.mul a5, s0
     fn decodes_compressed(
         #[case] bits: u16,
         #[case] op: Op,
@@ -992,9 +1086,10 @@ mod tests {
     #[case::c_lui_imm_0(0x6501)] // c.lui a0 with nzimm = 0
     #[case::c_lui_x0_imm_0(0x6001)] // c.lui x0 with nzimm = 0 (reserved, not a HINT)
     #[case::c_addiw_rd_0(0x2005)] // c.addiw with rd = x0
-    #[case::q0_funct3_4(0x8000)] // quadrant 0 funct3 100 is reserved
-    #[case::q1_ca_reserved_10(0x9c41)] // CA format, bit 12 = 1, funct2 = 10
-    #[case::q1_ca_reserved_11(0x9c61)] // CA format, bit 12 = 1, funct2 = 11
+    #[case::q0_funct3_4_op_4(0x9000)] // quadrant 0 funct3 100, bits 12:10 = 100 (Zcb's rest)
+    #[case::q0_c_sh_bit6(0x8c40)] // c.sh with bit 6 set
+    #[case::q1_zcb_unary_6(0x9c79)] // Zcb's unary group, funct 110
+    #[case::q1_zcb_unary_7(0x9c7d)] // Zcb's unary group, funct 111
     #[case::not_compressed(0x0003)] // bits 1:0 = 11 is not a compressed instruction
     fn illegal_compressed(#[case] bits: u16) {
         assert_eq!(decode16(bits), Insn::illegal(bits as u32, 2));
@@ -1016,7 +1111,7 @@ mod tests {
     #[case::fmv_x_w_rs2_1(0xe0150553)] // fmv.x.w with rs2 = 1
     #[case::fmv_x_d_rs2_1(0xe2150553)] // fmv.x.d with rs2 = 1
     #[case::fclass_s_rs2_1(0xe0159553)] // fclass.s with rs2 = 1
-    #[case::fmv_w_x_rs2_1(0xf0150553)] // fmv.w.x with rs2 = 1
+    #[case::fmv_w_x_rs2_2(0xf0250553)] // fmv.w.x with rs2 = 2 (rs2 = 1 is Zfa's fli.s)
     #[case::fcvt_w_s_rs2_4(0xc04592d3)] // fcvt with rs2 = 4
     #[case::fadd_h(0x04b50553)] // fmt = 10 (Zfh)
     #[case::fmadd_q(0x6ec58543)] // fmadd fmt = 11 (Q)
@@ -1037,7 +1132,8 @@ mod tests {
     #[case::wfi_rd(0x105000f3)] // wfi with rd != 0
     #[case::sfence_vma_rd(0x12b500f3)] // sfence.vma with rd != 0
     #[case::system_funct3_4(0x0000c073)] // SYSTEM funct3 100
-    #[case::misc_mem_funct3_2(0x0000200f)] // MISC-MEM funct3 010 (Zicbom)
+    #[case::misc_mem_funct3_2(0x0030200f)] // MISC-MEM funct3 010, imm 3 (no CBO)
+    #[case::cbo_rd_not_0(0x00052f8f)] // cbo.inval with rd = x31
     #[case::jalr_funct3_1(0x00051567)] // JALR funct3 001
     #[case::branch_funct3_2(0x00b52063)] // BRANCH funct3 010
     #[case::len48(0x0000001f)] // 48-bit encoding

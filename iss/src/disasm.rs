@@ -10,7 +10,8 @@
 //! does where they are RV64GC-shaped (`c.jr zero`, `c.addi4spn a0, sp, 0`, a `jalr` with
 //! funct3 set prints `unknown`). Beyond RV64GC it knows what the shipped programs and
 //! riscv-dv's RV64GC streams meet: Zfh/Q arithmetic and conversions, Zcb, Zcmop, Zabha/Zacas,
-//! Zibi's `beqi`/`bnei`, the prefetch and `pause` hints, Svinval and the hypervisor fences.
+//! Zibi's `beqi`/`bnei`, the prefetch and `pause` hints, Zicbom/Zicboz, Svinval and the
+//! hypervisor fences.
 //! Encodings of other extensions Spike knows (vector, Zb*, Zfa, hypervisor loads...) print
 //! `unknown` here: docs/riscv-dv.md says so.
 //!
@@ -176,6 +177,11 @@ fn w32(b: u32, w: &mut Out) {
         // MISC-MEM
         0x0f => match f3 {
             0 if b == 0x0100_000f => w.bare("pause"),
+            // Zicbom, Zicboz
+            2 if field(b, 7, 5) == 0 && matches!(b >> 20, 0 | 1 | 2 | 4) => {
+                let n = ["cbo.inval", "cbo.clean", "cbo.flush", "", "cbo.zero"][(b >> 20) as usize];
+                w.op(n, &[&Base(X[field(b, 15, 5) as usize])]);
+            }
             0 => {
                 let (pred, succ) = (field(b, 24, 4), field(b, 20, 4));
                 let set = |v: u32| -> String {
@@ -448,6 +454,30 @@ fn op_fp(b: u32, w: &mut Out) {
     let fmt = FMT[(f7 & 3) as usize];
     let (fd, f1, f2) = (F[rd], F[rs1], F[rs2]);
     let (xd, x1) = (X[rd], X[rs1]);
+    let sd = f7 & 3 < 2;
+    match f7 >> 2 {
+        // Zfa, single and double forms (Spike names fli's destination as an x register).
+        0x1e if sd && rs2 == 1 && f3 == 0 => {
+            let imm = crate::fp::fli_text(rs1 as u8);
+            return w.op(&format!("fli.{fmt}"), &[&xd, &imm]);
+        }
+        0x05 if sd && (f3 == 2 || f3 == 3) => {
+            let n = ["fminm", "fmaxm"][f3 as usize - 2];
+            return w.op(&format!("{n}.{fmt}"), &[&fd, &f1, &f2]);
+        }
+        0x08 if sd && (rs2 == 4 || rs2 == 5) && f3 != 5 && f3 != 6 => {
+            let n = ["fround", "froundnx"][rs2 - 4];
+            return w.op(&format!("{n}.{fmt}"), &[&fd, &f1]);
+        }
+        0x18 if f7 == 0x61 && rs2 == 8 && f3 == 1 => {
+            return w.op("fcvtmod.w.d", &[&xd, &f1, &"rtz"]);
+        }
+        0x14 if sd && (f3 == 4 || f3 == 5) => {
+            let n = ["fleq", "fltq"][f3 as usize - 4];
+            return w.op(&format!("{n}.{fmt}"), &[&xd, &f1, &f2]);
+        }
+        _ => {}
+    }
     match f7 >> 2 {
         0x00..=0x03 => {
             let n = ["fadd", "fsub", "fmul", "fdiv"][(f7 >> 2) as usize];

@@ -107,6 +107,13 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     // Spike reads these two when it is handed this tree (`spike --dtb`).
     fdt.property_u32("riscv,pmpregions", cfg.pmp_regions as u32)?;
     fdt.property_u32("riscv,pmpgranularity", cfg.pmp_granularity as u32)?;
+    // The cache block of Zicbom/Zicboz (Spike's 64 bytes).
+    if cfg.isa.zicbom {
+        fdt.property_u32("riscv,cbom-block-size", crate::exec::cbo::BLOCK as u32)?;
+    }
+    if cfg.isa.zicboz {
+        fdt.property_u32("riscv,cboz-block-size", crate::exec::cbo::BLOCK as u32)?;
+    }
     let intc = fdt.begin_node("interrupt-controller")?;
     fdt.property_u32("#interrupt-cells", 1)?;
     fdt.property_null("interrupt-controller")?;
@@ -597,6 +604,26 @@ mod tests {
             .at("cpus/cpu@0")
             .strings("riscv,isa-extensions")
             .contains(&"smctr".to_string()));
+    }
+
+    /// Zicbom and Zicboz: the extensions are listed and the cache block sizes given.
+    #[test]
+    fn cbo_block_sizes() {
+        let mut cfg = config(false, false);
+        let pmu = pmu::Pmu::new(cfg.pmu.clone()).unwrap();
+        let cpu = |cfg: &Config| parse(&build(cfg, &pmu.dt_tables()).unwrap());
+        let root = cpu(&cfg);
+        assert!(!root
+            .at("cpus/cpu@0")
+            .props
+            .contains_key("riscv,cbom-block-size"));
+        cfg.isa = crate::Isa::parse("rv64gc_zicbom_zicboz").unwrap();
+        let root = cpu(&cfg);
+        let c = root.at("cpus/cpu@0");
+        assert_eq!(c.u32s("riscv,cbom-block-size"), [64]);
+        assert_eq!(c.u32s("riscv,cboz-block-size"), [64]);
+        let exts = c.strings("riscv,isa-extensions");
+        assert!(exts.contains(&"zicbom".to_string()) && exts.contains(&"zicboz".to_string()));
     }
 
     #[test]

@@ -653,6 +653,262 @@ fn classify(sign: bool, top: bool, bottom: bool, frac_zero: bool, quiet: bool) -
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Zfa (F and D only: hartscope has no Zfh or Q), as Spike computes it.
+
+/// `fli.s`/`fli.d`'s 32 constants, by rs1: -1.0, the least positive normal (`min`), 2^-16,
+/// 2^-15, 2^-8, 2^-7, 0.0625 ... 65536.0, infinity and the canonical NaN. As `f64`s, index 1
+/// aside (each format's own minimum).
+const FLI: [f64; 32] = [
+    -1.0,
+    0.0,
+    1.52587890625e-05,
+    3.0517578125e-05,
+    0.00390625,
+    0.0078125,
+    0.0625,
+    0.125,
+    0.25,
+    0.3125,
+    0.375,
+    0.4375,
+    0.5,
+    0.625,
+    0.75,
+    0.875,
+    1.0,
+    1.25,
+    1.5,
+    1.75,
+    2.0,
+    2.5,
+    3.0,
+    4.0,
+    8.0,
+    16.0,
+    128.0,
+    256.0,
+    32768.0,
+    65536.0,
+    f64::INFINITY,
+    0.0,
+];
+
+/// `fli.s`: the constant of index `i` (0..=31).
+pub fn fli_s(i: u8) -> u32 {
+    match i & 31 {
+        1 => f32::MIN_POSITIVE.to_bits(),
+        31 => CANONICAL_NAN_S,
+        i => (FLI[i as usize] as f32).to_bits(),
+    }
+}
+
+/// `fli.d`: the constant of index `i` (0..=31).
+pub fn fli_d(i: u8) -> u64 {
+    match i & 31 {
+        1 => f64::MIN_POSITIVE.to_bits(),
+        31 => CANONICAL_NAN_D,
+        i => FLI[i as usize].to_bits(),
+    }
+}
+
+/// How Spike's disassembly spells `fli`'s constant of index `i`.
+pub fn fli_text(i: u8) -> &'static str {
+    const TEXT: [&str; 32] = [
+        "-1.0",
+        "min",
+        "1.52587890625e-05",
+        "3.0517578125e-05",
+        "0.00390625",
+        "0.0078125",
+        "0.0625",
+        "0.125",
+        "0.25",
+        "0.3125",
+        "0.375",
+        "0.4375",
+        "0.5",
+        "0.625",
+        "0.75",
+        "0.875",
+        "1.0",
+        "1.25",
+        "1.5",
+        "1.75",
+        "2.0",
+        "2.5",
+        "3.0",
+        "4.0",
+        "8.0",
+        "16.0",
+        "128.0",
+        "256.0",
+        "32768.0",
+        "65536.0",
+        "inf",
+        "nan",
+    ];
+    TEXT[(i & 31) as usize]
+}
+
+/// `fminm.s` (IEEE 754-2019 `minimum`): any NaN operand gives the canonical NaN (NV for a
+/// signalling one); -0 < +0.
+#[inline]
+pub fn minm_s(a: u32, b: u32) -> (u32, u8) {
+    flags_of(|| {
+        // SAFETY: value-only SoftFloat calls (module Safety section).
+        let less = unsafe {
+            sf::f32_lt_quiet(sf32(a), sf32(b)) || (sf::f32_eq(sf32(a), sf32(b)) && a & SIGN_S != 0)
+        };
+        if is_nan_s(a) || is_nan_s(b) {
+            CANONICAL_NAN_S
+        } else if less {
+            a
+        } else {
+            b
+        }
+    })
+}
+
+/// `fmaxm.s` (`maximum`): NaNs as [`minm_s`]; +0 > -0.
+#[inline]
+pub fn maxm_s(a: u32, b: u32) -> (u32, u8) {
+    flags_of(|| {
+        // SAFETY: value-only SoftFloat calls (module Safety section).
+        let greater = unsafe {
+            sf::f32_lt_quiet(sf32(b), sf32(a)) || (sf::f32_eq(sf32(b), sf32(a)) && b & SIGN_S != 0)
+        };
+        if is_nan_s(a) || is_nan_s(b) {
+            CANONICAL_NAN_S
+        } else if greater {
+            a
+        } else {
+            b
+        }
+    })
+}
+
+/// `fminm.d`: as [`minm_s`].
+#[inline]
+pub fn minm_d(a: u64, b: u64) -> (u64, u8) {
+    flags_of(|| {
+        // SAFETY: value-only SoftFloat calls (module Safety section).
+        let less = unsafe {
+            sf::f64_lt_quiet(sf64(a), sf64(b)) || (sf::f64_eq(sf64(a), sf64(b)) && a & SIGN_D != 0)
+        };
+        if is_nan_d(a) || is_nan_d(b) {
+            CANONICAL_NAN_D
+        } else if less {
+            a
+        } else {
+            b
+        }
+    })
+}
+
+/// `fmaxm.d`: as [`maxm_s`].
+#[inline]
+pub fn maxm_d(a: u64, b: u64) -> (u64, u8) {
+    flags_of(|| {
+        // SAFETY: value-only SoftFloat calls (module Safety section).
+        let greater = unsafe {
+            sf::f64_lt_quiet(sf64(b), sf64(a)) || (sf::f64_eq(sf64(b), sf64(a)) && b & SIGN_D != 0)
+        };
+        if is_nan_d(a) || is_nan_d(b) {
+            CANONICAL_NAN_D
+        } else if greater {
+            a
+        } else {
+            b
+        }
+    })
+}
+
+/// `fround.s` (`exact` false) and `froundnx.s` (true: NX when the value changes): round to an
+/// integer in the same format with `rm`.
+#[inline]
+pub fn round_s(a: u32, rm: u8, exact: bool) -> (u32, u8) {
+    // SAFETY: value-only SoftFloat call (module Safety section).
+    rounded(rm, || unsafe { sf::f32_roundToInt(sf32(a), rm, exact) }.v)
+}
+
+/// `fround.d`, `froundnx.d`: as [`round_s`].
+#[inline]
+pub fn round_d(a: u64, rm: u8, exact: bool) -> (u64, u8) {
+    // SAFETY: value-only SoftFloat call (module Safety section).
+    rounded(rm, || unsafe { sf::f64_roundToInt(sf64(a), rm, exact) }.v)
+}
+
+/// `fleq.s`: `fle.s` as a quiet comparison (NV only for a signalling NaN).
+#[inline]
+pub fn leq_s(a: u32, b: u32) -> (u64, u8) {
+    // SAFETY: value-only SoftFloat call (module Safety section).
+    flags_of(|| unsafe { sf::f32_le_quiet(sf32(a), sf32(b)) } as u64)
+}
+
+/// `fltq.s`: `flt.s` as a quiet comparison.
+#[inline]
+pub fn ltq_s(a: u32, b: u32) -> (u64, u8) {
+    // SAFETY: value-only SoftFloat call (module Safety section).
+    flags_of(|| unsafe { sf::f32_lt_quiet(sf32(a), sf32(b)) } as u64)
+}
+
+/// `fleq.d`: as [`leq_s`].
+#[inline]
+pub fn leq_d(a: u64, b: u64) -> (u64, u8) {
+    // SAFETY: value-only SoftFloat call (module Safety section).
+    flags_of(|| unsafe { sf::f64_le_quiet(sf64(a), sf64(b)) } as u64)
+}
+
+/// `fltq.d`: as [`ltq_s`].
+#[inline]
+pub fn ltq_d(a: u64, b: u64) -> (u64, u8) {
+    // SAFETY: value-only SoftFloat call (module Safety section).
+    flags_of(|| unsafe { sf::f64_lt_quiet(sf64(a), sf64(b)) } as u64)
+}
+
+/// `fcvtmod.w.d`: the double truncated to an integer, modulo 2^32, sign-extended (Spike's
+/// computation): NV for infinities, NaNs and values outside the 32-bit range (the result is
+/// still the value modulo 2^32, or 0 for infinities and NaNs), NX when a fraction was dropped
+/// and NV was not raised.
+pub fn cvtmod_w_d(a: u64) -> (u64, u8) {
+    let sign = a >> 63 != 0;
+    let exp = ((a >> 52) & 0x7ff) as i32;
+    let mut frac = a & ((1 << 52) - 1);
+    let (mut inexact, mut invalid) = (false, false);
+    if exp == 0 {
+        inexact = frac != 0;
+        frac = 0;
+    } else if exp == 0x7ff {
+        invalid = true;
+        frac = 0;
+    } else {
+        let true_exp = exp - 1023;
+        let shift = true_exp - 52;
+        frac |= 1 << 52;
+        if shift >= 64 {
+            frac = 0;
+        } else if shift >= 0 {
+            frac <<= shift;
+        } else if shift > -64 {
+            inexact = frac << (64 + shift) != 0;
+            frac >>= -shift;
+        } else {
+            inexact = true;
+            frac = 0;
+        }
+        if true_exp > 31 || frac > if sign { 0x8000_0000 } else { 0x7fff_ffff } {
+            invalid = true;
+            inexact = false;
+        }
+        if sign {
+            frac = frac.wrapping_neg();
+        }
+    }
+    let flags = if invalid { NV } else { 0 } | if inexact { NX } else { 0 };
+    (frac as u32 as i32 as i64 as u64, flags)
+}
+
 #[cfg(test)]
 mod tests {
     //! The tables marked "Spike-confirmed" hold vectors that were run on Spike (riscv-isa-sim,

@@ -17,6 +17,10 @@
 //! trap at all, and Spike, the reference every differential test compares with, always
 //! implements both. Zicntr and Zihpm, as on Spike, exist only when named.
 //!
+//! A profile name (`rva22u64`, `rva23u64`, [`PROFILES`]) stands for the profile's mandatory
+//! extensions that hartscope implements; what it lacks of them is documented there (and in
+//! the README), and the rest of the string may name more extensions.
+//!
 //! What hartscope cannot do is refused with an [`IsaError`] naming the extension: another
 //! base (rv32, `e`), an extension it does not implement, a letter out of canonical order, and
 //! impossible combinations (`d` without `f`; Smcsrind/Smstateen without CTR).
@@ -27,7 +31,8 @@ use thiserror::Error;
 /// An extension an operation belongs to: a column of the instruction table
 /// ([`crate::ops`]), which the decode-time filter ([`Isa::filter`]) reads through
 /// [`Isa::decodes`]. Compressed instructions belong to the extension of the operation they
-/// expand to, and to C.
+/// expand to, and to C; those in Zcb's encoding space ([`crate::decode::is_zcb`]) to Zcb as
+/// well (the filter reads the bits, so no operation needs a row of its own for Zcb).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ext {
     /// The base integer ISA (RV64I).
@@ -42,6 +47,14 @@ pub enum Ext {
     Zbb,
     Zbs,
     Zicond,
+    /// Zicbom: `cbo.clean`, `cbo.flush`, `cbo.inval`.
+    Zicbom,
+    /// Zicboz: `cbo.zero`.
+    Zicboz,
+    /// Zfa's single-precision forms (with F).
+    Zfa,
+    /// Zfa's double-precision forms (with D).
+    ZfaD,
     /// The privileged architecture's instructions (xRET, WFI, SFENCE.VMA): every hart has
     /// them.
     Priv,
@@ -73,6 +86,23 @@ pub struct Isa {
     pub zbs: bool,
     /// Zicond: `czero.eqz`, `czero.nez`.
     pub zicond: bool,
+    /// Zcb: the simple 16-bit instructions (`c.lbu`, `c.zext.b`, `c.mul`...), with C; those
+    /// that expand to an M, Zba or Zbb operation need that extension too.
+    pub zcb: bool,
+    /// Zihintpause: `pause` (a FENCE hint, which executes as such with it or without it).
+    pub zihintpause: bool,
+    /// Zihintntl: the non-temporal locality hints `ntl.*` and `c.ntl.*` (ADD/C.ADD hints to x0,
+    /// which execute as such with it or without it).
+    pub zihintntl: bool,
+    /// Zicbop: `prefetch.i/r/w` (ORI hints to x0, which execute as such with it or without it).
+    pub zicbop: bool,
+    /// Zicbom: cache-block management (`cbo.clean`, `cbo.flush`, `cbo.inval`).
+    pub zicbom: bool,
+    /// Zicboz: `cbo.zero`.
+    pub zicboz: bool,
+    /// Zfa: `fli`, `fminm`/`fmaxm`, `fround`/`froundnx`, `fcvtmod.w.d`, `fleq`/`fltq` (the
+    /// single forms with F, the double ones with D).
+    pub zfa: bool,
     /// Sscofpmf: counter overflow and mode filtering.
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
@@ -92,7 +122,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, zicbom, zicboz, zfa, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -101,11 +131,52 @@ pub enum IsaError {
         ext: &'static str,
         needs: &'static str,
     },
+    #[error("profile '{0}' is not known (hartscope knows rva22u64 and rva23u64)")]
+    Profile(String),
     #[error("an empty extension name (two underscores in a row, or one at the end)")]
     Empty,
     #[error("'{0}' cannot be parsed (extensions are letters, each with an optional version such as 2p0)")]
     Syntax(String),
 }
+
+/// An ISA profile `--isa` accepts by name: it selects the profile's mandatory extensions that
+/// hartscope implements (`expansion`, an ISA string; more extensions may follow the name,
+/// `rva22u64_zicond`), and runs without the ones it does not (`lacks`: what a program written
+/// for the profile may meet as illegal instructions, or, for Zicclsm, as misaligned-access
+/// traps unless `--misaligned emulate`). V and its Zv* extensions, which RVA23U64 mandates,
+/// are left out by design (rva23u64 means rva23u64 minus V), and naming `v` is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Profile {
+    pub name: &'static str,
+    pub expansion: &'static str,
+    pub lacks: &'static [&'static str],
+}
+
+/// The profiles `--isa` knows. The memory-system properties the profiles name as extensions
+/// (Ziccif, Ziccrse, Ziccamoa, Za64rs, Zic64b) hold on hartscope's one hart with its 64-byte
+/// cache blocks; Zkt (data-independent timing) has no meaning for a simulator that has no
+/// timing, and is not listed as lacking.
+pub const PROFILES: [Profile; 2] = [
+    Profile {
+        name: "rva22u64",
+        expansion: "rv64imafdcb_zicntr_zihpm_zihintpause_zicbom_zicbop_zicboz",
+        lacks: &["zfhmin", "zicclsm (with --misaligned trap, the default)"],
+    },
+    Profile {
+        name: "rva23u64",
+        expansion:
+            "rv64imafdcb_zicntr_zihpm_zihintpause_zicbom_zicbop_zicboz_zihintntl_zicond_zcb_zfa",
+        lacks: &[
+            "zfhmin",
+            "zicclsm (with --misaligned trap, the default)",
+            "zimop",
+            "zcmop",
+            "zawrs",
+            "supm",
+            "v (with zvfhmin, zvbb, zvkt: left out by design)",
+        ],
+    },
+];
 
 /// The canonical order of the single-letter extensions after the base (the unprivileged
 /// spec's table of standard extensions); hartscope implements m, a, f, d and c of them.
@@ -127,6 +198,13 @@ impl Isa {
         zbb: false,
         zbs: false,
         zicond: false,
+        zcb: false,
+        zihintpause: false,
+        zihintntl: false,
+        zicbop: false,
+        zicbom: false,
+        zicboz: false,
+        zfa: false,
         sscofpmf: false,
         ctr: false,
     };
@@ -144,6 +222,17 @@ impl Isa {
     /// Parse an ISA string (see the module documentation).
     pub fn parse(isa: &str) -> Result<Isa, IsaError> {
         let l = isa.to_ascii_lowercase();
+        for p in PROFILES {
+            if let Some(tail) = l.strip_prefix(p.name) {
+                if tail.is_empty() || tail.starts_with('_') {
+                    return Isa::parse(&format!("{}{tail}", p.expansion));
+                }
+            }
+        }
+        if l.starts_with("rva") || l.starts_with("rvb") {
+            let name = l.split('_').next().unwrap_or(&l);
+            return Err(IsaError::Profile(name.to_string()));
+        }
         let rest = l.strip_prefix("rv64").ok_or(IsaError::NotRv64)?;
         // The base alone (Zicsr and Zifencei always come with it, as on Spike).
         let mut out = Isa {
@@ -230,6 +319,13 @@ impl Isa {
                     "zba" => out.zba = true,
                     "zbb" => out.zbb = true,
                     "zbs" => out.zbs = true,
+                    "zcb" => out.zcb = true,
+                    "zihintpause" => out.zihintpause = true,
+                    "zihintntl" => out.zihintntl = true,
+                    "zicbop" => out.zicbop = true,
+                    "zicbom" => out.zicbom = true,
+                    "zicboz" => out.zicboz = true,
+                    "zfa" => out.zfa = true,
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
@@ -242,6 +338,18 @@ impl Isa {
                     needs: "smctr or ssctr (hartscope implements them for CTR only)",
                 });
             }
+        }
+        if out.zfa && !out.f {
+            return Err(IsaError::Requires {
+                ext: "zfa",
+                needs: "f",
+            });
+        }
+        if out.zcb && !out.c {
+            return Err(IsaError::Requires {
+                ext: "zcb",
+                needs: "c (zca)",
+            });
         }
         if out.d && !out.f {
             return Err(IsaError::Requires {
@@ -292,6 +400,10 @@ impl Isa {
             && self.zbb
             && self.zbs
             && self.zicond
+            && self.zcb
+            && self.zicbom
+            && self.zicboz
+            && self.zfa
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
@@ -327,6 +439,10 @@ impl Isa {
             Ext::Zbb => self.zbb,
             Ext::Zbs => self.zbs,
             Ext::Zicond => self.zicond,
+            Ext::Zicbom => self.zicbom,
+            Ext::Zicboz => self.zicboz,
+            Ext::Zfa => self.zfa && self.f,
+            Ext::ZfaD => self.zfa && self.d,
             // SCTRCLR decodes on every hart and raises illegal-instruction when it executes
             // without CTR 1.0 (the CTR version is the CTR model's to say, not the ISA
             // string's).
@@ -345,11 +461,14 @@ impl Isa {
     }
 
     /// The instruction as this hart executes it: `d` itself, or an illegal instruction of the
-    /// same bits and length when its extension is off. Applied where instructions are
+    /// same bits and length when its extension is off (or, for a 16-bit instruction in Zcb's
+    /// encoding space, when Zcb is off). Applied where instructions are
     /// decoded (the decode cache, single steps), so it costs nothing per execution.
     #[inline]
     pub fn filter(&self, d: Insn) -> Insn {
-        if self.is_full() || self.allows(d.op, d.len) || d.op == Op::NotDecoded {
+        // No `is_full` shortcut: the column look-up is as cheap as testing every field.
+        let zcb_ok = d.len != 2 || self.zcb || !crate::decode::is_zcb(d.bits);
+        if (self.allows(d.op, d.len) && zcb_ok) || d.op == Op::NotDecoded {
             d
         } else {
             Insn::illegal(d.bits, d.len)
@@ -367,11 +486,18 @@ impl Isa {
             (self.f, "f"),
             (self.d, "d"),
             (self.c, "c"),
+            (self.zicbom, "zicbom"),
+            (self.zicbop, "zicbop"),
+            (self.zicboz, "zicboz"),
             (self.zicntr, "zicntr"),
             (self.zicond, "zicond"),
             (self.zicsr, "zicsr"),
             (self.zifencei, "zifencei"),
+            (self.zihintntl, "zihintntl"),
+            (self.zihintpause, "zihintpause"),
             (self.zihpm, "zihpm"),
+            (self.zfa, "zfa"),
+            (self.zcb, "zcb"),
             (self.zba, "zba"),
             (self.zbb, "zbb"),
             (self.zbs, "zbs"),
@@ -517,6 +643,185 @@ mod tests {
             assert_eq!(zbb.filter(d).op != Op::Illegal, on, "{bits:#x}");
             assert_eq!(b.filter(d), d, "{bits:#x}");
         }
+    }
+
+    /// Zcb's 16-bit encodings decode to I, M, Zba and Zbb operations: the filter makes them
+    /// illegal without Zcb (the encoding space says so), and without the operation's own
+    /// extension.
+    #[test]
+    fn zcb_needs_zcb_and_the_extension_of_its_operation() {
+        let all = Isa::parse("rv64gcb_zcb").unwrap();
+        let zcb = Isa::parse("rv64gc_zcb").unwrap();
+        let no_m = Isa::parse("rv64iac_zbb_zcb").unwrap();
+        assert!(zcb.zcb && !Isa::RV64GC.zcb);
+        assert_eq!(zcb.to_string(), "rv64imafdc_zicsr_zifencei_zcb");
+        assert_eq!(zcb.misa(), Isa::RV64GC.misa(), "no misa bit");
+        type On = fn(&Isa) -> bool;
+        let cases: [(u32, Op, On); 12] = [
+            (0x8188, Op::Lbu, |i| i.zcb),            // c.lbu a0, 1(a1)
+            (0x85a8, Op::Lhu, |i| i.zcb),            // c.lhu a0, 2(a1)
+            (0x85c8, Op::Lh, |i| i.zcb),             // c.lh a0, 0(a1)
+            (0x89f0, Op::Sb, |i| i.zcb),             // c.sb a2, 3(a1)
+            (0x8db0, Op::Sh, |i| i.zcb),             // c.sh a2, 2(a1)
+            (0x9d61, Op::Andi, |i| i.zcb),           // c.zext.b a0
+            (0x9d75, Op::Xori, |i| i.zcb),           // c.not a0
+            (0x9d65, Op::SextB, |i| i.zcb && i.zbb), // c.sext.b a0
+            (0x9d69, Op::ZextH, |i| i.zcb && i.zbb), // c.zext.h a0
+            (0x9d6d, Op::SextH, |i| i.zcb && i.zbb), // c.sext.h a0
+            (0x9d71, Op::AddUw, |i| i.zcb && i.zba), // c.zext.w a0
+            (0x9d51, Op::Mul, |i| i.zcb && i.m),     // c.mul a0, a2
+        ];
+        for isa in [Isa::RV64GC, zcb, no_m, all] {
+            for (bits, op, on) in cases {
+                let d = decode(bits);
+                assert_eq!((d.op, d.len), (op, 2), "{bits:#x}");
+                let want = if on(&isa) { d } else { Insn::illegal(bits, 2) };
+                assert_eq!(isa.filter(d), want, "{isa}: {bits:#x}");
+            }
+        }
+        // c.and next to them is plain C.
+        assert_eq!(Isa::RV64GC.filter(decode(0x8d71)).op, Op::And);
+        assert_eq!(
+            Isa::parse("rv64i_zcb"),
+            Err(IsaError::Requires {
+                ext: "zcb",
+                needs: "c (zca)"
+            })
+        );
+    }
+
+    /// The hints of Zihintpause, Zihintntl and Zicbop are named (the device tree lists them)
+    /// but change no instruction: their encodings are FENCE, ADD and ORI hints either way.
+    #[test]
+    fn hint_extensions_are_named_and_change_nothing() {
+        let h = Isa::parse("rv64gc_zihintpause_zihintntl_zicbop").unwrap();
+        assert!(h.zihintpause && h.zihintntl && h.zicbop);
+        assert_eq!(
+            h.to_string(),
+            "rv64imafdc_zicbop_zicsr_zifencei_zihintntl_zihintpause"
+        );
+        assert_eq!(Isa::parse(&h.to_string()), Ok(h));
+        assert_eq!(h.misa(), Isa::RV64GC.misa());
+        for bits in [0x0100000fu32, 0x00200033, 0x900a, 0x00056013, 0x00356013] {
+            let d = decode(bits);
+            assert_ne!(d.op, Op::Illegal, "{bits:#x}");
+            assert_eq!(Isa::RV64GC.filter(d), d, "{bits:#x}");
+            assert_eq!(h.filter(d), d, "{bits:#x}");
+        }
+    }
+
+    /// cbo.clean/flush/inval need Zicbom, cbo.zero Zicboz; menvcfg/senvcfg keep the CMO
+    /// enables of the extensions that are on (CBIE's reserved 10 reads 00).
+    #[test]
+    fn zicbom_and_zicboz() {
+        use crate::exec::cbo::envcfg_write;
+        let m = Isa::parse("rv64gc_zicbom").unwrap();
+        let z = Isa::parse("rv64gc_zicboz").unwrap();
+        let mz = Isa::parse("rv64gc_zicbom_zicboz").unwrap();
+        assert_eq!(mz.to_string(), "rv64imafdc_zicbom_zicboz_zicsr_zifencei");
+        for (bits, op) in [
+            (0x0005200fu32, Op::CboInval),
+            (0x0015200f, Op::CboClean),
+            (0x0025200f, Op::CboFlush),
+            (0x0045200f, Op::CboZero),
+        ] {
+            let d = decode(bits);
+            assert_eq!(d.op, op, "{bits:#x}");
+            assert_eq!(Isa::RV64GC.filter(d).op, Op::Illegal, "{bits:#x}");
+            assert_eq!(
+                m.filter(d).op != Op::Illegal,
+                op != Op::CboZero,
+                "{bits:#x}"
+            );
+            assert_eq!(
+                z.filter(d).op != Op::Illegal,
+                op == Op::CboZero,
+                "{bits:#x}"
+            );
+            assert_eq!(mz.filter(d), d, "{bits:#x}");
+        }
+        assert_eq!(envcfg_write(&Isa::RV64GC, !0), 1);
+        assert_eq!(envcfg_write(&m, !0), 0x71);
+        assert_eq!(envcfg_write(&z, !0), 0x81);
+        assert_eq!(envcfg_write(&mz, 0x20), 0);
+        assert_eq!(envcfg_write(&mz, 0x90), 0x90);
+    }
+
+    /// A profile name selects its mandatory extensions that hartscope implements; more may
+    /// follow; V is refused by name; other profiles are refused.
+    #[test]
+    fn profiles() {
+        let a22 = Isa::parse("rva22u64").unwrap();
+        assert_eq!(
+            a22.to_string(),
+            "rv64imafdc_zicbom_zicbop_zicboz_zicntr_zicsr_zifencei_zihintpause_zihpm_zba_zbb_zbs"
+        );
+        assert_eq!(Isa::parse(&a22.to_string()), Ok(a22));
+        assert_eq!(a22.misa() & 2, 2, "misa.B");
+        let a23 = Isa::parse("RVA23U64").unwrap();
+        assert!(a23.zcb && a23.zicond && a23.zihintntl && a23.zicbom && a23.zba && a23.zfa);
+        assert!(!a22.zcb && !a22.zicond && !a22.zihintntl && !a22.zfa);
+        assert_eq!(
+            Isa::parse("rva22u64_zicond"),
+            Ok(Isa {
+                zicond: true,
+                ..a22
+            })
+        );
+        assert_eq!(
+            Isa::parse("rva23u64_v"),
+            Err(IsaError::Unsupported("v".into()))
+        );
+        assert_eq!(
+            Isa::parse("rva20u64"),
+            Err(IsaError::Profile("rva20u64".into()))
+        );
+        assert_eq!(
+            Isa::parse("rva23s64_zicond"),
+            Err(IsaError::Profile("rva23s64".into()))
+        );
+        assert!(Isa::parse("rva22u64x").is_err());
+        for p in PROFILES {
+            assert_eq!(Isa::parse(p.expansion), Isa::parse(p.name), "{}", p.name);
+        }
+    }
+
+    /// Zfa's single forms need F, its double forms D too; zfa without f is refused.
+    #[test]
+    fn zfa_needs_f_and_d() {
+        let fd = Isa::parse("rv64gc_zfa").unwrap();
+        let f = Isa::parse("rv64imafc_zfa").unwrap();
+        assert_eq!(fd.to_string(), "rv64imafdc_zicsr_zifencei_zfa");
+        for (bits, op) in [
+            (0xf0180553u32, Op::FliS),   // fli.s fa0, 1.0
+            (0x28c5a553, Op::FminmS),    // fminm.s fa0, fa1, fa2
+            (0x40558553, Op::FroundnxS), // froundnx.s fa0, fa1, rne
+            (0xa0c5d553, Op::FltqS),     // fltq.s a0, fa1, fa2
+            (0xf2180553, Op::FliD),      // fli.d fa0, 1.0
+            (0xc2859553, Op::FcvtmodWD), // fcvtmod.w.d a0, fa1, rtz
+            (0xa2c5c553, Op::FleqD),     // fleq.d a0, fa1, fa2
+        ] {
+            let d = decode(bits);
+            assert_eq!(d.op, op, "{bits:#x}");
+            assert_eq!(fd.filter(d), d, "{bits:#x}");
+            assert_eq!(Isa::RV64GC.filter(d).op, Op::Illegal, "{bits:#x}");
+            let single = op.facts().ext == Ext::Zfa;
+            assert_eq!(f.filter(d).op != Op::Illegal, single, "{bits:#x}");
+        }
+        // fcvtmod.w.d with another rounding mode than RTZ is no Zfa instruction.
+        assert_eq!(decode(0xc2858553).op, Op::Illegal);
+        assert_eq!(
+            Isa::parse("rv64imac_zfa"),
+            Err(IsaError::Requires {
+                ext: "zfa",
+                needs: "f"
+            })
+        );
+        assert_eq!(crate::fp::fli_text(9), "0.3125");
+        assert_eq!(crate::fp::fli_text(22), "3.0");
+        assert_eq!(crate::fp::fli_text(2), "1.52587890625e-05");
+        assert_eq!(crate::fp::fli_s(1), 0x0080_0000);
+        assert_eq!(crate::fp::fli_d(9), 0x3fd4_0000_0000_0000);
     }
 
     #[test]

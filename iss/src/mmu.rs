@@ -635,6 +635,31 @@ impl Machine {
     }
 
     #[inline]
+    /// What `cbo.clean`, `cbo.flush` and `cbo.inval` check of their address `va` (as Spike's
+    /// `clean_inval`): that it translates and PMP allows it as a load, and that it is RAM;
+    /// each failure is a store fault (page or access) with `va` in xtval.
+    pub(crate) fn cbo_check(&mut self, va: u64) -> Result<(), ()> {
+        let pa = match self.translate(va, Access::Load) {
+            Ok(pa) => pa,
+            Err(e) => {
+                let e = match e {
+                    Exception::LoadPageFault => Exception::StorePageFault,
+                    _ => Exception::StoreAccessFault,
+                };
+                self.mem_fault(e, va);
+                return Err(());
+            }
+        };
+        let prv = self.data_priv();
+        if self.tlb.pmp_check(pa, 1, Access::Load, prv) != Some(true)
+            || self.bus.ram.offset(pa, 1).is_none()
+        {
+            self.mem_fault(Exception::StoreAccessFault, va);
+            return Err(());
+        }
+        Ok(())
+    }
+
     pub(crate) fn record_mem(&mut self, kind: MemKind, va: u64, pa: u64, size: u8, v: u64) {
         self.rec.push_mem(MemAccess {
             kind,

@@ -484,6 +484,29 @@ ops! {
     // Zicond
     CzeroEqz => czero_eqz, Zicond, Rd, Straight, None, Inside;
     CzeroNez => czero_nez, Zicond, Rd, Straight, None, Inside;
+
+    // Zicbom, Zicboz (rs1 holds the address; see `exec::cbo`)
+    CboClean => cbo_manage, Zicbom, Built, Straight, None, Inside;
+    CboFlush => cbo_manage, Zicbom, Built, Straight, None, Inside;
+    CboInval => cbo_manage, Zicbom, Built, Straight, None, Inside;
+    CboZero => cbo_zero, Zicboz, Built, Straight, Store, Inside;
+
+    // Zfa (F and D forms; `fli`'s index is in `rs1`)
+    FliS => fli_s, Zfa, FpToF, Straight, Fp, Inside;
+    FminmS => fminm_s, Zfa, FpToF, Straight, Fp, Inside;
+    FmaxmS => fmaxm_s, Zfa, FpToF, Straight, Fp, Inside;
+    FroundS => fround_s, Zfa, FpToF, Straight, Fp, Inside;
+    FroundnxS => froundnx_s, Zfa, FpToF, Straight, Fp, Inside;
+    FleqS => fleq_s, Zfa, FpToX, Straight, Fp, Inside;
+    FltqS => fltq_s, Zfa, FpToX, Straight, Fp, Inside;
+    FliD => fli_d, ZfaD, FpToF, Straight, Fp, Inside;
+    FminmD => fminm_d, ZfaD, FpToF, Straight, Fp, Inside;
+    FmaxmD => fmaxm_d, ZfaD, FpToF, Straight, Fp, Inside;
+    FroundD => fround_d, ZfaD, FpToF, Straight, Fp, Inside;
+    FroundnxD => froundnx_d, ZfaD, FpToF, Straight, Fp, Inside;
+    FcvtmodWD => fcvtmod_w_d, ZfaD, FpToX, Straight, Fp, Inside;
+    FleqD => fleq_d, ZfaD, FpToX, Straight, Fp, Inside;
+    FltqD => fltq_d, ZfaD, FpToX, Straight, Fp, Inside;
 }
 
 impl Op {

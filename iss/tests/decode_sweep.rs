@@ -1,7 +1,8 @@
 //! Differential sweep of `iss::decode` against the `disc-v` disassembler (RV64GC).
 //!
 //! disc-v knows RV64GC only: the decoder's answer is taken as an RV64GC hart executes it
-//! ([`Isa::RV64GC`]'s filter, which turns Zba/Zbb/Zbs/Zicond into illegal instructions).
+//! ([`Isa::RV64GC`]'s filter, which turns Zba/Zbb/Zbs/Zicond and the 16-bit Zcb encodings into
+//! illegal instructions).
 //!
 //! Checks every 16-bit value (as a compressed instruction), 2^20 structured 32-bit encodings
 //! (every major opcode x funct3 x funct7 x rs2 field, the other bits from a PRNG) and a batch
@@ -376,6 +377,9 @@ fn fields(op: Op) -> u8 {
         | CzeroEqz | CzeroNez => RD | RS1 | RS2,
         Clz | Clzw | Ctz | Ctzw | Cpop | Cpopw | SextB | SextH | ZextH | OrcB | Rev8 => RD | RS1,
         SlliUw | Rori | Roriw | Bclri | Bexti | Binvi | Bseti => RD | RS1 | IMM,
+        CboClean | CboFlush | CboInval | CboZero => RS1,
+        FliS | FliD | FroundS | FroundnxS | FroundD | FroundnxD | FcvtmodWD => RD | RS1,
+        FminmS | FmaxmS | FminmD | FmaxmD | FleqS | FltqS | FleqD | FltqD => RD | RS1 | RS2,
     }
 }
 
@@ -551,7 +555,7 @@ impl Stats {
     fn check(&mut self, dec: &Decoder, bits: u32, compressed: bool) {
         self.checked += 1;
         let (ours, len) = if compressed {
-            (decode16(bits as u16), 2)
+            (Isa::RV64GC.filter(decode16(bits as u16)), 2)
         } else {
             (decode32(bits), 4)
         };
@@ -843,6 +847,159 @@ fn zb_sweep_against_objdump() {
         words.len()
     );
     assert!(zb > 1000, "only {zb} Zb encodings seen");
+    assert!(
+        problems.is_empty(),
+        "{} differences:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
+    );
+}
+
+/// `riscv64-unknown-elf-objdump -d -M no-aliases` of `words` (each assembled with `.insn`
+/// under `.option arch, {arch}`): each word's mnemonic and operand text. `None` (after saying
+/// so) when the cross tools are missing, unless `HARTSCOPE_REQUIRE_TOOLS=1`.
+fn objdump_words(test: &str, arch: &str, words: &[u32]) -> Option<BTreeMap<u32, (String, String)>> {
+    let gcc = "riscv64-unknown-elf-gcc";
+    let objdump = "riscv64-unknown-elf-objdump";
+    let have = |t: &str| {
+        std::process::Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !have(gcc) || !have(objdump) {
+        assert!(
+            std::env::var_os("HARTSCOPE_REQUIRE_TOOLS").is_none(),
+            "{gcc} and {objdump} are needed (Debian: gcc-riscv64-unknown-elf)"
+        );
+        eprintln!("{test}: SKIPPED: no {gcc}/{objdump} on PATH");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("hartscope-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let (src, obj) = (dir.join("w.S"), dir.join("w.o"));
+    let mut text = format!(".option arch, {arch}\n");
+    for w in words {
+        writeln!(text, ".insn {w:#010x}").expect("a String");
+    }
+    std::fs::write(&src, text).expect("write the source");
+    let st = std::process::Command::new(gcc)
+        .args(["-march=rv64gc", "-mabi=lp64d", "-c", "-o"])
+        .arg(&obj)
+        .arg(&src)
+        .status()
+        .expect("run the assembler");
+    assert!(st.success(), "{gcc} failed on {}", src.display());
+    let out = std::process::Command::new(objdump)
+        .args(["-d", "-M", "no-aliases"])
+        .arg(&obj)
+        .output()
+        .expect("run objdump");
+    assert!(out.status.success(), "{objdump} failed");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut theirs = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut cols = line.split('\t');
+        let (Some(addr), Some(hex), Some(mn)) = (cols.next(), cols.next(), cols.next()) else {
+            continue;
+        };
+        if !addr.trim_end().ends_with(':') {
+            continue;
+        }
+        let Ok(bits) = u32::from_str_radix(hex.trim(), 16) else {
+            continue;
+        };
+        let ops = cols.next().unwrap_or("").to_string();
+        theirs.insert(bits, (mn.trim().to_string(), ops));
+    }
+    assert_eq!(theirs.len(), words.len(), "objdump listed every word");
+    Some(theirs)
+}
+
+/// Zicbom, Zicboz, Zihintpause and Zicbop against binutils 2.40, which knows them: every
+/// MISC-MEM word with rs1 = a1, rd = x0 or a0 (each funct3 x imm[11:0]), every FENCE with
+/// rs1 = rd = x0, and every OP-IMM
+/// `ori` to x0 from a1 (each immediate). Where objdump prints `cbo.*` the decoder decodes that
+/// operation of rs1 (and the hart with Zicbom and Zicboz executes it, an RV64GC hart calls it
+/// illegal), and the other way round; the rest of funct3 010 is illegal for both; `pause`
+/// and `prefetch.*` are printed by our disassembler exactly where objdump prints them (with
+/// the offset), and decode as the FENCE and ORI they are.
+#[test]
+fn cbo_and_hint_sweep_against_objdump() {
+    let test = "cbo_and_hint_sweep_against_objdump";
+    let mut words = Vec::new();
+    for funct3 in 0..8u32 {
+        for imm in 0..4096u32 {
+            for rd in [0u32, 10] {
+                words.push(0x0f | rd << 7 | funct3 << 12 | 11 << 15 | imm << 20);
+            }
+        }
+    }
+    // FENCE with rs1 = rd = x0 (where `pause` is).
+    for imm in 0..4096u32 {
+        words.push(0x0f | imm << 20);
+    }
+    for imm in 0..4096u32 {
+        words.push(0x13 | 6 << 12 | 11 << 15 | imm << 20);
+    }
+    let arch = "+zicbom, +zicboz, +zicbop, +zihintpause";
+    let Some(theirs) = objdump_words(test, arch, &words) else {
+        return;
+    };
+    let cbo = Isa::parse("rv64gc_zicbom_zicboz").expect("an ISA");
+    let (mut seen, mut problems) = ([0usize; 3], Vec::new());
+    for &w in &words {
+        let (mn, ops) = &theirs[&w];
+        let d = iss::decode::decode32(w);
+        let want = match mn.as_str() {
+            "cbo.clean" => Some(Op::CboClean),
+            "cbo.flush" => Some(Op::CboFlush),
+            "cbo.inval" => Some(Op::CboInval),
+            "cbo.zero" => Some(Op::CboZero),
+            _ => None,
+        };
+        let ours_cbo = matches!(
+            d.op,
+            Op::CboClean | Op::CboFlush | Op::CboInval | Op::CboZero
+        );
+        if want.is_some() || ours_cbo {
+            seen[0] += 1;
+            if want != Some(d.op) || ops != "(a1)" || d.rs1 != 11 {
+                problems.push(format!("{w:#010x}: objdump {mn} {ops}, ours {d:?}"));
+            }
+            if cbo.filter(d) != d || Isa::RV64GC.filter(d).op != Op::Illegal {
+                problems.push(format!("{w:#010x}: {mn}: not filtered by Zicbom/Zicboz"));
+            }
+        } else if w & 0x707f == 0x200f && (d.op != Op::Illegal || !mn.starts_with('.')) {
+            problems.push(format!("{w:#010x}: objdump {mn} {ops}, ours {:?}", d.op));
+        }
+        let text = iss::disasm::disasm(w);
+        if mn == "pause" || text == "pause" {
+            seen[1] += 1;
+            if mn != "pause" || text != "pause" || d.op != Op::Fence {
+                problems.push(format!("{w:#010x}: objdump {mn}, ours {text} ({:?})", d.op));
+            }
+        }
+        if mn.starts_with("prefetch.") || text.starts_with("prefetch.") {
+            seen[2] += 1;
+            let theirs = format!("{mn} {ops}");
+            let ours: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if ours != theirs || d.op != Op::Ori {
+                problems.push(format!(
+                    "{w:#010x}: objdump {theirs}, ours {ours} ({:?})",
+                    d.op
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{test}: {} words, {} cbo.*, {} pause, {} prefetch",
+        words.len(),
+        seen[0],
+        seen[1],
+        seen[2]
+    );
+    assert_eq!(seen, [4, 1, 3 * 128], "cbo.*, pause, prefetch.* seen");
     assert!(
         problems.is_empty(),
         "{} differences:\n{}",

@@ -519,7 +519,9 @@ impl<'a> Out<'a> {
     fn accesses(&mut self, r: &Retired) {
         let mut addr_done = false;
         for m in r.mem() {
-            if m.kind == MemKind::Store && self.e.store_data {
+            // cbo.zero's block (64 zero bytes) has no store-data item of its size: its
+            // address says where, the instruction what.
+            if m.kind == MemKind::Store && self.e.store_data && m.size <= 8 {
                 let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
                 self.addl(size.store_data_id(), m.value, m.size as usize);
             }
@@ -551,6 +553,19 @@ impl<'a> Out<'a> {
         let mut i = 0;
         while i < mem.len() {
             let m = mem[i];
+            if m.size > 8 {
+                // cbo.zero's block: one 8-byte store of zeros per doubleword.
+                for k in 0..m.size as u64 / 8 {
+                    self.u8(MEM_REQ);
+                    self.le(m.paddr + 8 * k, mb);
+                    self.u8(req_byte(MemOp::Store, MemSize::B64));
+                    self.le(0, 8);
+                    self.u8(MEM_RSP);
+                    self.u8(rsp_byte(MemSize::B64, MemResult::Success));
+                }
+                i += 1;
+                continue;
+            }
             let size = MemSize::from_bytes(m.size).unwrap_or(MemSize::B64);
             self.u8(MEM_REQ);
             self.le(m.paddr, mb);
@@ -1327,8 +1342,9 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         }
         if r.n_mem != 0 {
             let m = &r.mem[0];
-            if self.htif.hit(m.paddr) {
-                // Nothing is kept of what was written past `pos`.
+            if self.htif.hit(m.paddr) || m.size > 8 {
+                // Nothing is kept of what was written past `pos` (cbo.zero's block takes the
+                // general path).
                 return false;
             }
             let store = m.kind == MemKind::Store;

@@ -213,6 +213,25 @@ fp_ops! {
     fmv_d_x => fd, -, |m, d, _rm| (m.rs1(d), 0);
 }
 
+// Zfa (`fli`'s index is rs1; `fcvtmod.w.d` is always RTZ)
+fp_ops! {
+    fli_s => fs, -, |m, d, _rm| (fp::fli_s(d.rs1), 0);
+    fli_d => fd, -, |m, d, _rm| (fp::fli_d(d.rs1), 0);
+    fminm_s => fs, -, |m, d, _rm| fp::minm_s(s!(m, d, 1), s!(m, d, 2));
+    fmaxm_s => fs, -, |m, d, _rm| fp::maxm_s(s!(m, d, 1), s!(m, d, 2));
+    fminm_d => fd, -, |m, d, _rm| fp::minm_d(m.f1(d), m.f2(d));
+    fmaxm_d => fd, -, |m, d, _rm| fp::maxm_d(m.f1(d), m.f2(d));
+    fround_s => fs, rm, |m, d, rm| fp::round_s(s!(m, d, 1), rm, false);
+    froundnx_s => fs, rm, |m, d, rm| fp::round_s(s!(m, d, 1), rm, true);
+    fround_d => fd, rm, |m, d, rm| fp::round_d(m.f1(d), rm, false);
+    froundnx_d => fd, rm, |m, d, rm| fp::round_d(m.f1(d), rm, true);
+    fcvtmod_w_d => x, -, |m, d, _rm| fp::cvtmod_w_d(m.f1(d));
+    fleq_s => x, -, |m, d, _rm| fp::leq_s(s!(m, d, 1), s!(m, d, 2));
+    fltq_s => x, -, |m, d, _rm| fp::ltq_s(s!(m, d, 1), s!(m, d, 2));
+    fleq_d => x, -, |m, d, _rm| fp::leq_d(m.f1(d), m.f2(d));
+    fltq_d => x, -, |m, d, _rm| fp::ltq_d(m.f1(d), m.f2(d));
+}
+
 /// FP loads: `flw` boxes the loaded single.
 #[inline(always)]
 fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(

@@ -20,6 +20,7 @@
 mod a;
 mod fd;
 pub(crate) use fd::*;
+pub mod cbo;
 pub(crate) mod system;
 pub(crate) mod zicsr;
 
@@ -492,6 +493,12 @@ handlers! {
     };
     atomic => |m, d, pc, _left| m.exec_atomic::<REC>(d, next(d, pc));
     illegal => |m, d, _pc, _left| m.illegal(d);
+}
+
+// Zicbom, Zicboz
+handlers! {
+    cbo_manage => |m, d, pc, _left| m.cbo_manage(d, next(d, pc));
+    cbo_zero => |m, d, pc, _left| m.cbo_zero::<REC>(d, next(d, pc));
 }
 
 branch! {

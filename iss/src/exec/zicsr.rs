@@ -270,7 +270,7 @@ impl Machine {
             }
             STVEC => c.stvec = v & !2,
             SCOUNTEREN => c.scounteren = v as u32 & self.config.isa.counteren_mask(),
-            SENVCFG => c.senvcfg = v & 1,
+            SENVCFG => c.senvcfg = super::cbo::envcfg_write(&self.config.isa, v),
             SSCRATCH => c.sscratch = v,
             SEPC => c.sepc = v & !1,
             SCAUSE => c.scause = v,
@@ -301,7 +301,7 @@ impl Machine {
             }
             MTVEC => c.mtvec = v & !2,
             MCOUNTEREN => c.mcounteren = v as u32 & self.config.isa.counteren_mask(),
-            MENVCFG => c.menvcfg = v & 1,
+            MENVCFG => c.menvcfg = super::cbo::envcfg_write(&self.config.isa, v),
             MSCRATCH => c.mscratch = v,
             MEPC => c.mepc = v & !1,
             MCAUSE => c.mcause = v,
