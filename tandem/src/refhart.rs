@@ -254,11 +254,13 @@ impl PreStore {
 /// Whether an instruction whose low 16 bits are `lo` may store (a test holds it to every
 /// encoding [`store_size`] gives a size for).
 pub(crate) fn may_store(lo: u16) -> bool {
-    if lo & 3 == 3 {
-        matches!(lo & 0x7f, 0x23 | 0x27 | 0x2f)
-    } else {
-        let f3 = lo >> 13;
-        (lo & 3 == 0 || lo & 3 == 2) && f3 >= 5
+    let f3 = lo >> 13;
+    match lo & 3 {
+        3 => matches!(lo & 0x7f, 0x23 | 0x27 | 0x2f),
+        // c.fsd, c.sw, c.sd; and funct3 100, Zcb's c.sb and c.sh among its loads.
+        0 => f3 >= 4,
+        // c.fsdsp, c.swsp, c.sdsp.
+        _ => lo & 3 == 2 && f3 >= 5,
     }
 }
 
