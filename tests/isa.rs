@@ -101,6 +101,7 @@ fn what_cannot_be_done_is_refused_by_name() {
         ("rv64ica", &["extension 'a' is out of canonical order"][..]),
         ("rv64e", &["the E base is not implemented"][..]),
         ("rv32i", &["rv64"][..]),
+        ("rv64gc_sstc", &["extension 'sstc' requires 'zicntr"][..]),
     ] {
         let out = run_with_timeout(
             hartscope()
@@ -116,4 +117,39 @@ fn what_cannot_be_done_is_refused_by_name() {
         }
         assert!(out.stdout.is_empty(), "nothing ran: {}", out.stdout_str());
     }
+}
+
+/// Sstc: `isa_sstc` writes all ones to menvcfg (STCE is the one bit that sticks), takes a
+/// machine timer interrupt from stimecmp and, delegated, a supervisor one in S-mode, where
+/// stimecmp is illegal until mcounteren.TM is set and again while STCE is clear. Without
+/// Sstc stimecmp is illegal everywhere, menvcfg reads 0 and no timer interrupt comes.
+#[test]
+fn sstc_drives_the_supervisor_timer() {
+    let (code, log) = log_of("isa_sstc", &["--isa", "rv64gc_zicntr_sstc"]);
+    assert_eq!(code, Some(0), "{log}");
+    for needle in [
+        "c778_menvcfg 0x8000000000000000",
+        "c333_stimecmp 0x0000000000000003",
+        // The interrupt is taken in M-mode (mideleg clear), then in S-mode.
+        "core   0: exception interrupt #5, epc",
+        "core   0: exception trap_illegal_instruction, epc",
+    ] {
+        assert!(log.contains(needle), "no `{needle}` in the log");
+    }
+    assert_eq!(log.matches("exception interrupt #5").count(), 2);
+    // Three illegal stimecmp accesses in S-mode (TM = 0, then STCE = 0 twice).
+    assert_eq!(
+        log.matches("tval 0x0000000014d02573").count()
+            + log.matches("tval 0x0000000014d01073").count(),
+        3,
+        "the S-mode stimecmp accesses that trap"
+    );
+    let (code, log) = log_of("isa_sstc", &["--isa", "rv64gc_zicntr"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("c778_menvcfg 0x0000000000000000"), "menvcfg");
+    assert!(
+        !log.contains("interrupt #5"),
+        "no timer interrupt without Sstc"
+    );
+    assert!(!log.contains("c333_stimecmp"), "stimecmp is never written");
 }

@@ -668,3 +668,30 @@ fn bit_manipulation_and_zicond_match_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Sstc: `isa_sstc` (stimecmp, menvcfg.STCE, STIP following time >= stimecmp, timer
+/// interrupts in M and S, WFI woken by stimecmp, the S-mode access rules) retires as on Spike
+/// with the same ISA string, with Sstc on and off.
+#[rstest]
+#[case("rv64imafdc_zicntr_zihpm_sstc")]
+#[case("rv64imafdc_zicntr_zihpm")]
+#[case("rv64imac_zicntr_sstc")]
+fn sstc_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_sstc with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("sstc-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_sstc"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -77,6 +77,8 @@ pub struct Isa {
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
     pub ctr: bool,
+    /// Sstc: stimecmp drives STIP (with menvcfg.STCE).
+    pub sstc: bool,
 }
 
 impl Default for Isa {
@@ -92,7 +94,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, sstc, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -129,6 +131,7 @@ impl Isa {
         zicond: false,
         sscofpmf: false,
         ctr: false,
+        sstc: false,
     };
 
     /// The hart when no ISA string is given: Spike's default, `rv64imafdc_zicntr_zihpm`.
@@ -233,6 +236,7 @@ impl Isa {
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
+                    "sstc" => out.sstc = true,
                     other => return Err(IsaError::Unsupported(other.to_string())),
                 }
             }
@@ -242,6 +246,13 @@ impl Isa {
                     needs: "smctr or ssctr (hartscope implements them for CTR only)",
                 });
             }
+        }
+        // Spike's stimecmp checks its access through the time CSR, which Zicntr brings.
+        if out.sstc && !out.zicntr {
+            return Err(IsaError::Requires {
+                ext: "sstc",
+                needs: "zicntr (stimecmp's access follows the time CSR's)",
+            });
         }
         if out.d && !out.f {
             return Err(IsaError::Requires {
@@ -298,6 +309,16 @@ impl Isa {
     /// HPM3..31 with Zihpm).
     pub fn counteren_mask(&self) -> u32 {
         (if self.zicntr { 7 } else { 0 }) | (if self.zihpm { !7 } else { 0 })
+    }
+
+    /// The menvcfg bits that are writable: the enable of each extension that is on (STCE
+    /// with Sstc); the others read 0. FIOM is read-only zero, as on Spike.
+    pub fn menvcfg_mask(&self) -> u64 {
+        if self.sstc {
+            crate::csr::MENVCFG_STCE
+        } else {
+            0
+        }
     }
 
     /// What xepc reads as: with C, bit 0 clear (it is never set); without C (IALIGN 32),
@@ -388,6 +409,11 @@ impl Isa {
         }
         if self.ctr {
             v.extend(["sscsrind", "ssctr"]);
+        }
+        for (on, e) in [(self.sstc, "sstc")] {
+            if on {
+                v.push(e);
+            }
         }
         v
     }
@@ -559,6 +585,23 @@ mod tests {
         }
         let msg = Isa::parse("rv64gc_smcsrind").unwrap_err().to_string();
         assert!(msg.contains("smcsrind") && msg.contains("smctr"), "{msg}");
+    }
+
+    #[test]
+    fn sstc() {
+        let i = Isa::parse("rv64gc_zicntr_sstc").unwrap();
+        assert!(i.sstc);
+        assert_eq!(i.to_string(), "rv64imafdc_zicntr_zicsr_zifencei_sstc");
+        assert_eq!(Isa::parse(&i.to_string()), Ok(i));
+        assert_eq!(i.menvcfg_mask(), crate::csr::MENVCFG_STCE);
+        assert_eq!(Isa::DEFAULT.menvcfg_mask(), 0);
+        assert_eq!(
+            Isa::parse("rv64gc_sstc"),
+            Err(IsaError::Requires {
+                ext: "sstc",
+                needs: "zicntr (stimecmp's access follows the time CSR's)"
+            })
+        );
     }
 
     /// Each extension that is off turns its instructions into illegal ones; the others pass.

@@ -449,6 +449,11 @@ impl Machine {
                 if self.bus.irq_dirty {
                     self.irq_update();
                 }
+                // Spike synchronises its time with the CLINT on every CLINT load, which
+                // recomputes Sstc's STIP.
+                if self.config.isa.sstc && crate::bus::is_clint(pa) {
+                    self.sstc_sync();
+                }
                 Ok(v)
             }
             None => {
