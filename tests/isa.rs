@@ -153,3 +153,31 @@ fn sstc_drives_the_supervisor_timer() {
     );
     assert!(!log.contains("c333_stimecmp"), "stimecmp is never written");
 }
+
+/// Svpbmt, Svnapot, Svadu (`isa_svpte`): with all three, a 64 KiB NAPOT leaf maps
+/// 0x4000_9000 to page 9 of the region (marker 0x6409), menvcfg keeps PBMTE and ADUE, the
+/// second round's fetch through a PTE with A clear succeeds (A is set by the hart), and an A
+/// update that PMP forbids is a load access fault. With none, N and PBMT fault, menvcfg reads
+/// 0, and A/D clear fault as before.
+#[test]
+fn page_table_extensions() {
+    let (code, log) = log_of("isa_svpte", &["--isa", "rv64gc_svpbmt_svnapot_svadu"]);
+    assert_eq!(code, Some(0), "{log}");
+    for needle in [
+        "x10 0x0000000000006409 mem 0x0000000040009000",
+        "c778_menvcfg 0x6000000000000000",
+        "exception trap_load_access_fault",
+    ] {
+        assert!(log.contains(needle), "no `{needle}` in the log");
+    }
+    assert_eq!(log.matches("trap_instruction_page_fault").count(), 1);
+    let (code, log) = log_of("isa_svpte", &["--isa", "rv64gc"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("c778_menvcfg 0x0000000000000000"), "menvcfg");
+    assert!(
+        !log.contains("mem 0x0000000040009000"),
+        "the NAPOT leaf faults"
+    );
+    assert!(!log.contains("trap_load_access_fault"), "no A/D update");
+    assert_eq!(log.matches("trap_instruction_page_fault").count(), 2);
+}

@@ -695,3 +695,33 @@ fn sstc_matches_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Svpbmt, Svnapot and Svadu: `isa_svpte` accesses pages through PTEs with memory types,
+/// NAPOT leaves, reserved encodings and A/D clear, before and after menvcfg is written all
+/// ones, and reads the PTEs back; its commit log is Spike's with each extension alone, all
+/// three, and none.
+#[rstest]
+#[case("rv64imafdc_zicntr_zihpm")]
+#[case("rv64imafdc_zicntr_zihpm_svpbmt")]
+#[case("rv64imafdc_zicntr_zihpm_svnapot")]
+#[case("rv64imafdc_zicntr_zihpm_svadu")]
+#[case("rv64imafdc_zicntr_zihpm_svadu_svnapot_svpbmt")]
+fn page_table_extensions_match_spike(#[case] isa: &str) {
+    let what = format!("isa_svpte with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("svpte-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_svpte"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

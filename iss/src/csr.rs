@@ -43,6 +43,14 @@ pub const MCOUNTEREN: u16 = 0x306;
 /// mvip (Smaia) is not implemented, but Spike's commit log names it on mip/sip writes.
 pub const MVIP: u16 = 0x309;
 pub const MENVCFG: u16 = 0x30a;
+/// PTE.N (Svnapot).
+pub const PTE_N: u64 = 1 << 63;
+/// PTE.PBMT (Svpbmt), bits 62:61.
+pub const PTE_PBMT: u64 = 3 << 61;
+/// menvcfg.ADUE (Svadu): hardware updates of PTE A/D bits.
+pub const MENVCFG_ADUE: u64 = 1 << 61;
+/// menvcfg.PBMTE (Svpbmt): PTE bits 62:61 select a memory type.
+pub const MENVCFG_PBMTE: u64 = 1 << 62;
 /// menvcfg.STCE (Sstc): stimecmp drives STIP, and S-mode may access it.
 pub const MENVCFG_STCE: u64 = 1 << 63;
 pub const MCOUNTINHIBIT: u16 = 0x320;

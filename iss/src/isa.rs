@@ -79,6 +79,12 @@ pub struct Isa {
     pub ctr: bool,
     /// Sstc: stimecmp drives STIP (with menvcfg.STCE).
     pub sstc: bool,
+    /// Svpbmt: page-based memory types in PTE bits 62:61 (with menvcfg.PBMTE).
+    pub svpbmt: bool,
+    /// Svnapot: 64 KiB NAPOT leaf PTEs (PTE bit 63).
+    pub svnapot: bool,
+    /// Svadu: hardware A/D updating (with menvcfg.ADUE).
+    pub svadu: bool,
 }
 
 impl Default for Isa {
@@ -94,7 +100,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, sstc, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, sstc, svadu, svnapot, svpbmt, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -132,6 +138,9 @@ impl Isa {
         sscofpmf: false,
         ctr: false,
         sstc: false,
+        svpbmt: false,
+        svnapot: false,
+        svadu: false,
     };
 
     /// The hart when no ISA string is given: Spike's default, `rv64imafdc_zicntr_zihpm`.
@@ -237,6 +246,9 @@ impl Isa {
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
                     "sstc" => out.sstc = true,
+                    "svpbmt" => out.svpbmt = true,
+                    "svnapot" => out.svnapot = true,
+                    "svadu" => out.svadu = true,
                     other => return Err(IsaError::Unsupported(other.to_string())),
                 }
             }
@@ -312,13 +324,13 @@ impl Isa {
     }
 
     /// The menvcfg bits that are writable: the enable of each extension that is on (STCE
-    /// with Sstc); the others read 0. FIOM is read-only zero, as on Spike.
+    /// with Sstc, PBMTE with Svpbmt, ADUE with Svadu); the others read 0. FIOM is read-only
+    /// zero, as on Spike.
     pub fn menvcfg_mask(&self) -> u64 {
-        if self.sstc {
-            crate::csr::MENVCFG_STCE
-        } else {
-            0
-        }
+        use crate::csr::{MENVCFG_ADUE, MENVCFG_PBMTE, MENVCFG_STCE};
+        (if self.sstc { MENVCFG_STCE } else { 0 })
+            | if self.svpbmt { MENVCFG_PBMTE } else { 0 }
+            | if self.svadu { MENVCFG_ADUE } else { 0 }
     }
 
     /// What xepc reads as: with C, bit 0 clear (it is never set); without C (IALIGN 32),
@@ -410,7 +422,12 @@ impl Isa {
         if self.ctr {
             v.extend(["sscsrind", "ssctr"]);
         }
-        for (on, e) in [(self.sstc, "sstc")] {
+        for (on, e) in [
+            (self.sstc, "sstc"),
+            (self.svadu, "svadu"),
+            (self.svnapot, "svnapot"),
+            (self.svpbmt, "svpbmt"),
+        ] {
             if on {
                 v.push(e);
             }
@@ -588,13 +605,20 @@ mod tests {
     }
 
     #[test]
-    fn sstc() {
-        let i = Isa::parse("rv64gc_zicntr_sstc").unwrap();
-        assert!(i.sstc);
-        assert_eq!(i.to_string(), "rv64imafdc_zicntr_zicsr_zifencei_sstc");
+    fn privileged_extensions() {
+        let i = Isa::parse("rv64gc_zicntr_sstc_svpbmt_svnapot_svadu").unwrap();
+        assert!(i.sstc && i.svpbmt && i.svnapot && i.svadu);
+        assert_eq!(
+            i.to_string(),
+            "rv64imafdc_zicntr_zicsr_zifencei_sstc_svadu_svnapot_svpbmt"
+        );
         assert_eq!(Isa::parse(&i.to_string()), Ok(i));
-        assert_eq!(i.menvcfg_mask(), crate::csr::MENVCFG_STCE);
+        assert_eq!(i.menvcfg_mask(), 7 << 61);
         assert_eq!(Isa::DEFAULT.menvcfg_mask(), 0);
+        assert_eq!(
+            Isa::parse("rv64gc_svpbmt").unwrap().menvcfg_mask(),
+            crate::csr::MENVCFG_PBMTE
+        );
         assert_eq!(
             Isa::parse("rv64gc_sstc"),
             Err(IsaError::Requires {

@@ -1,8 +1,13 @@
 //! Address translation (Sv39, Sv48), physical memory protection, and the data/fetch paths.
 //!
 //! Privileged spec 1.12: section 3.7 (PMP), section 4.3-4.4 (Sv39, Sv48), 3.1.6.3 (MPRV, MXR,
-//! SUM). A/D bits are not updated by hardware: a leaf PTE with A clear, or with D clear on a
-//! store, raises a page fault (Spike's default behaviour); software sets them.
+//! SUM). A/D bits are not updated by hardware unless Svadu is on and menvcfg.ADUE set: a leaf
+//! PTE with A clear, or with D clear on a store, raises a page fault (Spike's default
+//! behaviour) and software sets them; with ADUE the access sets them with a store to the PTE
+//! (checked by PMP as an S-mode store; not a memory access of the instruction's record, as on
+//! Spike). Svnapot's 64 KiB NAPOT leaves (PTE.N) and Svpbmt's memory types (PTE.PBMT, with
+//! menvcfg.PBMTE; the types change nothing in this model) are accepted when on; otherwise
+//! those bits are reserved and fault, as on Spike.
 //!
 //! Three software TLBs (fetch, load, store), direct-mapped with 256 entries, cache successful
 //! translations of RAM pages whose whole 4 KiB page PMP allows, for the translation context in
@@ -248,8 +253,15 @@ impl Machine {
     }
 
     /// Translate `va` for `access`, walking the page table if needed. PMP is not checked here
-    /// for the final address (only for the page-table accesses).
+    /// for the final address (only for the page-table accesses). No side effects: with Svadu's
+    /// hardware updating, a PTE whose A (or D) bit the access would set translates as if it
+    /// were set, and is left as it is (the accesses themselves set it: [`Machine::resolve`]).
     pub fn translate(&mut self, va: u64, access: Access) -> Xlate {
+        self.walk::<false>(va, access)
+    }
+
+    /// The page walk. `UPDATE`: an access is being made, so Svadu's A/D updates are written.
+    fn walk<const UPDATE: bool>(&mut self, va: u64, access: Access) -> Xlate {
         let prv = if access == Access::Fetch {
             self.hart.prv
         } else {
@@ -269,6 +281,15 @@ impl Machine {
         let mstatus = self.hart.csr.mstatus;
         let sum = mstatus & MSTATUS_SUM != 0;
         let mxr = mstatus & MSTATUS_MXR != 0;
+        // The PTE bits 63:54 a leaf or pointer may have set: N with Svnapot, PBMT with
+        // menvcfg.PBMTE (writable with Svpbmt only); the others are reserved.
+        let menvcfg = self.hart.csr.menvcfg;
+        let allowed = if self.config.isa.svnapot { PTE_N } else { 0 }
+            | if menvcfg & MENVCFG_PBMTE != 0 {
+                PTE_PBMT
+            } else {
+                0
+            };
         let mut a = (self.hart.csr.satp & SATP_PPN_MASK) << 12;
         for level in (0..levels).rev() {
             let vpn = (va >> (12 + 9 * level)) & 0x1ff;
@@ -288,14 +309,17 @@ impl Machine {
             let u = pte & 16 != 0;
             let acc = pte & 64 != 0;
             let dirty = pte & 128 != 0;
-            // Reserved bits 63:54 (N, PBMT and the reserved field: no Svnapot, no Svpbmt).
-            if !v || (!r && w) || pte >> 54 != 0 {
+            // Reserved bits 63:54 (N without Svnapot, PBMT without PBMTE, the reserved field)
+            // and the reserved memory type 3 (Svpbmt).
+            if !v || (!r && w) || (pte >> 54) & !(allowed >> 54) != 0 || pte & PTE_PBMT == PTE_PBMT
+            {
                 return Err(access.page_fault());
             }
             let ppn = (pte >> 10) & ((1 << 44) - 1);
             if !r && !x {
-                // Pointer to the next level; at level 0 it is a fault.
-                if level == 0 || pte & (16 | 64 | 128) != 0 {
+                // Pointer to the next level; at level 0 it is a fault, and so are A, D, U, N
+                // and PBMT on it.
+                if level == 0 || pte & (16 | 64 | 128 | PTE_N | PTE_PBMT) != 0 {
                     return Err(access.page_fault());
                 }
                 a = ppn << 12;
@@ -318,10 +342,35 @@ impl Machine {
             if level > 0 && ppn & ((1u64 << (9 * level)) - 1) != 0 {
                 return Err(access.page_fault());
             }
-            if !acc || (access == Access::Store && !dirty) {
+            // Svnapot: a NAPOT PTE is a level-0 leaf whose ppn ends in 1000 (64 KiB); any
+            // other size is reserved.
+            let napot = pte & PTE_N != 0;
+            if napot && (level != 0 || ppn & 0xf != 0x8) {
                 return Err(access.page_fault());
             }
+            if !acc || (access == Access::Store && !dirty) {
+                // Svadu: with menvcfg.ADUE the hart sets A (and D for a store) with a store
+                // to the PTE, checked by PMP as an S-mode store; without it, a page fault.
+                if menvcfg & MENVCFG_ADUE == 0 {
+                    return Err(access.page_fault());
+                }
+                if self.tlb.pmp_check(pte_addr, 8, Access::Store, Priv::S) != Some(true) {
+                    return Err(access.access_fault());
+                }
+                if UPDATE {
+                    let ad = 64 | if access == Access::Store { 128 } else { 0 };
+                    if !self.bus.write_u64(pte_addr, pte | ad) {
+                        return Err(access.access_fault());
+                    }
+                    self.code_written(pte_addr, 8);
+                }
+            }
             let page_mask = (1u64 << (12 + 9 * level)) - 1;
+            let ppn = if napot {
+                (ppn & !0xf) | ((va >> 12) & 0xf)
+            } else {
+                ppn
+            };
             return Ok(((ppn << 12) & !page_mask) | (va & page_mask));
         }
         Err(access.page_fault())
@@ -337,7 +386,7 @@ impl Machine {
     /// Translate and PMP-check a whole access; returns the physical address. On success, caches
     /// the page in the TLB if the page is RAM that PMP allows entirely.
     fn resolve(&mut self, va: u64, size: u8, access: Access) -> Result<u64, ()> {
-        let pa = match self.translate(va, access) {
+        let pa = match self.walk::<true>(va, access) {
             Ok(pa) => pa,
             Err(e) => {
                 self.mem_fault(e, va);
