@@ -725,3 +725,29 @@ fn page_table_extensions_match_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Svinval: `isa_svinval` runs sinval.vma, sfence.w.inval and sfence.inval.ir in M, S (with
+/// and without TVM) and U, and remaps a page with them; hartscope's `-l` log (disassembly
+/// and traps included) is Spike's, with Svinval on and off.
+#[rstest]
+#[case("rv64imafdc_zicntr_zihpm")]
+#[case("rv64imafdc_zicntr_zihpm_svinval")]
+fn svinval_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_svinval with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("svinval-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_svinval"),
+            hs_args: &["-l", "--isa", isa],
+            spike_args: &["-l"],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -47,6 +47,8 @@ pub enum Ext {
     Priv,
     /// Smctr/Ssctr (SCTRCLR).
     Smctr,
+    /// Svinval: `sinval.vma`, `sfence.w.inval`, `sfence.inval.ir`.
+    Svinval,
 }
 
 /// The live extensions of the hart.
@@ -85,6 +87,8 @@ pub struct Isa {
     pub svnapot: bool,
     /// Svadu: hardware A/D updating (with menvcfg.ADUE).
     pub svadu: bool,
+    /// Svinval: `sinval.vma`, `sfence.w.inval`, `sfence.inval.ir`.
+    pub svinval: bool,
 }
 
 impl Default for Isa {
@@ -100,7 +104,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, sstc, svadu, svnapot, svpbmt, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, sscofpmf, sstc, svadu, svinval, svnapot, svpbmt, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -141,6 +145,7 @@ impl Isa {
         svpbmt: false,
         svnapot: false,
         svadu: false,
+        svinval: false,
     };
 
     /// The hart when no ISA string is given: Spike's default, `rv64imafdc_zicntr_zihpm`.
@@ -249,6 +254,7 @@ impl Isa {
                     "svpbmt" => out.svpbmt = true,
                     "svnapot" => out.svnapot = true,
                     "svadu" => out.svadu = true,
+                    "svinval" => out.svinval = true,
                     other => return Err(IsaError::Unsupported(other.to_string())),
                 }
             }
@@ -315,6 +321,7 @@ impl Isa {
             && self.zbb
             && self.zbs
             && self.zicond
+            && self.svinval
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
@@ -364,6 +371,7 @@ impl Isa {
             // without CTR 1.0 (the CTR version is the CTR model's to say, not the ISA
             // string's).
             Ext::Smctr => true,
+            Ext::Svinval => self.svinval,
         }
     }
 
@@ -425,6 +433,7 @@ impl Isa {
         for (on, e) in [
             (self.sstc, "sstc"),
             (self.svadu, "svadu"),
+            (self.svinval, "svinval"),
             (self.svnapot, "svnapot"),
             (self.svpbmt, "svpbmt"),
         ] {
@@ -606,11 +615,11 @@ mod tests {
 
     #[test]
     fn privileged_extensions() {
-        let i = Isa::parse("rv64gc_zicntr_sstc_svpbmt_svnapot_svadu").unwrap();
-        assert!(i.sstc && i.svpbmt && i.svnapot && i.svadu);
+        let i = Isa::parse("rv64gc_zicntr_sstc_svpbmt_svnapot_svadu_svinval").unwrap();
+        assert!(i.sstc && i.svpbmt && i.svnapot && i.svadu && i.svinval);
         assert_eq!(
             i.to_string(),
-            "rv64imafdc_zicntr_zicsr_zifencei_sstc_svadu_svnapot_svpbmt"
+            "rv64imafdc_zicntr_zicsr_zifencei_sstc_svadu_svinval_svnapot_svpbmt"
         );
         assert_eq!(Isa::parse(&i.to_string()), Ok(i));
         assert_eq!(i.menvcfg_mask(), 7 << 61);
@@ -626,6 +635,13 @@ mod tests {
                 needs: "zicntr (stimecmp's access follows the time CSR's)"
             })
         );
+        // Svinval's instructions decode only with Svinval.
+        for bits in [0x16b50073u32, 0x18000073, 0x18100073] {
+            let d = decode(bits);
+            assert_ne!(d.op, Op::Illegal, "{bits:#x}");
+            assert_eq!(i.filter(d), d, "{bits:#x}");
+            assert_eq!(Isa::DEFAULT.filter(d).op, Op::Illegal, "{bits:#x}");
+        }
     }
 
     /// Each extension that is off turns its instructions into illegal ones; the others pass.

@@ -484,6 +484,13 @@ ops! {
     // Zicond
     CzeroEqz => czero_eqz, Zicond, Rd, Straight, None, Inside;
     CzeroNez => czero_nez, Zicond, Rd, Straight, None, Inside;
+
+    // Svinval: `sinval.vma` is SFENCE.VMA's invalidation (and its traps); the two fences
+    // order it with the hart's memory accesses, which need nothing here (no privilege
+    // trap in S and M).
+    SinvalVma => sfence_vma, Svinval, Built, Straight, None, Ends;
+    SfenceWInval => sfence_inval, Svinval, Built, Straight, None, Ends;
+    SfenceInvalIr => sfence_inval, Svinval, Built, Straight, None, Ends;
 }
 
 impl Op {
