@@ -261,6 +261,10 @@ impl Machine {
     }
 
     /// The page walk. `UPDATE`: an access is being made, so Svadu's A/D updates are written.
+    /// This is the walk through ordinary PTEs, hot when the TLBs miss often: a PTE with any of
+    /// bits 63:54 set (N, PBMT, reserved) sends it to [`Machine::walk_ext`], the complete walk,
+    /// and A/D clear to [`Machine::update_ad`], so the extensions cost nothing here.
+    #[inline(never)]
     fn walk<const UPDATE: bool>(&mut self, va: u64, access: Access) -> Xlate {
         let prv = if access == Access::Fetch {
             self.hart.prv
@@ -281,15 +285,6 @@ impl Machine {
         let mstatus = self.hart.csr.mstatus;
         let sum = mstatus & MSTATUS_SUM != 0;
         let mxr = mstatus & MSTATUS_MXR != 0;
-        // The PTE bits 63:54 a leaf or pointer may have set: N with Svnapot, PBMT with
-        // menvcfg.PBMTE (writable with Svpbmt only); the others are reserved.
-        let menvcfg = self.hart.csr.menvcfg;
-        let allowed = if self.config.isa.svnapot { PTE_N } else { 0 }
-            | if menvcfg & MENVCFG_PBMTE != 0 {
-                PTE_PBMT
-            } else {
-                0
-            };
         let mut a = (self.hart.csr.satp & SATP_PPN_MASK) << 12;
         for level in (0..levels).rev() {
             let vpn = (va >> (12 + 9 * level)) & 0x1ff;
@@ -309,10 +304,95 @@ impl Machine {
             let u = pte & 16 != 0;
             let acc = pte & 64 != 0;
             let dirty = pte & 128 != 0;
-            // Reserved bits 63:54 (N without Svnapot, PBMT without PBMTE, the reserved field)
-            // and the reserved memory type 3 (Svpbmt).
-            if !v || (!r && w) || (pte >> 54) & !(allowed >> 54) != 0 || pte & PTE_PBMT == PTE_PBMT
-            {
+            if !v || (!r && w) {
+                return Err(access.page_fault());
+            }
+            if pte >> 54 != 0 {
+                return self.walk_ext::<UPDATE>(va, access);
+            }
+            let ppn = (pte >> 10) & ((1 << 44) - 1);
+            if !r && !x {
+                // Pointer to the next level; at level 0 it is a fault.
+                if level == 0 || pte & (16 | 64 | 128) != 0 {
+                    return Err(access.page_fault());
+                }
+                a = ppn << 12;
+                continue;
+            }
+            // Leaf.
+            let ok_priv = match prv {
+                Priv::U => u,
+                _ => !u || (sum && access != Access::Fetch),
+            };
+            let ok_perm = match access {
+                Access::Fetch => x,
+                Access::Load => r || (mxr && x),
+                Access::Store => w,
+            };
+            if !ok_priv || !ok_perm {
+                return Err(access.page_fault());
+            }
+            // Misaligned superpage.
+            if level > 0 && ppn & ((1u64 << (9 * level)) - 1) != 0 {
+                return Err(access.page_fault());
+            }
+            if !acc || (access == Access::Store && !dirty) {
+                self.update_ad::<UPDATE>(pte, pte_addr, access)?;
+            }
+            let page_mask = (1u64 << (12 + 9 * level)) - 1;
+            return Ok(((ppn << 12) & !page_mask) | (va & page_mask));
+        }
+        Err(access.page_fault())
+    }
+
+    /// The whole page walk, with every case of Svnapot, Svpbmt and Svadu: [`Machine::walk`]
+    /// starts over here when a PTE on its way has any of bits 63:54 set (which ordinary
+    /// page tables never have). Nothing is written before the walk succeeds, so starting
+    /// over is exact.
+    #[cold]
+    #[inline(never)]
+    fn walk_ext<const UPDATE: bool>(&mut self, va: u64, access: Access) -> Xlate {
+        let prv = if access == Access::Fetch {
+            self.hart.prv
+        } else {
+            self.data_priv()
+        };
+        let mode = self.hart.csr.satp_mode();
+        if prv == Priv::M || mode == SATP_MODE_BARE {
+            return Ok(va);
+        }
+        let levels: u32 = if mode == SATP_MODE_SV48 { 4 } else { 3 };
+        let va_bits = 12 + 9 * levels;
+        // Canonical: bits 63..va_bits-1 all equal.
+        let top = (va as i64) >> (va_bits - 1);
+        if top != 0 && top != -1 {
+            return Err(access.page_fault());
+        }
+        let mstatus = self.hart.csr.mstatus;
+        let sum = mstatus & MSTATUS_SUM != 0;
+        let mxr = mstatus & MSTATUS_MXR != 0;
+        let mut a = (self.hart.csr.satp & SATP_PPN_MASK) << 12;
+        for level in (0..levels).rev() {
+            let vpn = (va >> (12 + 9 * level)) & 0x1ff;
+            let pte_addr = a + vpn * 8;
+            // Implicit page-table accesses are checked by PMP as S-mode accesses.
+            if self.tlb.pmp_check(pte_addr, 8, Access::Load, Priv::S) != Some(true) {
+                return Err(access.access_fault());
+            }
+            let pte = match self.bus.read_u64(pte_addr) {
+                Some(p) => p,
+                None => return Err(access.access_fault()),
+            };
+            let v = pte & 1 != 0;
+            let r = pte & 2 != 0;
+            let w = pte & 4 != 0;
+            let x = pte & 8 != 0;
+            let u = pte & 16 != 0;
+            let acc = pte & 64 != 0;
+            let dirty = pte & 128 != 0;
+            // Bits 63:54: N (Svnapot) and PBMT (Svpbmt with PBMTE) may be set, the rest is
+            // reserved.
+            if !v || (!r && w) || (pte >> 54 != 0 && !self.pte_high_bits_ok(pte)) {
                 return Err(access.page_fault());
             }
             let ppn = (pte >> 10) & ((1 << 44) - 1);
@@ -344,29 +424,15 @@ impl Machine {
             }
             // Svnapot: a NAPOT PTE is a level-0 leaf whose ppn ends in 1000 (64 KiB); any
             // other size is reserved.
-            let napot = pte & PTE_N != 0;
-            if napot && (level != 0 || ppn & 0xf != 0x8) {
+            if pte & PTE_N != 0 && (level != 0 || ppn & 0xf != 0x8) {
                 return Err(access.page_fault());
             }
             if !acc || (access == Access::Store && !dirty) {
-                // Svadu: with menvcfg.ADUE the hart sets A (and D for a store) with a store
-                // to the PTE, checked by PMP as an S-mode store; without it, a page fault.
-                if menvcfg & MENVCFG_ADUE == 0 {
-                    return Err(access.page_fault());
-                }
-                if self.tlb.pmp_check(pte_addr, 8, Access::Store, Priv::S) != Some(true) {
-                    return Err(access.access_fault());
-                }
-                if UPDATE {
-                    let ad = 64 | if access == Access::Store { 128 } else { 0 };
-                    if !self.bus.write_u64(pte_addr, pte | ad) {
-                        return Err(access.access_fault());
-                    }
-                    self.code_written(pte_addr, 8);
-                }
+                self.update_ad::<UPDATE>(pte, pte_addr, access)?;
             }
             let page_mask = (1u64 << (12 + 9 * level)) - 1;
-            let ppn = if napot {
+            // A NAPOT leaf's page is chosen by the VPN's low four bits.
+            let ppn = if pte & PTE_N != 0 {
                 (ppn & !0xf) | ((va >> 12) & 0xf)
             } else {
                 ppn
@@ -374,6 +440,47 @@ impl Machine {
             return Ok(((ppn << 12) & !page_mask) | (va & page_mask));
         }
         Err(access.page_fault())
+    }
+
+    /// Whether a PTE's bits 63:54 (some set) are allowed: N with Svnapot, PBMT 1 or 2 with
+    /// menvcfg.PBMTE (writable with Svpbmt only); PBMT 3 and bits 60:54 are reserved.
+    #[cold]
+    #[inline(never)]
+    fn pte_high_bits_ok(&self, pte: u64) -> bool {
+        let allowed = if self.config.isa.svnapot { PTE_N } else { 0 }
+            | if self.hart.csr.menvcfg & MENVCFG_PBMTE != 0 {
+                PTE_PBMT
+            } else {
+                0
+            };
+        (pte >> 54) & !(allowed >> 54) == 0 && pte & PTE_PBMT != PTE_PBMT
+    }
+
+    /// A leaf's A (or, for a store, D) bit is clear. Svadu: with menvcfg.ADUE the hart sets
+    /// it with a store to the PTE, checked by PMP as an S-mode store (`UPDATE`: written, else
+    /// only checked); without ADUE, a page fault.
+    #[cold]
+    #[inline(never)]
+    fn update_ad<const UPDATE: bool>(
+        &mut self,
+        pte: u64,
+        pte_addr: u64,
+        access: Access,
+    ) -> Result<(), Exception> {
+        if self.hart.csr.menvcfg & MENVCFG_ADUE == 0 {
+            return Err(access.page_fault());
+        }
+        if self.tlb.pmp_check(pte_addr, 8, Access::Store, Priv::S) != Some(true) {
+            return Err(access.access_fault());
+        }
+        if UPDATE {
+            let ad = 64 | if access == Access::Store { 128 } else { 0 };
+            if !self.bus.write_u64(pte_addr, pte | ad) {
+                return Err(access.access_fault());
+            }
+            self.code_written(pte_addr, 8);
+        }
+        Ok(())
     }
 
     /// Raise an exception from a memory access: record it and signal the caller.
