@@ -114,10 +114,17 @@ smode:
     li      a7, 2                      /* TVM = 0, and on to U-mode */
     ecall
 
+/* U-mode code, run from the user alias: a page of its own (the N-Trace round trip aliases
+ * whole pages of the ELF) */
+    .section .text, "ax", @progbits
+    .balign 4096
 umode:
     ALL3
     li      a7, 3
     ecall
+    .balign 4096
+
+    .section .text.init, "ax", @progbits
 
 /* M-mode: ecalls do what a7 says; other exceptions are skipped (4-byte instructions). */
     .balign 4

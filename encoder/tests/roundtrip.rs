@@ -589,6 +589,9 @@ program_tests!(
     uart_irq_s,
     isa_probe,
     isa_zb,
+    isa_sstc,
+    isa_svpte,
+    isa_svinval,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -678,6 +681,9 @@ fn every_program_is_covered() {
         "uart_irq_s",
         "isa_probe",
         "isa_zb",
+        "isa_sstc",
+        "isa_svpte",
+        "isa_svinval",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();
