@@ -4,7 +4,8 @@
 //! It is the tree the built-in SBI hands to S-mode (iss::dtb). `--platform spike` writes instead
 //! the tree Spike makes for its own default machine (`spike --dump-dts`: RV64GC, 2 GiB), the one
 //! the differential tests hand Spike with `--dtb` so that it needs no device tree compiler
-//! (`crate::spike`).
+//! (`crate::spike`); with `--isa` its cpu's `riscv,isa` is that string (Spike builds its hart
+//! from the tree's string and ignores its own `--isa` when given a tree).
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -24,8 +25,8 @@ pub struct DtbArgs {
     #[arg(long, default_value = "256M", value_parser = crate::run::parse_mem_map)]
     pub mem: crate::run::MemMap,
     /// hartscope (the platform the options describe) or spike (Spike's own default machine,
-    /// for `spike --dtb` on a machine without a device tree compiler; the other options do
-    /// not apply to it).
+    /// for `spike --dtb` on a machine without a device tree compiler; of the other options
+    /// only --isa applies to it: its `riscv,isa`, which Spike builds its hart from).
     #[arg(long, value_enum, default_value_t = Platform::Hartscope)]
     pub platform: Platform,
     /// Start from this device tree blob instead of the generated one (checked, as `run
@@ -89,8 +90,12 @@ pub fn run(args: DtbArgs) -> Result<()> {
             b
         }
         (None, Platform::Hartscope) => blob(&config)?,
-        (None, Platform::Spike) => crate::spike::spike_platform_dtb()
-            .map_err(|e| anyhow::anyhow!("cannot build Spike's device tree: {e}"))?,
+        (None, Platform::Spike) => crate::spike::spike_platform_dtb_with(
+            args.hart.isa.as_deref().unwrap_or(crate::spike::SPIKE_ISA),
+            16,
+            4,
+        )
+        .map_err(|e| anyhow::anyhow!("cannot build Spike's device tree: {e}"))?,
     };
     let chosen = iss::fdt::Chosen {
         bootargs: args.bootargs.clone(),

@@ -77,6 +77,28 @@ fn the_spike_platform_is_spikes_own_tree() {
     assert_eq!(out.stdout, common::spike_platform_dtb().unwrap());
 }
 
+/// With `--isa`, Spike's tree says that ISA (the string as given: Spike parses it), which is
+/// how the differential tests run Spike with another ISA.
+#[test]
+fn the_spike_platform_takes_the_isa() {
+    let isa = "rv64imafdc_zicntr_zihpm_sstc_svinval";
+    let out = dtb(&["--platform", "spike", "--isa", isa, "-o", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        out.stdout,
+        common::spike_platform_dtb_with(isa, 16, 4).unwrap()
+    );
+    assert_ne!(out.stdout, common::spike_platform_dtb().unwrap());
+    // A string hartscope refuses is refused here too, by name.
+    let out = dtb(&["--platform", "spike", "--isa", "rv64gc_sstc"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'sstc' requires 'zicntr"));
+}
+
 /// `--mem` regions (Spike's -m form) are the platform's memory: a node per region in the tree
 /// (and `--pmpregions`/`--pmpgranularity` in the cpu node); a program runs with them; a region
 /// over a device is refused naming it.

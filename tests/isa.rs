@@ -101,6 +101,7 @@ fn what_cannot_be_done_is_refused_by_name() {
         ("rv64ica", &["extension 'a' is out of canonical order"][..]),
         ("rv64e", &["the E base is not implemented"][..]),
         ("rv32i", &["rv64"][..]),
+        ("rv64gc_sstc", &["extension 'sstc' requires 'zicntr"][..]),
     ] {
         let out = run_with_timeout(
             hartscope()
@@ -116,4 +117,93 @@ fn what_cannot_be_done_is_refused_by_name() {
         }
         assert!(out.stdout.is_empty(), "nothing ran: {}", out.stdout_str());
     }
+}
+
+/// Sstc: `isa_sstc` writes all ones to menvcfg (STCE is the one bit that sticks), takes a
+/// machine timer interrupt from stimecmp and, delegated, a supervisor one in S-mode, where
+/// stimecmp is illegal until mcounteren.TM is set and again while STCE is clear. Without
+/// Sstc stimecmp is illegal everywhere, menvcfg reads 0 and no timer interrupt comes.
+#[test]
+fn sstc_drives_the_supervisor_timer() {
+    let (code, log) = log_of("isa_sstc", &["--isa", "rv64gc_zicntr_sstc"]);
+    assert_eq!(code, Some(0), "{log}");
+    for needle in [
+        "c778_menvcfg 0x8000000000000000",
+        "c333_stimecmp 0x0000000000000003",
+        // The interrupt is taken in M-mode (mideleg clear), then in S-mode.
+        "core   0: exception interrupt #5, epc",
+        "core   0: exception trap_illegal_instruction, epc",
+    ] {
+        assert!(log.contains(needle), "no `{needle}` in the log");
+    }
+    assert_eq!(log.matches("exception interrupt #5").count(), 2);
+    // Three illegal stimecmp accesses in S-mode (TM = 0, then STCE = 0 twice).
+    assert_eq!(
+        log.matches("tval 0x0000000014d02573").count()
+            + log.matches("tval 0x0000000014d01073").count(),
+        3,
+        "the S-mode stimecmp accesses that trap"
+    );
+    let (code, log) = log_of("isa_sstc", &["--isa", "rv64gc_zicntr"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("c778_menvcfg 0x0000000000000000"), "menvcfg");
+    assert!(
+        !log.contains("interrupt #5"),
+        "no timer interrupt without Sstc"
+    );
+    assert!(!log.contains("c333_stimecmp"), "stimecmp is never written");
+}
+
+/// Svpbmt, Svnapot, Svadu (`isa_svpte`): with all three, a 64 KiB NAPOT leaf maps
+/// 0x4000_9000 to page 9 of the region (marker 0x6409), menvcfg keeps PBMTE and ADUE, the
+/// second round's fetch through a PTE with A clear succeeds (A is set by the hart), and an A
+/// update that PMP forbids is a load access fault. With none, N and PBMT fault, menvcfg reads
+/// 0, and A/D clear fault as before.
+#[test]
+fn page_table_extensions() {
+    let (code, log) = log_of("isa_svpte", &["--isa", "rv64gc_svpbmt_svnapot_svadu"]);
+    assert_eq!(code, Some(0), "{log}");
+    for needle in [
+        "x10 0x0000000000006409 mem 0x0000000040009000",
+        "c778_menvcfg 0x6000000000000000",
+        "exception trap_load_access_fault",
+    ] {
+        assert!(log.contains(needle), "no `{needle}` in the log");
+    }
+    assert_eq!(log.matches("trap_instruction_page_fault").count(), 1);
+    let (code, log) = log_of("isa_svpte", &["--isa", "rv64gc"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("c778_menvcfg 0x0000000000000000"), "menvcfg");
+    assert!(
+        !log.contains("mem 0x0000000040009000"),
+        "the NAPOT leaf faults"
+    );
+    assert!(!log.contains("trap_load_access_fault"), "no A/D update");
+    assert_eq!(log.matches("trap_instruction_page_fault").count(), 2);
+}
+
+/// Svinval (`isa_svinval`): the three instructions disassemble as Spike spells them; with
+/// Svinval they trap only where Spike's rules say (sinval.vma under TVM in S-mode, all three in
+/// U-mode: 3 + 4 illegal instructions, counting the sfence.vma under TVM), and the remapped
+/// page is seen after sinval.vma; without it, each of them is illegal everywhere.
+#[test]
+fn svinval() {
+    let (code, log) = log_of("isa_svinval", &["--isa", "rv64gc_svinval"]);
+    assert_eq!(code, Some(0), "{log}");
+    for needle in [
+        "(0x16b50073) sinval.vma a0, a1",
+        "(0x18000073) sfence.w.inval",
+        "(0x18100073) sfence.inval.ir",
+    ] {
+        assert!(log.contains(needle), "no `{needle}` in the log");
+    }
+    assert_eq!(log.matches("trap_illegal_instruction").count(), 7);
+    assert_eq!(log.matches("x12 0x000000000000bbbb").count(), 2);
+    let (code, log) = log_of("isa_svinval", &["--isa", "rv64gc"]);
+    assert_eq!(code, Some(0), "{log}");
+    // 4 in M; 4, the 3 of the remapping and 4 in S (and the sfence.vma under TVM); 4 in U.
+    assert_eq!(log.matches("trap_illegal_instruction").count(), 20);
+    // The remapped page is seen all the same: the illegal-instruction traps change privilege,
+    // which drops every cached translation (on Spike as here).
+    assert_eq!(log.matches("x12 0x000000000000bbbb").count(), 2);
 }

@@ -818,3 +818,86 @@ fn zfa_matches_spike(#[case] isa: &str) {
         },
     );
 }
+
+/// Sstc: `isa_sstc` (stimecmp, menvcfg.STCE, STIP following time >= stimecmp, timer
+/// interrupts in M and S, WFI woken by stimecmp, the S-mode access rules) retires as on Spike
+/// with the same ISA string, with Sstc on and off.
+#[rstest]
+#[case("rv64imafdc_zicntr_zihpm_sstc")]
+#[case("rv64imafdc_zicntr_zihpm")]
+#[case("rv64imac_zicntr_sstc")]
+fn sstc_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_sstc with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("sstc-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_sstc"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Svpbmt, Svnapot and Svadu: `isa_svpte` accesses pages through PTEs with memory types,
+/// NAPOT leaves, reserved encodings and A/D clear, before and after menvcfg is written all
+/// ones, and reads the PTEs back; its commit log is Spike's with each extension alone, all
+/// three, and none.
+#[rstest]
+#[case("rv64imafdc_zicntr_zihpm")]
+#[case("rv64imafdc_zicntr_zihpm_svpbmt")]
+#[case("rv64imafdc_zicntr_zihpm_svnapot")]
+#[case("rv64imafdc_zicntr_zihpm_svadu")]
+#[case("rv64imafdc_zicntr_zihpm_svadu_svnapot_svpbmt")]
+fn page_table_extensions_match_spike(#[case] isa: &str) {
+    let what = format!("isa_svpte with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("svpte-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_svpte"),
+            hs_args: &["--isa", isa],
+            spike_args: &[],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}
+
+/// Svinval: `isa_svinval` runs sinval.vma, sfence.w.inval and sfence.inval.ir in M, S (with
+/// and without TVM) and U, and remaps a page with them; hartscope's `-l` log (disassembly
+/// and traps included) is Spike's, with Svinval on and off.
+#[rstest]
+#[case("rv64imafdc_zicntr_zihpm")]
+#[case("rv64imafdc_zicntr_zihpm_svinval")]
+fn svinval_matches_spike(#[case] isa: &str) {
+    let what = format!("isa_svinval with --isa {isa}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new("svinval-dtb");
+    let spike = spike_with_isa(spike, isa, &tmp);
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("isa_svinval"),
+            hs_args: &["-l", "--isa", isa],
+            spike_args: &["-l"],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -618,6 +618,9 @@ program_tests!(
     isa_hints,
     isa_cbo,
     isa_zfa,
+    isa_sstc,
+    isa_svpte,
+    isa_svinval,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -711,6 +714,9 @@ fn every_program_is_covered() {
         "isa_hints",
         "isa_cbo",
         "isa_zfa",
+        "isa_sstc",
+        "isa_svpte",
+        "isa_svinval",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();

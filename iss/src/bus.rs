@@ -21,6 +21,12 @@ pub const DEFAULT_RAM_SIZE: u64 = 256 << 20;
 pub const CLINT_BASE: u64 = 0x0200_0000;
 pub const CLINT_SIZE: u64 = 0xc_0000;
 pub const CLINT_MSIP: u64 = 0x0;
+
+/// Whether physical address `pa` is in the CLINT.
+#[inline]
+pub fn is_clint(pa: u64) -> bool {
+    (CLINT_BASE..CLINT_BASE + CLINT_SIZE).contains(&pa)
+}
 pub const CLINT_MTIMECMP: u64 = 0x4000;
 pub const CLINT_MTIME: u64 = 0xbff8;
 pub const PLIC_BASE: u64 = 0x0c00_0000;

@@ -25,6 +25,8 @@ pub const SCAUSE: u16 = 0x142;
 pub const STVAL: u16 = 0x143;
 pub const SIP: u16 = 0x144;
 pub const SATP: u16 = 0x180;
+/// Sstc's supervisor timer compare.
+pub const STIMECMP: u16 = 0x14d;
 // Machine.
 pub const MVENDORID: u16 = 0xf11;
 pub const MARCHID: u16 = 0xf12;
@@ -41,6 +43,16 @@ pub const MCOUNTEREN: u16 = 0x306;
 /// mvip (Smaia) is not implemented, but Spike's commit log names it on mip/sip writes.
 pub const MVIP: u16 = 0x309;
 pub const MENVCFG: u16 = 0x30a;
+/// PTE.N (Svnapot).
+pub const PTE_N: u64 = 1 << 63;
+/// PTE.PBMT (Svpbmt), bits 62:61.
+pub const PTE_PBMT: u64 = 3 << 61;
+/// menvcfg.ADUE (Svadu): hardware updates of PTE A/D bits.
+pub const MENVCFG_ADUE: u64 = 1 << 61;
+/// menvcfg.PBMTE (Svpbmt): PTE bits 62:61 select a memory type.
+pub const MENVCFG_PBMTE: u64 = 1 << 62;
+/// menvcfg.STCE (Sstc): stimecmp drives STIP, and S-mode may access it.
+pub const MENVCFG_STCE: u64 = 1 << 63;
 pub const MCOUNTINHIBIT: u16 = 0x320;
 pub const MHPMEVENT3: u16 = 0x323;
 pub const MHPMEVENT31: u16 = 0x33f;
@@ -255,6 +267,8 @@ pub struct Csrs {
     pub scounteren: u32,
     pub menvcfg: u64,
     pub senvcfg: u64,
+    /// Sstc's stimecmp.
+    pub stimecmp: u64,
     pub mhartid: u64,
     pub fflags: u8,
     pub frm: u8,
@@ -296,6 +310,7 @@ impl Default for Csrs {
             scounteren: 0,
             menvcfg: 0,
             senvcfg: 0,
+            stimecmp: 0,
             mhartid: 0,
             fflags: 0,
             frm: 0,
@@ -398,6 +413,7 @@ pub fn csr_name(csr: u16) -> Option<std::borrow::Cow<'static, str>> {
         STVAL => Borrowed("stval"),
         SIP => Borrowed("sip"),
         SATP => Borrowed("satp"),
+        STIMECMP => Borrowed("stimecmp"),
         MVENDORID => Borrowed("mvendorid"),
         MARCHID => Borrowed("marchid"),
         MIMPID => Borrowed("mimpid"),

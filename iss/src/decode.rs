@@ -352,8 +352,12 @@ pub fn decode32(bits: u32) -> Insn {
                         0x1050_0073 => insn(Op::Wfi, 0, 0, 0, 0, bits, 4),
                         0x1040_0073 => insn(Op::Sctrclr, 0, 0, 0, 0, bits, 4),
                         _ if f7 == 0x09 && rd == 0 => insn(Op::SfenceVma, 0, rs1, rs2, 0, bits, 4),
+                        // Svinval
+                        _ if f7 == 0x0b && rd == 0 => insn(Op::SinvalVma, 0, rs1, rs2, 0, bits, 4),
+                        0x1800_0073 => insn(Op::SfenceWInval, 0, 0, 0, 0, bits, 4),
+                        0x1810_0073 => insn(Op::SfenceInvalIr, 0, 0, 0, 0, bits, 4),
                         _ => ill,
-                    }
+                    };
                 }
                 1 => Op::Csrrw,
                 2 => Op::Csrrs,

@@ -60,6 +60,8 @@ pub enum Ext {
     Priv,
     /// Smctr/Ssctr (SCTRCLR).
     Smctr,
+    /// Svinval: `sinval.vma`, `sfence.w.inval`, `sfence.inval.ir`.
+    Svinval,
 }
 
 /// The live extensions of the hart.
@@ -107,6 +109,16 @@ pub struct Isa {
     pub sscofpmf: bool,
     /// Smctr/Ssctr (with Smcsrind/Sscsrind and Smstateen/Ssstateen, which come with them).
     pub ctr: bool,
+    /// Sstc: stimecmp drives STIP (with menvcfg.STCE).
+    pub sstc: bool,
+    /// Svpbmt: page-based memory types in PTE bits 62:61 (with menvcfg.PBMTE).
+    pub svpbmt: bool,
+    /// Svnapot: 64 KiB NAPOT leaf PTEs (PTE bit 63).
+    pub svnapot: bool,
+    /// Svadu: hardware A/D updating (with menvcfg.ADUE).
+    pub svadu: bool,
+    /// Svinval: `sinval.vma`, `sfence.w.inval`, `sfence.inval.ir`.
+    pub svinval: bool,
 }
 
 impl Default for Isa {
@@ -122,7 +134,7 @@ pub enum IsaError {
     NotRv64,
     #[error("the base integer ISA must follow rv64: i or g (the E base is not implemented)")]
     Base,
-    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, zicbom, zicboz, zfa, sscofpmf, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
+    #[error("extension '{0}' is not implemented (hartscope implements rv64imafdc, b, zicsr, zifencei, zicntr, zihpm, zicond, zba, zbb, zbs, zcb, zihintpause, zihintntl, zicbop, zicbom, zicboz, zfa, sscofpmf, sstc, svadu, svinval, svnapot, svpbmt, smctr/ssctr with smcsrind/sscsrind and smstateen/ssstateen)")]
     Unsupported(String),
     #[error("extension '{ext}' is out of canonical order: it must come before '{after}' (the order is i, m, a, f, d, c)")]
     Order { ext: char, after: char },
@@ -207,6 +219,11 @@ impl Isa {
         zfa: false,
         sscofpmf: false,
         ctr: false,
+        sstc: false,
+        svpbmt: false,
+        svnapot: false,
+        svadu: false,
+        svinval: false,
     };
 
     /// The hart when no ISA string is given: Spike's default, `rv64imafdc_zicntr_zihpm`.
@@ -329,6 +346,11 @@ impl Isa {
                     "sscofpmf" => out.sscofpmf = true,
                     "smctr" | "ssctr" => out.ctr = true,
                     "smcsrind" | "sscsrind" | "smstateen" | "ssstateen" => csrind = true,
+                    "sstc" => out.sstc = true,
+                    "svpbmt" => out.svpbmt = true,
+                    "svnapot" => out.svnapot = true,
+                    "svadu" => out.svadu = true,
+                    "svinval" => out.svinval = true,
                     other => return Err(IsaError::Unsupported(other.to_string())),
                 }
             }
@@ -349,6 +371,13 @@ impl Isa {
             return Err(IsaError::Requires {
                 ext: "zcb",
                 needs: "c (zca)",
+            });
+        }
+        // Spike's stimecmp checks its access through the time CSR, which Zicntr brings.
+        if out.sstc && !out.zicntr {
+            return Err(IsaError::Requires {
+                ext: "sstc",
+                needs: "zicntr (stimecmp's access follows the time CSR's)",
             });
         }
         if out.d && !out.f {
@@ -404,12 +433,23 @@ impl Isa {
             && self.zicbom
             && self.zicboz
             && self.zfa
+            && self.svinval
     }
 
     /// The bits of mcounteren and scounteren that exist (as on Spike: CY, TM, IR with Zicntr,
     /// HPM3..31 with Zihpm).
     pub fn counteren_mask(&self) -> u32 {
         (if self.zicntr { 7 } else { 0 }) | (if self.zihpm { !7 } else { 0 })
+    }
+
+    /// The menvcfg bits that are writable: the enable of each extension that is on (STCE
+    /// with Sstc, PBMTE with Svpbmt, ADUE with Svadu); the others read 0. FIOM is read-only
+    /// zero, as on Spike.
+    pub fn menvcfg_mask(&self) -> u64 {
+        use crate::csr::{MENVCFG_ADUE, MENVCFG_PBMTE, MENVCFG_STCE};
+        (if self.sstc { MENVCFG_STCE } else { 0 })
+            | if self.svpbmt { MENVCFG_PBMTE } else { 0 }
+            | if self.svadu { MENVCFG_ADUE } else { 0 }
     }
 
     /// What xepc reads as: with C, bit 0 clear (it is never set); without C (IALIGN 32),
@@ -447,6 +487,7 @@ impl Isa {
             // without CTR 1.0 (the CTR version is the CTR model's to say, not the ISA
             // string's).
             Ext::Smctr => true,
+            Ext::Svinval => self.svinval,
         }
     }
 
@@ -514,6 +555,17 @@ impl Isa {
         }
         if self.ctr {
             v.extend(["sscsrind", "ssctr"]);
+        }
+        for (on, e) in [
+            (self.sstc, "sstc"),
+            (self.svadu, "svadu"),
+            (self.svinval, "svinval"),
+            (self.svnapot, "svnapot"),
+            (self.svpbmt, "svpbmt"),
+        ] {
+            if on {
+                v.push(e);
+            }
         }
         v
     }
@@ -864,6 +916,37 @@ mod tests {
         }
         let msg = Isa::parse("rv64gc_smcsrind").unwrap_err().to_string();
         assert!(msg.contains("smcsrind") && msg.contains("smctr"), "{msg}");
+    }
+
+    #[test]
+    fn privileged_extensions() {
+        let i = Isa::parse("rv64gc_zicntr_sstc_svpbmt_svnapot_svadu_svinval").unwrap();
+        assert!(i.sstc && i.svpbmt && i.svnapot && i.svadu && i.svinval);
+        assert_eq!(
+            i.to_string(),
+            "rv64imafdc_zicntr_zicsr_zifencei_sstc_svadu_svinval_svnapot_svpbmt"
+        );
+        assert_eq!(Isa::parse(&i.to_string()), Ok(i));
+        assert_eq!(i.menvcfg_mask(), 7 << 61);
+        assert_eq!(Isa::DEFAULT.menvcfg_mask(), 0);
+        assert_eq!(
+            Isa::parse("rv64gc_svpbmt").unwrap().menvcfg_mask(),
+            crate::csr::MENVCFG_PBMTE
+        );
+        assert_eq!(
+            Isa::parse("rv64gc_sstc"),
+            Err(IsaError::Requires {
+                ext: "sstc",
+                needs: "zicntr (stimecmp's access follows the time CSR's)"
+            })
+        );
+        // Svinval's instructions decode only with Svinval.
+        for bits in [0x16b50073u32, 0x18000073, 0x18100073] {
+            let d = decode(bits);
+            assert_ne!(d.op, Op::Illegal, "{bits:#x}");
+            assert_eq!(i.filter(d), d, "{bits:#x}");
+            assert_eq!(Isa::DEFAULT.filter(d).op, Op::Illegal, "{bits:#x}");
+        }
     }
 
     /// Each extension that is off turns its instructions into illegal ones; the others pass.

@@ -1,8 +1,13 @@
 //! Address translation (Sv39, Sv48), physical memory protection, and the data/fetch paths.
 //!
 //! Privileged spec 1.12: section 3.7 (PMP), section 4.3-4.4 (Sv39, Sv48), 3.1.6.3 (MPRV, MXR,
-//! SUM). A/D bits are not updated by hardware: a leaf PTE with A clear, or with D clear on a
-//! store, raises a page fault (Spike's default behaviour); software sets them.
+//! SUM). A/D bits are not updated by hardware unless Svadu is on and menvcfg.ADUE set: a leaf
+//! PTE with A clear, or with D clear on a store, raises a page fault (Spike's default
+//! behaviour) and software sets them; with ADUE the access sets them with a store to the PTE
+//! (checked by PMP as an S-mode store; not a memory access of the instruction's record, as on
+//! Spike). Svnapot's 64 KiB NAPOT leaves (PTE.N) and Svpbmt's memory types (PTE.PBMT, with
+//! menvcfg.PBMTE; the types change nothing in this model) are accepted when on; otherwise
+//! those bits are reserved and fault, as on Spike.
 //!
 //! Three software TLBs (fetch, load, store), direct-mapped with 256 entries, cache successful
 //! translations of RAM pages whose whole 4 KiB page PMP allows, for the translation context in
@@ -248,8 +253,19 @@ impl Machine {
     }
 
     /// Translate `va` for `access`, walking the page table if needed. PMP is not checked here
-    /// for the final address (only for the page-table accesses).
+    /// for the final address (only for the page-table accesses). No side effects: with Svadu's
+    /// hardware updating, a PTE whose A (or D) bit the access would set translates as if it
+    /// were set, and is left as it is (the accesses themselves set it: [`Machine::resolve`]).
     pub fn translate(&mut self, va: u64, access: Access) -> Xlate {
+        self.walk::<false>(va, access)
+    }
+
+    /// The page walk. `UPDATE`: an access is being made, so Svadu's A/D updates are written.
+    /// This is the walk through ordinary PTEs, hot when the TLBs miss often: a PTE with any of
+    /// bits 63:54 set (N, PBMT, reserved) sends it to [`Machine::walk_ext`], the complete walk,
+    /// and A/D clear to [`Machine::update_ad`], so the extensions cost nothing here.
+    #[inline(never)]
+    fn walk<const UPDATE: bool>(&mut self, va: u64, access: Access) -> Xlate {
         let prv = if access == Access::Fetch {
             self.hart.prv
         } else {
@@ -288,9 +304,11 @@ impl Machine {
             let u = pte & 16 != 0;
             let acc = pte & 64 != 0;
             let dirty = pte & 128 != 0;
-            // Reserved bits 63:54 (N, PBMT and the reserved field: no Svnapot, no Svpbmt).
-            if !v || (!r && w) || pte >> 54 != 0 {
+            if !v || (!r && w) {
                 return Err(access.page_fault());
+            }
+            if pte >> 54 != 0 {
+                return self.walk_ext::<UPDATE>(va, access);
             }
             let ppn = (pte >> 10) & ((1 << 44) - 1);
             if !r && !x {
@@ -319,12 +337,150 @@ impl Machine {
                 return Err(access.page_fault());
             }
             if !acc || (access == Access::Store && !dirty) {
-                return Err(access.page_fault());
+                self.update_ad::<UPDATE>(pte, pte_addr, access)?;
             }
             let page_mask = (1u64 << (12 + 9 * level)) - 1;
             return Ok(((ppn << 12) & !page_mask) | (va & page_mask));
         }
         Err(access.page_fault())
+    }
+
+    /// The whole page walk, with every case of Svnapot, Svpbmt and Svadu: [`Machine::walk`]
+    /// starts over here when a PTE on its way has any of bits 63:54 set (which ordinary
+    /// page tables never have). Nothing is written before the walk succeeds, so starting
+    /// over is exact.
+    #[cold]
+    #[inline(never)]
+    fn walk_ext<const UPDATE: bool>(&mut self, va: u64, access: Access) -> Xlate {
+        let prv = if access == Access::Fetch {
+            self.hart.prv
+        } else {
+            self.data_priv()
+        };
+        let mode = self.hart.csr.satp_mode();
+        if prv == Priv::M || mode == SATP_MODE_BARE {
+            return Ok(va);
+        }
+        let levels: u32 = if mode == SATP_MODE_SV48 { 4 } else { 3 };
+        let va_bits = 12 + 9 * levels;
+        // Canonical: bits 63..va_bits-1 all equal.
+        let top = (va as i64) >> (va_bits - 1);
+        if top != 0 && top != -1 {
+            return Err(access.page_fault());
+        }
+        let mstatus = self.hart.csr.mstatus;
+        let sum = mstatus & MSTATUS_SUM != 0;
+        let mxr = mstatus & MSTATUS_MXR != 0;
+        let mut a = (self.hart.csr.satp & SATP_PPN_MASK) << 12;
+        for level in (0..levels).rev() {
+            let vpn = (va >> (12 + 9 * level)) & 0x1ff;
+            let pte_addr = a + vpn * 8;
+            // Implicit page-table accesses are checked by PMP as S-mode accesses.
+            if self.tlb.pmp_check(pte_addr, 8, Access::Load, Priv::S) != Some(true) {
+                return Err(access.access_fault());
+            }
+            let pte = match self.bus.read_u64(pte_addr) {
+                Some(p) => p,
+                None => return Err(access.access_fault()),
+            };
+            let v = pte & 1 != 0;
+            let r = pte & 2 != 0;
+            let w = pte & 4 != 0;
+            let x = pte & 8 != 0;
+            let u = pte & 16 != 0;
+            let acc = pte & 64 != 0;
+            let dirty = pte & 128 != 0;
+            // Bits 63:54: N (Svnapot) and PBMT (Svpbmt with PBMTE) may be set, the rest is
+            // reserved.
+            if !v || (!r && w) || (pte >> 54 != 0 && !self.pte_high_bits_ok(pte)) {
+                return Err(access.page_fault());
+            }
+            let ppn = (pte >> 10) & ((1 << 44) - 1);
+            if !r && !x {
+                // Pointer to the next level; at level 0 it is a fault, and so are A, D, U, N
+                // and PBMT on it.
+                if level == 0 || pte & (16 | 64 | 128 | PTE_N | PTE_PBMT) != 0 {
+                    return Err(access.page_fault());
+                }
+                a = ppn << 12;
+                continue;
+            }
+            // Leaf.
+            let ok_priv = match prv {
+                Priv::U => u,
+                _ => !u || (sum && access != Access::Fetch),
+            };
+            let ok_perm = match access {
+                Access::Fetch => x,
+                Access::Load => r || (mxr && x),
+                Access::Store => w,
+            };
+            if !ok_priv || !ok_perm {
+                return Err(access.page_fault());
+            }
+            // Misaligned superpage.
+            if level > 0 && ppn & ((1u64 << (9 * level)) - 1) != 0 {
+                return Err(access.page_fault());
+            }
+            // Svnapot: a NAPOT PTE is a level-0 leaf whose ppn ends in 1000 (64 KiB); any
+            // other size is reserved.
+            if pte & PTE_N != 0 && (level != 0 || ppn & 0xf != 0x8) {
+                return Err(access.page_fault());
+            }
+            if !acc || (access == Access::Store && !dirty) {
+                self.update_ad::<UPDATE>(pte, pte_addr, access)?;
+            }
+            let page_mask = (1u64 << (12 + 9 * level)) - 1;
+            // A NAPOT leaf's page is chosen by the VPN's low four bits.
+            let ppn = if pte & PTE_N != 0 {
+                (ppn & !0xf) | ((va >> 12) & 0xf)
+            } else {
+                ppn
+            };
+            return Ok(((ppn << 12) & !page_mask) | (va & page_mask));
+        }
+        Err(access.page_fault())
+    }
+
+    /// Whether a PTE's bits 63:54 (some set) are allowed: N with Svnapot, PBMT 1 or 2 with
+    /// menvcfg.PBMTE (writable with Svpbmt only); PBMT 3 and bits 60:54 are reserved.
+    #[cold]
+    #[inline(never)]
+    fn pte_high_bits_ok(&self, pte: u64) -> bool {
+        let allowed = if self.config.isa.svnapot { PTE_N } else { 0 }
+            | if self.hart.csr.menvcfg & MENVCFG_PBMTE != 0 {
+                PTE_PBMT
+            } else {
+                0
+            };
+        (pte >> 54) & !(allowed >> 54) == 0 && pte & PTE_PBMT != PTE_PBMT
+    }
+
+    /// A leaf's A (or, for a store, D) bit is clear. Svadu: with menvcfg.ADUE the hart sets
+    /// it with a store to the PTE, checked by PMP as an S-mode store (`UPDATE`: written, else
+    /// only checked); without ADUE, a page fault.
+    #[cold]
+    #[inline(never)]
+    fn update_ad<const UPDATE: bool>(
+        &mut self,
+        pte: u64,
+        pte_addr: u64,
+        access: Access,
+    ) -> Result<(), Exception> {
+        if self.hart.csr.menvcfg & MENVCFG_ADUE == 0 {
+            return Err(access.page_fault());
+        }
+        if self.tlb.pmp_check(pte_addr, 8, Access::Store, Priv::S) != Some(true) {
+            return Err(access.access_fault());
+        }
+        if UPDATE {
+            let ad = 64 | if access == Access::Store { 128 } else { 0 };
+            if !self.bus.write_u64(pte_addr, pte | ad) {
+                return Err(access.access_fault());
+            }
+            self.code_written(pte_addr, 8);
+        }
+        Ok(())
     }
 
     /// Raise an exception from a memory access: record it and signal the caller.
@@ -337,7 +493,7 @@ impl Machine {
     /// Translate and PMP-check a whole access; returns the physical address. On success, caches
     /// the page in the TLB if the page is RAM that PMP allows entirely.
     fn resolve(&mut self, va: u64, size: u8, access: Access) -> Result<u64, ()> {
-        let pa = match self.translate(va, access) {
+        let pa = match self.walk::<true>(va, access) {
             Ok(pa) => pa,
             Err(e) => {
                 self.mem_fault(e, va);
@@ -448,6 +604,11 @@ impl Machine {
             Some(v) => {
                 if self.bus.irq_dirty {
                     self.irq_update();
+                }
+                // Spike synchronises its time with the CLINT on every CLINT load, which
+                // recomputes Sstc's STIP.
+                if self.config.isa.sstc && crate::bus::is_clint(pa) {
+                    self.sstc_sync();
                 }
                 Ok(v)
             }

@@ -507,6 +507,13 @@ ops! {
     FcvtmodWD => fcvtmod_w_d, ZfaD, FpToX, Straight, Fp, Inside;
     FleqD => fleq_d, ZfaD, FpToX, Straight, Fp, Inside;
     FltqD => fltq_d, ZfaD, FpToX, Straight, Fp, Inside;
+
+    // Svinval: `sinval.vma` is SFENCE.VMA's invalidation (and its traps); the two fences
+    // order it with the hart's memory accesses, which need nothing here (no privilege
+    // trap in S and M).
+    SinvalVma => sfence_vma, Svinval, Built, Straight, None, Ends;
+    SfenceWInval => sfence_inval, Svinval, Built, Straight, None, Ends;
+    SfenceInvalIr => sfence_inval, Svinval, Built, Straight, None, Ends;
 }
 
 impl Op {

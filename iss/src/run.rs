@@ -295,16 +295,24 @@ impl Machine {
     /// WFI with nothing pending: let quanta pass until the timer fires. All the skipped quanta
     /// would execute nothing, so they are skipped in one step.
     fn wait_for_interrupt(&mut self) -> Option<Stop> {
-        let c = &self.bus.clint;
-        if self.hart.csr.mie & crate::csr::MIP_MTIP != 0 && c.mtimecmp > c.mtime {
-            // Quanta until mtime >= mtimecmp, minus this one (end_quantum adds one more tick).
-            let quanta = (c.mtimecmp - c.mtime).div_ceil(TICKS_PER_QUANTUM);
-            self.bus.clint.mtime += (quanta - 1) * TICKS_PER_QUANTUM;
-            return None;
-        }
-        // The built-in SBI's S-mode timer wakes the hart the same way.
-        if let Some(t) = self.sbi_timer_wake().filter(|&t| t > self.bus.clint.mtime) {
-            let quanta = (t - self.bus.clint.mtime).div_ceil(TICKS_PER_QUANTUM);
+        let now = self.bus.clint.mtime;
+        let csr = &self.hart.csr;
+        // The times at which a timer will raise an enabled interrupt: the CLINT's mtimecmp,
+        // Sstc's stimecmp (with STCE) and the built-in SBI's S-mode timer. The earliest wakes
+        // the hart.
+        let mtimer = (csr.mie & crate::csr::MIP_MTIP != 0).then_some(self.bus.clint.mtimecmp);
+        let stimer = (self.config.isa.sstc
+            && csr.menvcfg & crate::csr::MENVCFG_STCE != 0
+            && csr.mie & crate::csr::MIP_STIP != 0)
+            .then_some(csr.stimecmp);
+        let wake = [mtimer, stimer, self.sbi_timer_wake()]
+            .into_iter()
+            .flatten()
+            .filter(|&t| t > now)
+            .min();
+        if let Some(t) = wake {
+            // Quanta until mtime >= t, minus this one (end_quantum adds one more tick).
+            let quanta = (t - now).div_ceil(TICKS_PER_QUANTUM);
             self.bus.clint.mtime += (quanta - 1) * TICKS_PER_QUANTUM;
             return None;
         }

@@ -175,8 +175,24 @@ impl Machine {
             mip |= MIP_MSIP;
         }
         self.hart.csr.mip = mip;
+        self.sstc_sync();
         if self.config.sbi {
             self.sbi_timer_check();
+        }
+    }
+
+    /// Sstc: with menvcfg.STCE, mip.STIP is `time >= stimecmp`. Spike recomputes it when
+    /// its time is synchronised with mtime (each quantum's end and every CLINT access) and
+    /// when stimecmp is written; with STCE clear STIP is left as software wrote it.
+    #[inline]
+    pub(crate) fn sstc_sync(&mut self) {
+        let c = &mut self.hart.csr;
+        if self.config.isa.sstc && c.menvcfg & MENVCFG_STCE != 0 {
+            c.mip = if self.bus.clint.mtime >= c.stimecmp {
+                c.mip | MIP_STIP
+            } else {
+                c.mip & !MIP_STIP
+            };
         }
     }
 }

@@ -371,7 +371,8 @@ fn fields(op: Op) -> u8 {
         FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS | FeqS | FltS | FleS => RD | RS1 | RS2,
         FsgnjD | FsgnjnD | FsgnjxD | FminD | FmaxD | FeqD | FltD | FleD => RD | RS1 | RS2,
         FmvXW | FclassS | FmvWX | FmvXD | FclassD | FmvDX => RD | RS1,
-        SfenceVma => RS1 | RS2,
+        SfenceVma | SinvalVma => RS1 | RS2,
+        SfenceWInval | SfenceInvalIr => 0,
         AddUw | Sh1add | Sh2add | Sh3add | Sh1addUw | Sh2addUw | Sh3addUw | Andn | Orn | Xnor
         | Max | Maxu | Min | Minu | Rol | Ror | Rolw | Rorw | Bclr | Bext | Binv | Bset
         | CzeroEqz | CzeroNez => RD | RS1 | RS2,

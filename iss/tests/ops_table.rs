@@ -39,7 +39,10 @@ fn every_operation_has_its_facts() {
 /// Whether an extension's instructions are system ones: they change state the run loop
 /// depends on (CSRs, translation, the decode cache, WFI, CTR).
 fn system(ext: Ext) -> bool {
-    matches!(ext, Ext::Zicsr | Ext::Zifencei | Ext::Priv | Ext::Smctr)
+    matches!(
+        ext,
+        Ext::Zicsr | Ext::Zifencei | Ext::Priv | Ext::Smctr | Ext::Svinval
+    )
 }
 
 #[test]
@@ -144,7 +147,7 @@ fn shapes_agree_with_pmu_classes_and_flows() {
 
 /// The ISA with extension `ext` off (the others of rv64gc with every Z extension on).
 fn without(ext: Ext) -> Isa {
-    let mut i = Isa::parse("rv64gcb_zicond_zicbom_zicboz_zfa").unwrap();
+    let mut i = Isa::parse("rv64gcb_zicond_zicbom_zicboz_zfa_svinval").unwrap();
     match ext {
         Ext::M => i.m = false,
         Ext::A => i.a = false,
@@ -160,6 +163,7 @@ fn without(ext: Ext) -> Isa {
         Ext::Zicbom => i.zicbom = false,
         Ext::Zicboz => i.zicboz = false,
         Ext::Zfa | Ext::ZfaD => i.zfa = false,
+        Ext::Svinval => i.svinval = false,
         // Always there.
         Ext::I | Ext::Zicsr | Ext::Zifencei | Ext::Priv | Ext::Smctr => {}
     }
@@ -186,6 +190,7 @@ fn the_isa_filter_reads_the_extension_column() {
         Ext::ZfaD,
         Ext::Priv,
         Ext::Smctr,
+        Ext::Svinval,
     ];
     for off in exts {
         let isa = without(off);

@@ -30,10 +30,10 @@ pub const ENVCFG_CBCFE: u64 = 1 << 6;
 /// menvcfg/senvcfg: cbo.zero enable.
 pub const ENVCFG_CBZE: u64 = 1 << 7;
 
-/// The value menvcfg or senvcfg takes when `v` is written: FIOM, and the CMO enables of the
-/// extensions that are on (CBIE's reserved 10 becomes 00, as on Spike).
+/// The CMO enables menvcfg or senvcfg takes when `v` is written: those of the extensions that
+/// are on (CBIE's reserved 10 becomes 00, as on Spike). FIOM is read-only zero, as on Spike.
 pub(crate) fn envcfg_write(isa: &crate::Isa, v: u64) -> u64 {
-    let mut mask = 1;
+    let mut mask = 0;
     if isa.zicbom {
         mask |= ENVCFG_CBIE | ENVCFG_CBCFE;
     }

@@ -486,6 +486,7 @@ handlers! {
     sctrclr => |m, d, pc, _left| m.sctrclr(d, next(d, pc));
     wfi => |m, d, pc, _left| m.wfi(d, next(d, pc));
     sfence_vma => |m, d, pc, _left| m.sfence_vma(d, next(d, pc));
+    sfence_inval => |m, d, pc, _left| m.sfence_inval(d, next(d, pc));
     csr => |m, d, pc, left| {
         // The counters read the budget to know how many instructions retired.
         m.sched.budget = left;

@@ -98,6 +98,18 @@ impl Machine {
         REFETCH
     }
 
+    /// Svinval's `sfence.w.inval` and `sfence.inval.ir`: illegal in U-mode (mstatus.TVM does
+    /// not apply, as on Spike); otherwise nothing to do, as this hart's invalidations
+    /// (`sinval.vma`) complete at once.
+    #[inline(never)]
+    pub(crate) fn sfence_inval(&mut self, d: &Insn, npc: u64) -> u64 {
+        if self.hart.prv == Priv::U {
+            return self.illegal(d);
+        }
+        self.hart.pc = npc;
+        REFETCH
+    }
+
     pub(crate) fn fence_i(&mut self, npc: u64) -> u64 {
         self.dcache.drop_all();
         if self.mode.models() {

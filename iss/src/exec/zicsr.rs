@@ -85,6 +85,14 @@ impl Machine {
             // Without F they do not exist; with it, FS Off makes them illegal.
             FFLAGS | FRM | FCSR => self.config.isa.f && self.hart.csr.fs() != FS_OFF,
             SATP => !(prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0),
+            // Sstc: below M, menvcfg.STCE and then the time CSR's own check (mcounteren.TM),
+            // as Spike orders them (both raise illegal instruction: there is no H).
+            STIMECMP => {
+                self.config.isa.sstc
+                    && (prv == Priv::M
+                        || (self.hart.csr.menvcfg & MENVCFG_STCE != 0
+                            && self.hart.csr.mcounteren & 2 != 0))
+            }
             CYCLE..=HPMCOUNTER31 => {
                 let bit = 1u32 << (csr - CYCLE);
                 // cycle, time and instret come with Zicntr, hpmcounter3..31 with Zihpm.
@@ -170,6 +178,7 @@ impl Machine {
             STVAL => c.stval,
             SIP => c.mip & c.mideleg,
             SATP => c.satp,
+            STIMECMP if self.config.isa.sstc => c.stimecmp,
             MVENDORID | MARCHID | MIMPID | MCONFIGPTR => 0,
             MHARTID => c.mhartid,
             MSTATUS => c.mstatus_read(),
@@ -295,13 +304,26 @@ impl Machine {
             MIE => c.mie = v & (S_INTERRUPTS | M_INTERRUPTS | lcof),
             MIP => {
                 let old = c.mip;
-                let m = S_INTERRUPTS | lcof;
+                // With Sstc and STCE, STIP follows stimecmp alone.
+                let stip = if self.config.isa.sstc && c.menvcfg & MENVCFG_STCE != 0 {
+                    MIP_STIP
+                } else {
+                    0
+                };
+                let m = (S_INTERRUPTS | lcof) & !stip;
                 c.mip = (c.mip & !m) | (v & m);
                 self.record_mvip::<REC>(old);
             }
             MTVEC => c.mtvec = v & !2,
             MCOUNTEREN => c.mcounteren = v as u32 & self.config.isa.counteren_mask(),
-            MENVCFG => c.menvcfg = super::cbo::envcfg_write(&self.config.isa, v),
+            MENVCFG => {
+                c.menvcfg = super::cbo::envcfg_write(&self.config.isa, v)
+                    | (v & self.config.isa.menvcfg_mask())
+            }
+            STIMECMP if self.config.isa.sstc => {
+                c.stimecmp = v;
+                self.sstc_sync();
+            }
             MSCRATCH => c.mscratch = v,
             MEPC => c.mepc = v & !1,
             MCAUSE => c.mcause = v,
@@ -459,7 +481,13 @@ impl Machine {
     /// and after it (SEIP).
     fn record_mvip<const REC: bool>(&mut self, old_mip: u64) {
         if REC {
-            let v = (self.hart.csr.mip & MIP_SEIP) | (old_mip & (MIP_STIP | MIP_SSIP));
+            // mvip.STIP reads 0 while Sstc's STCE drives mip.STIP.
+            let stip = if self.hart.csr.menvcfg & MENVCFG_STCE != 0 {
+                0
+            } else {
+                MIP_STIP
+            };
+            let v = (self.hart.csr.mip & MIP_SEIP) | (old_mip & (stip | MIP_SSIP));
             self.rec.push_write(Reg::Csr(MVIP), v);
         }
     }

@@ -13,7 +13,7 @@
 //! | scounteren | 7: U-mode reads cycle, time, instret | `mstatus_init` |
 //! | mcountinhibit, mhpmevent | hpm counters inhibited and free; cycle, instret count | `mstatus_init` and the PMU's `sbi_boot` |
 //! | mstateen0 (with CTR, hence Smstateen) | every implemented bit: SE0, CSRIND, CTR | OpenSBI opens the state-enable bits of the extensions it knows to S-mode |
-//! | menvcfg | 0 | OpenSBI sets CBZE, CBCFE, CBIE, PBMTE, STCE, none of which exists here |
+//! | menvcfg | 0 | OpenSBI sets CBZE, CBCFE, CBIE, PBMTE, STCE when they exist; the built-in SBI keeps its own S-mode timer (set_timer), so it leaves STCE (and the rest) clear |
 //! | stvec, sscratch, sie, satp | entry, 0, 0, 0 | `sbi_hart_switch_mode` |
 //! | PMP | as at reset: entry 0 over all memory, RWX | no firmware memory to protect (the device tree is S-mode's to read) |
 //!
