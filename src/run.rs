@@ -642,7 +642,12 @@ fn run_sinks(
         }
         Some(g) => {
             let mut r = sinks;
-            (g.serve(m, &mut r, limit), r)
+            let stop = if r.wants_watch() {
+                g.serve(m, &mut iss::record::Watched(&mut r), limit)
+            } else {
+                g.serve(m, &mut r, limit)
+            };
+            (stop, r)
         }
         None => encoder::capture::run(m, sinks, limit),
     };

@@ -773,6 +773,27 @@ fn flute_strict_style_on_the_command_line() {
     );
     let v = hs(&["tandem", "verify", s(&trace), "-q"]);
     expect_code(&v, 0, "tandem verify (flute-strict)");
+    // Beside a commit log and an N-Trace port (the run on full records, watched): the same
+    // bytes as alone.
+    let alone = std::fs::read(&trace).unwrap();
+    let log = tmp.join("interrupts.log");
+    let nt = tmp.join("interrupts.nt");
+    let beside = record(
+        &tmp,
+        "interrupts",
+        &[
+            "--tandem-style",
+            "flute-strict",
+            "--log-commits",
+            s(&log),
+            "--ntrace",
+            s(&nt),
+        ],
+    );
+    assert!(
+        std::fs::read(&beside).unwrap() == alone,
+        "the strict stream beside other sinks differs from the one written alone"
+    );
     let trace = record(&tmp, "rv64d", &["--tandem-style", "flute-strict"]);
     let dump = hs(&["tandem", "dump", s(&trace)]);
     let text = dump.stdout_str();

@@ -297,15 +297,19 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
             || self.tandem.as_ref().is_some_and(|t| t.failed())
     }
 
-    // A tandem writer may need the hart seen (its style, known at run time): on full records
-    // already, one more call per instruction, which it ignores unless it needs it.
-    const WATCH: bool = T::WATCH || T::DETAIL.records();
+    // A tandem writer may need the hart seen (its style, known at run time): the owner then
+    // runs the recorders through `Watched` (`wants_watch`), and no other run pays a call.
+    const WATCH: bool = T::WATCH;
 
     #[inline]
     fn watch(&mut self, m: &Machine, at: At) {
         if let Some(t) = &mut self.tandem {
             t.watch(m, at);
         }
+    }
+
+    fn wants_watch(&self) -> bool {
+        self.tandem.as_ref().is_some_and(|t| t.wants_watch())
     }
 }
 
@@ -319,12 +323,14 @@ pub fn run<L: Sink, T: Sink, W: Write + Send + 'static>(
     mut sinks: Recorders<L, T, W>,
     limit: Option<u64>,
 ) -> (Stop, Recorders<L, T, W>) {
+    let watch = sinks.wants_watch();
     let stop = match (&mut sinks.log, &mut sinks.port, &mut sinks.tandem) {
         (None, None, None) => run_one(m, &mut NoSink, limit),
         (None, None, Some(t)) if t.wants_watch() => run_one(m, &mut Watched(t), limit),
         (None, None, Some(t)) => run_one(m, t, limit),
         (None, Some(Port::Threaded(p)), None) => run_one(m, p, limit),
         (None, Some(Port::Inline(p)), None) => run_one(m, p, limit),
+        _ if watch => run_one(m, &mut Watched(&mut sinks), limit),
         _ => run_one(m, &mut sinks, limit),
     };
     (stop, sinks)
