@@ -435,6 +435,7 @@ fn csr_value(
     let pick = rng.next_u64();
     let bits: Vec<u32> = (0..16).map(|_| rng.range(0, 64) as u32).collect();
     let flute = cfg.style.flute_layout();
+    let strict = cfg.style == crate::config::Style::FluteStrict;
     step_with(
         m,
         w,
@@ -457,9 +458,24 @@ fn csr_value(
                 return None;
             };
             let old = writes[i].value;
-            // A trap into S-mode reports only the sstatus bits of mstatus (Flute's layout).
+            // A trap into S-mode reports only the sstatus bits of mstatus (Flute's layout); so
+            // does a strict stream's CSR instruction that names sstatus (it writes the CSR
+            // named, not mstatus).
             let to_s = f.trap.as_ref().is_some_and(|t| t.to == Priv::S);
-            let visible = if in_trap && c == MSTATUS && to_s && flute {
+            let names_sstatus = strict
+                && !in_trap
+                && f.rec.as_ref().is_some_and(|r| {
+                    matches!(
+                        r.insn.op,
+                        iss::insn::Op::Csrrw
+                            | iss::insn::Op::Csrrs
+                            | iss::insn::Op::Csrrc
+                            | iss::insn::Op::Csrrwi
+                            | iss::insn::Op::Csrrsi
+                            | iss::insn::Op::Csrrci
+                    ) && r.insn.csr() == SSTATUS
+                });
+            let visible = if c == MSTATUS && ((in_trap && to_s && flute) || names_sstatus) {
                 SSTATUS_MASK & !MSTATUS_SD
             } else {
                 !MSTATUS_SD
