@@ -255,7 +255,7 @@ impl Machine {
     /// Translate `va` for `access`, walking the page table if needed. PMP is not checked here
     /// for the final address (only for the page-table accesses). No side effects: with Svadu's
     /// hardware updating, a PTE whose A (or D) bit the access would set translates as if it
-    /// were set, and is left as it is (the accesses themselves set it: [`Machine::resolve`]).
+    /// were set, and is left as it is (the accesses themselves set it: `Machine::resolve`).
     pub fn translate(&mut self, va: u64, access: Access) -> Xlate {
         self.walk::<false>(va, access)
     }
