@@ -852,3 +852,26 @@ fn cbo_zero_writes_its_block_as_doubleword_stores() {
     }
     assert!(!line.contains(" store"), "no store-data item: {line}");
 }
+
+/// The settings file carries the hart's ISA (`hart.machine.isa`, canonical), so a stream of a
+/// run with extensions verifies on a reference hart that has them; without it, the Zcb and
+/// Zfa instructions the stream reports would be illegal there. An ISA the file gives that
+/// hartscope cannot do is named.
+#[test]
+fn the_settings_carry_the_isa() {
+    let tmp = TempDir::new("tandem-isa");
+    for (prog, isa) in [("isa_zcb", "rv64gc_zcb"), ("isa_zfa", "rv64gc_zfa")] {
+        let trace = record(&tmp, prog, &["--isa", isa]);
+        let side = read_json(&tandem::sidecar::path_for(&trace));
+        assert_eq!(
+            side["hart"]["machine"]["isa"],
+            format!("rv64imafdc_zicsr_zifencei_{}", &isa[7..]),
+            "{prog}"
+        );
+        let v = hs(&["tandem", "verify", s(&trace), "-q"]);
+        expect_code(&v, 0, &format!("tandem verify ({prog} with --isa {isa})"));
+    }
+    let trace = record(&tmp, "isa_zcb", &["--isa", "rv64gc_zcb"]);
+    edit_sidecar(&trace, |v| v["hart"]["machine"]["isa"] = "rv64gcv".into());
+    expect_unusable(&["tandem", "verify", s(&trace)], &["ISA", "'v'"]);
+}

@@ -48,6 +48,7 @@ pub struct Sidecar {
 /// `hart.machine` holds them: the one writer of that object ([`apply_machine`] reads it).
 pub fn machine_json(c: &iss::Config) -> Value {
     serde_json::json!({
+        "isa": c.isa.to_string(),
         "sscofpmf": c.sscofpmf,
         "pmu": c.pmu,
         "ctr": c.ctr,
@@ -64,6 +65,10 @@ pub fn machine_json(c: &iss::Config) -> Value {
 /// value (files written before it existed).
 pub fn apply_machine(v: &Value, c: &mut iss::Config) -> Result<(), MachineSettingsError> {
     let bad = MachineSettingsError::Json;
+    if let Some(isa) = v.get("isa") {
+        let isa: String = serde_json::from_value(isa.clone()).map_err(bad)?;
+        c.isa = iss::Isa::parse(&isa).map_err(MachineSettingsError::Isa)?;
+    }
     if let Some(b) = v.get("sscofpmf").and_then(Value::as_bool) {
         c.sscofpmf = b;
     }
@@ -102,6 +107,8 @@ pub enum MachineSettingsError {
     Json(serde_json::Error),
     #[error("the hart's PMP: {0}")]
     Pmp(iss::machine::PmpError),
+    #[error("the hart's ISA: {0}")]
+    Isa(iss::isa::IsaError),
 }
 
 /// Why a settings file is not usable.
