@@ -871,6 +871,34 @@ fn the_settings_carry_the_isa() {
         let v = hs(&["tandem", "verify", s(&trace), "-q"]);
         expect_code(&v, 0, &format!("tandem verify ({prog} with --isa {isa})"));
     }
+    // Sstc's timer interrupts (STIP follows time, as MTIP does) and cbo.zero's block (the
+    // stream carries no 64-byte data; without `mem` the reference's zeros stand for it, with
+    // it the eight doubleword stores are compared).
+    for (prog, isa, extra) in [
+        ("isa_sstc", "rv64imafdc_zicntr_zihpm_sstc", None),
+        (
+            "isa_sstc",
+            "rv64imafdc_zicntr_zihpm_sstc",
+            Some("flute-strict"),
+        ),
+        ("isa_cbo", "rv64gc_zicbom_zicboz", None),
+        ("isa_cbo", "rv64gc_zicbom_zicboz", Some("mem")),
+        (
+            "isa_svpte",
+            "rv64imafdc_zicntr_zihpm_svadu_svnapot_svpbmt",
+            None,
+        ),
+    ] {
+        let mut args = vec!["--isa", isa];
+        match extra {
+            Some("mem") => args.extend(["--tandem-with", "mem"]),
+            Some(style) => args.extend(["--tandem-style", style]),
+            None => {}
+        }
+        let trace = record(&tmp, prog, &args);
+        let v = hs(&["tandem", "verify", s(&trace), "-q"]);
+        expect_code(&v, 0, &format!("tandem verify ({prog} {args:?})"));
+    }
     let trace = record(&tmp, "isa_zcb", &["--isa", "rv64gc_zcb"]);
     edit_sidecar(&trace, |v| v["hart"]["machine"]["isa"] = "rv64gcv".into());
     expect_unusable(&["tandem", "verify", s(&trace)], &["ISA", "'v'"]);

@@ -467,9 +467,11 @@ impl Verifier {
             }
             None => false,
         };
+        // With Sstc, STIP follows time as MTIP does: a timer's, not the program's.
+        let sstc = if m.config.isa.sstc { MIP_STIP } else { 0 };
         let hw_irq = match (cfg.nondet.mip, m.config.sbi) {
             (false, _) => 0,
-            (true, false) => HW_IRQ,
+            (true, false) => HW_IRQ | sstc,
             (true, true) => HW_IRQ | S_INTERRUPTS,
         };
         let mut v = Verifier {
@@ -1563,13 +1565,20 @@ fn compare_memory(
     {
         return;
     }
-    // Byte by byte over everything either side wrote.
+    // Byte by byte over everything either side wrote. A store wider than any data element
+    // (cbo.zero's block) is what its instruction says it is: without memory requests the
+    // stream cannot carry its bytes, and the reference's stand for them.
     let mut bytes: Vec<(u64, Option<u8>)> = Vec::new();
-    for m in ref_ram_stores {
-        for i in 0..m.size as u64 {
-            let pa = m.paddr.wrapping_add(i);
+    for a in ref_ram_stores {
+        for i in 0..a.size as u64 {
+            let pa = a.paddr.wrapping_add(i);
             if !bytes.iter().any(|b| b.0 == pa) {
-                bytes.push((pa, None));
+                let implied = if a.size > 8 {
+                    refhart::ram_byte(m, pa)
+                } else {
+                    None
+                };
+                bytes.push((pa, implied));
             }
         }
     }
