@@ -572,19 +572,25 @@ fn spike_with_isa(spike: &Spike, isa: &str, tmp: &TempDir) -> Spike {
 #[case("rv64imafdc_zihpm")]
 #[case("rv64imafdc_zicntr_zihpm")]
 fn isa_strings_match_spike(#[case] isa: &str) {
-    let what = format!("isa_probe with --isa {isa}");
+    program_with_isa_matches_spike("isa_probe", isa, &[]);
+}
+
+/// `prog`'s commit log with `--isa isa` equals Spike's, Spike handed a device tree that says
+/// the same ISA string; `extra` goes to both (`-l`: the execution trace too).
+fn program_with_isa_matches_spike(prog: &str, isa: &str, extra: &[&str]) {
+    let what = format!("{prog} with --isa {isa}");
     let Some(spike) = spike_or_skip(&what) else {
         return;
     };
-    let tmp = TempDir::new("isa-dtb");
+    let tmp = TempDir::new(&format!("{prog}-dtb"));
     let spike = spike_with_isa(spike, isa, &tmp);
     diff_with_spike(
         &spike,
         &Diff {
             what: &what,
-            elf: &program("isa_probe"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
+            elf: &program(prog),
+            hs_args: &[extra, &["--isa", isa]].concat(),
+            spike_args: extra,
             limit: None,
             hs_status: Some(0),
         },
@@ -650,23 +656,7 @@ fn rv64m_on_rv64i_fails_as_on_spike() {
 #[case("rv64gcb_zicond")]
 #[case("rv64i_zicond_zba_zbb_zbs")]
 fn bit_manipulation_and_zicond_match_spike(#[case] isa: &str) {
-    let what = format!("isa_zb with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("zb-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_zb"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_zb", isa, &[]);
 }
 
 /// Zcb: `isa_zcb` runs every Zcb instruction (c.lbu, c.lhu, c.lh, c.sb, c.sh, the unary
@@ -679,23 +669,7 @@ fn bit_manipulation_and_zicond_match_spike(#[case] isa: &str) {
 #[case("rv64iac_zbb_zcb")]
 #[case("rv64imac_zba_zcb")]
 fn zcb_matches_spike(#[case] isa: &str) {
-    let what = format!("isa_zcb with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("zcb-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_zcb"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_zcb", isa, &[]);
 }
 
 /// Zihintpause, Zihintntl and Zicbop: `isa_hints` runs `pause`, the `ntl.*`/`c.ntl.*` hints and
@@ -708,23 +682,7 @@ fn zcb_matches_spike(#[case] isa: &str) {
 #[case("rv64gc_zicbop")]
 #[case("rv64gc_zicbop_zihintntl_zihintpause")]
 fn hints_match_spike(#[case] isa: &str) {
-    let what = format!("isa_hints with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("hints-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_hints"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_hints", isa, &[]);
 }
 
 /// Zicbom and Zicboz: `isa_cbo` runs every cbo.* in M-mode (RAM, ROM, nothing) and in S and U
@@ -736,23 +694,7 @@ fn hints_match_spike(#[case] isa: &str) {
 #[case("rv64gc_zicboz")]
 #[case("rv64gc_zicbom_zicboz")]
 fn cbo_matches_spike(#[case] isa: &str) {
-    let what = format!("isa_cbo with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("cbo-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_cbo"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_cbo", isa, &[]);
 }
 
 /// A profile name selects its mandatory extensions that hartscope implements: hartscope with
@@ -800,23 +742,7 @@ fn profiles_match_spike(#[case] profile: &str, #[case] name: &str) {
 #[case("rv64gc_zfa")]
 #[case("rv64imafc_zfa")]
 fn zfa_matches_spike(#[case] isa: &str) {
-    let what = format!("isa_zfa with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("zfa-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_zfa"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_zfa", isa, &[]);
 }
 
 /// Sstc: `isa_sstc` (stimecmp, menvcfg.STCE, STIP following time >= stimecmp, timer
@@ -827,23 +753,7 @@ fn zfa_matches_spike(#[case] isa: &str) {
 #[case("rv64imafdc_zicntr_zihpm")]
 #[case("rv64imac_zicntr_sstc")]
 fn sstc_matches_spike(#[case] isa: &str) {
-    let what = format!("isa_sstc with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("sstc-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_sstc"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_sstc", isa, &[]);
 }
 
 /// Svpbmt, Svnapot and Svadu: `isa_svpte` accesses pages through PTEs with memory types,
@@ -857,23 +767,7 @@ fn sstc_matches_spike(#[case] isa: &str) {
 #[case("rv64imafdc_zicntr_zihpm_svadu")]
 #[case("rv64imafdc_zicntr_zihpm_svadu_svnapot_svpbmt")]
 fn page_table_extensions_match_spike(#[case] isa: &str) {
-    let what = format!("isa_svpte with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("svpte-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_svpte"),
-            hs_args: &["--isa", isa],
-            spike_args: &[],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_svpte", isa, &[]);
 }
 
 /// Svinval: `isa_svinval` runs sinval.vma, sfence.w.inval and sfence.inval.ir in M, S (with
@@ -883,21 +777,5 @@ fn page_table_extensions_match_spike(#[case] isa: &str) {
 #[case("rv64imafdc_zicntr_zihpm")]
 #[case("rv64imafdc_zicntr_zihpm_svinval")]
 fn svinval_matches_spike(#[case] isa: &str) {
-    let what = format!("isa_svinval with --isa {isa}");
-    let Some(spike) = spike_or_skip(&what) else {
-        return;
-    };
-    let tmp = TempDir::new("svinval-dtb");
-    let spike = spike_with_isa(spike, isa, &tmp);
-    diff_with_spike(
-        &spike,
-        &Diff {
-            what: &what,
-            elf: &program("isa_svinval"),
-            hs_args: &["-l", "--isa", isa],
-            spike_args: &["-l"],
-            limit: None,
-            hs_status: Some(0),
-        },
-    );
+    program_with_isa_matches_spike("isa_svinval", isa, &["-l"]);
 }
