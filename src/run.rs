@@ -245,19 +245,25 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // Listen before any output is created: a port in use is reported first.
     let mut gdb = args.gdb.map(crate::gdb::Server::listen).transpose()?;
     if let Some(path) = &args.uart_input {
-        // Streamed as the guest reads (a FIFO, /dev/zero, '-' for standard input).
-        let source: Box<dyn std::io::Read + Send> = if path.as_os_str() == "-" {
-            Box::new(std::io::stdin())
+        // Streamed as the guest reads (a FIFO, /dev/zero, '-' for standard input); a terminal
+        // is typed into as the guest runs: read live, never waited for.
+        if path.as_os_str() == "-" {
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                m.bus.uart.input.set_live_source(Box::new(std::io::stdin()));
+            } else {
+                m.bus.uart.input.set_source(Box::new(std::io::stdin()));
+            }
         } else {
             if path.is_dir() {
                 bail!("--uart-input {}: is a directory", path.display());
             }
-            Box::new(
-                File::open(path)
-                    .with_context(|| format!("--uart-input: cannot open {}", path.display()))?,
-            )
-        };
-        m.bus.uart.input.set_source(source);
+            m.bus
+                .uart
+                .input
+                .set_source(Box::new(File::open(path).with_context(|| {
+                    format!("--uart-input: cannot open {}", path.display())
+                })?));
+        }
     }
 
     // A hart without D has 32-bit FP registers (FLEN 32), which Spike logs in 8 digits.

@@ -724,10 +724,16 @@ pub const UART_INPUT_CHUNK: usize = 4096;
 /// ends, so the guest sees the same bytes whatever the timing of the source. Memory stays
 /// bounded whatever the source's length (`/dev/zero` included). A read error ends the input
 /// and is kept: the run loop then ends the run ([`crate::Stop::HostIoError`]).
+///
+/// A live source ([`UartInput::set_live_source`]: a terminal, where a person types) is read
+/// by a thread of its own instead: the guest sees what has been typed so far and never waits
+/// for it (a kernel polling LSR while it boots goes on booting); only a hart that waits for
+/// an interrupt with nothing else to wake it waits for typing ([`UartInput::wait_live`]).
 #[derive(Default)]
 pub struct UartInput {
     buf: VecDeque<u8>,
     source: Option<Box<dyn std::io::Read + Send>>,
+    live: Option<std::sync::mpsc::Receiver<std::io::Result<Vec<u8>>>>,
     error: Option<std::io::Error>,
 }
 
@@ -742,14 +748,70 @@ impl UartInput {
         self.source = Some(source);
     }
 
+    /// Read the rest from `source` as it comes (a terminal): a thread reads it, and the guest
+    /// sees what has arrived without waiting for more.
+    pub fn set_live_source(&mut self, mut source: Box<dyn std::io::Read + Send>) {
+        // One chunk in flight: memory stays bounded whatever is typed or pasted.
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; UART_INPUT_CHUNK];
+            loop {
+                let msg = match source.read(&mut chunk) {
+                    Ok(0) => return,
+                    Ok(n) => Ok(chunk[..n].to_vec()),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let last = msg.is_err();
+                if tx.send(msg).is_err() || last {
+                    return;
+                }
+            }
+        });
+        self.live = Some(rx);
+    }
+
+    /// Whether input may still come from a live source.
+    pub fn is_live(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// For a hart that nothing else can wake: wait until the live source has data or ends.
+    /// Whether data came.
+    pub fn wait_live(&mut self) -> bool {
+        if let Some(rx) = &self.live {
+            let got = rx.recv();
+            self.take_live(got.map_err(|_| std::sync::mpsc::TryRecvError::Disconnected));
+        }
+        !self.buf.is_empty()
+    }
+
+    fn take_live(&mut self, got: Result<std::io::Result<Vec<u8>>, std::sync::mpsc::TryRecvError>) {
+        match got {
+            Ok(Ok(v)) => self.buf.extend(v),
+            Ok(Err(e)) => {
+                self.error = Some(e);
+                self.live = None;
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => self.live = None,
+        }
+    }
+
     /// The read error that ended the input, if any.
     pub fn error(&self) -> Option<&std::io::Error> {
         self.error.as_ref()
     }
 
-    /// Make data available if there is more: read the source when the buffer is empty.
+    /// Make data available if there is more: read the source when the buffer is empty (a
+    /// live source: take what has arrived).
     fn fill(&mut self) {
         if !self.buf.is_empty() {
+            return;
+        }
+        if let Some(rx) = &self.live {
+            let got = rx.try_recv();
+            self.take_live(got);
             return;
         }
         let Some(src) = &mut self.source else {
@@ -1429,6 +1491,42 @@ mod tests {
         b.uart.input.extend(b"x");
         assert_eq!(b.device_load(UART_BASE + 5, 1), Some(0x61));
         assert_eq!(b.device_load(UART_BASE, 1), Some(b'x' as u64));
+    }
+
+    /// A live source (a terminal) is never waited for: with nothing typed, LSR says no data
+    /// at once (a kernel polling LSR while it boots goes on); what is typed then arrives,
+    /// and `wait_live` waits for it; the source's end ends the input.
+    #[test]
+    fn uart_live_input_is_not_waited_for() {
+        struct Typist(std::sync::mpsc::Receiver<Vec<u8>>);
+        impl std::io::Read for Typist {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                match self.0.recv() {
+                    Ok(v) => {
+                        buf[..v.len()].copy_from_slice(&v);
+                        Ok(v.len())
+                    }
+                    Err(_) => Ok(0),
+                }
+            }
+        }
+        let (keys, rx) = std::sync::mpsc::channel();
+        let mut u = Uart::default();
+        u.input.set_live_source(Box::new(Typist(rx)));
+        // Nothing typed: LSR answers at once, without DR.
+        assert_eq!(u.load(5) & UART_LSR_DR as u64, 0);
+        assert!(u.input.is_live());
+        keys.send(b"hi\n".to_vec()).unwrap();
+        assert!(u.input.wait_live(), "typed input arrives");
+        assert_eq!(u.load(5) & UART_LSR_DR as u64, UART_LSR_DR as u64);
+        assert_eq!(
+            [u.load(0), u.load(0), u.load(0)],
+            [b'h' as u64, b'i' as u64, 10]
+        );
+        drop(keys);
+        assert!(!u.input.wait_live(), "the end of the source");
+        assert!(!u.input.is_live());
+        assert_eq!(u.load(5) & UART_LSR_DR as u64, 0);
     }
 
     /// IIR as a 16550A reports it: no source, received data, THRE raised by enabling ETBEI

@@ -319,6 +319,14 @@ impl Machine {
         if self.hart.csr.mip & self.hart.csr.mie != 0 {
             return None;
         }
+        // Only typing can wake the hart: wait for it (the end of the input ends the run).
+        if self.bus.uart.rx_irq_enabled()
+            && self.bus.uart.input.is_live()
+            && self.bus.uart.input.wait_live()
+        {
+            self.irq_update();
+            return None;
+        }
         Some(Stop::WaitForever { pc: self.hart.pc })
     }
 
