@@ -132,9 +132,10 @@ impl Config {
 /// Architectural state of the hart.
 #[derive(Clone)]
 pub struct HartState {
-    /// x0..x31, then slot 32, where writes to x0 land (never read), then padding so a register
-    /// index masked with 63 never needs a bounds check.
-    pub x: [u64; 64],
+    /// x0..x31, then slot 32, where writes to x0 land (never read), then padding to 256 so
+    /// that the handlers index it with a decoded register number (a `u8`) with neither a mask
+    /// nor a bounds check.
+    pub x: [u64; 256],
     pub f: [u64; 32],
     pub pc: u64,
     pub prv: Priv,
@@ -150,7 +151,7 @@ pub struct HartState {
 impl Default for HartState {
     fn default() -> Self {
         HartState {
-            x: [0; 64],
+            x: [0; 256],
             f: [0; 32],
             pc: 0,
             prv: Priv::M,

@@ -347,18 +347,21 @@ fn sext32(v: u64) -> u64 {
 impl Machine {
     #[inline(always)]
     pub(crate) fn rs1(&self, d: &Insn) -> u64 {
-        self.hart.x[(d.rs1 & 31) as usize]
+        debug_assert!(d.rs1 < 32, "rs1 {} of {:?}", d.rs1, d.op);
+        self.hart.x[d.rs1 as usize]
     }
 
     #[inline(always)]
     pub(crate) fn rs2(&self, d: &Insn) -> u64 {
-        self.hart.x[(d.rs2 & 31) as usize]
+        debug_assert!(d.rs2 < 32, "rs2 {} of {:?}", d.rs2, d.op);
+        self.hart.x[d.rs2 as usize]
     }
 
     /// Write the instruction's destination GPR (x0 writes land in the scratch slot).
     #[inline(always)]
     pub(crate) fn wx<const REC: bool>(&mut self, d: &Insn, v: u64) {
-        self.hart.x[(d.wd & 63) as usize] = v;
+        debug_assert!(d.wd <= 32, "wd {} of {:?}", d.wd, d.op);
+        self.hart.x[d.wd as usize] = v;
         if REC && d.rd != 0 {
             self.rec.push_write(Reg::X(d.rd), v);
         }
