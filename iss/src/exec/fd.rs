@@ -8,7 +8,7 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{at, build_record, done, htri, imm, next};
+use super::{at, build_record, done, htri, imm, next, Ix};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::Insn;
@@ -92,7 +92,7 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: Ix, pc: u64, left: u64) -> u64 {
             if $m.fs_not_dirty::<FX>() {
                 return build_record($m, a, k, pc, left);
             }
@@ -107,7 +107,7 @@ macro_rules! fp_ops {
                 $m.accrue::<REC>(flags);
                 if FX {
                     let fflags = if flags != 0 { $m.hart.csr.fflags as u64 } else { u64::MAX };
-                    let e = &mut $m.effects[k];
+                    let e = &mut $m.effects[k.k()];
                     e.value = v;
                     e.mem_value = fflags;
                 }
@@ -243,7 +243,7 @@ unsafe fn fload<
 >(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     pc: u64,
     left: u64,
 ) -> u64 {
@@ -265,7 +265,7 @@ unsafe fn fload<
     m.wf::<REC>(d.rd, v);
     m.fx_access::<FX>(k, addr, raw);
     if FX {
-        m.effects[k].value = v;
+        m.effects[k.k()].value = v;
     }
     done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
 }
@@ -281,7 +281,7 @@ unsafe fn fstore<
 >(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     pc: u64,
     left: u64,
 ) -> u64 {
@@ -307,7 +307,7 @@ macro_rules! fp_access {
         pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
             a: &[Insn],
-            k: usize,
+            k: Ix,
             pc: u64,
             left: u64,
         ) -> u64 {

@@ -3,7 +3,7 @@
 //! in the decoded block. RV64I and M are here; the rest is grouped by extension: [`a`]
 //! (atomics), [`fd`] (F and D), [`zicsr`] (CSR access), [`system`] (xRET, WFI, fences).
 //!
-//! A handler executes instruction `a[k]` at `pc` with `left` (at least 1) instructions of
+//! A handler executes instruction `a[k]` (its place [`Ix`]) at `pc` with `left` (at least 1) instructions of
 //! budget. Untraced, a handler whose instruction falls through to the next one dispatches that
 //! one itself (threaded code: a tail call, one indirect jump site per handler), so a block runs
 //! without returning to the run loop; the recursion is bounded by the block length where the
@@ -60,18 +60,48 @@ pub(crate) const BUILD: u64 = 13;
 /// cache's arena ends with one, as does every block built for a single instruction
 /// (`[insn, Insn::NOT_DECODED]`). Handlers read their instruction, and the next one when they
 /// fall through to it, without bounds checks ([`at`]).
-pub(crate) type Handler = unsafe fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
+pub(crate) type Handler = unsafe fn(&mut Machine, &[Insn], Ix, u64, u64) -> u64;
 
-/// `a[k]`, without a bounds check.
+/// An instruction's place in its block, as handlers pass it: kept as a byte offset, so that
+/// they address the instruction and the next one without scaling an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ix(usize);
+
+impl Ix {
+    /// The place of `a[k]`.
+    #[inline(always)]
+    pub(crate) fn new(k: usize) -> Ix {
+        Ix(k * std::mem::size_of::<Insn>())
+    }
+
+    /// The index in the block (`k` of `a[k]`).
+    #[inline(always)]
+    pub(crate) fn k(self) -> usize {
+        self.0 / std::mem::size_of::<Insn>()
+    }
+
+    /// The place of the next instruction.
+    #[inline(always)]
+    pub(crate) fn next(self) -> Ix {
+        Ix(self.0 + std::mem::size_of::<Insn>())
+    }
+}
+
+/// `a[k]` at place `k`, without a bounds check.
 ///
 /// # Safety
 ///
-/// `k < a.len()`.
+/// `k.k() < a.len()`.
 #[inline(always)]
-pub(crate) unsafe fn at(a: &[Insn], k: usize) -> &Insn {
-    debug_assert!(k < a.len(), "instruction {k} of a block of {}", a.len());
-    // SAFETY: the caller's promise.
-    unsafe { a.get_unchecked(k) }
+pub(crate) unsafe fn at(a: &[Insn], k: Ix) -> &Insn {
+    debug_assert!(
+        k.k() < a.len(),
+        "instruction {} of a block of {}",
+        k.k(),
+        a.len()
+    );
+    // SAFETY: the caller's promise; `k.0` is a multiple of the size of an `Insn`.
+    unsafe { &*a.as_ptr().byte_add(k.0) }
 }
 
 /// The handlers when no record is built.
@@ -157,7 +187,7 @@ pub(crate) use htri;
 pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     pc: u64,
     left: u64,
     r: u64,
@@ -166,13 +196,13 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
         let left = left - 1;
         if !REC && left != 0 {
             // `a[k]` fell through: it is not an end marker, so `a[k + 1]` exists.
-            let d = at(a, k + 1);
+            let d = at(a, k.next());
             let t = if FX {
                 fx_handlers(CTR, I32)
             } else {
                 handlers(false, CTR, I32)
             };
-            return t[d.op as usize](m, a, k + 1, r, left);
+            return t[d.op as usize](m, a, k.next(), r, left);
         }
         m.sched.budget = left;
         return r;
@@ -188,7 +218,7 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
             // table indexes; the check keeps a mistake there from reading past it.
             if let (true, Some(d2)) = (k2 != 0, a.get(k2)) {
                 m.sched.chain_left -= 1;
-                return handlers(false, false, I32)[d2.op as usize](m, a, k2, r, left);
+                return handlers(false, false, I32)[d2.op as usize](m, a, Ix::new(k2), r, left);
             }
         }
         m.sched.budget = left;
@@ -214,7 +244,7 @@ pub(crate) unsafe fn done_direct<
 >(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     pc: u64,
     left: u64,
     r: u64,
@@ -241,15 +271,15 @@ pub(crate) unsafe fn done_direct<
 unsafe fn chain<const I32: bool, const END: bool>(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     r: u64,
     left: u64,
 ) -> u64 {
-    let l = m.dcache.link(k) as usize;
+    let l = m.dcache.link(k.k()) as usize;
     // Links are arena indices of blocks, and `a` is the arena; checked all the same.
     if let (true, Some(d)) = (l != 0, a.get(l)) {
         m.sched.chain_left -= 1;
-        return handlers(false, false, I32)[d.op as usize](m, a, l, r, left);
+        return handlers(false, false, I32)[d.op as usize](m, a, Ix::new(l), r, left);
     }
     chain_link::<I32, END>(m, a, k, r, left)
 }
@@ -270,7 +300,7 @@ unsafe fn chain<const I32: bool, const END: bool>(
 unsafe fn chain_link<const I32: bool, const END: bool>(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     r: u64,
     left: u64,
 ) -> u64 {
@@ -278,9 +308,9 @@ unsafe fn chain_link<const I32: bool, const END: bool>(
     if off < crate::bus::PAGE_SIZE {
         let l = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
         if let (true, Some(d)) = (l != 0, a.get(l)) {
-            m.dcache.set_link(k, l as u32);
+            m.dcache.set_link(k.k(), l as u32);
             m.sched.chain_left -= 1;
-            return handlers(false, false, I32)[d.op as usize](m, a, l, r, left);
+            return handlers(false, false, I32)[d.op as usize](m, a, Ix::new(l), r, left);
         }
     }
     if END {
@@ -300,7 +330,7 @@ unsafe fn chain_link<const I32: bool, const END: bool>(
 unsafe fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     pc: u64,
     left: u64,
     target: u64,
@@ -369,20 +399,20 @@ impl Machine {
 
     /// Write the destination GPR of `a[k]` (`d`); `FX`: keep the value as its effect.
     #[inline(always)]
-    pub(crate) fn wxe<const REC: bool, const FX: bool>(&mut self, d: &Insn, k: usize, v: u64) {
+    pub(crate) fn wxe<const REC: bool, const FX: bool>(&mut self, d: &Insn, k: Ix, v: u64) {
         self.wx::<REC>(d, v);
         if FX {
-            self.effects[k].value = v;
+            self.effects[k.k()].value = v;
         }
     }
 
     /// `FX`: keep the data access of `a[k]` (at `vaddr`, of `value`; its physical address is
     /// in `fx_paddr`) as its effect.
     #[inline(always)]
-    pub(crate) fn fx_access<const FX: bool>(&mut self, k: usize, vaddr: u64, value: u64) {
+    pub(crate) fn fx_access<const FX: bool>(&mut self, k: Ix, vaddr: u64, value: u64) {
         if FX {
             let paddr = self.fx_paddr;
-            let e = &mut self.effects[k];
+            let e = &mut self.effects[k.k()];
             e.mem_value = value;
             e.vaddr = vaddr;
             e.paddr = paddr;
@@ -437,7 +467,7 @@ impl Machine {
         let block = [*d, Insn::NOT_DECODED];
         let left = self.sched.budget.max(1);
         // SAFETY: instruction 0 of a block that ends with an end marker.
-        unsafe { t[d.op as usize](self, &block, 0, pc, left) }
+        unsafe { t[d.op as usize](self, &block, Ix::new(0), pc, left) }
     }
 }
 
@@ -463,7 +493,7 @@ macro_rules! handlers {
     };
     // Finished by `$fin` (`done`, or `done_direct` for direct jumps and branches).
     (@finish $fin:ident; $($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: Ix, $pc: u64, $left: u64) -> u64 {
             let $d = at($a, $k);
             let r = $e;
             $fin::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
@@ -545,7 +575,7 @@ macro_rules! load {
         pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
             a: &[Insn],
-            k: usize,
+            k: Ix,
             pc: u64,
             left: u64,
         ) -> u64 {
@@ -557,7 +587,7 @@ macro_rules! load {
             unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
                 m: &mut Machine,
                 a: &[Insn],
-                k: usize,
+                k: Ix,
                 pc: u64,
                 left: u64,
             ) -> u64 {
@@ -585,7 +615,7 @@ macro_rules! store {
         pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
             a: &[Insn],
-            k: usize,
+            k: Ix,
             pc: u64,
             left: u64,
         ) -> u64 {
@@ -596,7 +626,7 @@ macro_rules! store {
             unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
                 m: &mut Machine,
                 a: &[Insn],
-                k: usize,
+                k: Ix,
                 pc: u64,
                 left: u64,
             ) -> u64 {
@@ -837,7 +867,7 @@ pub(crate) unsafe fn end_of_block<
 >(
     m: &mut Machine,
     a: &[Insn],
-    k: usize,
+    k: Ix,
     pc: u64,
     left: u64,
 ) -> u64 {
@@ -851,13 +881,7 @@ pub(crate) unsafe fn end_of_block<
 }
 
 /// In the `FX` tables, an operation whose record must be built: stop before it.
-pub(super) unsafe fn build_record(
-    m: &mut Machine,
-    _: &[Insn],
-    _: usize,
-    pc: u64,
-    left: u64,
-) -> u64 {
+pub(super) unsafe fn build_record(m: &mut Machine, _: &[Insn], _: Ix, pc: u64, left: u64) -> u64 {
     m.hart.pc = pc;
     m.sched.budget = left;
     BUILD
