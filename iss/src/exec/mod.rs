@@ -3,8 +3,8 @@
 //! in the decoded block. RV64I and M are here; the rest is grouped by extension: [`a`]
 //! (atomics), [`fd`] (F and D), [`zicsr`] (CSR access), [`system`] (xRET, WFI, fences).
 //!
-//! A handler executes instruction `a[k]` (its place [`Ix`]) at `pc` with `left` (at least 1) instructions of
-//! budget. Untraced, a handler whose instruction falls through to the next one dispatches that
+//! A handler executes instruction `a[k]` (its place [`Ix`]) at `pc` with `left` (at least 1)
+//! instructions of budget. Untraced, a handler whose instruction falls through to the next one dispatches that
 //! one itself (threaded code: a tail call, one indirect jump site per handler), so a block runs
 //! without returning to the run loop; the recursion is bounded by the block length where the
 //! compiler does not turn the call into a jump. The chain stops at a control transfer, a
