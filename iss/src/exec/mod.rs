@@ -249,10 +249,15 @@ pub(crate) unsafe fn done_direct<
     left: u64,
     r: u64,
 ) -> u64 {
-    if !REC && !FX && !CTR && r & 1 == 0 && r != next(at(a, k), pc) {
+    if !REC && !FX && !CTR && r & 1 == 0 {
         let left = left - 1;
         if left != 0 && m.sched.chain_left != 0 {
-            return chain::<I32, false>(m, a, k, r, left);
+            if r != next(at(a, k), pc) {
+                return chain::<I32, false>(m, a, k, r, left);
+            }
+            // Not taken: a jump or branch ends its block, so its end marker follows; go
+            // where that goes without dispatching it.
+            return chain::<I32, true>(m, a, k.next(), r, left);
         }
         m.sched.budget = left;
         return r;
