@@ -531,7 +531,7 @@ impl Hart {
     /// CSRs and memory keep their values (a warm reset; make a new `Hart` for power-on).
     pub fn reset(&mut self, pc: u64) {
         let m = &mut self.v.m;
-        m.hart.x = [0; 64];
+        m.hart.x.fill(0);
         m.hart.f = [0; 32];
         m.hart.reservation = None;
         m.set_priv_level(Priv::M);
