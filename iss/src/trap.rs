@@ -73,6 +73,9 @@ impl Machine {
         if S::WATCH {
             sink.watch(self, crate::record::At::Trap);
         }
+        if cause.is_interrupt() && self.hart.trig.armed {
+            self.trig_interrupt();
+        }
         let tval = match cause {
             Cause::Exception(_) if (self.config.tval_zero >> cause.code()) & 1 != 0 => 0,
             _ => tval,
@@ -138,6 +141,16 @@ impl Machine {
                 time: self.bus.clint.mtime,
             };
             sink.trap(&t);
+        }
+        if self.hart.trig.traps {
+            // itrigger, etrigger: their breakpoint comes right after the trap, at its handler
+            // (and is not looked at by them itself, as on Spike).
+            if let Some(tval) = self.trig_after_trap(cause.xcause(), from) {
+                self.hart.trig.traps = false;
+                let bp = Cause::Exception(arch::Exception::Breakpoint);
+                self.take_trap(bp, tval, handler, None, sink);
+                self.hart.trig.update();
+            }
         }
     }
 

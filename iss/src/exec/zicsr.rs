@@ -18,6 +18,7 @@ use crate::csr::*;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::record::Reg;
+use crate::trigger::{MCONTEXT, SCONTEXT, TINFO, TSELECT};
 use arch::Priv;
 
 impl Machine {
@@ -208,6 +209,7 @@ impl Machine {
             // With no PMP entries at all, the pmpaddr registers do not exist (as on Spike).
             PMPADDR0..=PMPADDR63 if c.pmp_regions == 0 => return None,
             PMPADDR0..=PMPADDR63 => c.pmpaddr_read((csr - PMPADDR0) as usize),
+            TSELECT..=TINFO | MCONTEXT | SCONTEXT => return self.hart.trig.read(csr),
             _ => return None,
         })
     }
@@ -376,6 +378,23 @@ impl Machine {
                 } else {
                     log = [0, 0];
                 }
+            }
+            TSELECT..=TINFO | MCONTEXT | SCONTEXT => {
+                self.hart.trig.write(csr, v);
+                match csr {
+                    // Read-only: Spike logs nothing.
+                    TINFO => log = [0, 0],
+                    // Spike's mcontext is hcontext's register, which its log names.
+                    MCONTEXT => {
+                        if REC {
+                            let v = self.hart.trig.mcontext;
+                            self.rec.push_write(Reg::Csr(HCONTEXT), v);
+                        }
+                        log = [0, 0];
+                    }
+                    _ => {}
+                }
+                self.trig_changed();
             }
             _ => {
                 self.illegal(d);
