@@ -562,13 +562,13 @@ impl Triggers {
             let t = self.t[i];
             let fits = match t.kind {
                 Kind::Itrigger => {
-                    interrupt && ((code == 0 && t.nmi) || (code < 64 && (t.tdata2 >> code) & 1 != 0))
+                    interrupt
+                        && ((code == 0 && t.nmi) || (code < 64 && (t.tdata2 >> code) & 1 != 0))
                 }
                 Kind::Etrigger => !interrupt && code < 64 && (t.tdata2 >> code) & 1 != 0,
                 _ => false,
             };
-            if !fits || !t.mode_match(from) || !t.textra_match(self, ctx) || !t.allow_action(ctx)
-            {
+            if !fits || !t.mode_match(from) || !t.textra_match(self, ctx) || !t.allow_action(ctx) {
                 continue;
             }
             self.t[i].hit = 1;
