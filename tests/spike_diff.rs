@@ -317,12 +317,25 @@ fn workload_prefixes_match_spike(#[files("programs/bin/workloads/*.elf")] progra
         _ => 400_000,
     };
     let spike_budget = format!("--instructions={budget}");
+    // A workload with NAME.isa beside it (bench_b: Zba/Zbb/Zbs) runs with that ISA on both.
+    let isa = std::fs::read_to_string(program.with_extension("isa"))
+        .ok()
+        .map(|s| s.trim().to_string());
+    let tmp = TempDir::new(&format!("workload-{name}"));
+    let spike = match &isa {
+        Some(isa) => &spike_with_isa(spike, isa, &tmp),
+        None => spike,
+    };
+    let mut hs_args = vec!["--max-insns", "400000"];
+    if let Some(isa) = &isa {
+        hs_args.extend(["--isa", isa.as_str()]);
+    }
     diff_with_spike(
         spike,
         &Diff {
             what: &format!("workload {name} (prefix)"),
             elf: &program,
-            hs_args: &["--max-insns", "400000"],
+            hs_args: &hs_args,
             spike_args: &[spike_budget.as_str()],
             limit: Some(390_000),
             hs_status: Some(124),
