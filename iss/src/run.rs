@@ -849,6 +849,8 @@ impl Machine {
         let insn = (d.op != Op::NotDecoded).then_some(*d);
         // A debug trigger's breakpoint does not end the quantum (`crate::trigger`).
         let fired = std::mem::take(&mut self.hart.trig.fired);
+        self.hart.trig.took = fired;
+        self.hart.trig.log_trigger = fired;
         self.take_trap(cause, tval, pc, insn, sink);
         match self.note_trap(pc, cause, tval) {
             Some(s) => ChunkEnd::Stop(s),

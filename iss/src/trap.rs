@@ -80,6 +80,9 @@ impl Machine {
             Cause::Exception(_) if (self.config.tval_zero >> cause.code()) & 1 != 0 => 0,
             _ => tval,
         };
+        if !S::DETAIL.any() {
+            self.hart.trig.log_trigger = false;
+        }
         let from = self.hart.prv;
         let (to_s, handler) = self.trap_route(cause);
         let c = &mut self.hart.csr;
@@ -139,18 +142,15 @@ impl Machine {
                 ],
                 insn,
                 time: self.bus.clint.mtime,
+                trigger: std::mem::take(&mut self.hart.trig.log_trigger),
             };
             sink.trap(&t);
         }
-        if self.hart.trig.traps {
-            // itrigger, etrigger: their breakpoint comes right after the trap, at its handler
-            // (and is not looked at by them itself, as on Spike).
-            if let Some(tval) = self.trig_after_trap(cause.xcause(), from) {
-                self.hart.trig.traps = false;
-                let bp = Cause::Exception(arch::Exception::Breakpoint);
-                self.take_trap(bp, tval, handler, None, sink);
-                self.hart.trig.update();
-            }
+        // itrigger, etrigger: their breakpoint comes right after the trap, at its handler
+        // (and is not looked at by them itself, as on Spike).
+        let theirs = std::mem::take(&mut self.hart.trig.took_after_trap);
+        if self.hart.trig.traps && !theirs {
+            self.trig_after_trap(cause.xcause(), from);
         }
     }
 

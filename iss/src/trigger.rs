@@ -372,6 +372,9 @@ pub struct Triggers {
     /// A match whose timing is after: the breakpoint taken before the next instruction (its
     /// xtval).
     pub deferred: Option<u64>,
+    /// An itrigger's or etrigger's breakpoint, taken right after its trap, at the handler,
+    /// before anything else (its xtval): Spike logs it as a trap of its own.
+    pub after_trap: Option<u64>,
     /// Some trigger watches instruction fetches, data accesses or counts instructions: the
     /// hart runs one instruction at a time through [`Triggers::before_fetch`] (the reset
     /// state: false, nothing is checked).
@@ -381,6 +384,13 @@ pub struct Triggers {
     /// The exception being taken is a trigger's breakpoint: unlike other exceptions, it does
     /// not end the time quantum (Spike takes it inside its step loop).
     pub fired: bool,
+    /// The last exception taken was a trigger's breakpoint.
+    pub took: bool,
+    /// The exception being taken is an itrigger's or etrigger's breakpoint (which they do not
+    /// look at).
+    pub took_after_trap: bool,
+    /// The trap being taken is a trigger's breakpoint, for its [`crate::TrapRecord`].
+    pub log_trigger: bool,
 }
 
 impl Triggers {
@@ -430,7 +440,8 @@ impl Triggers {
             Kind::Mcontrol | Kind::Mcontrol6 => t.execute || t.load || t.store,
             Kind::Icount => t.count > 0 || t.pending,
             _ => false,
-        }) || self.deferred.is_some();
+        }) || self.deferred.is_some()
+            || self.after_trap.is_some();
         self.traps = self
             .t
             .iter()
@@ -587,6 +598,13 @@ use crate::machine::Machine;
 use arch::{Cause, Exception};
 
 impl Machine {
+    /// Whether the last exception the hart took was a debug trigger's breakpoint, which does
+    /// not end Spike's time quantum as other exceptions do (for callers that keep Spike's
+    /// time themselves while stepping).
+    pub fn trigger_breakpoint_taken(&self) -> bool {
+        self.hart.trig.took
+    }
+
     fn trig_ctx(&self) -> Ctx {
         let c = &self.hart.csr;
         Ctx {
@@ -646,6 +664,13 @@ impl Machine {
     #[cold]
     #[inline(never)]
     pub(crate) fn trig_before_fetch(&mut self, pc: u64) -> Result<(), ()> {
+        if let Some(tval) = self.hart.trig.after_trap.take() {
+            self.hart.trig.update();
+            self.hart.trig.took_after_trap = true;
+            self.exc = (Cause::Exception(Exception::Breakpoint), tval);
+            self.hart.trig.fired = true;
+            return Err(());
+        }
         let ctx = self.trig_ctx();
         if let Some(h) = self.hart.trig.icount(&ctx) {
             if h.action == 0 {
@@ -679,14 +704,19 @@ impl Machine {
     }
 
     /// After a trap from `from` with `xcause` was taken (itrigger, etrigger watching): the
-    /// breakpoint they raise, at the handler, with xtval 0. Also counts an interrupt for
-    /// icount.
+    /// breakpoint they raise, at the handler, with xtval 0, is taken before the handler's
+    /// first instruction (through [`Machine::trig_before_fetch`]: the hart is armed).
     #[cold]
     #[inline(never)]
-    pub(crate) fn trig_after_trap(&mut self, xcause: u64, from: Priv) -> Option<u64> {
+    pub(crate) fn trig_after_trap(&mut self, xcause: u64, from: Priv) {
         let ctx = self.trig_ctx();
-        let h = self.hart.trig.trap_match(xcause, from, &ctx)?;
-        (h.action == 0).then_some(0)
+        if let Some(h) = self.hart.trig.trap_match(xcause, from, &ctx) {
+            if h.action == 0 {
+                self.hart.trig.after_trap = Some(0);
+                self.hart.trig.armed = true;
+                self.flush_tlb();
+            }
+        }
     }
 
     /// An interrupt is about to be taken (icount armed): it counts as an instruction, as

@@ -86,6 +86,9 @@ impl Machine {
             // Without F they do not exist; with it, FS Off makes them illegal.
             FFLAGS | FRM | FCSR => self.config.isa.f && self.hart.csr.fs() != FS_OFF,
             SATP => !(prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0),
+            // hcontext (H) does not exist; its number only names mcontext's writes in the
+            // commit log (as Spike's), which checkers read back through `csr_read`.
+            HCONTEXT => false,
             // Sstc: below M, menvcfg.STCE and then the time CSR's own check (mcounteren.TM),
             // as Spike orders them (both raise illegal instruction: there is no H).
             STIMECMP => {
@@ -210,6 +213,7 @@ impl Machine {
             PMPADDR0..=PMPADDR63 if c.pmp_regions == 0 => return None,
             PMPADDR0..=PMPADDR63 => c.pmpaddr_read((csr - PMPADDR0) as usize),
             TSELECT..=TINFO | MCONTEXT | SCONTEXT => return self.hart.trig.read(csr),
+            HCONTEXT => self.hart.trig.mcontext,
             _ => return None,
         })
     }
