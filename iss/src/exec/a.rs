@@ -54,11 +54,11 @@ impl Machine {
                 self.hart.reservation = None;
                 if ok {
                     let v = if size == 4 { src & 0xffff_ffff } else { src };
-                    if self.hart.trig.armed {
-                        if self.trig_access(TrigOp::Store, va, Some(v)).is_err() {
-                            self.hart.reservation = Some(pa);
-                            return crate::exec::TRAP;
-                        }
+                    // A trigger's breakpoint: the SC did not happen, the reservation stays.
+                    if self.hart.trig.armed && self.trig_access(TrigOp::Store, va, Some(v)).is_err()
+                    {
+                        self.hart.reservation = Some(pa);
+                        return crate::exec::TRAP;
                     }
                     self.ram_write(pa, size, v);
                     if REC {
