@@ -23,6 +23,12 @@
 //! hartscope and Spike alternated `--repeat` times per workload; each workload's ratio is
 //! the median of its repeats' ratios (with their range), and the geometric mean of those is
 //! the set's figure.
+//!
+//! **ISA strings**: a workload `NAME.elf` with a `NAME.isa` beside it (one line, an ISA
+//! string) runs on both simulators with that ISA (hartscope's `--isa`; Spike handed a
+//! device tree that says it, with `--isa` too): `workloads/bench_b.elf` is bench built for
+//! Zba/Zbb/Zbs. Given such a program alone, the N-Trace, PMU and CTR measurements (which use
+//! the default ISA) are skipped.
 
 use crate::spike::Spike;
 use anyhow::{bail, Context, Result};
@@ -112,8 +118,29 @@ fn best_of(repeat: u32, mut f: impl FnMut() -> Result<Measure>) -> Result<Measur
     Ok(best)
 }
 
-fn measure_hartscope(program: &Path, log: Option<(&Path, u64)>) -> Result<Measure> {
-    let mut m = Machine::new(Config::default());
+/// The ISA string a workload runs with: `NAME.isa` beside `NAME.elf` (checked), if any.
+fn workload_isa(program: &Path) -> Result<Option<String>> {
+    let path = program.with_extension("isa");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let isa = text.trim().to_string();
+    iss::Isa::parse(&isa).with_context(|| format!("{}: {isa:?}", path.display()))?;
+    Ok(Some(isa))
+}
+
+fn measure_hartscope(
+    program: &Path,
+    isa: Option<&str>,
+    log: Option<(&Path, u64)>,
+) -> Result<Measure> {
+    let mut config = Config::default();
+    if let Some(isa) = isa {
+        config.isa = iss::Isa::parse(isa).with_context(|| format!("ISA string {isa:?}"))?;
+    }
+    let mut m = Machine::new(config);
     m.bus.console = iss::bus::Console::Null;
     let prog = iss::elf::load_file(&mut m, program)?;
     m.boot(prog.entry);
@@ -150,10 +177,31 @@ fn measure_hartscope(program: &Path, log: Option<(&Path, u64)>) -> Result<Measur
 fn measure_spike(
     spike: &Spike,
     program: &Path,
+    isa: Option<&str>,
     log: Option<(&Path, u64)>,
     instructions: u64,
 ) -> Result<Measure> {
+    // Spike builds its hart from the device tree's `riscv,isa`: another ISA needs its tree.
+    let dtb = TempFile::new("spike-isa.dtb");
+    let with_isa;
+    let spike = match isa {
+        None => spike,
+        Some(isa) => {
+            let blob = crate::spike::spike_platform_dtb_with(isa, 16, 4)
+                .map_err(|e| anyhow::anyhow!("Spike's device tree for {isa}: {e}"))?;
+            std::fs::write(&dtb.0, blob)
+                .with_context(|| format!("cannot write {}", dtb.0.display()))?;
+            with_isa = Spike {
+                dtb: dtb.0.clone(),
+                ..spike.clone()
+            };
+            &with_isa
+        }
+    };
     let mut c = spike.command();
+    if let Some(isa) = isa {
+        c.arg(format!("--isa={isa}"));
+    }
     if let Some((path, n)) = log {
         c.arg("--log-commits")
             .arg(format!("--log={}", path.display()))
@@ -182,6 +230,8 @@ fn measure_spike(
 #[derive(Serialize, Debug)]
 pub struct SetEntry {
     pub workload: String,
+    /// The ISA string both simulators ran it with (`NAME.isa`), if not the default.
+    pub isa: Option<String>,
     pub instructions: u64,
     pub hartscope_mips: f64,
     pub spike_mips: f64,
@@ -249,10 +299,17 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let isa = workload_isa(p)?;
         let (mut hbest, mut sbest, mut ratios, mut instructions) = (0f64, 0f64, Vec::new(), 0);
         for _ in 0..repeat {
-            let h = measure_hartscope(p, None)?;
-            let s = measure_spike(spike, p, None, h.instructions + iss::machine::BOOT_STEPS)?;
+            let h = measure_hartscope(p, isa.as_deref(), None)?;
+            let s = measure_spike(
+                spike,
+                p,
+                isa.as_deref(),
+                None,
+                h.instructions + iss::machine::BOOT_STEPS,
+            )?;
             instructions = h.instructions;
             hbest = hbest.max(h.ips);
             sbest = sbest.max(s.ips);
@@ -261,14 +318,19 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
         let ratio = median(&ratios);
         let lo = ratios.iter().cloned().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().cloned().fold(0.0, f64::max);
+        let on = isa
+            .as_deref()
+            .map(|i| format!("  ({i})"))
+            .unwrap_or_default();
         println!(
             "{name:<10} {instructions:>12} insns  hartscope {:>7.1} MIPS  Spike {:>7.1} MIPS  \
-             ratio {ratio:.2}x ({lo:.2}-{hi:.2})",
+             ratio {ratio:.2}x ({lo:.2}-{hi:.2}){on}",
             hbest / 1e6,
             sbest / 1e6
         );
         entries.push(SetEntry {
             workload: name,
+            isa,
             instructions,
             hartscope_mips: hbest / 1e6,
             spike_mips: sbest / 1e6,
@@ -303,7 +365,15 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         spike.bin.display()
     );
 
-    let h = measure_hartscope(program, None)?;
+    let isa = workload_isa(program)?;
+    let isa = isa.as_deref();
+    if let Some(isa) = isa {
+        eprintln!(
+            "  with --isa {isa} ({})",
+            program.with_extension("isa").display()
+        );
+    }
+    let h = measure_hartscope(program, isa, None)?;
     eprintln!(
         "  hartscope            {:>14} insns {:>8.3} s {:>10.1} MIPS",
         h.instructions,
@@ -314,6 +384,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let s = measure_spike(
         &spike,
         program,
+        isa,
         None,
         h.instructions + iss::machine::BOOT_STEPS,
     )?;
@@ -335,7 +406,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let repeat = args.repeat.max(1);
         let hl = best_of(repeat, || {
             let f = TempFile::new("hartscope.log");
-            measure_hartscope(program, Some((&f.0, n)))
+            measure_hartscope(program, isa, Some((&f.0, n)))
         })?;
         eprintln!(
             "  hartscope + log      {:>14} insns {:>8.3} s {:>10.1} MIPS",
@@ -348,6 +419,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             measure_spike(
                 &spike,
                 program,
+                isa,
                 Some((&f.0, n + iss::machine::BOOT_STEPS)),
                 n,
             )
@@ -372,7 +444,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if let Some(r) = log_ratio {
         println!("commit log to a file: ratio {r:.2}x");
     }
-    let models = if args.trace_insns > 0 {
+    if isa.is_some() && args.trace_insns > 0 {
+        eprintln!("  (the N-Trace, PMU and CTR measurements use the default ISA: skipped)");
+    }
+    let models = if args.trace_insns > 0 && isa.is_none() {
         Some(crate::bench_models::measure(
             program,
             args.trace_insns,
@@ -485,5 +560,55 @@ mod set_tests {
         let e = set_programs(&dir).unwrap_err().to_string();
         assert!(e.contains("run from the repository's root"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod isa_tests {
+    use super::*;
+
+    /// A workload's ISA string is the `NAME.isa` beside it, checked: none without the file;
+    /// one the parser refuses is an error naming the file and the string.
+    #[test]
+    fn workload_isa_strings() {
+        let dir = std::env::temp_dir().join(format!("hartscope-isa-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let elf = dir.join("w.elf");
+        assert_eq!(workload_isa(&elf).unwrap(), None);
+        std::fs::write(dir.join("w.isa"), "rv64gc_zba_zbb_zbs\n").unwrap();
+        assert_eq!(
+            workload_isa(&elf).unwrap().as_deref(),
+            Some("rv64gc_zba_zbb_zbs")
+        );
+        std::fs::write(dir.join("w.isa"), "rv64gcq\n").unwrap();
+        let e = format!("{:#}", workload_isa(&elf).unwrap_err());
+        assert!(e.contains("w.isa") && e.contains("rv64gcq"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// The B-heavy bench variant is built, with its ISA string beside it, and really holds
+    /// Zba/Zbb instructions.
+    #[test]
+    fn bench_b_is_built_for_b() {
+        let elf = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/bin/workloads/bench_b.elf");
+        assert_eq!(
+            workload_isa(&elf).unwrap().as_deref(),
+            Some("rv64gc_zba_zbb_zbs")
+        );
+        let data = std::fs::read(&elf).unwrap();
+        let b = iss::Isa::parse("rv64gc_zba_zbb_zbs").unwrap();
+        // Zba/Zbb/Zbs words (32-bit, at any 2-byte offset) that an RV64GC hart calls illegal.
+        let n = data
+            .windows(4)
+            .step_by(2)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .filter(|&w| w & 3 == 3)
+            .map(iss::decode::decode32)
+            .filter(|d| {
+                b.filter(*d).op != iss::insn::Op::Illegal
+                    && iss::Isa::RV64GC.filter(*d).op == iss::insn::Op::Illegal
+            })
+            .count();
+        assert!(n >= 10, "only {n} B instructions in bench_b.elf");
     }
 }

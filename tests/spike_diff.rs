@@ -317,12 +317,25 @@ fn workload_prefixes_match_spike(#[files("programs/bin/workloads/*.elf")] progra
         _ => 400_000,
     };
     let spike_budget = format!("--instructions={budget}");
+    // A workload with NAME.isa beside it (bench_b: Zba/Zbb/Zbs) runs with that ISA on both.
+    let isa = std::fs::read_to_string(program.with_extension("isa"))
+        .ok()
+        .map(|s| s.trim().to_string());
+    let tmp = TempDir::new(&format!("workload-{name}"));
+    let spike = match &isa {
+        Some(isa) => &spike_with_isa(spike, isa, &tmp),
+        None => spike,
+    };
+    let mut hs_args = vec!["--max-insns", "400000"];
+    if let Some(isa) = &isa {
+        hs_args.extend(["--isa", isa.as_str()]);
+    }
     diff_with_spike(
         spike,
         &Diff {
             what: &format!("workload {name} (prefix)"),
             elf: &program,
-            hs_args: &["--max-insns", "400000"],
+            hs_args: &hs_args,
             spike_args: &[spike_budget.as_str()],
             limit: Some(390_000),
             hs_status: Some(124),
@@ -778,4 +791,16 @@ fn page_table_extensions_match_spike(#[case] isa: &str) {
 #[case("rv64imafdc_zicntr_zihpm_svinval")]
 fn svinval_matches_spike(#[case] isa: &str) {
     program_with_isa_matches_spike("isa_svinval", isa, &["-l"]);
+}
+
+/// Sdtrig: `isa_sdtrig` (the trigger CSRs and what sticks in them, execute, load and store
+/// triggers of each match kind in M and U mode, chains, textra, atomics, icount in U and M,
+/// an etrigger, with the breakpoints' xtval, timing and hit bits) retires as on Spike, whose
+/// triggers exist whatever its ISA string says; hartscope's `-l` log (each breakpoint's
+/// `trigger action 0` line and trap included) is Spike's.
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64imafdc_zicntr_zihpm")]
+fn sdtrig_matches_spike(#[case] isa: &str) {
+    program_with_isa_matches_spike("isa_sdtrig", isa, &["-l"]);
 }

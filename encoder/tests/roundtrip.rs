@@ -717,6 +717,12 @@ fn every_program_is_covered() {
         "isa_sstc",
         "isa_svpte",
         "isa_svinval",
+        // Open: a debug trigger's breakpoint taken before its instruction is fetched (an
+        // exception record without an instruction, not a fetch fault) is not yet followed by
+        // the ingress port and encoder: the decoded flow misses that pc. Not cases yet.
+        "isa_sdtrig",
+        "breakpoint",
+        "ctr_trigger",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();

@@ -244,6 +244,9 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         };
         t.text.clear();
         use std::fmt::Write as _;
+        if tr.trigger {
+            let _ = writeln!(t.text, "core   0: trigger action 0");
+        }
         let _ = match tr.cause {
             Cause::Interrupt(i) => writeln!(
                 t.text,
@@ -560,6 +563,7 @@ mod tests {
             }; 4],
             insn: None,
             time: 0,
+            trigger: false,
         });
         assert_eq!(
             String::from_utf8(log.finish().unwrap()).unwrap(),

@@ -43,6 +43,8 @@ pub const MCOUNTEREN: u16 = 0x306;
 /// mvip (Smaia) is not implemented, but Spike's commit log names it on mip/sip writes.
 pub const MVIP: u16 = 0x309;
 pub const MENVCFG: u16 = 0x30a;
+/// hcontext: Spike's commit log names mcontext (0x7a8) writes so (`crate::trigger`).
+pub const HCONTEXT: u16 = 0x6a8;
 /// PTE.N (Svnapot).
 pub const PTE_N: u64 = 1 << 63;
 /// PTE.PBMT (Svpbmt), bits 62:61.
@@ -455,6 +457,14 @@ pub fn csr_name(csr: u16) -> Option<std::borrow::Cow<'static, str>> {
             "mireg{}",
             csr - MIREG + if csr >= MIREG4 { 0 } else { 1 }
         )),
+        0x7a0 => Borrowed("tselect"),
+        0x7a1 => Borrowed("tdata1"),
+        0x7a2 => Borrowed("tdata2"),
+        0x7a3 => Borrowed("tdata3"),
+        0x7a4 => Borrowed("tinfo"),
+        0x7a8 => Borrowed("mcontext"),
+        HCONTEXT => Borrowed("hcontext"),
+        0x5a8 => Borrowed("scontext"),
         0x14e => Borrowed("sctrctl"),
         0x14f => Borrowed("sctrstatus"),
         0x15f => Borrowed("sctrdepth"),

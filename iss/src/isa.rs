@@ -351,6 +351,9 @@ impl Isa {
                     "svnapot" => out.svnapot = true,
                     "svadu" => out.svadu = true,
                     "svinval" => out.svinval = true,
+                    // The debug triggers are always there, as on Spike (which has them whatever
+                    // its ISA string says, and refuses the name): accepted, changing nothing.
+                    "sdtrig" => {}
                     other => return Err(IsaError::Unsupported(other.to_string())),
                 }
             }

@@ -40,6 +40,7 @@ pub mod stage;
 pub mod state;
 pub mod trace_control;
 mod trap;
+pub mod trigger;
 
 pub use arch::{Cause, Exception, Interrupt, Priv};
 pub use isa::{Isa, IsaError};

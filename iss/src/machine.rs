@@ -146,6 +146,8 @@ pub struct HartState {
     pub pmu: pmu::Pmu,
     /// Control Transfer Records, when the hart has them.
     pub ctr: Option<ctr::Ctr>,
+    /// The debug triggers (Sdtrig).
+    pub trig: crate::trigger::Triggers,
 }
 
 impl Default for HartState {
@@ -159,6 +161,7 @@ impl Default for HartState {
             reservation: None,
             pmu: pmu::Pmu::new(Config::default().pmu).expect("the default PMU configuration"),
             ctr: None,
+            trig: crate::trigger::Triggers::default(),
         }
     }
 }

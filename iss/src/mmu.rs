@@ -22,6 +22,7 @@ use crate::bus::{BusEffect, PAGE_SIZE};
 use crate::csr::*;
 use crate::machine::{Machine, Misaligned};
 use crate::record::{MemAccess, MemKind};
+use crate::trigger::Op as TrigOp;
 use arch::{Cause, Exception, Priv};
 use pmu::AccessKind;
 
@@ -510,8 +511,9 @@ impl Machine {
             return Err(());
         }
         let page = pa & !(PAGE_SIZE - 1);
-        // With the PMU's models on, data accesses stay on this path (which reports them).
-        let cache = access == Access::Fetch || !self.mode.models();
+        // With the PMU's models on, data accesses stay on this path (which reports them); with
+        // a debug trigger armed, fetches and data accesses do (`crate::trigger`).
+        let cache = !self.hart.trig.armed && (access == Access::Fetch || !self.mode.models());
         if let (Some(off), true) = (self.bus.ram.offset(page, PAGE_SIZE), cache) {
             if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
                 let code = match access {
@@ -603,6 +605,33 @@ impl Machine {
 
     #[inline(never)]
     fn load_slow<const REC: bool, const FX: bool>(&mut self, va: u64, size: u8) -> Result<u64, ()> {
+        if self.hart.trig.armed {
+            return self.load_triggered::<REC, FX>(va, size);
+        }
+        self.load_untriggered::<REC, FX>(va, size)
+    }
+
+    /// A load with the debug triggers armed: they see its address before it, and the value
+    /// after it (Spike's `load_slow_path`).
+    #[cold]
+    #[inline(never)]
+    fn load_triggered<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+    ) -> Result<u64, ()> {
+        self.trig_access(TrigOp::Load, va, None)?;
+        let v = self.load_untriggered::<REC, FX>(va, size)?;
+        self.trig_access(TrigOp::Load, va, Some(v))?;
+        Ok(v)
+    }
+
+    #[inline(always)]
+    fn load_untriggered<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+    ) -> Result<u64, ()> {
         if va & (size as u64 - 1) != 0 {
             self.misaligned_event();
             if self.config.misaligned == Misaligned::Trap {
@@ -708,6 +737,11 @@ impl Machine {
         val: u64,
     ) -> Result<(), ()> {
         let val = low_bytes(val, size);
+        if self.hart.trig.armed {
+            // The debug triggers see the address and value first (Spike's
+            // `store_slow_path`).
+            self.trig_access(TrigOp::Store, va, Some(val))?;
+        }
         if va & (size as u64 - 1) != 0 {
             self.misaligned_event();
             if self.config.misaligned == Misaligned::Trap {

@@ -419,6 +419,8 @@ pub struct TrapRecord {
     pub insn: Option<Insn>,
     /// mtime when the trap was taken.
     pub time: u64,
+    /// A debug trigger's breakpoint (Spike's `-l` trace says `trigger action 0` first).
+    pub trigger: bool,
 }
 
 /// How much a [`Sink`] wants to hear of what the hart does, chosen at compile time (its

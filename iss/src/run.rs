@@ -518,7 +518,7 @@ impl Machine {
     #[inline(never)]
     fn run_uncached<S: Sink>(&mut self, pc: u64, sink: &mut S) -> Option<ChunkEnd> {
         self.sched.chain_left = 0;
-        let d = match self.fetch_one(pc) {
+        let d = match self.fetch_one_triggered(pc) {
             Ok((d, pa)) => {
                 self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
                 d
@@ -861,9 +861,14 @@ impl Machine {
             sink.retire(&self.rec);
         }
         let insn = (d.op != Op::NotDecoded).then_some(*d);
+        // A debug trigger's breakpoint does not end the quantum (`crate::trigger`).
+        let fired = std::mem::take(&mut self.hart.trig.fired);
+        self.hart.trig.took = fired;
+        self.hart.trig.log_trigger = fired;
         self.take_trap(cause, tval, pc, insn, sink);
         match self.note_trap(pc, cause, tval) {
             Some(s) => ChunkEnd::Stop(s),
+            None if fired => ChunkEnd::Serialize,
             None => ChunkEnd::EndQuantum,
         }
     }
@@ -891,7 +896,7 @@ impl Machine {
             self.forced_trap = None;
             return self.take_forced_trap(pc, cause, tval, sink);
         }
-        let (d, pa) = match self.fetch_one(pc) {
+        let (d, pa) = match self.fetch_one_triggered(pc) {
             Ok(x) => x,
             Err(()) => {
                 self.sched.budget = 0;
@@ -1046,6 +1051,19 @@ impl Machine {
             }
         }
         self.fetch_one_slow(pc)
+    }
+
+    /// [`Machine::fetch_one`] for an instruction about to execute: with a debug trigger armed
+    /// (then every instruction comes here, one at a time), the triggers see it first.
+    #[inline]
+    fn fetch_one_triggered(&mut self, pc: u64) -> Result<(Insn, u64), ()> {
+        if !self.hart.trig.armed {
+            return self.fetch_one(pc);
+        }
+        self.trig_before_fetch(pc)?;
+        let (d, pa) = self.fetch_one(pc)?;
+        self.trig_after_fetch(pc, d.bits, d.len)?;
+        Ok((d, pa))
     }
 
     /// [`Machine::fetch_one`] half-word by half-word, through the page walk, and decoding.

@@ -73,10 +73,16 @@ impl Machine {
         if S::WATCH {
             sink.watch(self, crate::record::At::Trap);
         }
+        if cause.is_interrupt() && self.hart.trig.armed {
+            self.trig_interrupt();
+        }
         let tval = match cause {
             Cause::Exception(_) if (self.config.tval_zero >> cause.code()) & 1 != 0 => 0,
             _ => tval,
         };
+        if !S::DETAIL.any() {
+            self.hart.trig.log_trigger = false;
+        }
         let from = self.hart.prv;
         let (to_s, handler) = self.trap_route(cause);
         let c = &mut self.hart.csr;
@@ -136,8 +142,15 @@ impl Machine {
                 ],
                 insn,
                 time: self.bus.clint.mtime,
+                trigger: std::mem::take(&mut self.hart.trig.log_trigger),
             };
             sink.trap(&t);
+        }
+        // itrigger, etrigger: their breakpoint comes right after the trap, at its handler
+        // (and is not looked at by them itself, as on Spike).
+        let theirs = std::mem::take(&mut self.hart.trig.took_after_trap);
+        if self.hart.trig.traps && !theirs {
+            self.trig_after_trap(cause.xcause(), from);
         }
     }
 

@@ -735,22 +735,7 @@ fn objdump_operand(s: &str) -> Option<i64> {
 /// when the cross tools are missing, unless `HARTSCOPE_REQUIRE_TOOLS=1`.
 #[test]
 fn zb_sweep_against_objdump() {
-    let gcc = "riscv64-unknown-elf-gcc";
-    let objdump = "riscv64-unknown-elf-objdump";
-    let have = |t: &str| {
-        std::process::Command::new(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !have(gcc) || !have(objdump) {
-        assert!(
-            std::env::var_os("HARTSCOPE_REQUIRE_TOOLS").is_none(),
-            "{gcc} and {objdump} are needed (Debian: gcc-riscv64-unknown-elf)"
-        );
-        eprintln!("zb_sweep_against_objdump: SKIPPED: no {gcc}/{objdump} on PATH");
-        return;
-    }
+    let test = "zb_sweep_against_objdump";
     let mut words = Vec::new();
     for opcode in [0x13u32, 0x1b, 0x33, 0x3b] {
         for funct3 in 0..8u32 {
@@ -766,51 +751,20 @@ fn zb_sweep_against_objdump() {
             }
         }
     }
-    let dir = std::env::temp_dir().join(format!("hartscope-zb-sweep-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let (src, obj) = (dir.join("zb.S"), dir.join("zb.o"));
-    let mut text = String::from(".option arch, +zba, +zbb, +zbs\n");
-    for w in &words {
-        writeln!(text, ".insn {w:#010x}").expect("a String");
-    }
-    std::fs::write(&src, text).expect("write the source");
-    let st = std::process::Command::new(gcc)
-        .args(["-march=rv64gc", "-mabi=lp64d", "-c", "-o"])
-        .arg(&obj)
-        .arg(&src)
-        .status()
-        .expect("run the assembler");
-    assert!(st.success(), "{gcc} failed on {}", src.display());
-    let out = std::process::Command::new(objdump)
-        .args(["-d", "-M", "no-aliases"])
-        .arg(&obj)
-        .output()
-        .expect("run objdump");
-    assert!(out.status.success(), "{objdump} failed");
-    let _ = std::fs::remove_dir_all(&dir);
-    let listing = String::from_utf8_lossy(&out.stdout);
-    let mut theirs: BTreeMap<u32, (String, Vec<i64>)> = BTreeMap::new();
-    for line in listing.lines() {
-        let mut cols = line.split('\t');
-        let (Some(addr), Some(hex), Some(mn)) = (cols.next(), cols.next(), cols.next()) else {
-            continue;
-        };
-        if !addr.trim_end().ends_with(':') {
-            continue;
-        }
-        let Ok(bits) = u32::from_str_radix(hex.trim(), 16) else {
-            continue;
-        };
-        let ops = cols
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .map(|s| objdump_operand(s.trim()).unwrap_or(i64::MIN))
-            .collect();
-        theirs.insert(bits, (mn.trim().to_string(), ops));
-    }
-    assert_eq!(theirs.len(), words.len(), "objdump listed every word");
+    let Some(listing) = objdump_words(test, "+zba, +zbb, +zbs", &words) else {
+        return;
+    };
+    let theirs: BTreeMap<u32, (String, Vec<i64>)> = listing
+        .into_iter()
+        .map(|(w, (mn, ops))| {
+            let ops = ops
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| objdump_operand(s.trim()).unwrap_or(i64::MIN))
+                .collect();
+            (w, (mn, ops))
+        })
+        .collect();
     let (mut zb, mut problems) = (0, Vec::new());
     for &w in &words {
         let ours = iss::decode::decode32(w);
@@ -843,10 +797,7 @@ fn zb_sweep_against_objdump() {
             problems.push(format!("{w:#010x}: {mn} is not illegal on an RV64GC hart"));
         }
     }
-    eprintln!(
-        "zb_sweep_against_objdump: {} words, {zb} Zba/Zbb/Zbs",
-        words.len()
-    );
+    eprintln!("{test}: {} words, {zb} Zba/Zbb/Zbs", words.len());
     assert!(zb > 1000, "only {zb} Zb encodings seen");
     assert!(
         problems.is_empty(),
@@ -1001,6 +952,86 @@ fn cbo_and_hint_sweep_against_objdump() {
         seen[2]
     );
     assert_eq!(seen, [4, 1, 3 * 128], "cbo.*, pause, prefetch.* seen");
+    assert!(
+        problems.is_empty(),
+        "{} differences:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
+    );
+}
+
+/// Svinval against binutils 2.40, which knows it: every SYSTEM word with funct3 0 (each funct7
+/// x rs2 field, rs1 = x0 or a1, rd = x0 or a0). Where objdump prints `sinval.vma`,
+/// `sfence.w.inval` or `sfence.inval.ir` the decoder decodes that operation with those operands
+/// (a hart with Svinval executes it, an RV64GC hart calls it illegal), and the other way
+/// round; `hinval.vvma`/`hinval.gvma` (H, which hartscope does not have, nor Spike without H)
+/// are illegal.
+#[test]
+fn svinval_sweep_against_objdump() {
+    let test = "svinval_sweep_against_objdump";
+    let mut words = Vec::new();
+    for funct7 in 0..128u32 {
+        for rs2 in 0..32u32 {
+            for rs1 in [0u32, 11] {
+                for rd in [0u32, 10] {
+                    words.push(0x73 | rd << 7 | rs1 << 15 | rs2 << 20 | funct7 << 25);
+                }
+            }
+        }
+    }
+    let Some(theirs) = objdump_words(test, "+svinval", &words) else {
+        return;
+    };
+    let svinval = Isa::parse("rv64gc_svinval").expect("an ISA");
+    let (mut seen, mut problems) = ([0usize; 2], Vec::new());
+    for &w in &words {
+        let (mn, ops) = &theirs[&w];
+        let d = iss::decode::decode32(w);
+        let want = match mn.as_str() {
+            "sinval.vma" => Some(Op::SinvalVma),
+            "sfence.w.inval" => Some(Op::SfenceWInval),
+            "sfence.inval.ir" => Some(Op::SfenceInvalIr),
+            _ => None,
+        };
+        let ours = matches!(d.op, Op::SinvalVma | Op::SfenceWInval | Op::SfenceInvalIr);
+        if want.is_some() || ours {
+            seen[0] += 1;
+            let mine = if d.op == Op::SinvalVma {
+                format!(
+                    "{},{}",
+                    arch::GPR_ABI[d.rs1 as usize],
+                    arch::GPR_ABI[d.rs2 as usize]
+                )
+            } else {
+                String::new()
+            };
+            if want != Some(d.op) || *ops != mine {
+                problems.push(format!(
+                    "{w:#010x}: objdump {mn} {ops}, ours {:?} {mine}",
+                    d.op
+                ));
+            }
+            if svinval.filter(d) != d || Isa::RV64GC.filter(d).op != Op::Illegal {
+                problems.push(format!("{w:#010x}: {mn}: not filtered by Svinval"));
+            }
+        }
+        if mn.starts_with("hinval.") {
+            seen[1] += 1;
+            if d.op != Op::Illegal {
+                problems.push(format!("{w:#010x}: objdump {mn} (H), ours {:?}", d.op));
+            }
+        }
+    }
+    eprintln!(
+        "{test}: {} words, {} Svinval, {} hinval",
+        words.len(),
+        seen[0],
+        seen[1]
+    );
+    // sinval.vma: rd = 0, rs1 in {x0, a1}, any rs2; the other two: one word each.
+    assert_eq!(seen[0], 2 * 32 + 2, "Svinval encodings seen");
+    // hinval.vvma, hinval.gvma: rd = 0, rs1 in {x0, a1}, any rs2.
+    assert_eq!(seen[1], 2 * 2 * 32, "hinval encodings seen");
     assert!(
         problems.is_empty(),
         "{} differences:\n{}",

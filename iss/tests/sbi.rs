@@ -678,3 +678,40 @@ fn the_call_log_is_bounded() {
     assert_eq!(r.sbi_summary.len(), 1);
     assert_eq!(r.sbi_summary[0].calls, 5);
 }
+
+/// With Sstc the boot sets menvcfg.STCE, as OpenSBI's `mstatus_init` does, so S-mode may use
+/// stimecmp (before, a kernel under the built-in SBI could not), and `set_timer` writes
+/// stimecmp, as OpenSBI's `sbi_timer_event_start` does: STIP follows `time >= stimecmp`.
+/// Without Sstc, menvcfg stays 0 and `set_timer` keeps its own deadline.
+#[test]
+fn sstc_gives_s_mode_stimecmp() {
+    let code = [csrr(A0, 0x14d), LOOP]; // csrr a0, stimecmp
+    let mut cfg = config();
+    cfg.isa = iss::isa::Isa::parse("rv64gc_zicntr_sstc").unwrap();
+    let mut m = Machine::new(cfg);
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let off = m.bus.ram.offset(RAM_BASE, bytes.len() as u64).unwrap();
+    m.bus
+        .ram
+        .bytes_mut(off, bytes.len())
+        .copy_from_slice(&bytes);
+    m.boot(RAM_BASE);
+    assert_eq!(m.hart.csr.menvcfg, MENVCFG_STCE);
+    m.hart.csr.stimecmp = 77;
+    assert_eq!(m.run(&mut NoSink, Some(1)), Stop::InstructionLimit);
+    assert_eq!(m.hart.prv, Priv::S);
+    assert_eq!(m.hart.pc, RAM_BASE + 4, "stimecmp read in S-mode");
+    assert_eq!(m.x(10), 77);
+    // set_timer writes stimecmp: a deadline passed sets STIP, a later one clears it
+    m.bus.clint.mtime = 1000;
+    m.sbi_call(eid::TIME, 0, [999, 0, 0, 0, 0, 0]);
+    assert_eq!(m.hart.csr.stimecmp, 999);
+    assert_ne!(m.hart.csr.mip & MIP_STIP, 0);
+    m.sbi_call(eid::TIME, 0, [2000, 0, 0, 0, 0, 0]);
+    assert_eq!(m.hart.csr.stimecmp, 2000);
+    assert_eq!(m.hart.csr.mip & MIP_STIP, 0);
+    assert_eq!(m.sbi().timer, None);
+
+    let m = machine();
+    assert_eq!(m.hart.csr.menvcfg, 0, "no Sstc: STCE clear");
+}

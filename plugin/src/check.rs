@@ -507,10 +507,12 @@ fn plain_step<'a>(
     })
 }
 
-/// For a trap with no instruction (an interrupt, a fetch fault): the stream form says what
-/// it is by its cause, written where the trap goes, unless the retirement lists that write.
+/// For a trap with no instruction (an interrupt, a fetch fault), and an instruction's
+/// exception: the stream form says what it is by its cause, written where the trap goes,
+/// unless the retirement lists that write (so an SC that trapped, on a debug trigger, is not
+/// taken for one that failed).
 fn trap_cause_write(v: &Verifier, dut: &Retirement) -> Option<(u16, u64)> {
-    if dut.len != 0 || dut.valid & VALID_CAUSE == 0 {
+    if dut.trap == TRAP_NONE || dut.valid & VALID_CAUSE == 0 {
         return None;
     }
     let m = &v.m;

@@ -763,9 +763,19 @@ impl Hart {
         if self.quantum_left == 0 {
             self.quantum_left = iss::run::QUANTUM - m.take_boot_steps();
         }
-        self.quantum_left -= 1;
+        // A debug trigger's breakpoint is taken inside Spike's step, using none of it: the
+        // quantum goes on.
+        let trap = match outcome {
+            iss::StepOutcome::Retired => false,
+            iss::StepOutcome::Exception(_) => !m.trigger_breakpoint_taken(),
+            _ => true,
+        };
+        let trigger = !trap && outcome != iss::StepOutcome::Retired;
+        if !trigger {
+            self.quantum_left -= 1;
+        }
         let waiting = m.is_waiting();
-        if self.quantum_left == 0 || outcome != iss::StepOutcome::Retired || waiting {
+        if self.quantum_left == 0 || trap || waiting {
             self.quantum_left = 0;
             if let Some(stop) = m.end_quantum_now() {
                 self.exit.get_or_insert(run_stop(stop));

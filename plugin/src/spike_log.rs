@@ -268,9 +268,13 @@ impl<R: BufRead> SpikeLog<R> {
             // A fetch that faulted has no -l line.
             _ => (0, 0),
         };
+        // So has a debug trigger's breakpoint taken before the instruction is fetched
+        // (execute, icount, a match waiting for this instruction): ebreak has its line.
         let fetch_fault = matches!(
             cause,
-            Exception::InstructionAccessFault | Exception::InstructionPageFault
+            Exception::InstructionAccessFault
+                | Exception::InstructionPageFault
+                | Exception::Breakpoint
         );
         if len == 0 && !fetch_fault {
             return self.err(format!(

@@ -775,6 +775,7 @@ fn spurious(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Mutation {
         ],
         insn: None,
         time: m.bus.clint.mtime,
+        trigger: false,
     };
     w.trap(&t);
     Mutation {

@@ -533,7 +533,8 @@ impl Verifier {
                 f |= NONDET;
             }
             // The CTR registers change with every recorded transfer, and some are views of
-            // others; the indirect windows show whatever the select register points at.
+            // others; the indirect windows show whatever the select register points at (as
+            // tdata1-3 show the trigger tselect selects, and icount counts down).
             let ctr = idx < 0x1000
                 && iss::csr::csr_name(idx as u16)
                     .is_some_and(|n| n.contains("ctr") && !n.contains("counteren"));
@@ -541,7 +542,11 @@ impl Verifier {
                 || (idx < 0x1000
                     && matches!(
                         idx as u16,
-                        MHPMEVENT3..=MHPMEVENT31 | SCOUNTOVF | SIREG..=SIREG6 | MIREG..=MIREG6
+                        MHPMEVENT3..=MHPMEVENT31
+                            | SCOUNTOVF
+                            | SIREG..=SIREG6
+                            | MIREG..=MIREG6
+                            | 0x7a1..=0x7a3
                     ));
             if volatile {
                 // A window may be closed now and open later: it exists if it has a name.
@@ -893,6 +898,11 @@ impl Verifier {
     fn trace_sc_failed(&self, g: &Group) -> bool {
         let Some(i) = g.insn else { return false };
         if i.len != 4 || i.bits & 0x7f != 0x2f || (i.bits >> 27) != 3 {
+            return false;
+        }
+        // An SC that trapped (a debug trigger fires on its store) neither failed nor
+        // succeeded: its reservation stays.
+        if g.full_reg(MCAUSE).or_else(|| g.full_reg(SCAUSE)).is_some() {
             return false;
         }
         let rd = ((i.bits >> 7) & 31) as u16;

@@ -57,6 +57,7 @@ fn trap(cause: Cause, epc: u64, tval: u64, mstatus: u64, insn: Option<u32>) -> T
         ],
         insn: insn.map(iss::decode::decode),
         time: 0,
+        trigger: false,
     }
 }
 

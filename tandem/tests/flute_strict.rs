@@ -135,6 +135,7 @@ fn trap_rec(cause: Cause, to: Priv, tval: u64, insn: Option<u32>) -> TrapRecord 
         ],
         insn: insn.map(iss::decode::decode),
         time: 0,
+        trigger: false,
     }
 }
 

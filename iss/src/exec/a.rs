@@ -14,6 +14,7 @@ use crate::machine::Machine;
 use crate::mmu::Access;
 use crate::ops::{AmoOp, Atomic};
 use crate::record::MemKind;
+use crate::trigger::Op as TrigOp;
 use pmu::AccessKind;
 
 impl Machine {
@@ -32,8 +33,14 @@ impl Machine {
         };
         match atomic {
             Atomic::Lr(_) => {
+                if self.hart.trig.armed {
+                    tri!(self.trig_access(TrigOp::Load, va, None));
+                }
                 let pa = tri!(self.atomic_addr(va, size, Access::Load, AccessKind::Read));
                 let v = self.ram_read(pa, size);
+                if self.hart.trig.armed {
+                    tri!(self.trig_access(TrigOp::Load, va, Some(v)));
+                }
                 if REC {
                     self.record_mem(MemKind::Load, va, pa, size, v);
                 }
@@ -47,6 +54,12 @@ impl Machine {
                 self.hart.reservation = None;
                 if ok {
                     let v = if size == 4 { src & 0xffff_ffff } else { src };
+                    // A trigger's breakpoint: the SC did not happen, the reservation stays.
+                    if self.hart.trig.armed && self.trig_access(TrigOp::Store, va, Some(v)).is_err()
+                    {
+                        self.hart.reservation = Some(pa);
+                        return crate::exec::TRAP;
+                    }
                     self.ram_write(pa, size, v);
                     if REC {
                         self.record_mem(MemKind::Store, va, pa, size, v);
@@ -76,6 +89,12 @@ impl Machine {
                     AmoOp::Maxu => a.max(b),
                 };
                 let new = if size == 4 { new & 0xffff_ffff } else { new };
+                if self.hart.trig.armed {
+                    // As Spike: a load (address, then value), then a store.
+                    tri!(self.trig_access(TrigOp::Load, va, None));
+                    tri!(self.trig_access(TrigOp::Load, va, Some(old)));
+                    tri!(self.trig_access(TrigOp::Store, va, Some(new)));
+                }
                 self.ram_write(pa, size, new);
                 if REC {
                     self.record_mem(MemKind::Load, va, pa, size, old);

@@ -18,6 +18,7 @@ use crate::csr::*;
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::record::Reg;
+use crate::trigger::{MCONTEXT, SCONTEXT, TINFO, TSELECT};
 use arch::Priv;
 
 impl Machine {
@@ -85,6 +86,9 @@ impl Machine {
             // Without F they do not exist; with it, FS Off makes them illegal.
             FFLAGS | FRM | FCSR => self.config.isa.f && self.hart.csr.fs() != FS_OFF,
             SATP => !(prv == Priv::S && self.hart.csr.mstatus & MSTATUS_TVM != 0),
+            // hcontext (H) does not exist; its number only names mcontext's writes in the
+            // commit log (as Spike's), which checkers read back through `csr_read`.
+            HCONTEXT => false,
             // Sstc: below M, menvcfg.STCE and then the time CSR's own check (mcounteren.TM),
             // as Spike orders them (both raise illegal instruction: there is no H).
             STIMECMP => {
@@ -208,6 +212,8 @@ impl Machine {
             // With no PMP entries at all, the pmpaddr registers do not exist (as on Spike).
             PMPADDR0..=PMPADDR63 if c.pmp_regions == 0 => return None,
             PMPADDR0..=PMPADDR63 => c.pmpaddr_read((csr - PMPADDR0) as usize),
+            TSELECT..=TINFO | MCONTEXT | SCONTEXT => return self.hart.trig.read(csr),
+            HCONTEXT => self.hart.trig.mcontext,
             _ => return None,
         })
     }
@@ -376,6 +382,23 @@ impl Machine {
                 } else {
                     log = [0, 0];
                 }
+            }
+            TSELECT..=TINFO | MCONTEXT | SCONTEXT => {
+                self.hart.trig.write(csr, v);
+                match csr {
+                    // Read-only: Spike logs nothing.
+                    TINFO => log = [0, 0],
+                    // Spike's mcontext is hcontext's register, which its log names.
+                    MCONTEXT => {
+                        if REC {
+                            let v = self.hart.trig.mcontext;
+                            self.rec.push_write(Reg::Csr(HCONTEXT), v);
+                        }
+                        log = [0, 0];
+                    }
+                    _ => {}
+                }
+                self.trig_changed();
             }
             _ => {
                 self.illegal(d);

@@ -13,7 +13,7 @@
 //! | scounteren | 7: U-mode reads cycle, time, instret | `mstatus_init` |
 //! | mcountinhibit, mhpmevent | hpm counters inhibited and free; cycle, instret count | `mstatus_init` and the PMU's `sbi_boot` |
 //! | mstateen0 (with CTR, hence Smstateen) | every implemented bit: SE0, CSRIND, CTR | OpenSBI opens the state-enable bits of the extensions it knows to S-mode |
-//! | menvcfg | 0 | OpenSBI sets CBZE, CBCFE, CBIE, PBMTE, STCE when they exist; the built-in SBI keeps its own S-mode timer (set_timer), so it leaves STCE (and the rest) clear |
+//! | menvcfg | STCE with Sstc, else 0 | OpenSBI sets STCE when the hart has Sstc (S-mode then owns stimecmp, and `set_timer` writes it); it also sets CBZE, CBCFE, CBIE and PBMTE where they exist, which the built-in SBI leaves clear |
 //! | stvec, sscratch, sie, satp | entry, 0, 0, 0 | `sbi_hart_switch_mode` |
 //! | PMP | as at reset: entry 0 over all memory, RWX | no firmware memory to protect (the device tree is S-mode's to read) |
 //!
@@ -59,7 +59,12 @@ impl Machine {
         c.mip &= !(S_INTERRUPTS | lcof);
         c.mcounteren = u32::MAX;
         c.scounteren = 7;
-        c.menvcfg = 0;
+        // As OpenSBI's `mstatus_init`: with Sstc, S-mode may use stimecmp.
+        c.menvcfg = if self.config.isa.sstc {
+            MENVCFG_STCE
+        } else {
+            0
+        };
         c.stvec = entry;
         c.sscratch = 0;
         c.satp = 0;

@@ -4,10 +4,12 @@
 //! the deadline; STIP is set when mtime reaches it (at once if it already has) and stays set
 //! until the next `set_timer`. A deadline of all ones never fires in practice (Linux's way of
 //! stopping the timer). The hart's M-mode timer (mtimecmp, MTIP) is not used: no M-mode
-//! interrupt is ever enabled. Other FIDs: NOT_SUPPORTED.
+//! interrupt is ever enabled. With Sstc and menvcfg.STCE (which the boot sets, as OpenSBI
+//! does), the call writes stimecmp instead, as OpenSBI's `sbi_timer_event_start` does: STIP
+//! then follows `time >= stimecmp`. Other FIDs: NOT_SUPPORTED.
 
 use super::Reply;
-use crate::csr::MIP_STIP;
+use crate::csr::{MENVCFG_STCE, MIP_STIP};
 use crate::machine::Machine;
 use pmu::{FwEvent, SbiError};
 
@@ -15,6 +17,12 @@ pub(super) fn call(m: &mut Machine, fid: u64, a: [u64; 6]) -> Reply {
     match fid {
         0 => {
             m.hart.pmu.fw_event(FwEvent::SetTimer);
+            if m.config.isa.sstc && m.hart.csr.menvcfg & MENVCFG_STCE != 0 {
+                m.hart.csr.stimecmp = a[0];
+                m.sbi.timer = None;
+                m.sstc_sync();
+                return Reply::ok(0);
+            }
             m.hart.csr.mip &= !MIP_STIP;
             m.sbi.timer = Some(a[0]);
             m.sbi_timer_check();
