@@ -297,6 +297,21 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
             || self.tandem.as_ref().is_some_and(|t| t.failed())
     }
 
+    fn hart(&mut self, h: usize) {
+        if let Some(l) = &mut self.log {
+            l.hart(h);
+        }
+        if let Some(t) = &mut self.tandem {
+            t.hart(h);
+        }
+        match &mut self.port {
+            Some(Port::Inline(p)) => p.hart(h),
+            Some(Port::Records(p)) => p.hart(h),
+            Some(Port::Threaded(p)) => p.hart(h),
+            None => {}
+        }
+    }
+
     // A tandem writer may need the hart seen (its style, known at run time): the owner then
     // runs the recorders through `Watched` (`wants_watch`), and no other run pays a call.
     const WATCH: bool = T::WATCH;

@@ -525,6 +525,10 @@ pub trait Sink {
     /// A trap was taken (after the `retire` of the excepting instruction, or on its own for an
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
+
+    /// Hart `h` runs from now on (several harts: at the start of each one's quantum); what
+    /// follows is its. Not called with one hart.
+    fn hart(&mut self, _h: usize) {}
     /// The sink's output failed (its writer met an I/O error): the run loop looks at this after
     /// every quantum and ends the run with [`crate::Stop::HostIoError`]; the sink's owner
     /// reports the error when it finishes the sink.
@@ -581,6 +585,9 @@ impl<S: Sink> Sink for Watched<S> {
     fn failed(&self) -> bool {
         self.0.failed()
     }
+    fn hart(&mut self, h: usize) {
+        self.0.hart(h)
+    }
 }
 
 /// No tracing: nothing is recorded.
@@ -617,6 +624,10 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
         self.0.trap(t);
         self.1.trap(t);
     }
+    fn hart(&mut self, h: usize) {
+        self.0.hart(h);
+        self.1.hart(h);
+    }
     fn failed(&self) -> bool {
         self.0.failed() || self.1.failed()
     }
@@ -648,6 +659,9 @@ impl<S: Sink> Sink for OneByOne<S> {
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {
         self.0.trap(t)
+    }
+    fn hart(&mut self, h: usize) {
+        self.0.hart(h)
     }
     fn failed(&self) -> bool {
         self.0.failed()

@@ -314,8 +314,8 @@ pub enum RunStop {
 pub struct Snapshot {
     hart: iss::machine::HartState,
     mtime: u64,
-    mtimecmp: u64,
-    msip: bool,
+    mtimecmp: [u64; iss::bus::MAX_HARTS],
+    msip: [bool; iss::bus::MAX_HARTS],
     order: u64,
     checker: check::State,
     journal_mark: usize,
