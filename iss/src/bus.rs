@@ -429,48 +429,69 @@ impl Default for Clint {
 }
 
 impl Clint {
-    /// The register at `off`: (its offset, its width, the hart it belongs to, whether msip).
-    fn reg(&self, off: u64) -> Option<(u64, u64, usize, bool)> {
-        let n = self.harts as u64;
-        if (CLINT_MSIP..CLINT_MSIP + 4 * n).contains(&off) {
-            let h = (off - CLINT_MSIP) / 4;
-            Some((CLINT_MSIP + 4 * h, 4, h as usize, true))
-        } else if (CLINT_MTIMECMP..CLINT_MTIMECMP + 8 * n).contains(&off) {
-            let h = (off - CLINT_MTIMECMP) / 8;
-            Some((CLINT_MTIMECMP + 8 * h, 8, h as usize, false))
-        } else if (CLINT_MTIME..CLINT_MTIME + 8).contains(&off) {
-            Some((CLINT_MTIME, 8, usize::MAX, false))
-        } else {
-            None
-        }
-    }
-
+    /// Spike's CLINT (`clint.cc`): msip words below 0x4000 and mtimecmp below mtime, those of
+    /// harts that do not exist reading 0 and ignoring writes; a doubleword msip access is two
+    /// word accesses; a store into the middle of an msip word is ignored; the rest of the
+    /// region reads 0 and ignores writes.
     fn load(&self, off: u64, size: u8) -> Option<u64> {
-        let (base, width, h, msip) = self.reg(off)?;
-        let v = match (h, msip) {
-            (usize::MAX, _) => self.mtime,
-            (h, true) => self.msip[h] as u64,
-            (h, false) => self.mtimecmp[h],
-        };
-        let shift = off - base;
-        if shift + size as u64 > width {
+        let n = self.harts as u64;
+        if off >= CLINT_SIZE || off + size as u64 > CLINT_SIZE {
             return None;
         }
-        Some(extract(v, shift, size))
+        if off < CLINT_MTIMECMP {
+            if size == 8 {
+                let lo = self.load(off, 4)?;
+                let hi = self.load(off + 4, 4)?;
+                return Some(lo | hi << 32);
+            }
+            let h = (off - CLINT_MSIP) / 4;
+            let v = (h < n && self.msip[h as usize]) as u64;
+            let shift = off % 4;
+            return (shift + size as u64 <= 4).then(|| extract(v, shift, size));
+        }
+        let (v, shift) = if off < CLINT_MTIME {
+            let h = (off - CLINT_MTIMECMP) / 8;
+            let v = if h < n { self.mtimecmp[h as usize] } else { 0 };
+            (v, (off - CLINT_MTIMECMP) % 8)
+        } else if off < CLINT_MTIME + 8 {
+            (self.mtime, off - CLINT_MTIME)
+        } else {
+            return Some(0);
+        };
+        (shift + size as u64 <= 8).then(|| extract(v, shift, size))
     }
 
     fn store(&mut self, off: u64, size: u8, val: u64) -> bool {
-        let Some((base, width, h, msip)) = self.reg(off) else {
-            return false;
-        };
-        let shift = off - base;
-        if shift + size as u64 > width {
+        let n = self.harts as u64;
+        if off >= CLINT_SIZE || off + size as u64 > CLINT_SIZE {
             return false;
         }
-        match (h, msip) {
-            (usize::MAX, _) => self.mtime = insert(self.mtime, shift, size, val),
-            (h, true) => self.msip[h] = insert(self.msip[h] as u64, shift, size, val) & 1 != 0,
-            (h, false) => self.mtimecmp[h] = insert(self.mtimecmp[h], shift, size, val),
+        if off < CLINT_MTIMECMP {
+            if size == 8 {
+                return self.store(off, 4, val) && self.store(off + 4, 4, val >> 32);
+            }
+            let h = (off - CLINT_MSIP) / 4;
+            if off % 4 == 0 && h < n {
+                self.msip[h as usize] = val & 1 != 0;
+            }
+            return true;
+        }
+        if off < CLINT_MTIME {
+            let h = (off - CLINT_MTIMECMP) / 8;
+            let shift = (off - CLINT_MTIMECMP) % 8;
+            if shift + size as u64 > 8 {
+                return false;
+            }
+            if h < n {
+                let r = &mut self.mtimecmp[h as usize];
+                *r = insert(*r, shift, size, val);
+            }
+        } else if off < CLINT_MTIME + 8 {
+            let shift = off - CLINT_MTIME;
+            if shift + size as u64 > 8 {
+                return false;
+            }
+            self.mtime = insert(self.mtime, shift, size, val);
         }
         true
     }
@@ -1443,7 +1464,19 @@ mod tests {
         assert_eq!(c.load(CLINT_MTIMECMP + 6, 4), None);
         assert!(c.store(CLINT_MSIP, 4, 3));
         assert!(c.msip[0]);
-        assert_eq!(c.load(0x100, 4), None);
+        // As Spike's: another hart's msip (none here) reads 0 and ignores writes, and so
+        // does the rest of the region.
+        assert_eq!(c.load(0x100, 4), Some(0));
+        assert!(c.store(4, 4, 1));
+        assert_eq!(c.load(4, 4), Some(0));
+        assert_eq!(c.load(0x8000, 8), Some(0));
+        assert_eq!(c.load(CLINT_SIZE - 4, 8), None);
+        c.harts = 2;
+        assert!(c.store(0, 8, 1 << 32));
+        assert_eq!((c.msip[0], c.msip[1]), (false, true));
+        assert!(c.store(CLINT_MTIMECMP + 8, 8, 77));
+        assert_eq!(c.mtimecmp[1], 77);
+        assert_eq!(c.load(CLINT_MTIMECMP + 8, 8), Some(77));
     }
 
     #[test]
