@@ -621,8 +621,10 @@ impl Machine {
             let page_off = off & !(PAGE_SIZE - 1);
             let (p, new) = self.dcache.page(self.bus.ram.base() + page_off);
             if new {
-                // Store-TLB entries for this page must learn that it now holds code.
+                // Store-TLB entries for this page must learn that it now holds code (those
+                // of the parked harts when they run again: `switch_hart`).
                 self.flush_tlb();
+                self.code_gen = self.code_gen.wrapping_add(1);
             }
             let page_va = pc & !(PAGE_SIZE - 1);
             let mut pc = pc;
