@@ -297,6 +297,44 @@ impl Ram {
         }
     }
 
+    /// [`Ram::read`] at an offset the caller knows lies in RAM with its `size` bytes: one
+    /// the load TLB gave, whose entries are only ever whole RAM pages (`Machine::resolve`
+    /// fills them from `Ram::offset(page, PAGE_SIZE)`), for an aligned access that cannot
+    /// leave its page.
+    #[inline(always)]
+    pub(crate) fn read_in_page(&self, off: usize, size: u8) -> u64 {
+        let d: &[u8] = &self.data;
+        debug_assert!(off.checked_add(size as usize).is_some_and(|e| e <= d.len()));
+        // SAFETY: `off + size <= d.len()`, as above; reads are unaligned-safe.
+        unsafe {
+            let p = d.as_ptr().add(off);
+            match size {
+                1 => *p as u64,
+                2 => (p as *const u16).read_unaligned().to_le() as u64,
+                4 => (p as *const u32).read_unaligned().to_le() as u64,
+                _ => (p as *const u64).read_unaligned().to_le(),
+            }
+        }
+    }
+
+    /// [`Ram::write`] at an offset the caller knows lies in RAM with its `size` bytes (from
+    /// the store TLB, as [`Ram::read_in_page`]).
+    #[inline(always)]
+    pub(crate) fn write_in_page(&mut self, off: usize, size: u8, val: u64) {
+        let d: &mut [u8] = &mut self.data;
+        debug_assert!(off.checked_add(size as usize).is_some_and(|e| e <= d.len()));
+        // SAFETY: `off + size <= d.len()`, as above; writes are unaligned-safe.
+        unsafe {
+            let p = d.as_mut_ptr().add(off);
+            match size {
+                1 => *p = val as u8,
+                2 => (p as *mut u16).write_unaligned((val as u16).to_le()),
+                4 => (p as *mut u32).write_unaligned((val as u32).to_le()),
+                _ => (p as *mut u64).write_unaligned(val.to_le()),
+            }
+        }
+    }
+
     #[inline(always)]
     pub fn read_u16(&self, off: usize) -> u16 {
         u16::from_le_bytes([self.data[off], self.data[off + 1]])

@@ -61,6 +61,10 @@ pub(crate) struct DecodeCache {
     covered: Vec<u64>,
     /// The blocks; index 0 is unused so that 0 can mean "no block".
     arena: Vec<Insn>,
+    /// Per arena entry (as long as the arena): for a direct jump or branch, the block its
+    /// target starts; for an end marker, the block that follows; when that block is in the
+    /// same page and was found once (0: not yet, or never). See `exec::chain_link`.
+    links: Vec<u32>,
     /// Per block, what a run through it means for the PMU and CTR (its end marker's `bits`
     /// index it).
     pub meta: Vec<crate::events::BlockMeta>,
@@ -84,6 +88,7 @@ impl DecodeCache {
             entry: Vec::new(),
             covered: Vec::new(),
             arena: vec![Insn::NOT_DECODED],
+            links: vec![0],
             meta: Vec::new(),
             code: Vec::new(),
             dirty: false,
@@ -140,6 +145,20 @@ impl DecodeCache {
         self.entry[p * SLOTS_PER_PAGE + slot]
     }
 
+    /// The link of arena entry `k` (0: none).
+    #[inline(always)]
+    pub fn link(&self, k: usize) -> u32 {
+        self.links.get(k).copied().unwrap_or(0)
+    }
+
+    /// Link arena entry `k` to the block at arena index `to`.
+    #[inline]
+    pub fn set_link(&mut self, k: usize, to: u32) {
+        if let Some(l) = self.links.get_mut(k) {
+            *l = to;
+        }
+    }
+
     /// Hand the arena to the run loop.
     #[inline]
     pub fn take(&mut self) -> Vec<Insn> {
@@ -168,6 +187,8 @@ impl DecodeCache {
             self.drop_all();
             arena.clear();
             arena.push(Insn::NOT_DECODED);
+            self.links.clear();
+            self.links.push(0);
             self.meta.clear();
         }
         let start = arena.len();
@@ -202,6 +223,7 @@ impl DecodeCache {
         crate::events::mark_block(&mut end, &arena[start..], &mut self.meta);
         crate::ingress::mark_block_end(&mut end, &arena[start..]);
         arena.push(end);
+        self.links.resize(arena.len(), 0);
         self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
         start as u32
     }

@@ -765,6 +765,60 @@ mod tests {
         assert_eq!(m.x(19), 6, "s3");
     }
 
+    /// Linked blocks (`exec::chain`: a taken branch, and a branch not taken through its
+    /// block's end marker) see code rewritten in their page: a loop whose branches are linked
+    /// after its first passes has its first instruction rewritten by a store in the same page
+    /// (`addi s3, s3, 1` becomes `addi s3, s3, 2`) on its fifth pass, and the next passes run
+    /// the new instruction. Run whole, and again in slices of every length from 1 to 12
+    /// instructions (so that the budget ends chains everywhere).
+    #[test]
+    fn linked_blocks_see_code_rewritten_in_their_page() {
+        use crate::bus::RAM_BASE;
+        let code: [u32; 17] = [
+            0x0000_0e17, //    auipc t3, 0
+            0x0000_0493, //    li s1, 0
+            0x0029_9eb7, //    lui t4, 0x299
+            0x993e_8e93, //    addi t4, t4, -0x66d (t4 = addi s3, s3, 2)
+            0x0019_8993, // A: addi s3, s3, 1
+            0x0014_8493, //    addi s1, s1, 1
+            0x0050_0313, //    li t1, 5
+            0x0064_9463, //    bne s1, t1, B
+            0x01de_2823, //    sw t4, 16(t3) (rewrites A)
+            0x00a0_0313, // B: li t1, 10
+            0xfe64_c4e3, //    blt s1, t1, A
+            0x5352_58b7, //    lui a7, SRST
+            0x3548_889b, //    addiw a7, a7, ...
+            0x0000_0813, //    li a6, 0
+            0x0000_0513, //    li a0, 0 (shutdown)
+            0x0000_0593, //    li a1, 0 (no reason)
+            0x0000_0073, //    ecall
+        ];
+        for slice in [None, Some(1), Some(2), Some(3), Some(5), Some(7), Some(12)] {
+            let mut m = Machine::new(Config {
+                sbi: true,
+                ..Config::default()
+            });
+            let off = m.bus.ram.offset(RAM_BASE, 0x100).unwrap();
+            for (i, w) in code.iter().enumerate() {
+                m.bus.ram.write(off + 4 * i, 4, *w as u64);
+            }
+            m.boot(RAM_BASE);
+            let stop = match slice {
+                None => m.run(&mut crate::NoSink, Some(10_000)),
+                Some(n) => loop {
+                    let limit = m.retired() + n;
+                    match m.run(&mut crate::NoSink, Some(limit)) {
+                        crate::Stop::InstructionLimit if m.retired() < 10_000 => continue,
+                        other => break other,
+                    }
+                },
+            };
+            assert_eq!(stop, crate::Stop::Exit(0), "slices of {slice:?}");
+            assert_eq!(m.x(9), 10, "s1, slices of {slice:?}");
+            assert_eq!(m.x(19), 5 + 2 * 5, "s3, slices of {slice:?}");
+        }
+    }
+
     /// With the PMU's cost models on, time follows the modelled cycles: a loop whose every
     /// load misses the L1D and the LL (113 cycles each) sees mtime advance one tick per 100
     /// cycles; without the models, one tick per 100 instructions, as on Spike.

@@ -528,6 +528,56 @@ impl Machine {
     // Data loads and stores, as instructions use them. `Err(())` means an exception was
     // recorded in `self.exc`.
 
+    /// The fast path of [`Machine::load`] alone: an aligned load from RAM through the load
+    /// TLB, or `None` (nothing done) where it does not apply.
+    #[inline(always)]
+    pub(crate) fn load_fast<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+    ) -> Option<u64> {
+        if va & (size as u64 - 1) != 0 {
+            return None;
+        }
+        let off = self.tlb.lookup(Access::Load, va)?;
+        let v = self.bus.ram.read_in_page(off as usize, size);
+        if REC {
+            self.record_mem(MemKind::Load, va, self.bus.ram.base() + off, size, v);
+        }
+        if FX {
+            self.fx_paddr = self.bus.ram.base() + off;
+        }
+        Some(v)
+    }
+
+    /// The fast path of [`Machine::store`] alone: an aligned store to RAM through the store
+    /// TLB to a page without decoded code, or `false` (nothing done) where it does not apply.
+    #[inline(always)]
+    pub(crate) fn store_fast<const REC: bool, const FX: bool>(
+        &mut self,
+        va: u64,
+        size: u8,
+        val: u64,
+    ) -> bool {
+        if va & (size as u64 - 1) != 0 {
+            return false;
+        }
+        let e = self.tlb.store[Tlb::slot(va)];
+        if e.tag != self.tlb.tag(va) || e.code != 0 {
+            return false;
+        }
+        let off = e.ram_off + (va & (PAGE_SIZE - 1));
+        self.bus.ram.write_in_page(off as usize, size, val);
+        if REC {
+            let v = low_bytes(val, size);
+            self.record_mem(MemKind::Store, va, self.bus.ram.base() + off, size, v);
+        }
+        if FX {
+            self.fx_paddr = self.bus.ram.base() + off;
+        }
+        true
+    }
+
     /// Load `size` bytes at virtual address `va`, zero-extended. `FX`: leave the physical
     /// address in `fx_paddr`.
     #[inline(always)]

@@ -712,7 +712,9 @@ impl Machine {
             let left = self.sched.budget;
             let chain = self.sched.chain_left;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
-            let npc = self.tables[0][arena[k].op as usize](self, arena, k, pc, left);
+            // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
+            // end marker (`exec::Handler`).
+            let npc = unsafe { self.tables[0][arena[k].op as usize](self, arena, k, pc, left) };
             let mut lcofi = false;
             if S::DETAIL.runs() || self.mode.per_run() {
                 let n = (left - self.sched.budget) as usize;
@@ -769,7 +771,8 @@ impl Machine {
             self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
             let left = self.sched.budget;
             let prv = self.rec.prv;
-            let npc = self.tables[1][d.op as usize](self, arena, k, pc, left);
+            // SAFETY: as in the untraced case: `d` is `arena[k]`, checked.
+            let npc = unsafe { self.tables[1][d.op as usize](self, arena, k, pc, left) };
             let lcofi = self.mode.per_run()
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
                 && self.account_run(arena, k, 1, pc, npc, prv, false);
@@ -815,7 +818,8 @@ impl Machine {
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
-        let npc = self.tables[2][arena[k].op as usize](self, arena, k, pc, left);
+        // SAFETY: as in `run_block`: `arena[k]` is checked; the block ends with an end marker.
+        let npc = unsafe { self.tables[2][arena[k].op as usize](self, arena, k, pc, left) };
         // Retired in the chain: all but one that raised an exception or must be built.
         let n = (left - self.sched.budget) as usize;
         let mut lcofi = false;

@@ -8,7 +8,7 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{build_record, done, htri, imm, next};
+use super::{at, build_record, done, htri, imm, next};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::Insn;
@@ -92,11 +92,11 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        pub(crate) fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: usize, pc: u64, left: u64) -> u64 {
             if $m.fs_not_dirty::<FX>() {
                 return build_record($m, a, k, pc, left);
             }
-            let $d = &a[k];
+            let $d = at(a, k);
             let r = (|| {
                 if $m.fs_off() {
                     return $m.illegal($d);
@@ -234,7 +234,13 @@ fp_ops! {
 
 /// FP loads: `flw` boxes the loaded single.
 #[inline(always)]
-fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(
+unsafe fn fload<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const SIZE: u8,
+>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -244,7 +250,7 @@ fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, cons
     if m.fs_not_dirty::<FX>() {
         return build_record(m, a, k, pc, left);
     }
-    let d = &a[k];
+    let d = at(a, k);
     if m.fs_off() {
         let r = m.illegal(d);
         return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
@@ -266,7 +272,13 @@ fn fload<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, cons
 
 /// FP stores write the register's raw low bits (no unboxing).
 #[inline(always)]
-fn fstore<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const SIZE: u8>(
+unsafe fn fstore<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const SIZE: u8,
+>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -276,7 +288,7 @@ fn fstore<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, con
     if m.fs_not_dirty::<FX>() {
         return build_record(m, a, k, pc, left);
     }
-    let d = &a[k];
+    let d = at(a, k);
     if m.fs_off() {
         let r = m.illegal(d);
         return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
@@ -292,7 +304,7 @@ fn fstore<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, con
 /// Define the FP load and store handlers: `name => fload or fstore, size`.
 macro_rules! fp_access {
     ($($name:ident => $f:ident, $size:literal;)*) => {$(
-        pub(crate) fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
             a: &[Insn],
             k: usize,

@@ -52,7 +52,27 @@ pub(crate) const DECODE: u64 = 11;
 pub(crate) const BUILD: u64 = 13;
 
 /// An instruction handler: `(machine, block, index in the block, pc, budget left) -> next pc`.
-pub(crate) type Handler = fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
+///
+/// # Safety
+///
+/// `k < block.len()`, and the block goes on after every instruction that is not an end
+/// marker ([`Op::NotDecoded`], whose handler reads nothing): every block of the decode
+/// cache's arena ends with one, as does every block built for a single instruction
+/// (`[insn, Insn::NOT_DECODED]`). Handlers read their instruction, and the next one when they
+/// fall through to it, without bounds checks ([`at`]).
+pub(crate) type Handler = unsafe fn(&mut Machine, &[Insn], usize, u64, u64) -> u64;
+
+/// `a[k]`, without a bounds check.
+///
+/// # Safety
+///
+/// `k < a.len()`.
+#[inline(always)]
+pub(crate) unsafe fn at(a: &[Insn], k: usize) -> &Insn {
+    debug_assert!(k < a.len(), "instruction {k} of a block of {}", a.len());
+    // SAFETY: the caller's promise.
+    unsafe { a.get_unchecked(k) }
+}
 
 /// The handlers when no record is built.
 pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false, false>();
@@ -129,8 +149,12 @@ pub(crate) use htri;
 
 /// Finish a handler whose instruction produced `r` (its next pc, or a sentinel): fall through
 /// to the next instruction of the block, or stop the chain.
+///
+/// # Safety
+///
+/// As [`Handler`]'s: `a[k]` is the instruction that produced `r`.
 #[inline(always)]
-pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -138,10 +162,11 @@ pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: 
     left: u64,
     r: u64,
 ) -> u64 {
-    if r == next(&a[k], pc) {
+    if r == next(at(a, k), pc) {
         let left = left - 1;
         if !REC && left != 0 {
-            let d = &a[k + 1];
+            // `a[k]` fell through: it is not an end marker, so `a[k + 1]` exists.
+            let d = at(a, k + 1);
             let t = if FX {
                 fx_handlers(CTR, I32)
             } else {
@@ -159,9 +184,11 @@ pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: 
         let off = r.wrapping_sub(m.sched.chain_va);
         if left != 0 && m.sched.chain_left != 0 && off < crate::bus::PAGE_SIZE {
             let k2 = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
-            if k2 != 0 {
+            // `chain_left` is only non-zero while `a` is the arena whose blocks the page's
+            // table indexes; the check keeps a mistake there from reading past it.
+            if let (true, Some(d2)) = (k2 != 0, a.get(k2)) {
                 m.sched.chain_left -= 1;
-                return handlers(false, false, I32)[a[k2].op as usize](m, a, k2, r, left);
+                return handlers(false, false, I32)[d2.op as usize](m, a, k2, r, left);
             }
         }
         m.sched.budget = left;
@@ -170,12 +197,107 @@ pub(crate) fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: 
     special(m, pc, left, r)
 }
 
+/// Finish the handler of a direct jump or taken-or-not branch `a[k]` (whose target its pc
+/// fixes) that produced `r`: as [`done`], but a transfer enters the target's block through
+/// the link the decode cache keeps for `a[k]` ([`crate::dcache::DecodeCache::link`]), set on
+/// the first pass by [`chain_link`].
+///
+/// # Safety
+///
+/// As [`done`]'s.
+#[inline(always)]
+pub(crate) unsafe fn done_direct<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    pc: u64,
+    left: u64,
+    r: u64,
+) -> u64 {
+    if !REC && !FX && !CTR && r & 1 == 0 && r != next(at(a, k), pc) {
+        let left = left - 1;
+        if left != 0 && m.sched.chain_left != 0 {
+            return chain::<I32, false>(m, a, k, r, left);
+        }
+        m.sched.budget = left;
+        return r;
+    }
+    done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
+}
+
+/// Untraced, with chaining on (`chain_left` non-zero, so `a` is the arena): go on at `r` from
+/// `a[k]`, a direct transfer (`END` false, `left` already counts it) or a block's end marker
+/// (`END`), through `a[k]`'s link when it has one.
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[inline(always)]
+unsafe fn chain<const I32: bool, const END: bool>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    r: u64,
+    left: u64,
+) -> u64 {
+    let l = m.dcache.link(k) as usize;
+    // Links are arena indices of blocks, and `a` is the arena; checked all the same.
+    if let (true, Some(d)) = (l != 0, a.get(l)) {
+        m.sched.chain_left -= 1;
+        return handlers(false, false, I32)[d.op as usize](m, a, l, r, left);
+    }
+    chain_link::<I32, END>(m, a, k, r, left)
+}
+
+/// [`chain`] where `a[k]` has no link yet: find the block at `r` in the running block's page,
+/// link `a[k]` to it and enter it; or, when it is in another page or not decoded, stop the
+/// chain. Out of line and called in tail position, as loads' slow path.
+///
+/// A link stays right as long as `a[k]` can run: the target is in the same physical page
+/// (a direct transfer's or the fall-through's offset in the page is fixed, whatever virtual
+/// page maps it), and blocks are only ever dropped a whole page at a time (or all at once),
+/// so the target's block is dropped only with `a[k]`'s, whose replacement starts unlinked.
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[inline(never)]
+unsafe fn chain_link<const I32: bool, const END: bool>(
+    m: &mut Machine,
+    a: &[Insn],
+    k: usize,
+    r: u64,
+    left: u64,
+) -> u64 {
+    let off = r.wrapping_sub(m.sched.chain_va);
+    if off < crate::bus::PAGE_SIZE {
+        let l = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
+        if let (true, Some(d)) = (l != 0, a.get(l)) {
+            m.dcache.set_link(k, l as u32);
+            m.sched.chain_left -= 1;
+            return handlers(false, false, I32)[d.op as usize](m, a, l, r, left);
+        }
+    }
+    if END {
+        m.hart.pc = r;
+        m.sched.budget = left;
+        return DECODE;
+    }
+    m.sched.budget = left;
+    r
+}
+
 /// Finish the handler of jump or branch `a[k]` to `target` (its fall-through when not taken)
 /// when CTR could not simply note it ([`Machine::chain_transfer_noted`]): tell CTR, then go
 /// on as [`done`]. Out of line and called in tail position, so that the handler's common path
 /// makes no call (and saves no registers).
 #[inline(never)]
-fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+unsafe fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
     a: &[Insn],
     k: usize,
@@ -311,7 +433,8 @@ impl Machine {
         let t = self.tables[REC as usize];
         let block = [*d, Insn::NOT_DECODED];
         let left = self.sched.budget.max(1);
-        t[d.op as usize](self, &block, 0, pc, left)
+        // SAFETY: instruction 0 of a block that ends with an end marker.
+        unsafe { t[d.op as usize](self, &block, 0, pc, left) }
     }
 }
 
@@ -332,11 +455,15 @@ macro_rules! handlers {
         handlers! {$($name => |$m, a, k, $d, $pc, $left| $e;)*}
     };
     // With the block and the instruction's index in it named too.
-    ($($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        pub(crate) fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
-            let $d = &$a[$k];
+    ($($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {
+        handlers! {@finish done; $($name => |$m, $a, $k, $d, $pc, $left| $e;)*}
+    };
+    // Finished by `$fin` (`done`, or `done_direct` for direct jumps and branches).
+    (@finish $fin:ident; $($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: usize, $pc: u64, $left: u64) -> u64 {
+            let $d = at($a, $k);
             let r = $e;
-            done::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
+            $fin::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
         }
     )*};
 }
@@ -387,7 +514,7 @@ pub(crate) fn branch_condition(op: Op, a: u64, b: u64) -> bool {
 
 macro_rules! branch {
     ($($name:ident => $op:ident;)*) => {
-        handlers! {$(
+        handlers! {@finish done_direct; $(
             $name => |m, a, k, d, pc, left| {
                 let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
                 let target = if taken {
@@ -411,31 +538,84 @@ macro_rules! branch {
 }
 
 macro_rules! load {
-    ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {
-        handlers! {$(
-            $name => |m, a, k, d, pc, left| {
+    ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {$(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+            m: &mut Machine,
+            a: &[Insn],
+            k: usize,
+            pc: u64,
+            left: u64,
+        ) -> u64 {
+            /// The access the fast path could not make (misaligned, a TLB miss, not RAM):
+            /// the whole instruction again, out of line, so that the common path saves no
+            /// registers for a call.
+            #[cold]
+            #[inline(never)]
+            unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+                m: &mut Machine,
+                a: &[Insn],
+                k: usize,
+                pc: u64,
+                left: u64,
+            ) -> u64 {
+                let d = at(a, k);
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let $v = htri!(m, pc, left, m.load::<REC, FX>(addr, $size));
                 m.fx_access::<FX>(k, addr, $v);
                 m.wxe::<REC, FX>(d, k, $e);
-                next(d, pc)
+                done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+            }
+            let d = at(a, k);
+            let addr = m.rs1(d).wrapping_add(imm(d));
+            let Some($v) = m.load_fast::<REC, FX>(addr, $size) else {
+                return slow::<REC, CTR, FX, I32>(m, a, k, pc, left);
             };
-        )*}
-    };
+            m.fx_access::<FX>(k, addr, $v);
+            m.wxe::<REC, FX>(d, k, $e);
+            done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+        }
+    )*};
 }
 
 macro_rules! store {
-    ($($name:ident => $size:expr;)*) => {
-        handlers! {$(
-            $name => |m, a, k, d, pc, left| {
+    ($($name:ident => $size:expr;)*) => {$(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+            m: &mut Machine,
+            a: &[Insn],
+            k: usize,
+            pc: u64,
+            left: u64,
+        ) -> u64 {
+            /// The store the fast path could not make (misaligned, a TLB miss, a page with
+            /// decoded code, not RAM), out of line as loads' `slow`.
+            #[cold]
+            #[inline(never)]
+            unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+                m: &mut Machine,
+                a: &[Insn],
+                k: usize,
+                pc: u64,
+                left: u64,
+            ) -> u64 {
+                let d = at(a, k);
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let v = m.rs2(d);
                 htri!(m, pc, left, m.store::<REC, FX>(addr, $size, v));
                 m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
-                m.after_store(next(d, pc))
-            };
-        )*}
-    };
+                let r = m.after_store(next(d, pc));
+                done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
+            }
+            let d = at(a, k);
+            let addr = m.rs1(d).wrapping_add(imm(d));
+            let v = m.rs2(d);
+            if !m.store_fast::<REC, FX>(addr, $size, v) {
+                return slow::<REC, CTR, FX, I32>(m, a, k, pc, left);
+            }
+            m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
+            // The fast path never writes a page with decoded code: no block was dropped.
+            done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+        }
+    )*};
 }
 
 handlers! {
@@ -447,6 +627,9 @@ handlers! {
         m.wxe::<REC, FX>(d, k, pc.wrapping_add(imm(d)));
         next(d, pc)
     };
+}
+
+handlers! {@finish done_direct;
     jal => |m, a, k, d, pc, left| {
         if I32 && pc.wrapping_add(imm(d)) & 2 != 0 {
             let r = m.misaligned_target(pc.wrapping_add(imm(d)));
@@ -457,6 +640,9 @@ handlers! {
         tell_ctr!(m, a, k, pc, left, target, flow_ctr_type(Flow::DirectJump, d.rd, d.rs1, true));
         target
     };
+}
+
+handlers! {
     jalr => |m, a, k, d, pc, left| {
         let target = m.rs1(d).wrapping_add(imm(d)) & !1;
         if I32 && target & 2 != 0 {
@@ -637,20 +823,38 @@ alui! {
 }
 
 /// The block's end marker: execution goes on at `pc`, the instruction after the block.
-pub(crate) fn end_of_block<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+///
+/// Untraced with chaining on, the block that starts there in the same page is entered
+/// directly ([`chain`]), so that a branch not taken does not return to the run loop.
+pub(crate) unsafe fn end_of_block<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+>(
     m: &mut Machine,
-    _: &[Insn],
-    _: usize,
+    a: &[Insn],
+    k: usize,
     pc: u64,
     left: u64,
 ) -> u64 {
+    // A handler is entered with budget left (`left` >= 1).
+    if !REC && !FX && !CTR && m.sched.chain_left != 0 {
+        return chain::<I32, true>(m, a, k, pc, left);
+    }
     m.hart.pc = pc;
     m.sched.budget = left;
     DECODE
 }
 
 /// In the `FX` tables, an operation whose record must be built: stop before it.
-pub(super) fn build_record(m: &mut Machine, _: &[Insn], _: usize, pc: u64, left: u64) -> u64 {
+pub(super) unsafe fn build_record(
+    m: &mut Machine,
+    _: &[Insn],
+    _: usize,
+    pc: u64,
+    left: u64,
+) -> u64 {
     m.hart.pc = pc;
     m.sched.budget = left;
     BUILD
