@@ -161,9 +161,9 @@ impl HartArgs {
             pmp_regions: self.pmpregions,
             pmp_granularity: self.pmpgranularity,
             tval_zero: self.tval_zero.clone(),
+            harts: Some(self.harts as usize),
         };
-        let mut c = options.config(base).map_err(anyhow::Error::msg)?;
-        c.harts = self.harts as usize;
+        let c = options.config(base).map_err(anyhow::Error::msg)?;
         if self.ctr_report.is_some() && c.ctr.is_none() {
             // Said before the run, not after it.
             bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");
