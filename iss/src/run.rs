@@ -250,7 +250,7 @@ impl Machine {
             self.sched.quantum_left = QUANTUM - std::mem::take(&mut self.sched.boot_steps);
             if std::mem::take(&mut self.sched.boot_records) && S::DETAIL.records() {
                 for r in self.boot_rom_records() {
-                    sink.retire(&r);
+                    sink.reset_record(&r);
                 }
             }
             if self.sbi.hsm != crate::sbi::HsmState::Started {
