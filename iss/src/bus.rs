@@ -509,7 +509,7 @@ impl Clint {
                 return self.store(off, 4, val) && self.store(off + 4, 4, val >> 32);
             }
             let h = (off - CLINT_MSIP) / 4;
-            if off % 4 == 0 && h < n {
+            if off.is_multiple_of(4) && h < n {
                 self.msip[h as usize] = val & 1 != 0;
             }
             return true;

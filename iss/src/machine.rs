@@ -689,6 +689,41 @@ mod tests {
         assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
     }
 
+    /// Harts: 0 and more than 8 are refused by number; with four, each has its mhartid, the
+    /// boot ROM's a0, and the CLINT registers of its own (hart 2's msip raises its MSIP only).
+    #[test]
+    fn several_harts_have_their_own_state() {
+        for n in [0, crate::bus::MAX_HARTS + 1] {
+            let e = Machine::try_new(Config {
+                harts: n,
+                ..Config::default()
+            })
+            .err()
+            .expect("refused")
+            .to_string();
+            assert!(e.contains(&format!("{n} harts: from 1 to 8")), "{e}");
+        }
+        let mut m = Machine::new(Config {
+            harts: 4,
+            ..Config::default()
+        });
+        m.boot(0x8000_0000);
+        m.bus
+            .device_store(crate::bus::CLINT_BASE + 8, 4, 1)
+            .unwrap();
+        for h in 0..4 {
+            m.switch_hart(h);
+            assert_eq!(m.current_hart(), h);
+            assert_eq!(m.hart.csr.mhartid, h as u64);
+            assert_eq!(m.x(10), h as u64, "a0");
+            assert_eq!(m.hart.pc, 0x8000_0000);
+            let msip = m.hart.csr.mip & crate::csr::MIP_MSIP != 0;
+            assert_eq!(msip, h == 2, "hart {h}");
+        }
+        m.switch_hart(0);
+        assert_eq!(m.with_hart(3, |s| s.csr.mhartid), 3);
+    }
+
     /// A replacement device tree goes where the generated one went, and must fit there: the
     /// ROM after its reset vector, or main RAM with the built-in SBI (at its top).
     #[test]
