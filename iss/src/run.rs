@@ -284,8 +284,9 @@ impl Machine {
                 return self.note_trap(pc, Cause::Interrupt(irq), 0);
             }
             let left = match limit {
-                Some(l) if l <= self.retired => return Some(Stop::InstructionLimit),
-                Some(l) => self.sched.quantum_left.min(l - self.retired),
+                // The limit counts every hart's instructions.
+                Some(l) if l <= self.retired() => return Some(Stop::InstructionLimit),
+                Some(l) => self.sched.quantum_left.min(l - self.retired()),
                 None => self.sched.quantum_left,
             };
             if self.retired >= self.sched.pause_at {
@@ -328,7 +329,7 @@ impl Machine {
                     if self.sched.quantum_left == 0 {
                         return None;
                     }
-                    if limit.is_some_and(|l| self.retired >= l) {
+                    if limit.is_some_and(|l| self.retired() >= l) {
                         return Some(Stop::InstructionLimit);
                     }
                     // The PMU's overflow horizon: go on (an LCOFI is taken first).
