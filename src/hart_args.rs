@@ -86,6 +86,13 @@ pub struct HartArgs {
     /// illegal-instruction, breakpoint, load-access-fault; `all`). Default: none, as Spike.
     #[arg(long, value_name = "LIST", help_heading = "Hart")]
     pub tval_zero: Option<String>,
+    /// Harts, 1 to 8 (Spike's -p): hart h has mhartid h, its CLINT msip and mtimecmp, PLIC
+    /// contexts 2h (M) and 2h+1 (S). They run interleaved as on Spike, 5000 instructions
+    /// each in turn; the commit log has every hart's lines (`core   N:`). With --sbi builtin
+    /// the harts other than 0 wait stopped for SBI HSM hart_start.
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Hart",
+          value_parser = clap::value_parser!(u8).range(1..=iss::bus::MAX_HARTS as i64))]
+    pub harts: u8,
 }
 
 impl Default for HartArgs {
@@ -105,6 +112,7 @@ impl Default for HartArgs {
             pmpregions: None,
             pmpgranularity: None,
             tval_zero: None,
+            harts: 1,
         }
     }
 }
@@ -153,6 +161,7 @@ impl HartArgs {
             pmp_regions: self.pmpregions,
             pmp_granularity: self.pmpgranularity,
             tval_zero: self.tval_zero.clone(),
+            harts: Some(self.harts as usize),
         };
         let c = options.config(base).map_err(anyhow::Error::msg)?;
         if self.ctr_report.is_some() && c.ctr.is_none() {

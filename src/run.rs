@@ -93,6 +93,10 @@ pub struct RunArgs {
     /// without GDB. `detach` lets the run go on; `kill` ends it (exit status 137).
     #[arg(long, value_name = "PORT")]
     pub gdb: Option<u16>,
+    /// With --harts: the hart whose retirements --ntrace (and the ingress outputs) and
+    /// --tandem record (default 0); the commit log has every hart's.
+    #[arg(long, value_name = "H", default_value_t = 0)]
+    pub trace_hart: usize,
     #[command(flatten)]
     pub hart: crate::hart_args::HartArgs,
     #[command(flatten)]
@@ -242,6 +246,15 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     m.boot(entry);
     args.hart.check_boot(&m, &prog)?;
+    if args.trace_hart >= m.harts() {
+        bail!(
+            "--trace-hart {}: the machine has {} hart{} (0..={})",
+            args.trace_hart,
+            m.harts(),
+            if m.harts() == 1 { "" } else { "s" },
+            m.harts() - 1
+        );
+    }
     // Listen before any output is created: a port in use is reported first.
     let mut gdb = args.gdb.map(crate::gdb::Server::listen).transpose()?;
     if let Some(path) = &args.uart_input {
@@ -310,7 +323,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         Some(start_trace(
             &args.trace,
             &m,
-            log.is_some() || tandem.is_some() || gdb.is_some(),
+            log.is_some() || tandem.is_some() || gdb.is_some() || m.harts() > 1,
         )?)
     } else {
         None
@@ -330,6 +343,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             log,
             port: trace,
             tandem,
+            trace_hart: args.trace_hart,
+            running: 0,
         },
         args.max_insns,
         &log_name(&args),

@@ -219,8 +219,26 @@ pub fn spike_platform_dtb_with(
     regions: u32,
     granularity: u32,
 ) -> Result<Vec<u8>, vm_fdt::Error> {
-    const INTC: u32 = 1;
+    spike_platform_dtb_harts(isa, regions, granularity, 1)
+}
+
+/// [`spike_platform_dtb_with`] with `harts` cpus, as `spike -pN --dump-dts` (its dts.cc):
+/// cpu@0.., the CLINT's `interrupts-extended` listing each hart's software and timer
+/// interrupts, the PLIC's each hart's M and S external interrupts (contexts 2h and 2h + 1).
+pub fn spike_platform_dtb_harts(
+    isa: &str,
+    regions: u32,
+    granularity: u32,
+    harts: u32,
+) -> Result<Vec<u8>, vm_fdt::Error> {
     const PLIC: u32 = 2;
+    // Hart 0's interrupt controller is 1, the others' after the PLIC's.
+    let intc = |h: u32| if h == 0 { 1 } else { PLIC + h };
+    let per_hart = |a: u32, b: u32| -> Vec<u32> {
+        (0..harts.max(1))
+            .flat_map(|h| [intc(h), a, intc(h), b])
+            .collect()
+    };
     let mut f = FdtWriter::new()?;
     let root = f.begin_node("")?;
     f.property_u32("#address-cells", 2)?;
@@ -235,24 +253,26 @@ pub fn spike_platform_dtb_with(
     f.property_u32("#address-cells", 1)?;
     f.property_u32("#size-cells", 0)?;
     f.property_u32("timebase-frequency", 10_000_000)?;
-    let cpu = f.begin_node("cpu@0")?;
-    f.property_string("device_type", "cpu")?;
-    f.property_u32("reg", 0)?;
-    f.property_string("status", "okay")?;
-    f.property_string("compatible", "riscv")?;
-    f.property_string("riscv,isa", isa)?;
-    f.property_string("mmu-type", "riscv,sv57")?;
-    f.property_u32("riscv,pmpregions", regions)?;
-    f.property_u32("riscv,pmpgranularity", granularity)?;
-    f.property_u32("clock-frequency", 1_000_000_000)?;
-    let intc = f.begin_node("interrupt-controller")?;
-    f.property_u32("#address-cells", 2)?;
-    f.property_u32("#interrupt-cells", 1)?;
-    f.property_null("interrupt-controller")?;
-    f.property_string("compatible", "riscv,cpu-intc")?;
-    f.property_phandle(INTC)?;
-    f.end_node(intc)?;
-    f.end_node(cpu)?;
+    for h in 0..harts.max(1) {
+        let cpu = f.begin_node(&format!("cpu@{h}"))?;
+        f.property_string("device_type", "cpu")?;
+        f.property_u32("reg", h)?;
+        f.property_string("status", "okay")?;
+        f.property_string("compatible", "riscv")?;
+        f.property_string("riscv,isa", isa)?;
+        f.property_string("mmu-type", "riscv,sv57")?;
+        f.property_u32("riscv,pmpregions", regions)?;
+        f.property_u32("riscv,pmpgranularity", granularity)?;
+        f.property_u32("clock-frequency", 1_000_000_000)?;
+        let node = f.begin_node("interrupt-controller")?;
+        f.property_u32("#address-cells", 2)?;
+        f.property_u32("#interrupt-cells", 1)?;
+        f.property_null("interrupt-controller")?;
+        f.property_string("compatible", "riscv,cpu-intc")?;
+        f.property_phandle(intc(h))?;
+        f.end_node(node)?;
+        f.end_node(cpu)?;
+    }
     f.end_node(cpus)?;
     let mem = f.begin_node(&format!("memory@{:x}", SPIKE_RAM.0))?;
     f.property_string("device_type", "memory")?;
@@ -268,13 +288,13 @@ pub fn spike_platform_dtb_with(
     f.property_null("ranges")?;
     let clint = f.begin_node("clint@2000000")?;
     f.property_string("compatible", "riscv,clint0")?;
-    f.property_array_u32("interrupts-extended", &[INTC, 3, INTC, 7])?;
+    f.property_array_u32("interrupts-extended", &per_hart(3, 7))?;
     f.property_array_u64("reg", &[0x200_0000, 0xc_0000])?;
     f.end_node(clint)?;
     let plic = f.begin_node("plic@c000000")?;
     f.property_string("compatible", "riscv,plic0")?;
     f.property_u32("#address-cells", 2)?;
-    f.property_array_u32("interrupts-extended", &[INTC, 11, INTC, 9])?;
+    f.property_array_u32("interrupts-extended", &per_hart(11, 9))?;
     f.property_array_u64("reg", &[0xc00_0000, 0x100_0000])?;
     f.property_u32("riscv,ndev", 31)?;
     f.property_u32("riscv,max-priority", 15)?;

@@ -25,7 +25,7 @@ Spike's command line, run on hartscope (`hartscope run`). Options:
   --priv=msu                  M, S and U (the only set hartscope has)
   --misaligned                misaligned loads and stores are performed (run --misaligned emulate)
   -m<MiB> | -m0x80000000:SIZE RAM at 0x80000000 (run --mem)
-  -p1                         one hart (the only count hartscope has)
+  -pN                         N harts, 1 to 8 (run --harts N)
   --pc=ADDR                   start at ADDR instead of the ELF's entry (run --pc)
   --instructions=N            stop after N instructions (run --max-insns)
   +signature=FILE             write the signature (run --signature)
@@ -55,6 +55,7 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
         trace: Default::default(),
         tandem: Default::default(),
         gdb: None,
+        trace_hart: 0,
     };
     let mut program = None;
     for (i, a) in args.iter().enumerate() {
@@ -107,9 +108,13 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
                     .map_err(|e| anyhow::anyhow!("+signature-granularity={v}: {e}"))?;
             }
             _ if s.starts_with("-p") => {
-                if &s[2..] != "1" {
-                    bail!("{s}: hartscope simulates one hart (only -p1)");
-                }
+                run.hart.harts = match s[2..].parse::<u8>() {
+                    Ok(n) if (1..=iss::bus::MAX_HARTS as u8).contains(&n) => n,
+                    _ => bail!(
+                        "{s}: hartscope simulates 1 to {} harts (-p1 to -p{0})",
+                        iss::bus::MAX_HARTS
+                    ),
+                };
             }
             _ if s.starts_with("-m") && s.len() > 2 => run.mem = parse_mem(&s[2..])?,
             _ if s.starts_with('-') || s.starts_with('+') => bail!(

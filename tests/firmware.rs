@@ -59,6 +59,45 @@ fn opensbi_fw_jump_boots_a_payload() {
     );
 }
 
+/// With four harts (`--harts 4`) OpenSBI finds them all in the device tree (four cpus, the
+/// CLINT's and the PLIC's `interrupts-extended` listing each), hart 0 boots the payload while
+/// the others wait in OpenSBI's own HSM loop (woken by nothing), and the machine powers off
+/// with status 0 when the payload asks.
+#[test]
+fn opensbi_fw_jump_with_four_harts() {
+    let Some(fw) = fw_jump_or_skip("opensbi_fw_jump_with_four_harts") else {
+        return;
+    };
+    let payload = program("fw_payload");
+    let out = run_with_timeout(
+        hartscope()
+            .args(["run", "-q", "--harts", "4"])
+            .arg(&fw)
+            .arg("--payload")
+            .arg(&payload),
+        "hartscope run --harts 4 fw_jump.elf --payload fw_payload.elf",
+        TIMEOUT,
+    );
+    let (stdout, stderr) = (out.stdout_str(), out.stderr_str());
+    assert_no_panic("opensbi", &stderr);
+    assert_eq!(
+        out.code(),
+        Some(0),
+        "OpenSBI did not power off cleanly\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    for line in [
+        "Platform HART Count       : 4",
+        "Domain0 HARTs             : 0*,1*,2*,3*",
+        "Boot HART ID              : 0",
+    ] {
+        assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
+    }
+    assert!(
+        stdout.ends_with(PAYLOAD_LINE),
+        "the payload's line does not end the output:\n{stdout}"
+    );
+}
+
 /// A payload segment over one of the firmware's is refused before anything runs, naming
 /// both files and both ranges.
 #[test]

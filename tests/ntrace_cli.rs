@@ -1260,3 +1260,62 @@ fn trace_addresses_are_hexadecimal_with_or_without_0x() {
         &["'0xzz' is not an address (hexadecimal, with or without 0x: 0x80000000)"],
     );
 }
+
+/// With several harts (`smp`, `--harts 2`) the trace follows one hart (`--trace-hart`): the
+/// decoded pc flow is exactly that hart's lines of the commit log (after its reset sequence,
+/// which the log alone shows); a hart the machine lacks is refused by name.
+#[test]
+fn trace_hart_follows_one_hart() {
+    let tmp = TempDir::new("trace-hart");
+    let elf = program("smp");
+    for h in ["0", "1"] {
+        let (ntr, log, pcs) = (
+            tmp.join(&format!("t{h}.ntr")),
+            tmp.join(&format!("l{h}.log")),
+            tmp.join(&format!("p{h}.txt")),
+        );
+        let log_s = log.to_str().unwrap();
+        capture(
+            &elf,
+            &ntr,
+            &["--harts", "2", "--trace-hart", h, "--log-commits", log_s],
+        );
+        ok(hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf)
+            .arg("--pcs")
+            .arg(&pcs));
+        let prefix = format!("core   {h}: 3 0x00000000800");
+        let want: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with(&prefix))
+            .map(|l| {
+                let pc = l.split_whitespace().nth(3).unwrap();
+                format!("{:x}", u64::from_str_radix(&pc[2..], 16).unwrap())
+            })
+            .collect();
+        let got: Vec<String> = std::fs::read_to_string(&pcs)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                format!(
+                    "{:x}",
+                    u64::from_str_radix(l.trim_start_matches("0x"), 16).unwrap()
+                )
+            })
+            .collect();
+        assert!(want.len() > 1000, "hart {h}: {} lines", want.len());
+        assert_eq!(got, want, "hart {h}");
+    }
+    expect_status(
+        hartscope()
+            .args(["run", "--harts", "2", "--trace-hart", "2", "--ntrace"])
+            .arg(tmp.join("x.ntr"))
+            .arg(&elf),
+        2,
+        &["--trace-hart 2: the machine has 2 harts (0..=1)"],
+    );
+}

@@ -804,3 +804,45 @@ fn svinval_matches_spike(#[case] isa: &str) {
 fn sdtrig_matches_spike(#[case] isa: &str) {
     program_with_isa_matches_spike("isa_sdtrig", isa, &["-l"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Several harts
+// ---------------------------------------------------------------------------------------------
+
+/// `smp` with `--harts N` (hart 0 wakes the others through their msip; an LR/SC spinlock and
+/// LR/SC increments on a shared counter; each hart's own timer interrupts, waited for in WFI):
+/// hartscope's commit log, every hart's lines in execution order, is Spike's `-pN` log line
+/// for line, Spike handed a device tree with N harts.
+#[rstest]
+#[case(2)]
+#[case(4)]
+fn several_harts_match_spike(#[case] harts: u32) {
+    let what = format!("smp with --harts {harts}");
+    let Some(spike) = spike_or_skip(&what) else {
+        return;
+    };
+    let tmp = TempDir::new(&format!("smp-{harts}"));
+    let dtb = tmp.join("spike-smp.dtb");
+    std::fs::write(
+        &dtb,
+        common::spike_platform_dtb_harts(common::spike::SPIKE_ISA, 16, 4, harts).expect("the tree"),
+    )
+    .expect("write the device tree");
+    let spike = Spike {
+        dtb,
+        ..spike.clone()
+    };
+    let n = harts.to_string();
+    let p = format!("-p{harts}");
+    diff_with_spike(
+        &spike,
+        &Diff {
+            what: &what,
+            elf: &program("smp"),
+            hs_args: &["--harts", &n],
+            spike_args: &[&p],
+            limit: None,
+            hs_status: Some(0),
+        },
+    );
+}

@@ -462,7 +462,7 @@ fn trace_lines_parse_as_riscv_dv_reads_them(
 /// Options Spike has that hartscope does not implement are refused by name, never ignored.
 #[rstest]
 #[case(&["--dtb=x.dtb"], "'--dtb=x.dtb' is not implemented")]
-#[case(&["-p2"], "-p2: hartscope simulates one hart")]
+#[case(&["-p9"], "-p9: hartscope simulates 1 to 8 harts")]
 #[case(&["--priv=mu"], "--priv=mu: hartscope has M, S and U")]
 #[case(&["-m0x1001:0x1000"], "-m0x1001:0x1000: '0x1001:0x1000': the base must be 4 KiB aligned")]
 #[case(&["-m0x80000000:0x10000000,0x2000000:0x1000"], "overlaps the CLINT")]

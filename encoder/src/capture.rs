@@ -255,6 +255,11 @@ pub struct Recorders<L, T, W: Write + Send + 'static> {
     pub log: Option<L>,
     pub port: Option<Port<W>>,
     pub tandem: Option<T>,
+    /// With several harts, the hart the port and the tandem writer follow (`--trace-hart`):
+    /// they see its records and traps only; the log sees every hart's.
+    pub trace_hart: usize,
+    /// The hart running now ([`Sink::hart`]; the one the machine shows when the run starts).
+    pub running: usize,
 }
 
 impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
@@ -264,6 +269,9 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
     fn retire(&mut self, r: &Retired) {
         if let Some(l) = &mut self.log {
             l.retire(r);
+        }
+        if self.running != self.trace_hart {
+            return;
         }
         if let Some(t) = &mut self.tandem {
             t.retire(r);
@@ -281,6 +289,9 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
         if let Some(l) = &mut self.log {
             l.trap(t);
         }
+        if self.running != self.trace_hart {
+            return;
+        }
         if let Some(w) = &mut self.tandem {
             w.trap(t);
         }
@@ -297,12 +308,29 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
             || self.tandem.as_ref().is_some_and(|t| t.failed())
     }
 
+    fn reset_record(&mut self, r: &Retired) {
+        // The log's only: a trace starts at the entry, as hart 0's does.
+        if let Some(l) = &mut self.log {
+            l.retire(r);
+        }
+    }
+
+    fn hart(&mut self, h: usize) {
+        self.running = h;
+        if let Some(l) = &mut self.log {
+            l.hart(h);
+        }
+    }
+
     // A tandem writer may need the hart seen (its style, known at run time): the owner then
     // runs the recorders through `Watched` (`wants_watch`), and no other run pays a call.
     const WATCH: bool = T::WATCH;
 
     #[inline]
     fn watch(&mut self, m: &Machine, at: At) {
+        if self.running != self.trace_hart {
+            return;
+        }
         if let Some(t) = &mut self.tandem {
             t.watch(m, at);
         }
@@ -324,6 +352,17 @@ pub fn run<L: Sink, T: Sink, W: Write + Send + 'static>(
     limit: Option<u64>,
 ) -> (Stop, Recorders<L, T, W>) {
     let watch = sinks.wants_watch();
+    sinks.running = m.current_hart();
+    if m.harts() > 1 && (sinks.port.is_some() || sinks.tandem.is_some()) {
+        // Every sink through the records path, where the port and the tandem writer follow
+        // one hart.
+        let stop = if watch {
+            run_one(m, &mut Watched(&mut sinks), limit)
+        } else {
+            run_one(m, &mut sinks, limit)
+        };
+        return (stop, sinks);
+    }
     let stop = match (&mut sinks.log, &mut sinks.port, &mut sinks.tandem) {
         (None, None, None) => run_one(m, &mut NoSink, limit),
         (None, None, Some(t)) if t.wants_watch() => run_one(m, &mut Watched(t), limit),

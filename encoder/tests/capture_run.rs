@@ -54,6 +54,8 @@ fn every_path_runs_the_same_program_the_same_way() {
         log: None,
         port: None,
         tandem: None,
+        trace_hart: 0,
+        running: 0,
     };
     let (stop, _) = run(&mut m, none, None);
     assert_eq!((stop, m.retired() - before), (stop0.clone(), n0));
@@ -65,6 +67,8 @@ fn every_path_runs_the_same_program_the_same_way() {
             log: log.then(Count::default),
             port: None,
             tandem: tandem.then(Count::default),
+            trace_hart: 0,
+            running: 0,
         };
         let (stop, r) = run(&mut m, r, None);
         assert_eq!(

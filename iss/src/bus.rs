@@ -35,8 +35,9 @@ pub const PLIC_SIZE: u64 = 0x0400_0000;
 pub const PLIC_SOURCES: usize = 64;
 /// Highest priority a source can have (priorities are 3 bits, as QEMU `virt`'s).
 pub const PLIC_MAX_PRIORITY: u32 = 7;
-/// Contexts: 0 is hart 0's M-mode (mip.MEIP), 1 its S-mode (mip.SEIP).
-pub const PLIC_CONTEXTS: usize = 2;
+/// Contexts: `2h` is hart h's M-mode (mip.MEIP), `2h + 1` its S-mode (mip.SEIP), as QEMU
+/// `virt`'s and Spike's; those of harts beyond the machine's do not exist.
+pub const PLIC_CONTEXTS: usize = 2 * MAX_HARTS;
 const PLIC_PENDING: u64 = 0x1000;
 const PLIC_ENABLE: u64 = 0x2000;
 const PLIC_ENABLE_STRIDE: u64 = 0x80;
@@ -438,55 +439,99 @@ impl BootRom {
     }
 }
 
-/// The CLINT: one hart's msip and mtimecmp, and mtime. mtime is advanced by the scheduler.
-#[derive(Default, Clone)]
+/// Harts a machine can have (`Config::harts`): Spike's CLINT and PLIC take any number, and
+/// 8 keeps every per-hart table small.
+pub const MAX_HARTS: usize = 8;
+
+/// The CLINT: each hart's msip (at `4 * h`) and mtimecmp (at `0x4000 + 8 * h`), and mtime.
+/// mtime is advanced by the scheduler. Registers of harts beyond `harts` do not exist (an
+/// access faults, as Spike's CLINT, whose size follows its harts).
+#[derive(Clone)]
 pub struct Clint {
-    pub msip: bool,
-    pub mtimecmp: u64,
+    pub msip: [bool; MAX_HARTS],
+    pub mtimecmp: [u64; MAX_HARTS],
     pub mtime: u64,
+    /// The harts it serves (1..=[`MAX_HARTS`]).
+    pub harts: usize,
+}
+
+impl Default for Clint {
+    fn default() -> Self {
+        Clint {
+            msip: [false; MAX_HARTS],
+            mtimecmp: [0; MAX_HARTS],
+            mtime: 0,
+            harts: 1,
+        }
+    }
 }
 
 impl Clint {
+    /// Spike's CLINT (`clint.cc`): msip words below 0x4000 and mtimecmp below mtime, those of
+    /// harts that do not exist reading 0 and ignoring writes; a doubleword msip access is two
+    /// word accesses; a store into the middle of an msip word is ignored; the rest of the
+    /// region reads 0 and ignores writes.
     fn load(&self, off: u64, size: u8) -> Option<u64> {
-        let (base, v) = match off {
-            o if (CLINT_MSIP..CLINT_MSIP + 4).contains(&o) => (CLINT_MSIP, self.msip as u64),
-            o if (CLINT_MTIMECMP..CLINT_MTIMECMP + 8).contains(&o) => {
-                (CLINT_MTIMECMP, self.mtimecmp)
-            }
-            o if (CLINT_MTIME..CLINT_MTIME + 8).contains(&o) => (CLINT_MTIME, self.mtime),
-            _ => return None,
-        };
-        let width = if base == CLINT_MSIP { 4 } else { 8 };
-        let shift = off - base;
-        if shift + size as u64 > width {
+        let n = self.harts as u64;
+        if off >= CLINT_SIZE || off + size as u64 > CLINT_SIZE {
             return None;
         }
-        Some(extract(v, shift, size))
+        if off < CLINT_MTIMECMP {
+            if size == 8 {
+                let lo = self.load(off, 4)?;
+                let hi = self.load(off + 4, 4)?;
+                return Some(lo | hi << 32);
+            }
+            let h = (off - CLINT_MSIP) / 4;
+            let v = (h < n && self.msip[h as usize]) as u64;
+            let shift = off % 4;
+            return (shift + size as u64 <= 4).then(|| extract(v, shift, size));
+        }
+        let (v, shift) = if off < CLINT_MTIME {
+            let h = (off - CLINT_MTIMECMP) / 8;
+            let v = if h < n { self.mtimecmp[h as usize] } else { 0 };
+            (v, (off - CLINT_MTIMECMP) % 8)
+        } else if off < CLINT_MTIME + 8 {
+            (self.mtime, off - CLINT_MTIME)
+        } else {
+            return Some(0);
+        };
+        (shift + size as u64 <= 8).then(|| extract(v, shift, size))
     }
 
     fn store(&mut self, off: u64, size: u8, val: u64) -> bool {
-        if (CLINT_MSIP..CLINT_MSIP + 4).contains(&off) {
-            if off - CLINT_MSIP + size as u64 > 4 {
-                return false;
-            }
-            let v = insert(self.msip as u64, off - CLINT_MSIP, size, val);
-            self.msip = v & 1 != 0;
-            true
-        } else if (CLINT_MTIMECMP..CLINT_MTIMECMP + 8).contains(&off) {
-            if off - CLINT_MTIMECMP + size as u64 > 8 {
-                return false;
-            }
-            self.mtimecmp = insert(self.mtimecmp, off - CLINT_MTIMECMP, size, val);
-            true
-        } else if (CLINT_MTIME..CLINT_MTIME + 8).contains(&off) {
-            if off - CLINT_MTIME + size as u64 > 8 {
-                return false;
-            }
-            self.mtime = insert(self.mtime, off - CLINT_MTIME, size, val);
-            true
-        } else {
-            false
+        let n = self.harts as u64;
+        if off >= CLINT_SIZE || off + size as u64 > CLINT_SIZE {
+            return false;
         }
+        if off < CLINT_MTIMECMP {
+            if size == 8 {
+                return self.store(off, 4, val) && self.store(off + 4, 4, val >> 32);
+            }
+            let h = (off - CLINT_MSIP) / 4;
+            if off.is_multiple_of(4) && h < n {
+                self.msip[h as usize] = val & 1 != 0;
+            }
+            return true;
+        }
+        if off < CLINT_MTIME {
+            let h = (off - CLINT_MTIMECMP) / 8;
+            let shift = (off - CLINT_MTIMECMP) % 8;
+            if shift + size as u64 > 8 {
+                return false;
+            }
+            if h < n {
+                let r = &mut self.mtimecmp[h as usize];
+                *r = insert(*r, shift, size, val);
+            }
+        } else if off < CLINT_MTIME + 8 {
+            let shift = off - CLINT_MTIME;
+            if shift + size as u64 > 8 {
+                return false;
+            }
+            self.mtime = insert(self.mtime, shift, size, val);
+        }
+        true
     }
 }
 
@@ -530,8 +575,10 @@ pub struct Plic {
     claimed: u64,
     enable: [u64; PLIC_CONTEXTS],
     threshold: [u32; PLIC_CONTEXTS],
-    /// The lines as last given to the hart ([`crate::Machine::irq_update`]).
+    /// The lines as last given to the harts ([`crate::Machine::irq_update`]).
     pub(crate) lines: [bool; PLIC_CONTEXTS],
+    /// The contexts that exist: two per hart.
+    pub contexts: usize,
 }
 
 impl Default for Plic {
@@ -544,6 +591,7 @@ impl Default for Plic {
             enable: [0; PLIC_CONTEXTS],
             threshold: [0; PLIC_CONTEXTS],
             lines: [false; PLIC_CONTEXTS],
+            contexts: 2,
         }
     }
 }
@@ -604,13 +652,13 @@ impl Plic {
                     (o % PLIC_ENABLE_STRIDE) / 4,
                 );
                 match self.enable.get(ctx as usize) {
-                    Some(&e) if w < 2 => word(e, w),
+                    Some(&e) if w < 2 && (ctx as usize) < self.contexts => word(e, w),
                     _ => 0,
                 }
             }
             o => {
                 let ctx = ((o - PLIC_CONTEXT) / PLIC_CONTEXT_STRIDE) as usize;
-                if ctx >= PLIC_CONTEXTS {
+                if ctx >= self.contexts {
                     return Some(0);
                 }
                 match o % PLIC_CONTEXT_STRIDE {
@@ -652,14 +700,15 @@ impl Plic {
                     (o - PLIC_ENABLE) / PLIC_ENABLE_STRIDE,
                     (o % PLIC_ENABLE_STRIDE) / 4,
                 );
-                if let Some(e) = self.enable.get_mut(ctx as usize).filter(|_| w < 2) {
+                let live = (ctx as usize) < self.contexts;
+                if let Some(e) = self.enable.get_mut(ctx as usize).filter(|_| w < 2 && live) {
                     let sh = 32 * w;
                     *e = (*e & !(0xffff_ffff << sh) | (val as u64) << sh) & PLIC_IDS;
                 }
             }
             o => {
                 let ctx = ((o - PLIC_CONTEXT) / PLIC_CONTEXT_STRIDE) as usize;
-                if ctx < PLIC_CONTEXTS {
+                if ctx < self.contexts {
                     match o % PLIC_CONTEXT_STRIDE {
                         0 => self.threshold[ctx] = val & PLIC_MAX_PRIORITY,
                         4 => self.complete(ctx, val as usize),
@@ -1510,12 +1559,24 @@ mod tests {
         let mut c = Clint::default();
         assert!(c.store(CLINT_MTIMECMP, 4, 0x1234_5678));
         assert!(c.store(CLINT_MTIMECMP + 4, 4, 0x9abc_def0));
-        assert_eq!(c.mtimecmp, 0x9abc_def0_1234_5678);
+        assert_eq!(c.mtimecmp[0], 0x9abc_def0_1234_5678);
         assert_eq!(c.load(CLINT_MTIMECMP + 4, 4), Some(0x9abc_def0));
         assert_eq!(c.load(CLINT_MTIMECMP + 6, 4), None);
         assert!(c.store(CLINT_MSIP, 4, 3));
-        assert!(c.msip);
-        assert_eq!(c.load(0x100, 4), None);
+        assert!(c.msip[0]);
+        // As Spike's: another hart's msip (none here) reads 0 and ignores writes, and so
+        // does the rest of the region.
+        assert_eq!(c.load(0x100, 4), Some(0));
+        assert!(c.store(4, 4, 1));
+        assert_eq!(c.load(4, 4), Some(0));
+        assert_eq!(c.load(0x8000, 8), Some(0));
+        assert_eq!(c.load(CLINT_SIZE - 4, 8), None);
+        c.harts = 2;
+        assert!(c.store(0, 8, 1 << 32));
+        assert_eq!((c.msip[0], c.msip[1]), (false, true));
+        assert!(c.store(CLINT_MTIMECMP + 8, 8, 77));
+        assert_eq!(c.mtimecmp[1], 77);
+        assert_eq!(c.load(CLINT_MTIMECMP + 8, 8), Some(77));
     }
 
     #[test]

@@ -119,6 +119,16 @@ pub struct CommitLog<W: Write + Send + 'static> {
     /// FP registers are 32 bits (a hart with F but not D): their values are written in 8
     /// digits, as Spike writes them.
     flen32: bool,
+    /// Each line's start: `core %3d: ` with the running hart's number, as Spike's.
+    core: [u8; 10],
+}
+
+/// `core %3d: ` for hart `h` (Spike's prefix of every log line).
+fn core_prefix(h: usize) -> [u8; 10] {
+    let mut p = *b"core   0: ";
+    let s = format!("{:>3}", h.min(999));
+    p[5..8].copy_from_slice(s.as_bytes());
+    p
 }
 
 /// What the execution trace keeps between lines.
@@ -176,6 +186,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             failed,
             commits,
             flen32: false,
+            core: core_prefix(0),
             trace: trace.map(|symbols| {
                 Box::new(Trace {
                     symbols,
@@ -222,11 +233,12 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         }
         t.last = Some((r.pc, bits));
         t.text.clear();
+        let core = std::str::from_utf8(&self.core).unwrap_or("core   0: ");
         use std::fmt::Write as _;
         if let Some(name) = t.symbols.get(&r.pc) {
-            let _ = writeln!(t.text, "core   0: >>>>  {name}");
+            let _ = writeln!(t.text, "{core}>>>>  {name}");
         }
-        let _ = write!(t.text, "core   0: 0x{:016x} (0x{bits:08x}) ", r.pc);
+        let _ = write!(t.text, "{core}0x{:016x} (0x{bits:08x}) ", r.pc);
         crate::disasm::disasm_into(bits, &mut t.text);
         t.text.push('\n');
         let text = std::mem::take(&mut t.text);
@@ -243,6 +255,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             return;
         };
         t.text.clear();
+        let core = std::str::from_utf8(&self.core).unwrap_or("core   0: ");
         use std::fmt::Write as _;
         if tr.trigger {
             let _ = writeln!(t.text, "core   0: trigger action 0");
@@ -250,13 +263,13 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         let _ = match tr.cause {
             Cause::Interrupt(i) => writeln!(
                 t.text,
-                "core   0: exception interrupt #{}, epc 0x{:016x}",
+                "{core}exception interrupt #{}, epc 0x{:016x}",
                 i.code(),
                 tr.epc
             ),
             Cause::Exception(e) => writeln!(
                 t.text,
-                "core   0: exception {}, epc 0x{:016x}",
+                "{core}exception {}, epc 0x{:016x}",
                 trap_name(e),
                 tr.epc
             ),
@@ -266,7 +279,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
                 e,
                 Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM
             ) {
-                let _ = writeln!(t.text, "core   0:           tval 0x{:016x}", tr.tval);
+                let _ = writeln!(t.text, "{core}          tval 0x{:016x}", tr.tval);
             }
         }
         let text = std::mem::take(&mut t.text);
@@ -315,11 +328,12 @@ impl<W: Write + Send + 'static> CommitLog<W> {
 
     /// Format one line into the buffer.
     pub fn format(&mut self, r: &Retired) {
+        let core = self.core;
         let mut l = Line {
             b: &mut self.buf[self.pos..],
             n: 0,
         };
-        l.put(b"core   0: ");
+        l.put(&core);
         l.put(&[b'0' + r.prv as u8, b' ']);
         l.hex(r.pc, 16);
         l.put(b" (");
@@ -449,6 +463,10 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
 
     fn failed(&self) -> bool {
         self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn hart(&mut self, h: usize) {
+        self.core = core_prefix(h);
     }
 }
 

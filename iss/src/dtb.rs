@@ -46,8 +46,18 @@ use vm_fdt::{Error, FdtWriter};
 pub const TIMEBASE_FREQUENCY: u32 = 10_000_000;
 /// The UART's input clock as the device tree states it (Hz); nothing depends on it.
 pub const UART_CLOCK: u32 = 3_686_400;
-/// The phandle of the hart's interrupt controller.
+/// The phandle of hart 0's interrupt controller.
 const INTC_PHANDLE: u32 = 1;
+
+/// The phandle of hart `h`'s interrupt controller: 1 for hart 0, then 3, 4... (2 is the
+/// PLIC's).
+fn intc_phandle(h: usize) -> u32 {
+    if h == 0 {
+        INTC_PHANDLE
+    } else {
+        PLIC_PHANDLE + h as u32
+    }
+}
 /// The phandle of the PLIC.
 const PLIC_PHANDLE: u32 = 2;
 
@@ -94,33 +104,35 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     fdt.property_u32("#address-cells", 1)?;
     fdt.property_u32("#size-cells", 0)?;
     fdt.property_u32("timebase-frequency", TIMEBASE_FREQUENCY)?;
-    let cpu = fdt.begin_node("cpu@0")?;
-    fdt.property_string("device_type", "cpu")?;
-    fdt.property_u32("reg", 0)?;
-    fdt.property_string("compatible", "riscv")?;
-    fdt.property_string("status", "okay")?;
-    fdt.property_string("riscv,isa", &isa_string(cfg))?;
-    fdt.property_string("riscv,isa-base", "rv64i")?;
-    let exts: Vec<String> = isa_extensions(cfg).iter().map(|e| e.to_string()).collect();
-    fdt.property_string_list("riscv,isa-extensions", exts)?;
-    fdt.property_string("mmu-type", "riscv,sv48")?;
-    // Spike reads these two when it is handed this tree (`spike --dtb`).
-    fdt.property_u32("riscv,pmpregions", cfg.pmp_regions as u32)?;
-    fdt.property_u32("riscv,pmpgranularity", cfg.pmp_granularity as u32)?;
-    // The cache block of Zicbom/Zicboz (Spike's 64 bytes).
-    if cfg.isa.zicbom {
-        fdt.property_u32("riscv,cbom-block-size", crate::exec::cbo::BLOCK as u32)?;
+    for h in 0..cfg.harts.max(1) {
+        let cpu = fdt.begin_node(&format!("cpu@{h}"))?;
+        fdt.property_string("device_type", "cpu")?;
+        fdt.property_u32("reg", h as u32)?;
+        fdt.property_string("compatible", "riscv")?;
+        fdt.property_string("status", "okay")?;
+        fdt.property_string("riscv,isa", &isa_string(cfg))?;
+        fdt.property_string("riscv,isa-base", "rv64i")?;
+        let exts: Vec<String> = isa_extensions(cfg).iter().map(|e| e.to_string()).collect();
+        fdt.property_string_list("riscv,isa-extensions", exts)?;
+        fdt.property_string("mmu-type", "riscv,sv48")?;
+        // Spike reads these two when it is handed this tree (`spike --dtb`).
+        fdt.property_u32("riscv,pmpregions", cfg.pmp_regions as u32)?;
+        fdt.property_u32("riscv,pmpgranularity", cfg.pmp_granularity as u32)?;
+        // The cache block of Zicbom/Zicboz (Spike's 64 bytes).
+        if cfg.isa.zicbom {
+            fdt.property_u32("riscv,cbom-block-size", crate::exec::cbo::BLOCK as u32)?;
+        }
+        if cfg.isa.zicboz {
+            fdt.property_u32("riscv,cboz-block-size", crate::exec::cbo::BLOCK as u32)?;
+        }
+        let intc = fdt.begin_node("interrupt-controller")?;
+        fdt.property_u32("#interrupt-cells", 1)?;
+        fdt.property_null("interrupt-controller")?;
+        fdt.property_string("compatible", "riscv,cpu-intc")?;
+        fdt.property_phandle(intc_phandle(h))?;
+        fdt.end_node(intc)?;
+        fdt.end_node(cpu)?;
     }
-    if cfg.isa.zicboz {
-        fdt.property_u32("riscv,cboz-block-size", crate::exec::cbo::BLOCK as u32)?;
-    }
-    let intc = fdt.begin_node("interrupt-controller")?;
-    fdt.property_u32("#interrupt-cells", 1)?;
-    fdt.property_null("interrupt-controller")?;
-    fdt.property_string("compatible", "riscv,cpu-intc")?;
-    fdt.property_phandle(INTC_PHANDLE)?;
-    fdt.end_node(intc)?;
-    fdt.end_node(cpu)?;
     fdt.end_node(cpus)?;
 
     let mut memory = vec![(cfg.ram_base, cfg.ram_size)];
@@ -144,8 +156,13 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
         vec!["sifive,clint0".into(), "riscv,clint0".into()],
     )?;
     fdt.property_array_u64("reg", &reg(CLINT_BASE, CLINT_SIZE))?;
-    // Machine software (3) and timer (7) interrupts of hart 0.
-    fdt.property_array_u32("interrupts-extended", &[INTC_PHANDLE, 3, INTC_PHANDLE, 7])?;
+    // Machine software (3) and timer (7) interrupts of each hart.
+    let per_hart = |a: u32, b: u32| -> Vec<u32> {
+        (0..cfg.harts.max(1))
+            .flat_map(|h| [intc_phandle(h), a, intc_phandle(h), b])
+            .collect()
+    };
+    fdt.property_array_u32("interrupts-extended", &per_hart(3, 7))?;
     fdt.end_node(clint)?;
     let plic = fdt.begin_node(&format!("plic@{PLIC_BASE:x}"))?;
     fdt.property_string_list(
@@ -156,8 +173,8 @@ pub fn build(cfg: &Config, pmu: &pmu::PmuDtTables) -> Result<Vec<u8>, Error> {
     fdt.property_u32("#address-cells", 0)?;
     fdt.property_u32("#interrupt-cells", 1)?;
     fdt.property_null("interrupt-controller")?;
-    // Context 0: machine external (11), context 1: supervisor external (9) of hart 0.
-    fdt.property_array_u32("interrupts-extended", &[INTC_PHANDLE, 11, INTC_PHANDLE, 9])?;
+    // Context 2h: machine external (11), context 2h + 1: supervisor external (9) of hart h.
+    fdt.property_array_u32("interrupts-extended", &per_hart(11, 9))?;
     fdt.property_u32("riscv,ndev", PLIC_SOURCES as u32 - 1)?;
     fdt.property_phandle(PLIC_PHANDLE)?;
     fdt.end_node(plic)?;

@@ -34,6 +34,8 @@ pub enum ConfigError {
     Rom(#[from] crate::bus::RomError),
     #[error("device tree: {0}")]
     Dtb(vm_fdt::Error),
+    #[error("{0} harts: from 1 to {max}", max = crate::bus::MAX_HARTS)]
+    Harts(usize),
     #[error(
         "the device tree ({len} bytes) does not fit in the {space} bytes of main RAM, where \
          the built-in SBI puts it (use --mem to enlarge RAM)"
@@ -88,6 +90,10 @@ pub struct Config {
     /// faulting address or instruction: the implementation's choice the privileged spec
     /// allows for every exception but none here by default (Spike writes them all).
     pub tval_zero: u64,
+    /// Harts, 1..=[`crate::bus::MAX_HARTS`] (Spike's `-p`): hart h has mhartid h, its CLINT
+    /// registers and PLIC contexts 2h (M) and 2h + 1 (S). They run interleaved as on Spike
+    /// ([`crate::run`]).
+    pub harts: usize,
 }
 
 impl Default for Config {
@@ -109,6 +115,7 @@ impl Default for Config {
             pmp_regions: crate::csr::PMP_ENTRIES as u8,
             pmp_granularity: 4,
             tval_zero: 0,
+            harts: 1,
         }
     }
 }
@@ -210,6 +217,35 @@ pub struct Machine {
     /// The last fetch that failed in the run loop's path (`fetch_ram_off`) was of the boot ROM,
     /// which is fetched one instruction at a time: no fault was recorded.
     pub(crate) fetch_rom: bool,
+    /// The running hart's index (its mhartid). The fields above that are a hart's own
+    /// ([`HartCtx`]) are the running hart's; the others wait in `parked`.
+    pub(crate) cur: usize,
+    /// Every hart's parked context, by index; the running hart's slot holds a spare (its
+    /// context is in the fields above). Empty with one hart.
+    pub(crate) parked: Vec<HartCtx>,
+    /// Instructions the harts that are not running retired.
+    pub(crate) others_retired: u64,
+    /// Bumped when the decode cache gains a page: a hart that was parked meanwhile flushes
+    /// its TLB when it runs again, so that its stores to that page find the code there.
+    pub(crate) code_gen: u64,
+}
+
+/// A hart's own part of the machine, parked while another hart runs: its architectural state
+/// and what caches or accounts for it. The decode cache is shared (it is keyed by physical
+/// address and invalidated by every hart's stores, so it stays coherent, which fence.i
+/// requires no more than); the scratch of the instruction being executed is shared too.
+pub(crate) struct HartCtx {
+    pub(crate) hart: HartState,
+    pub(crate) tlb: Tlb,
+    pub(crate) retired: u64,
+    pub(crate) pmu_synced: u64,
+    pub(crate) sched: crate::run::Scheduler,
+    pub(crate) mode: crate::events::ExecMode,
+    pub(crate) lanes: u128,
+    pub(crate) tables: [&'static [crate::exec::Handler; 256]; 3],
+    pub(crate) sbi: crate::sbi::SbiHart,
+    /// `Machine::code_gen` when it was parked.
+    pub(crate) code_gen: u64,
 }
 
 impl Machine {
@@ -228,10 +264,15 @@ impl Machine {
     /// maximum normally succeeds and costs only the pages the guest touches.
     pub fn try_new(config: Config) -> Result<Machine, ConfigError> {
         config.check_pmp().map_err(ConfigError::Pmp)?;
+        if !(1..=crate::bus::MAX_HARTS).contains(&config.harts) {
+            return Err(ConfigError::Harts(config.harts));
+        }
         let mut regions = vec![(config.ram_base, config.ram_size)];
         regions.extend_from_slice(&config.extra_ram);
         let mut bus = Bus::with_ram(crate::bus::Ram::with_regions(&regions)?)?;
         bus.finisher = config.finisher;
+        bus.clint.harts = config.harts;
+        bus.plic.contexts = 2 * config.harts;
         if !config.sbi {
             // The boot ROM's window must be free (it is put there by `boot`).
             let (b, n) = (crate::bus::ROM_BASE, crate::bus::ROM_MAX_SIZE);
@@ -283,6 +324,10 @@ impl Machine {
             forced_trap: None,
             dtb: Vec::new(),
             fetch_rom: false,
+            cur: 0,
+            parked: Vec::new(),
+            others_retired: 0,
+            code_gen: 0,
         };
         m.dtb = crate::dtb::build(&m.config, &m.hart.pmu.dt_tables()).map_err(ConfigError::Dtb)?;
         if !m.config.sbi {
@@ -299,13 +344,95 @@ impl Machine {
         m.tlb.set_pmp(&m.hart.csr);
         m.clint_changed();
         m.update_hooks();
+        if m.config.harts > 1 {
+            // Every hart is hart 0 at reset but for mhartid.
+            for h in 0..m.config.harts {
+                let mut hart = m.hart.clone();
+                hart.csr.mhartid = h as u64;
+                let mut tlb = Tlb::new();
+                tlb.set_pmp(&hart.csr);
+                m.parked.push(HartCtx {
+                    hart,
+                    tlb,
+                    retired: 0,
+                    pmu_synced: 0,
+                    sched: crate::run::Scheduler::default(),
+                    mode: m.mode,
+                    lanes: 0,
+                    tables: m.tables,
+                    sbi: crate::sbi::SbiHart::default(),
+                    code_gen: 0,
+                });
+            }
+        }
         Ok(m)
     }
 
-    /// Instructions retired since reset.
+    /// Instructions retired since reset, by all harts.
     #[inline]
     pub fn retired(&self) -> u64 {
-        self.retired
+        self.retired + self.others_retired
+    }
+
+    /// The number of harts.
+    #[inline]
+    pub fn harts(&self) -> usize {
+        self.config.harts
+    }
+
+    /// The index (mhartid) of the hart the fields of the machine show: the one running, or
+    /// between runs the one that runs next.
+    #[inline]
+    pub fn current_hart(&self) -> usize {
+        self.cur
+    }
+
+    /// Exchange the running hart's context with `ctx`.
+    fn swap_ctx(&mut self, ctx: &mut HartCtx) {
+        use std::mem::swap;
+        swap(&mut self.hart, &mut ctx.hart);
+        swap(&mut self.tlb, &mut ctx.tlb);
+        swap(&mut self.retired, &mut ctx.retired);
+        swap(&mut self.pmu_synced, &mut ctx.pmu_synced);
+        self.sched.swap_hart(&mut ctx.sched);
+        swap(&mut self.mode, &mut ctx.mode);
+        swap(&mut self.lanes, &mut ctx.lanes);
+        swap(&mut self.tables, &mut ctx.tables);
+        self.sbi.swap_hart(&mut ctx.sbi);
+        swap(&mut self.code_gen, &mut ctx.code_gen);
+    }
+
+    /// Make hart `next` the running one (parking the running hart): its interrupt lines are
+    /// brought up to date with the CLINT and the PLIC, which the other harts may have written.
+    pub fn switch_hart(&mut self, next: usize) {
+        if next == self.cur || next >= self.parked.len() {
+            return;
+        }
+        let cur = self.cur;
+        let mut parked = std::mem::take(&mut self.parked);
+        // Park the running hart in its slot (taking the spare), then take out the next.
+        let gen = self.code_gen;
+        self.swap_ctx(&mut parked[cur]);
+        parked[cur].code_gen = gen;
+        self.swap_ctx(&mut parked[next]);
+        let seen = std::mem::replace(&mut self.code_gen, gen);
+        self.parked = parked;
+        self.others_retired = self.others_retired + self.parked[cur].retired - self.retired;
+        self.cur = next;
+        if seen != gen {
+            self.flush_tlb();
+        }
+        self.clint_changed();
+        self.irq_update();
+    }
+
+    /// Run `f` on hart `h`'s state, whether it runs or is parked.
+    pub fn with_hart<R>(&mut self, h: usize, f: impl FnOnce(&mut HartState) -> R) -> R {
+        if h == self.cur || h >= self.parked.len() {
+            f(&mut self.hart)
+        } else {
+            f(&mut self.parked[h].hart)
+        }
     }
 
     /// The value of GPR `i` (x0 reads 0).
@@ -382,6 +509,26 @@ impl Machine {
             // Fits: checked by `try_new` (and by `set_dtb`).
             self.bus.rom = crate::bus::BootRom::new(entry, &self.dtb).ok();
         }
+        // Every hart goes through the reset sequence (as on Spike, each runs the boot ROM in
+        // its first quantum); with the built-in SBI the secondary harts then wait STOPPED
+        // for HSM's hart_start, as OpenSBI leaves them.
+        let first = 0;
+        for h in (0..self.config.harts).rev() {
+            self.switch_hart(h);
+            self.boot_hart(entry);
+            if h > 0 {
+                self.sched.boot_records = self.bus.rom.is_some();
+                if self.config.sbi {
+                    self.sbi.hsm = crate::sbi::HsmState::Stopped;
+                    self.sched.waiting = true;
+                }
+            }
+        }
+        self.switch_hart(first);
+    }
+
+    /// [`Machine::boot`] for the running hart.
+    fn boot_hart(&mut self, entry: u64) {
         self.hart.pc = entry;
         self.hart.prv = Priv::M;
         self.hart.x[5] = entry;
@@ -544,6 +691,41 @@ mod tests {
             .expect("RAM over the ROM");
         assert!(e.to_string().contains("overlaps the boot ROM"), "{e}");
         assert!(Machine::try_new(Config { sbi: true, ..low }).is_ok());
+    }
+
+    /// Harts: 0 and more than 8 are refused by number; with four, each has its mhartid, the
+    /// boot ROM's a0, and the CLINT registers of its own (hart 2's msip raises its MSIP only).
+    #[test]
+    fn several_harts_have_their_own_state() {
+        for n in [0, crate::bus::MAX_HARTS + 1] {
+            let e = Machine::try_new(Config {
+                harts: n,
+                ..Config::default()
+            })
+            .err()
+            .expect("refused")
+            .to_string();
+            assert!(e.contains(&format!("{n} harts: from 1 to 8")), "{e}");
+        }
+        let mut m = Machine::new(Config {
+            harts: 4,
+            ..Config::default()
+        });
+        m.boot(0x8000_0000);
+        m.bus
+            .device_store(crate::bus::CLINT_BASE + 8, 4, 1)
+            .unwrap();
+        for h in 0..4 {
+            m.switch_hart(h);
+            assert_eq!(m.current_hart(), h);
+            assert_eq!(m.hart.csr.mhartid, h as u64);
+            assert_eq!(m.x(10), h as u64, "a0");
+            assert_eq!(m.hart.pc, 0x8000_0000);
+            let msip = m.hart.csr.mip & crate::csr::MIP_MSIP != 0;
+            assert_eq!(msip, h == 2, "hart {h}");
+        }
+        m.switch_hart(0);
+        assert_eq!(m.with_hart(3, |s| s.csr.mhartid), 3);
     }
 
     /// A replacement device tree goes where the generated one went, and must fit there: the

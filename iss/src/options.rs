@@ -16,6 +16,9 @@ pub enum OptionsError {
     /// An option given without its value.
     #[error("{0} needs a value")]
     NoValue(String),
+    /// `--harts` out of range.
+    #[error("--harts {0}: from 1 to {max}", max = crate::bus::MAX_HARTS)]
+    Harts(usize),
     /// `--sbi` other than `none` or `builtin`.
     #[error("--sbi {0}: none or builtin")]
     Sbi(String),
@@ -81,6 +84,8 @@ pub struct HartOptions {
     pub pmp_granularity: Option<u64>,
     /// `--tval-zero`: exceptions whose xtval is written 0 (comma-separated names or codes).
     pub tval_zero: Option<String>,
+    /// `--harts`: 1..=[`crate::bus::MAX_HARTS`] (default 1).
+    pub harts: Option<usize>,
 }
 
 impl Default for HartOptions {
@@ -97,6 +102,7 @@ impl Default for HartOptions {
             pmp_regions: None,
             pmp_granularity: None,
             tval_zero: None,
+            harts: None,
         }
     }
 }
@@ -142,6 +148,7 @@ impl HartOptions {
                     o.pmp_granularity = Some(number("--pmpgranularity", value()?)?);
                 }
                 "--tval-zero" => o.tval_zero = Some(value()?),
+                "--harts" => o.harts = Some(number("--harts", value()?)?),
                 other => return Err(OptionsError::Unknown(other.to_string())),
             }
         }
@@ -212,6 +219,12 @@ impl HartOptions {
             c.pmp_granularity = g;
         }
         c.check_pmp().map_err(OptionsError::Pmp)?;
+        if let Some(n) = self.harts {
+            if !(1..=crate::bus::MAX_HARTS).contains(&n) {
+                return Err(OptionsError::Harts(n));
+            }
+            c.harts = n;
+        }
         if let Some(list) = &self.tval_zero {
             c.tval_zero = parse_exceptions(list).map_err(OptionsError::TvalZero)?;
         }

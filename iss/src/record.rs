@@ -527,6 +527,17 @@ pub trait Sink {
     /// A trap was taken (after the `retire` of the excepting instruction, or on its own for an
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
+
+    /// Hart `h` runs from now on (several harts: at the start of each one's quantum); what
+    /// follows is its. Not called with one hart.
+    fn hart(&mut self, _h: usize) {}
+
+    /// A record of a secondary hart's reset sequence (the boot ROM's instructions, which the
+    /// machine applies without executing: [`crate::Machine::boot_rom_records`]), at the start
+    /// of its first quantum: for a log that reads as Spike's. By default [`Sink::retire`].
+    fn reset_record(&mut self, r: &Retired) {
+        self.retire(r)
+    }
     /// The sink's output failed (its writer met an I/O error): the run loop looks at this after
     /// every quantum and ends the run with [`crate::Stop::HostIoError`]; the sink's owner
     /// reports the error when it finishes the sink.
@@ -583,6 +594,12 @@ impl<S: Sink> Sink for Watched<S> {
     fn failed(&self) -> bool {
         self.0.failed()
     }
+    fn hart(&mut self, h: usize) {
+        self.0.hart(h)
+    }
+    fn reset_record(&mut self, r: &Retired) {
+        self.0.reset_record(r)
+    }
 }
 
 /// No tracing: nothing is recorded.
@@ -619,6 +636,14 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
         self.0.trap(t);
         self.1.trap(t);
     }
+    fn hart(&mut self, h: usize) {
+        self.0.hart(h);
+        self.1.hart(h);
+    }
+    fn reset_record(&mut self, r: &Retired) {
+        self.0.reset_record(r);
+        self.1.reset_record(r);
+    }
     fn failed(&self) -> bool {
         self.0.failed() || self.1.failed()
     }
@@ -651,6 +676,12 @@ impl<S: Sink> Sink for OneByOne<S> {
     fn trap(&mut self, t: &TrapRecord) {
         self.0.trap(t)
     }
+    fn hart(&mut self, h: usize) {
+        self.0.hart(h)
+    }
+    fn reset_record(&mut self, r: &Retired) {
+        self.0.reset_record(r)
+    }
     fn failed(&self) -> bool {
         self.0.failed()
     }
@@ -681,6 +712,12 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {
         (**self).trap(t)
+    }
+    fn hart(&mut self, h: usize) {
+        (**self).hart(h)
+    }
+    fn reset_record(&mut self, r: &Retired) {
+        (**self).reset_record(r)
     }
     fn failed(&self) -> bool {
         (**self).failed()

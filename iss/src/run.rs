@@ -54,6 +54,9 @@ pub(crate) struct Scheduler {
     pub waiting: bool,
     /// Steps the reset sequence takes out of the first quantum (Spike's boot ROM).
     pub boot_steps: u64,
+    /// A secondary hart's reset sequence is still to be shown to the sink, at the start of
+    /// its first quantum (hart 0's the caller shows: [`Machine::boot_rom_records`]).
+    pub boot_records: bool,
     /// `retired` at the last trap, and how many traps in a row happened with nothing retired.
     last_trap_retired: u64,
     traps_in_a_row: u32,
@@ -80,6 +83,26 @@ pub(crate) struct Scheduler {
     /// The cost model's cycle total when time last followed it ([`Machine::quantum_ticks`]),
     /// less the cycles not yet turned into a tick.
     pub cycles_at_tick: u64,
+}
+
+impl Scheduler {
+    /// Exchange the hart's own fields with `other`'s (a hart switch); the run's own fields
+    /// (progress, pauses, a device's stop request) stay.
+    pub(crate) fn swap_hart(&mut self, other: &mut Scheduler) {
+        use std::mem::swap;
+        swap(&mut self.budget, &mut other.budget);
+        swap(&mut self.budget_start, &mut other.budget_start);
+        swap(&mut self.quantum_left, &mut other.quantum_left);
+        swap(&mut self.waiting, &mut other.waiting);
+        swap(&mut self.boot_steps, &mut other.boot_steps);
+        swap(&mut self.boot_records, &mut other.boot_records);
+        swap(&mut self.last_trap_retired, &mut other.last_trap_retired);
+        swap(&mut self.traps_in_a_row, &mut other.traps_in_a_row);
+        swap(&mut self.chain_va, &mut other.chain_va);
+        swap(&mut self.chain_page, &mut other.chain_page);
+        swap(&mut self.chain_left, &mut other.chain_left);
+        swap(&mut self.cycles_at_tick, &mut other.cycles_at_tick);
+    }
 }
 
 /// Blocks a chain of handlers enters before it returns to the run loop. It bounds the
@@ -182,7 +205,12 @@ impl Machine {
             if let Some(stop) = self.run_quantum(sink, limit) {
                 break stop;
             }
-            if let Some(stop) = self.end_quantum() {
+            let end = if self.parked.is_empty() {
+                self.end_quantum()
+            } else {
+                self.next_hart(sink)
+            };
+            if let Some(stop) = end {
                 break stop;
             }
             if self.bus.console.error().is_some()
@@ -220,8 +248,25 @@ impl Machine {
         // loop below, after the checks of a quantum's start).
         if !std::mem::take(&mut self.sched.resume) {
             self.sched.quantum_left = QUANTUM - std::mem::take(&mut self.sched.boot_steps);
+            if std::mem::take(&mut self.sched.boot_records) && S::DETAIL.records() {
+                for r in self.boot_rom_records() {
+                    sink.reset_record(&r);
+                }
+            }
+            if self.sbi.hsm != crate::sbi::HsmState::Started {
+                if let crate::sbi::HsmState::StartPending { addr, opaque } = self.sbi.hsm {
+                    self.sbi_hart_enter(addr, opaque);
+                } else {
+                    // A stopped hart lets its quantum pass.
+                    return None;
+                }
+            }
             if self.sched.waiting {
                 if self.hart.csr.mip & self.hart.csr.mie == 0 {
+                    if !self.parked.is_empty() {
+                        // Its quantum passes; `next_hart` sees whether all harts wait.
+                        return None;
+                    }
                     return self.wait_for_interrupt();
                 }
                 self.sched.waiting = false;
@@ -239,8 +284,9 @@ impl Machine {
                 return self.note_trap(pc, Cause::Interrupt(irq), 0);
             }
             let left = match limit {
-                Some(l) if l <= self.retired => return Some(Stop::InstructionLimit),
-                Some(l) => self.sched.quantum_left.min(l - self.retired),
+                // The limit counts every hart's instructions.
+                Some(l) if l <= self.retired() => return Some(Stop::InstructionLimit),
+                Some(l) => self.sched.quantum_left.min(l - self.retired()),
                 None => self.sched.quantum_left,
             };
             if self.retired >= self.sched.pause_at {
@@ -283,7 +329,7 @@ impl Machine {
                     if self.sched.quantum_left == 0 {
                         return None;
                     }
-                    if limit.is_some_and(|l| self.retired >= l) {
+                    if limit.is_some_and(|l| self.retired() >= l) {
                         return Some(Stop::InstructionLimit);
                     }
                     // The PMU's overflow horizon: go on (an LCOFI is taken first).
@@ -300,7 +346,8 @@ impl Machine {
         // The times at which a timer will raise an enabled interrupt: the CLINT's mtimecmp,
         // Sstc's stimecmp (with STCE) and the built-in SBI's S-mode timer. The earliest wakes
         // the hart.
-        let mtimer = (csr.mie & crate::csr::MIP_MTIP != 0).then_some(self.bus.clint.mtimecmp);
+        let mtimer =
+            (csr.mie & crate::csr::MIP_MTIP != 0).then_some(self.bus.clint.mtimecmp[self.cur]);
         let stimer = (self.config.isa.sstc
             && csr.menvcfg & crate::csr::MENVCFG_STCE != 0
             && csr.mie & crate::csr::MIP_STIP != 0)
@@ -378,6 +425,125 @@ impl Machine {
         }
         self.hart.reservation = None;
         self.htif_poll()
+    }
+
+    /// The end of a hart's quantum when there are several (Spike's `sim_t::step`): the hart
+    /// yields its reservation and the next hart runs; when every hart had its quantum, the
+    /// devices tick. HTIF is polled after every hart's quantum, as Spike's HTIF loop does
+    /// between the quanta it asks for. A round in which every hart waited (WFI, or stopped)
+    /// lets time pass at once up to the first timer that wakes one, or ends the run when
+    /// nothing can.
+    fn next_hart<S: Sink>(&mut self, sink: &mut S) -> Option<Stop> {
+        self.sched.progress.store(self.retired(), Ordering::Relaxed);
+        self.hart.reservation = None;
+        let next = (self.cur + 1) % self.parked.len();
+        if next == 0 {
+            self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
+            if self.bus.uart.rx_irq_enabled() {
+                self.irq_update();
+            }
+        }
+        if let Some(stop) = self.htif_poll() {
+            return Some(stop);
+        }
+        self.switch_hart(next);
+        sink.hart(next);
+        if next == 0 && self.all_idle() {
+            return self.idle_round();
+        }
+        None
+    }
+
+    /// Whether every hart waits with nothing that wakes it pending (the running hart is 0).
+    fn all_idle(&self) -> bool {
+        use crate::sbi::HsmState;
+        (0..self.parked.len()).all(|h| {
+            if h == self.cur {
+                self.sbi.hsm == HsmState::Stopped
+                    || (self.sbi.hsm == HsmState::Started
+                        && self.sched.waiting
+                        && self.hart.csr.mip & self.hart.csr.mie == 0)
+            } else {
+                let p = &self.parked[h];
+                p.sbi.hsm == HsmState::Stopped
+                    || (p.sbi.hsm == HsmState::Started
+                        && p.sched.waiting
+                        && self.parked_pending(h) & p.hart.csr.mie == 0)
+            }
+        })
+    }
+
+    /// The interrupts parked hart `h` will find pending when it runs: its mip with what the
+    /// CLINT, the PLIC and the timers raised since it was parked.
+    fn parked_pending(&self, h: usize) -> u64 {
+        use crate::csr::{MENVCFG_STCE, MIP_MEIP, MIP_MSIP, MIP_MTIP, MIP_SEIP, MIP_STIP};
+        let p = &self.parked[h];
+        let (c, clint, now) = (&p.hart.csr, &self.bus.clint, self.bus.clint.mtime);
+        let mut mip = c.mip;
+        if clint.msip[h] {
+            mip |= MIP_MSIP;
+        }
+        if now >= clint.mtimecmp[h] {
+            mip |= MIP_MTIP;
+        }
+        if p.sbi.timer.is_some_and(|t| now >= t)
+            || (self.config.isa.sstc && c.menvcfg & MENVCFG_STCE != 0 && now >= c.stimecmp)
+        {
+            mip |= MIP_STIP;
+        }
+        if self.bus.plic.line(2 * h) {
+            mip |= MIP_MEIP;
+        }
+        if self.bus.plic.line(2 * h + 1) {
+            mip |= MIP_SEIP;
+        }
+        mip
+    }
+
+    /// Every hart waits: let time pass until the first timer that wakes one of them, or stop.
+    fn idle_round(&mut self) -> Option<Stop> {
+        let now = self.bus.clint.mtime;
+        let mut wake: Option<u64> = None;
+        for h in 0..self.parked.len() {
+            let t = if h == self.cur {
+                self.wake_time(h, &self.hart, self.sbi.timer)
+            } else {
+                let p = &self.parked[h];
+                self.wake_time(h, &p.hart, p.sbi.timer)
+            };
+            if let Some(t) = t.filter(|&t| t > now) {
+                wake = Some(wake.map_or(t, |w| w.min(t)));
+            }
+        }
+        match wake {
+            Some(t) => {
+                // Whole rounds until mtime >= t, less the one that is starting (the next
+                // round's end adds its ticks).
+                let rounds = (t - now).div_ceil(TICKS_PER_QUANTUM);
+                self.bus.clint.mtime += (rounds - 1) * TICKS_PER_QUANTUM;
+                self.clint_changed();
+                None
+            }
+            None => Some(Stop::WaitForever { pc: self.hart.pc }),
+        }
+    }
+
+    /// When a timer raises an interrupt hart `h` enables (its CLINT mtimecmp, Sstc's
+    /// stimecmp, the built-in SBI's S-mode timer).
+    fn wake_time(
+        &self,
+        h: usize,
+        hart: &crate::machine::HartState,
+        sbi: Option<u64>,
+    ) -> Option<u64> {
+        let csr = &hart.csr;
+        let mtimer = (csr.mie & crate::csr::MIP_MTIP != 0).then_some(self.bus.clint.mtimecmp[h]);
+        let stimer = (self.config.isa.sstc
+            && csr.menvcfg & crate::csr::MENVCFG_STCE != 0
+            && csr.mie & crate::csr::MIP_STIP != 0)
+            .then_some(csr.stimecmp);
+        let sbi = sbi.filter(|_| csr.mie & crate::csr::MIP_STIP != 0);
+        [mtimer, stimer, sbi].into_iter().flatten().min()
     }
 
     /// The ticks a quantum's end adds to mtime. Spike's time: [`TICKS_PER_QUANTUM`], one tick
@@ -464,8 +630,10 @@ impl Machine {
             let page_off = off & !(PAGE_SIZE - 1);
             let (p, new) = self.dcache.page(self.bus.ram.base() + page_off);
             if new {
-                // Store-TLB entries for this page must learn that it now holds code.
+                // Store-TLB entries for this page must learn that it now holds code (those
+                // of the parked harts when they run again: `switch_hart`).
                 self.flush_tlb();
+                self.code_gen = self.code_gen.wrapping_add(1);
             }
             let page_va = pc & !(PAGE_SIZE - 1);
             let mut pc = pc;

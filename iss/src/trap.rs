@@ -165,26 +165,30 @@ impl Machine {
         let uart = self.bus.uart.irq_level();
         let plic = &mut self.bus.plic;
         plic.set_level(crate::bus::UART_IRQ, uart);
-        let (m, s) = (plic.line(0), plic.line(1));
+        // The running hart's contexts: 2h (M) and 2h + 1 (S).
+        let c = 2 * self.cur;
+        let (m, s) = (plic.line(c), plic.line(c + 1));
         let mut mip = self.hart.csr.mip & !MIP_MEIP;
         if m {
             mip |= MIP_MEIP;
         }
-        if s != plic.lines[1] {
+        if s != plic.lines[c + 1] {
             mip = (mip & !MIP_SEIP) | if s { MIP_SEIP } else { 0 };
         }
-        plic.lines = [m, s];
+        plic.lines[c] = m;
+        plic.lines[c + 1] = s;
         self.hart.csr.mip = mip;
     }
 
-    /// Recompute mip.MTIP and mip.MSIP from the CLINT.
+    /// Recompute mip.MTIP and mip.MSIP from the CLINT (the running hart's registers).
     pub fn clint_changed(&mut self) {
         let clint = &self.bus.clint;
+        let h = self.cur;
         let mut mip = self.hart.csr.mip & !(MIP_MTIP | MIP_MSIP);
-        if clint.mtime >= clint.mtimecmp {
+        if clint.mtime >= clint.mtimecmp[h] {
             mip |= MIP_MTIP;
         }
-        if clint.msip {
+        if clint.msip[h] {
             mip |= MIP_MSIP;
         }
         self.hart.csr.mip = mip;

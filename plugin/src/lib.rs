@@ -154,6 +154,9 @@ pub struct Config {
     pub tval_zero: Vec<String>,
     /// A file whose bytes the hart's UART receives (as `hartscope run --uart-input FILE`).
     pub uart_input: Option<String>,
+    /// Harts (`--harts` in a program's options): only 1, refused otherwise (the model
+    /// follows one hart's retirements).
+    pub harts: usize,
 }
 
 /// A region of the physical address space.
@@ -191,6 +194,7 @@ impl Default for Config {
             pmp_granularity: 4,
             tval_zero: Vec::new(),
             uart_input: None,
+            harts: 1,
         }
     }
 }
@@ -234,6 +238,9 @@ impl Config {
         c.pmp_granularity = o.pmp_granularity.unwrap_or(c.pmp_granularity);
         if let Some(list) = o.tval_zero {
             c.tval_zero = list.split(',').map(|s| s.trim().to_string()).collect();
+        }
+        if let Some(n) = o.harts {
+            c.harts = n;
         }
         Ok(c)
     }
@@ -314,8 +321,8 @@ pub enum RunStop {
 pub struct Snapshot {
     hart: iss::machine::HartState,
     mtime: u64,
-    mtimecmp: u64,
-    msip: bool,
+    mtimecmp: [u64; iss::bus::MAX_HARTS],
+    msip: [bool; iss::bus::MAX_HARTS],
     order: u64,
     checker: check::State,
     journal_mark: usize,
@@ -358,6 +365,13 @@ pub const PIN_BITS: u64 = iss::csr::MIP_MSIP | iss::csr::MIP_MTIP | iss::csr::MI
 impl Hart {
     /// A hart at reset with nothing loaded.
     pub fn new(cfg: &Config) -> Result<Hart, Error> {
+        if cfg.harts != 1 {
+            return Err(Error::Config(format!(
+                "harts: {}: the lockstep model is one hart (a core's retirement port is one \
+                 hart's); give each hart of the core its own `Hart`",
+                cfg.harts
+            )));
+        }
         let opts = iss::options::HartOptions {
             isa: Some(cfg.isa.clone()),
             sbi: cfg.sbi,

@@ -85,3 +85,19 @@ fn every_program_checks_clean_against_itself() {
         assert_eq!(h.exit(), Some(&RunStop::Exit(0)), "{name}");
     }
 }
+
+/// The lockstep model follows one hart: a program's `--harts 2` (or the `harts` setting) is
+/// refused with what to do instead, and `--harts 1` is accepted.
+#[test]
+fn several_harts_are_refused() {
+    let cfg = Config::default()
+        .with_hart_options(&["--harts", "2"])
+        .unwrap();
+    assert_eq!(cfg.harts, 2);
+    let e = Hart::new(&cfg).err().expect("refused").to_string();
+    assert!(e.contains("harts: 2") && e.contains("one hart"), "{e}");
+    let one = Config::default()
+        .with_hart_options(&["--harts", "1"])
+        .unwrap();
+    assert!(Hart::new(&one).is_ok());
+}

@@ -783,8 +783,12 @@ impl Verifier {
                 let mut expected = self.m.csr_read(MIP).unwrap_or(self.m.hart.csr.mip);
                 if !self.m.config.sbi && self.hw_irq & MIP_MSIP != 0 {
                     known |= MIP_MSIP;
-                    expected =
-                        (expected & !MIP_MSIP) | if self.m.bus.clint.msip { MIP_MSIP } else { 0 };
+                    expected = (expected & !MIP_MSIP)
+                        | if self.m.bus.clint.msip[0] {
+                            MIP_MSIP
+                        } else {
+                            0
+                        };
                 }
                 if (v ^ expected) & known != 0 {
                     self.diffs.push(Diff {

@@ -348,9 +348,12 @@ pub fn run_with_timeout(cmd: &mut Command, what: &str, timeout: Duration) -> Out
 // ---------------------------------------------------------------------------------------------
 
 #[path = "../../src/spike.rs"]
-mod spike;
+pub mod spike;
 #[allow(unused_imports)] // Each test binary uses its own part of common.
-pub use spike::{spike_platform_dtb, spike_platform_dtb_pmp, spike_platform_dtb_with, Spike};
+pub use spike::{
+    spike_platform_dtb, spike_platform_dtb_harts, spike_platform_dtb_pmp, spike_platform_dtb_with,
+    Spike,
+};
 
 /// Spike, or `None` (after saying so) when it is missing and `HARTSCOPE_SKIP_SPIKE=1` is set.
 /// Without that variable, a missing Spike fails the test with installation instructions.

@@ -256,6 +256,40 @@ pub struct SbiState {
     pub log: Vec<SbiCallRecord>,
     /// Every call, counted by (EID, FID, error).
     pub summary: BTreeMap<(u64, u64, i64), u64>,
+    /// The running hart's HSM state (the others' are parked with them).
+    pub hsm: HsmState,
+}
+
+/// A hart's state as HSM sees it (SBI 3.0 chapter 9): secondary harts start STOPPED, as
+/// with OpenSBI, until a `hart_start` names them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HsmState {
+    #[default]
+    Started,
+    Stopped,
+    /// `hart_start` was called: the hart starts at `addr` in S-mode with a1 = `opaque` when
+    /// it next runs.
+    StartPending {
+        addr: u64,
+        opaque: u64,
+    },
+}
+
+/// The built-in SBI's state of a parked hart ([`SbiState`]'s per-hart fields).
+#[derive(Clone, Debug, Default)]
+pub struct SbiHart {
+    pub timer: Option<u64>,
+    pub stopped: bool,
+    pub hsm: HsmState,
+}
+
+impl SbiState {
+    /// Exchange the running hart's fields with a parked hart's.
+    pub(crate) fn swap_hart(&mut self, h: &mut SbiHart) {
+        std::mem::swap(&mut self.timer, &mut h.timer);
+        std::mem::swap(&mut self.stopped, &mut h.stopped);
+        std::mem::swap(&mut self.hsm, &mut h.hsm);
+    }
 }
 
 /// What [`Machine::sbi_trap`] did with an exception.

@@ -1,7 +1,8 @@
 //! RFENCE extension (EID "RFNC", SBI 3.0 chapter 8).
 //!
-//! The hart set is checked as for IPIs ([`Machine::sbi_hart_set`]); when it names this hart
-//! the fence is done here and counts both the "sent" and the "received" firmware event:
+//! The hart set is checked as for IPIs ([`Machine::sbi_hart_set`]); the fence is done on
+//! every hart it names (each has its own TLB; the decode cache is shared), counting the "sent"
+//! event on the caller and the "received" one on the target, per target:
 //!
 //! | FID | function | does | firmware events |
 //! |---|---|---|---|
@@ -27,12 +28,20 @@ pub(super) fn call(m: &mut Machine, fid: u64, a: [u64; 6]) -> Reply {
         2 => (FwEvent::SfenceVmaAsidSent, FwEvent::SfenceVmaAsidReceived),
         _ => return Reply::err(SbiError::NotSupported),
     };
-    match m.sbi_hart_set(a[0], a[1]) {
+    let set = match m.sbi_hart_set(a[0], a[1]) {
         Err(e) => return Reply::err(e),
-        Ok(false) => return Reply::ok(0),
-        Ok(true) => {}
+        Ok(set) => set,
+    };
+    let me = m.hart.csr.mhartid as usize;
+    for h in super::ipi::harts_in(set) {
+        m.hart.pmu.fw_event(sent);
+        if h != me {
+            m.remote_fence(h, fid == 0, received);
+        }
     }
-    m.hart.pmu.fw_event(sent);
+    if set >> me & 1 == 0 {
+        return Reply::ok(0);
+    }
     m.hart.pmu.fw_event(received);
     match fid {
         0 => {
@@ -61,4 +70,28 @@ pub(super) fn call(m: &mut Machine, fid: u64, a: [u64; 6]) -> Reply {
         }
     }
     Reply::ok(0)
+}
+
+impl Machine {
+    /// A remote fence on parked hart `h`: its TLB is flushed (an sfence.vma, whole), or for
+    /// fence.i the shared decode cache is dropped.
+    fn remote_fence(&mut self, h: usize, fence_i: bool, received: FwEvent) {
+        if fence_i {
+            self.dcache.drop_all();
+        }
+        if let Some(p) = self.parked.get_mut(h) {
+            p.hart.pmu.fw_event(received);
+            let models = p.mode.models();
+            if fence_i {
+                if models {
+                    p.hart.pmu.fence_i();
+                }
+            } else {
+                p.tlb.flush();
+                if models {
+                    p.hart.pmu.tlb_flush(None, None);
+                }
+            }
+        }
+    }
 }
