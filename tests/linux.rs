@@ -109,10 +109,19 @@ fn numbers(text: &str, prefix: &str) -> Vec<u64> {
 
 /// /proc/cpuinfo as Linux 6.1 prints it for hartscope's one hart.
 fn cpuinfo() -> String {
-    format!(
-        "processor\t: 0\nhart\t\t: 0\nisa\t\t: {CPUINFO_ISA}\nmmu\t\t: sv48\n\
-         mvendorid\t: 0x0\nmarchid\t\t: 0x0\nmimpid\t\t: 0x0\n\n"
-    )
+    cpuinfo_harts(1)
+}
+
+/// /proc/cpuinfo as Linux 6.1 prints it for `n` harts.
+fn cpuinfo_harts(n: u32) -> String {
+    (0..n)
+        .map(|h| {
+            format!(
+                "processor\t: {h}\nhart\t\t: {h}\nisa\t\t: {CPUINFO_ISA}\nmmu\t\t: sv48\n\
+                 mvendorid\t: 0x0\nmarchid\t\t: 0x0\nmimpid\t\t: 0x0\n\n"
+            )
+        })
+        .collect()
 }
 
 /// What the init's counting printed for one measurement.
@@ -444,6 +453,69 @@ fn a_line_typed_in_a_terminal_reaches_init() {
     assert_eq!(code.trim(), "0", "the run's status:\n{p}");
 }
 
-// SMP: `--harts 4` (built by another change) boots the same Image, built with NR_CPUS=8.
-// The 4-hart boot test goes here: `hartscope run --sbi builtin --harts 4 --kernel Image`,
-// /proc/cpuinfo listing harts 0..3, the init's output in full, status 0.
+/// SMP: the same Image (built with NR_CPUS=8) on `--harts 4`, with the built-in SBI (HSM
+/// starts the secondary harts, IPIs and remote fences go through it) and with OpenSBI
+/// (every hart starts from the boot ROM; OpenSBI picks the boot hart): Linux brings up 4
+/// CPUs, /proc/cpuinfo lists harts 0 to 3, the init's output comes in full (the line given
+/// through the UART echoed), and the run powers off with status 0.
+#[test]
+fn four_harts_boot_linux() {
+    let test = "four_harts_boot_linux";
+    let Some(image) = image_or_skip(test) else {
+        return;
+    };
+    let Some(fw) = fw_jump_or_skip(test) else {
+        return;
+    };
+    let dir = TempDir::new(test);
+    let input = dir.write("input.txt", script().as_bytes());
+    for (way, firmware) in [("--sbi builtin", None), ("OpenSBI fw_jump", Some(&fw))] {
+        let mut cmd = hartscope();
+        cmd.args(["run", "-q", "--isa", ISA, "--harts", "4"]);
+        match firmware {
+            Some(fw) => cmd.arg(fw),
+            None => cmd.args(["--sbi", "builtin"]),
+        };
+        cmd.arg("--kernel")
+            .arg(&image)
+            .arg("--uart-input")
+            .arg(&input);
+        let start = Instant::now();
+        let out = run_with_timeout(&mut cmd, "hartscope run --harts 4 --kernel Image", TIMEOUT);
+        eprintln!(
+            "{test}, {way}: the boot took {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+        let (con, stderr) = (console(&out.stdout), out.stderr_str());
+        assert_no_panic(test, &stderr);
+        assert_eq!(
+            out.code(),
+            Some(0),
+            "{way}: status\nconsole:\n{con}\nstderr:\n{stderr}"
+        );
+        for line in [
+            "Linux version 6.1.",
+            "smp: Bringing up secondary CPUs ...",
+            "smp: Brought up 1 node, 4 CPUs",
+            "Run /init as init process",
+        ] {
+            assert!(con.contains(line), "{way}: no `{line}` in:\n{con}");
+        }
+        if firmware.is_some() {
+            assert!(
+                con.contains("Platform HART Count       : 4"),
+                "{way}: OpenSBI's banner:\n{con}"
+            );
+        }
+        let user = user_space(&con);
+        assert!(user.contains(&cpuinfo_harts(4)), "{way}:\n{user}");
+        assert!(
+            user.contains(&format!("\necho: {LINE}\n")),
+            "{way}:\n{user}"
+        );
+        assert!(
+            user.ends_with("hartscope init: powering off\nreboot: Power down\n"),
+            "{way}:\n{user}"
+        );
+    }
+}
