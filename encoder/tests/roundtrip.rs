@@ -723,6 +723,10 @@ fn every_program_is_covered() {
         "isa_sdtrig",
         "breakpoint",
         "ctr_trigger",
+        // Several harts: the trace follows one (`--trace-hart`); tests/ntrace_cli.rs's
+        // `trace_hart_follows_one_hart` round-trips each hart of `smp` through the CLI.
+        "smp",
+        "sbi_smp",
     ];
     for p in programs() {
         let n = p.file_stem().unwrap().to_string_lossy().to_string();
