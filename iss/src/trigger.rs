@@ -376,7 +376,7 @@ pub struct Triggers {
     /// before anything else (its xtval): Spike logs it as a trap of its own.
     pub after_trap: Option<u64>,
     /// Some trigger watches instruction fetches, data accesses or counts instructions: the
-    /// hart runs one instruction at a time through [`Triggers::before_fetch`] (the reset
+    /// hart runs one instruction at a time through `Machine::trig_before_fetch` (the reset
     /// state: false, nothing is checked).
     pub armed: bool,
     /// Some trigger watches traps (itrigger, etrigger).
