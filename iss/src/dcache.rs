@@ -27,6 +27,7 @@
 use crate::bus::{PAGE_SHIFT, PAGE_SIZE};
 use crate::insn::{Insn, Op};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 pub const SLOTS_PER_PAGE: usize = (PAGE_SIZE / 2) as usize;
 
@@ -52,9 +53,36 @@ pub fn starts_block(op: Op) -> bool {
     op.facts().block.starts()
 }
 
+/// The hash of the page map's keys, physical page addresses: one multiply (Fibonacci
+/// hashing), its high half folded into the low bits the table indexes by. The map is looked
+/// up on every run-loop entry and store-TLB fill (a Linux boot: 764k look-ups in 20M
+/// instructions, 11% of the run with the standard SipHash); its keys come from the guest's
+/// own page tables, not from an adversary.
+#[derive(Default)]
+struct PageHasher(u64);
+
+impl Hasher for PageHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 32)
+    }
+}
+
 pub(crate) struct DecodeCache {
     /// Physical page address -> page number (index into the per-page tables).
-    map: HashMap<u64, usize>,
+    map: HashMap<u64, usize, BuildHasherDefault<PageHasher>>,
     /// Per page, per slot: arena index of the block starting there (0: none).
     entry: Vec<u32>,
     /// Per page, per slot: some block was decoded from this halfword.
@@ -84,7 +112,7 @@ impl DecodeCache {
     pub fn new(ram_base: u64) -> DecodeCache {
         DecodeCache {
             ram_base,
-            map: HashMap::new(),
+            map: HashMap::default(),
             entry: Vec::new(),
             covered: Vec::new(),
             arena: vec![Insn::NOT_DECODED],
