@@ -107,6 +107,28 @@ fn numbers(text: &str, prefix: &str) -> Vec<u64> {
         .collect()
 }
 
+/// Boot with `cmd` (`what` names it): the run ends with status 0, without a kernel panic,
+/// within [`TIMEOUT`], and the console has every one of `lines`. Returns the console.
+fn boot(test: &str, cmd: &mut Command, what: &str, lines: &[&str]) -> String {
+    let start = Instant::now();
+    let out = run_with_timeout(cmd, what, TIMEOUT);
+    eprintln!(
+        "{test}, {what}: the boot took {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    let (con, stderr) = (console(&out.stdout), out.stderr_str());
+    assert_no_panic(test, &stderr);
+    assert_eq!(
+        out.code(),
+        Some(0),
+        "{what}: status\nconsole:\n{con}\nstderr:\n{stderr}"
+    );
+    for line in lines {
+        assert!(con.contains(line), "{what}: no `{line}` in:\n{con}");
+    }
+    con
+}
+
 /// /proc/cpuinfo as Linux 6.1 prints it for hartscope's one hart.
 fn cpuinfo() -> String {
     cpuinfo_harts(1)
@@ -207,33 +229,16 @@ fn perf_boot(test: &str, models: bool) {
     if models {
         cmd.args(["--pmu-models", "all"]);
     }
-    let start = Instant::now();
-    let out = run_with_timeout(
+    let con = boot(
+        test,
         &mut cmd,
         "hartscope run --sbi builtin --kernel Image",
-        TIMEOUT,
+        &[
+            "Linux version 6.1.",
+            "riscv-pmu-sbi: SBI PMU extension is available",
+            "Run /init as init process",
+        ],
     );
-    eprintln!(
-        "{test}: the boot took {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
-    let (con, stderr) = (console(&out.stdout), out.stderr_str());
-    assert_no_panic(test, &stderr);
-    assert_eq!(
-        out.code(),
-        Some(0),
-        "status\nconsole:\n{con}\nstderr:\n{stderr}"
-    );
-    for line in [
-        "Linux version 6.1.",
-        "riscv-pmu-sbi: SBI PMU extension is available",
-        "Run /init as init process",
-    ] {
-        assert!(
-            con.contains(line),
-            "no `{line}` in the kernel's log:\n{con}"
-        );
-    }
     let user = user_space(&con);
     let report: Value =
         serde_json::from_slice(&std::fs::read(&report).expect("the report")).expect("JSON");
@@ -335,8 +340,8 @@ fn opensbi_fw_jump_boots_linux() {
     };
     let dir = TempDir::new(test);
     let input = dir.write("input.txt", script().as_bytes());
-    let start = Instant::now();
-    let out = run_with_timeout(
+    let con = boot(
+        test,
         hartscope()
             .args(["run", "-q", "--isa", ISA])
             .arg(&fw)
@@ -345,28 +350,14 @@ fn opensbi_fw_jump_boots_linux() {
             .arg("--uart-input")
             .arg(&input),
         "hartscope run fw_jump.elf --kernel Image",
-        TIMEOUT,
+        &[
+            "OpenSBI v1.",
+            "Platform Name             : hartscope",
+            "Domain0 Next Address      : 0x0000000080200000",
+            "Linux version 6.1.",
+            "Run /init as init process",
+        ],
     );
-    eprintln!(
-        "{test}: the boot took {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
-    let (con, stderr) = (console(&out.stdout), out.stderr_str());
-    assert_no_panic(test, &stderr);
-    assert_eq!(
-        out.code(),
-        Some(0),
-        "status\nconsole:\n{con}\nstderr:\n{stderr}"
-    );
-    for line in [
-        "OpenSBI v1.",
-        "Platform Name             : hartscope",
-        "Domain0 Next Address      : 0x0000000080200000",
-        "Linux version 6.1.",
-        "Run /init as init process",
-    ] {
-        assert!(con.contains(line), "no `{line}` in:\n{con}");
-    }
     let user = user_space(&con);
     assert!(user.contains(&cpuinfo()), "{user}");
     assert!(user.contains(&format!("\necho: {LINE}\n")), "{user}");
@@ -480,27 +471,17 @@ fn four_harts_boot_linux() {
             .arg(&image)
             .arg("--uart-input")
             .arg(&input);
-        let start = Instant::now();
-        let out = run_with_timeout(&mut cmd, "hartscope run --harts 4 --kernel Image", TIMEOUT);
-        eprintln!(
-            "{test}, {way}: the boot took {:.1} s",
-            start.elapsed().as_secs_f64()
+        let con = boot(
+            test,
+            &mut cmd,
+            &format!("hartscope run --harts 4 ({way}) --kernel Image"),
+            &[
+                "Linux version 6.1.",
+                "smp: Bringing up secondary CPUs ...",
+                "smp: Brought up 1 node, 4 CPUs",
+                "Run /init as init process",
+            ],
         );
-        let (con, stderr) = (console(&out.stdout), out.stderr_str());
-        assert_no_panic(test, &stderr);
-        assert_eq!(
-            out.code(),
-            Some(0),
-            "{way}: status\nconsole:\n{con}\nstderr:\n{stderr}"
-        );
-        for line in [
-            "Linux version 6.1.",
-            "smp: Bringing up secondary CPUs ...",
-            "smp: Brought up 1 node, 4 CPUs",
-            "Run /init as init process",
-        ] {
-            assert!(con.contains(line), "{way}: no `{line}` in:\n{con}");
-        }
         if firmware.is_some() {
             assert!(
                 con.contains("Platform HART Count       : 4"),
