@@ -129,15 +129,16 @@ impl Rvfi {
         let mut taken = [false; RVFI_MAX_CSR];
         let insn = self.insn as u32;
         // A trap with no instruction word whose cause (from the CSR extension) is a fetch's
-        // (misaligned, access fault, page fault): there was no instruction. Without the
-        // cause it is the all-zero word, which is illegal.
+        // (misaligned, access fault, page fault), or a breakpoint (a debug trigger's, taken
+        // before its instruction was fetched: EBREAK's word is never 0): there was no
+        // instruction. Without the cause it is the all-zero word, which is illegal.
         let fetch_fault = self.trap != 0
             && insn == 0
             && self.intr == 0
             && self.csrs().iter().any(|c| {
                 matches!(c.addr, 0x342 | 0x142)
                     && c.wmask == u64::MAX
-                    && matches!(c.wdata, 0 | 1 | 12)
+                    && matches!(c.wdata, 0 | 1 | 3 | 12)
             });
         let len = match insn {
             _ if fetch_fault => 0,

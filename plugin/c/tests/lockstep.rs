@@ -50,18 +50,9 @@ fn every_program_checks_clean_as_retirements() {
     });
 }
 
-/// Open: a debug trigger's breakpoint taken before its instruction is fetched has no
-/// instruction, which RVFI cannot say (`rvfi_insn` 0 reads as the fetched word 0x0000): the
-/// checker reports `insn` for these programs' breakpoints. Their retirements check clean
-/// through `hs_retirement` above.
-const RVFI_OPEN: [&str; 3] = ["isa_sdtrig.elf", "breakpoint.elf", "ctr_trigger.elf"];
-
 #[test]
 fn every_program_checks_clean_as_rvfi() {
     each_program(|name| {
-        if RVFI_OPEN.contains(&name) {
-            return Ok(());
-        }
         let stepper = H::load(&settings(name), name);
         let checker = H::load(&settings(name), name);
         let mut n = 0;

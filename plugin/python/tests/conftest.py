@@ -48,6 +48,10 @@ def config_for(name, **base):
                         cfg["pmu_models"] = val
                     elif opt == "--uart-input":
                         cfg["uart_input"] = str(REPO / val)
+                    elif opt == "--harts":
+                        # Several harts run only under the built-in SBI here (sbi_smp),
+                        # which the lockstep tests leave out; the plugin has one hart.
+                        cfg["harts"] = int(val)
                     else:
                         raise AssertionError(f"{name}: option {opt}")
             break
