@@ -18,30 +18,43 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 /// `\r\n`).
 const PAYLOAD_LINE: &str = "fw_payload: hello from S-mode through the SBI\r\n";
 
-/// OpenSBI boots from the boot ROM's state, finds the platform in the device tree at a1,
-/// starts the payload in S-mode, and powers off with status 0.
-#[test]
-fn opensbi_fw_jump_boots_a_payload() {
-    let Some(fw) = fw_jump_or_skip("opensbi_fw_jump_boots_a_payload") else {
-        return;
-    };
+/// Boot OpenSBI's fw_jump with `fw_payload` on `harts` harts: it powers off with status 0,
+/// without a panic, and the payload's line ends the output. Returns OpenSBI's and the
+/// payload's output; `None` when fw_jump is missing (skipped).
+fn boot_payload(test: &str, harts: u32) -> Option<String> {
+    let fw = fw_jump_or_skip(test)?;
     let payload = program("fw_payload");
+    let n = harts.to_string();
     let out = run_with_timeout(
         hartscope()
-            .args(["run", "-q"])
+            .args(["run", "-q", "--harts", &n])
             .arg(&fw)
             .arg("--payload")
             .arg(&payload),
-        "hartscope run fw_jump.elf --payload fw_payload.elf",
+        &format!("hartscope run --harts {harts} fw_jump.elf --payload fw_payload.elf"),
         TIMEOUT,
     );
     let (stdout, stderr) = (out.stdout_str(), out.stderr_str());
-    assert_no_panic("opensbi", &stderr);
+    assert_no_panic(test, &stderr);
     assert_eq!(
         out.code(),
         Some(0),
         "OpenSBI did not power off cleanly\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
+    assert!(
+        stdout.ends_with(PAYLOAD_LINE),
+        "the payload's line does not end the output:\n{stdout}"
+    );
+    Some(stdout)
+}
+
+/// OpenSBI boots from the boot ROM's state, finds the platform in the device tree at a1,
+/// starts the payload in S-mode, and powers off with status 0.
+#[test]
+fn opensbi_fw_jump_boots_a_payload() {
+    let Some(stdout) = boot_payload("opensbi_fw_jump_boots_a_payload", 1) else {
+        return;
+    };
     // The banner, and the platform it read from our device tree.
     assert!(stdout.contains("OpenSBI v"), "no OpenSBI banner:\n{stdout}");
     for line in [
@@ -53,10 +66,6 @@ fn opensbi_fw_jump_boots_a_payload() {
     ] {
         assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
     }
-    assert!(
-        stdout.ends_with(PAYLOAD_LINE),
-        "the payload's line does not end the output:\n{stdout}"
-    );
 }
 
 /// With four harts (`--harts 4`) OpenSBI finds them all in the device tree (four cpus, the
@@ -65,26 +74,9 @@ fn opensbi_fw_jump_boots_a_payload() {
 /// with status 0 when the payload asks.
 #[test]
 fn opensbi_fw_jump_with_four_harts() {
-    let Some(fw) = fw_jump_or_skip("opensbi_fw_jump_with_four_harts") else {
+    let Some(stdout) = boot_payload("opensbi_fw_jump_with_four_harts", 4) else {
         return;
     };
-    let payload = program("fw_payload");
-    let out = run_with_timeout(
-        hartscope()
-            .args(["run", "-q", "--harts", "4"])
-            .arg(&fw)
-            .arg("--payload")
-            .arg(&payload),
-        "hartscope run --harts 4 fw_jump.elf --payload fw_payload.elf",
-        TIMEOUT,
-    );
-    let (stdout, stderr) = (out.stdout_str(), out.stderr_str());
-    assert_no_panic("opensbi", &stderr);
-    assert_eq!(
-        out.code(),
-        Some(0),
-        "OpenSBI did not power off cleanly\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
     for line in [
         "Platform HART Count       : 4",
         "Domain0 HARTs             : 0*,1*,2*,3*",
@@ -92,10 +84,6 @@ fn opensbi_fw_jump_with_four_harts() {
     ] {
         assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
     }
-    assert!(
-        stdout.ends_with(PAYLOAD_LINE),
-        "the payload's line does not end the output:\n{stdout}"
-    );
 }
 
 /// A payload segment over one of the firmware's is refused before anything runs, naming
