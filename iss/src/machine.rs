@@ -760,6 +760,21 @@ mod tests {
         assert_eq!(s.x(11), 0x8000_0000);
     }
 
+    /// A machine with the built-in SBI whose RAM starts with `code`, at reset there.
+    fn sbi_machine_with_code(code: &[u32]) -> Machine {
+        use crate::bus::RAM_BASE;
+        let mut m = Machine::new(Config {
+            sbi: true,
+            ..Config::default()
+        });
+        let off = m.bus.ram.offset(RAM_BASE, 4 * code.len() as u64).unwrap();
+        for (i, w) in code.iter().enumerate() {
+            m.bus.ram.write(off + 4 * i, 4, *w as u64);
+        }
+        m.boot(RAM_BASE);
+        m
+    }
+
     /// A trap in a block that a chain of blocks entered (a taken branch and a jump going
     /// straight to decoded blocks, `exec::done`) is taken with the instruction that raised
     /// it: here a misaligned load the built-in SBI emulates by decoding it, three times (the
@@ -786,16 +801,9 @@ mod tests {
             0x0000_0593, //    li a1, 0 (no reason)
             0x0000_0073, //    ecall
         ];
-        let mut m = Machine::new(Config {
-            sbi: true,
-            ..Config::default()
-        });
-        let off = m.bus.ram.offset(RAM_BASE, 0x200).unwrap();
-        for (i, w) in code.iter().enumerate() {
-            m.bus.ram.write(off + 4 * i, 4, *w as u64);
-        }
-        m.bus.ram.write(off + 0x101, 8, 0x0102_0304_0506_0708);
-        m.boot(RAM_BASE);
+        let mut m = sbi_machine_with_code(&code);
+        let off = m.bus.ram.offset(RAM_BASE + 0x101, 8).unwrap();
+        m.bus.ram.write(off, 8, 0x0102_0304_0506_0708);
         assert_eq!(
             m.run(&mut crate::NoSink, Some(10_000)),
             crate::Stop::Exit(0)
@@ -812,7 +820,6 @@ mod tests {
     /// instructions (so that the budget ends chains everywhere).
     #[test]
     fn linked_blocks_see_code_rewritten_in_their_page() {
-        use crate::bus::RAM_BASE;
         let code: [u32; 17] = [
             0x0000_0e17, //    auipc t3, 0
             0x0000_0493, //    li s1, 0
@@ -833,15 +840,7 @@ mod tests {
             0x0000_0073, //    ecall
         ];
         for slice in [None, Some(1), Some(2), Some(3), Some(5), Some(7), Some(12)] {
-            let mut m = Machine::new(Config {
-                sbi: true,
-                ..Config::default()
-            });
-            let off = m.bus.ram.offset(RAM_BASE, 0x100).unwrap();
-            for (i, w) in code.iter().enumerate() {
-                m.bus.ram.write(off + 4 * i, 4, *w as u64);
-            }
-            m.boot(RAM_BASE);
+            let mut m = sbi_machine_with_code(&code);
             let stop = match slice {
                 None => m.run(&mut crate::NoSink, Some(10_000)),
                 Some(n) => loop {
