@@ -33,6 +33,8 @@ pub const SLOTS_PER_PAGE: usize = (PAGE_SIZE / 2) as usize;
 
 /// The longest block (bounds the work a decode does ahead of execution).
 pub const MAX_BLOCK: usize = 64;
+// An instruction's place in its block, in halfwords, is a u8 (`Insn::off`).
+const _: () = assert!(2 * (MAX_BLOCK - 1) <= u8::MAX as usize);
 
 /// When the arena holds this many entries, everything is dropped and decoded again.
 const MAX_ARENA: usize = 1 << 22;
@@ -93,6 +95,9 @@ pub(crate) struct DecodeCache {
     /// target starts; for an end marker, the block that follows; when that block is in the
     /// same page and was found once (0: not yet, or never). See `exec::chain_link`.
     links: Vec<u32>,
+    /// All zeros, at least as long as `links`: the links handlers follow when chaining is
+    /// off ([`DecodeCache::links_for`]).
+    no_links: Vec<u32>,
     /// Per block, what a run through it means for the PMU and CTR (its end marker's `bits`
     /// index it).
     pub meta: Vec<crate::events::BlockMeta>,
@@ -117,6 +122,7 @@ impl DecodeCache {
             covered: Vec::new(),
             arena: vec![Insn::NOT_DECODED],
             links: vec![0],
+            no_links: vec![0; 2],
             meta: Vec::new(),
             code: Vec::new(),
             dirty: false,
@@ -173,10 +179,25 @@ impl DecodeCache {
         self.entry[p * SLOTS_PER_PAGE + slot]
     }
 
-    /// The link of arena entry `k` (0: none).
-    #[inline(always)]
-    pub fn link(&self, k: usize) -> u32 {
-        self.links.get(k).copied().unwrap_or(0)
+    /// The address of the links handlers follow in a block of `len` entries: with chaining
+    /// `on`, the cache's own (`len` is the arena's: the cache keeps a link per arena entry,
+    /// `build` growing the links with the arena and clearing both together, and a link is 0
+    /// or the arena index of a block); off, `len` zeros, which send every transfer back to
+    /// the run loop. Valid until the next `build`.
+    #[inline]
+    pub fn links_for(&mut self, on: bool, len: usize) -> usize {
+        if on {
+            debug_assert!(
+                len <= self.links.len(),
+                "{len} of {} links",
+                self.links.len()
+            );
+            return self.links.as_ptr() as usize;
+        }
+        if self.no_links.len() < len {
+            self.no_links.resize(len.next_power_of_two(), 0);
+        }
+        self.no_links.as_ptr() as usize
     }
 
     /// Link arena entry `k` to the block at arena index `to`.
@@ -230,10 +251,12 @@ impl DecodeCache {
             } else {
                 break; // crosses into the next page
             };
-            let d = decode(bits);
+            let mut d = decode(bits);
             if starts_block(d.op) && arena.len() > start {
                 break;
             }
+            // At most MAX_BLOCK instructions of at most two halfwords: fits (asserted).
+            d.off = (s - slot) as u8;
             for c in s..s + len {
                 let i = p * SLOTS_PER_PAGE + c;
                 self.covered[i / 64] |= 1 << (i % 64);

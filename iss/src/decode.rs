@@ -56,7 +56,7 @@ pub fn decode(bits: u32) -> Insn {
     }
 }
 
-/// Builds an instruction with no `rs3` or `rm`.
+/// Builds an instruction with no `rm`.
 #[inline(always)]
 const fn insn(op: Op, rd: u32, rs1: u32, rs2: u32, imm: i32, bits: u32, len: u8) -> Insn {
     Insn {
@@ -64,7 +64,7 @@ const fn insn(op: Op, rd: u32, rs1: u32, rs2: u32, imm: i32, bits: u32, len: u8)
         rd: rd as u8,
         rs1: rs1 as u8,
         rs2: rs2 as u8,
-        rs3: 0,
+        off: 0,
         rm: 0,
         len,
         wd: if rd == 0 { 32 } else { rd as u8 },
@@ -302,9 +302,8 @@ pub fn decode32(bits: u32) -> Insn {
                 (3, 1) => Op::FnmaddD,
                 _ => return ill,
             };
-            let mut x = insn_rm(op, rd, rs1, rs2, f3, bits);
-            x.rs3 = (bits >> 27) as u8;
-            x
+            // rs3 is `bits[31:27]`, which the handlers read.
+            insn_rm(op, rd, rs1, rs2, f3, bits)
         }
         // OP-FP
         0x14 => decode_zfa(bits, rd, f3, rs1, rs2, f7)
@@ -782,12 +781,17 @@ mod tests {
         rm: u8,
         imm: i32,
     ) -> Insn {
+        // R4 operations' rs3 is not decoded: it stays in the bits.
+        assert!(
+            rs3 == 0 || u32::from(rs3) == bits >> 27,
+            "rs3 {rs3} of {bits:#x}"
+        );
         Insn {
             op,
             rd,
             rs1,
             rs2,
-            rs3,
+            off: 0,
             rm,
             len,
             wd: if rd == 0 { 32 } else { rd },
@@ -1170,7 +1174,7 @@ mod tests {
             proptest::prop_assert_eq!(i.bits, if len == 2 { bits & 0xffff } else { bits });
             proptest::prop_assert_eq!(i.wd, if i.rd == 0 { 32 } else { i.rd });
             proptest::prop_assert!(i.op != Op::NotDecoded);
-            proptest::prop_assert!(i.rd < 32 && i.rs1 < 32 && i.rs2 < 32 && i.rs3 < 32 && i.rm < 8);
+            proptest::prop_assert!(i.rd < 32 && i.rs1 < 32 && i.rs2 < 32 && i.off == 0 && i.rm < 8);
         }
     }
 }

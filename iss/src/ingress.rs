@@ -919,7 +919,7 @@ impl PortEvent {
 
 /// Record in a decoded block's end marker (made by [`Insn::block_end`]) what a [`PortEvent`]
 /// of a run through the whole block says of it: the bytes 1 to 6 of the event's word 2 (see
-/// [`PortEvent`]) go to the marker's bytes 1 to 6 (`rd`, `rs1`, `rs2`, `rs3`, `rm`, `len`),
+/// [`PortEvent`]) go to the marker's bytes 1 to 6 (`rd`, `rs1`, `rs2`, `off`, `rm`, `len`),
 /// where [`PortEvent::block`] takes them with one load. Byte 5, the privilege, stays 0 (the
 /// hart adds it); `op` stays [`Op::NotDecoded`] (the event's kind [`PortEvent::RUN`]); `wd`,
 /// `imm` (the block's length in bytes, the event's word 3) and `bits` keep their meaning.
@@ -927,7 +927,7 @@ pub(crate) fn mark_block_end(end: &mut Insn, block: &[Insn]) {
     let Some(last) = block.last() else { return };
     let e = PortEvent::run(0, 0, end.imm as u32, last, prev_const_of(block), Priv::U);
     let w = e.0[2].to_le_bytes();
-    (end.rd, end.rs1, end.rs2, end.rs3, end.rm, end.len) = (w[1], w[2], w[3], w[4], w[5], w[6]);
+    (end.rd, end.rs1, end.rs2, end.off, end.rm, end.len) = (w[1], w[2], w[3], w[4], w[5], w[6]);
 }
 
 /// Events per batch (1 MiB). Handing a batch to the port's thread wakes it, which costs more

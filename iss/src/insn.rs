@@ -20,7 +20,10 @@ pub struct Insn {
     pub rd: u8,
     pub rs1: u8,
     pub rs2: u8,
-    pub rs3: u8,
+    /// In the decode cache's arena, the instruction's place in its block: halfwords from the
+    /// block's first instruction (handlers are given the block's pc and add it: see
+    /// [`Insn::block_off`]); 0 out of it. (R4 operations' rs3 is read from `bits`.)
+    pub off: u8,
     /// FP rounding mode (0..=7, 7 = dynamic) or, for atomics, aq (bit 1) and rl (bit 0).
     pub rm: u8,
     /// Length in bytes: 2 or 4.
@@ -47,11 +50,40 @@ impl Insn {
         u128::from_le(raw)
     }
 
-    /// This is a block's end marker ([`Insn::block_end`]), with the block's length (the
-    /// empty slot [`Insn::NOT_DECODED`] after an instruction run on its own has none).
+    /// This is a block's end marker ([`Insn::block_end`]), with the block's length (not the
+    /// empty slot [`Insn::NOT_DECODED`], nor the [`Insn::single_end`] after an instruction
+    /// run on its own).
     #[inline(always)]
     pub(crate) fn is_block_end(&self) -> bool {
-        self.op == Op::NotDecoded && self.imm != 0
+        self.op == Op::NotDecoded && self.imm > 0
+    }
+
+    /// Bytes from the start of the instruction's block to it (to the end of the block for
+    /// an end marker, whose `imm` is the block's length, negated after an instruction run on
+    /// its own): a handler for `self` at `pc` is given `pc - block_off()`.
+    #[inline(always)]
+    pub(crate) fn block_off(&self) -> u64 {
+        if self.op == Op::NotDecoded {
+            self.imm.unsigned_abs() as u64
+        } else {
+            2 * self.off as u64
+        }
+    }
+
+    /// [`Insn::block_off`] of an instruction that is not an end marker (what every handler
+    /// but the end marker's knows of its own).
+    #[inline(always)]
+    pub(crate) fn insn_off(&self) -> u64 {
+        2 * self.off as u64
+    }
+
+    /// The end marker after an instruction of `len` bytes run on its own, outside the decode
+    /// cache (`[insn, Insn::single_end(len)]`): not a block's end ([`Insn::is_block_end`]),
+    /// but where its handler finds the pc after the instruction ([`Insn::block_off`]).
+    pub const fn single_end(len: u8) -> Insn {
+        let mut d = Insn::NOT_DECODED;
+        d.imm = -(len as i32);
+        d
     }
 
     /// The cache's empty slot.
@@ -60,7 +92,7 @@ impl Insn {
         rd: 0,
         rs1: 0,
         rs2: 0,
-        rs3: 0,
+        off: 0,
         rm: 0,
         len: 0,
         wd: 32,
@@ -84,7 +116,7 @@ impl Insn {
             rd: 0,
             rs1: 0,
             rs2: 0,
-            rs3: 0,
+            off: 0,
             rm: 0,
             len,
             wd: 32,

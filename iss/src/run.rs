@@ -19,7 +19,7 @@
 
 use crate::bus::{PlatformExit, PAGE_SIZE};
 use crate::decode::{decode, decode16, decode32};
-use crate::exec::{Ix, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::exec::{Blk, Ix, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
@@ -74,12 +74,18 @@ pub(crate) struct Scheduler {
     /// Block chaining ([`crate::exec::done`]): a jump or taken branch of an untraced run
     /// without hooks to a decoded block of the same page goes to that block's first handler
     /// directly instead of returning to the run loop. The page of the running block: its
-    /// virtual base and its number in the decode cache; and how many more blocks may be
-    /// entered so before the run loop sees the chain again (0: no chaining, which is what
-    /// every caller of the handlers but the run loop's blocks finds).
+    /// virtual base and its number in the decode cache.
     pub chain_va: u64,
     pub chain_page: usize,
-    pub chain_left: u32,
+    /// Chaining is on: the handlers run in the run loop's arena, untraced and without hooks
+    /// (off for every other caller of the handlers, whatever its table).
+    pub chain_on: bool,
+    /// The running chain entered a block other than its first.
+    pub chained: bool,
+    /// The links the handlers follow ([`crate::dcache::DecodeCache::links_for`]): the
+    /// cache's own when chaining is on, all zeros when it is off, as long as the arena
+    /// either way. An address, so that the scheduler stays `Send`.
+    pub links: usize,
     /// The cost model's cycle total when time last followed it ([`Machine::quantum_ticks`]),
     /// less the cycles not yet turned into a tick.
     pub cycles_at_tick: u64,
@@ -100,14 +106,17 @@ impl Scheduler {
         swap(&mut self.traps_in_a_row, &mut other.traps_in_a_row);
         swap(&mut self.chain_va, &mut other.chain_va);
         swap(&mut self.chain_page, &mut other.chain_page);
-        swap(&mut self.chain_left, &mut other.chain_left);
+        swap(&mut self.chain_on, &mut other.chain_on);
+        swap(&mut self.chained, &mut other.chained);
+        swap(&mut self.links, &mut other.links);
         swap(&mut self.cycles_at_tick, &mut other.cycles_at_tick);
     }
 }
 
-/// Blocks a chain of handlers enters before it returns to the run loop. It bounds the
-/// recursion where a handler's call is not turned into a jump (every call in a debug build).
-pub(crate) const CHAIN_BLOCKS: u32 = if cfg!(debug_assertions) { 4 } else { 64 };
+/// Instructions a chain of handlers runs at most before it returns to the run loop (its
+/// budget is cut to this). It bounds the recursion where a handler's call is not turned into
+/// a jump (every call in a debug build).
+pub(crate) const CHAIN_INSNS: u64 = if cfg!(debug_assertions) { 256 } else { 1 << 14 };
 
 /// Where [`Machine::run_paused`] pauses, for a debugger. A paused run is resumed by the next
 /// `run`/`run_paused`, inside the quantum it paused in: the instructions, traps, interrupts
@@ -594,8 +603,16 @@ impl Machine {
         let end = self.run_blocks(&mut arena, sink);
         self.dcache.put(arena);
         // Block indices mean nothing outside the run loop's arena.
-        self.sched.chain_left = 0;
+        self.chain_off(2);
         end
+    }
+
+    /// Chaining off for handlers running in a block of `len` instructions (the arena's
+    /// length, or a block of its own): they follow no link and enter no other block.
+    #[inline]
+    pub(crate) fn chain_off(&mut self, len: usize) {
+        self.sched.chain_on = false;
+        self.sched.links = self.dcache.links_for(false, len);
     }
 
     fn run_blocks<S: Sink>(&mut self, arena: &mut Vec<Insn>, sink: &mut S) -> ChunkEnd {
@@ -662,7 +679,10 @@ impl Machine {
                 if !S::DETAIL.any() && !self.mode.per_run() {
                     self.sched.chain_va = page_va;
                     self.sched.chain_page = p;
-                    self.sched.chain_left = CHAIN_BLOCKS;
+                    self.sched.chain_on = true;
+                    self.sched.links = self.dcache.links_for(true, arena.len());
+                } else {
+                    self.chain_off(arena.len());
                 }
                 match self.run_block(arena, k as usize, pc, sink) {
                     BlockEnd::Next(npc) => {
@@ -685,7 +705,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn run_uncached<S: Sink>(&mut self, pc: u64, sink: &mut S) -> Option<ChunkEnd> {
-        self.sched.chain_left = 0;
+        self.chain_off(2);
         let d = match self.fetch_one_triggered(pc) {
             Ok((d, pa)) => {
                 self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
@@ -693,7 +713,7 @@ impl Machine {
             }
             Err(()) => return Some(self.trap_at(pc, &Insn::NOT_DECODED, sink)),
         };
-        match self.run_block(&[d, Insn::NOT_DECODED], 0, pc, sink) {
+        match self.run_block(&[d, Insn::single_end(d.len)], 0, pc, sink) {
             BlockEnd::Next(npc) => self.hart.pc = npc,
             // hart.pc and the budget are already up to date.
             BlockEnd::End(ChunkEnd::Refetch) => {}
@@ -719,12 +739,23 @@ impl Machine {
         if !S::DETAIL.records() {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
-            let chain = self.sched.chain_left;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
+            // The chain runs at most CHAIN_INSNS; the rest of the budget waits here, out of
+            // both `budget` and `budget_start` (whose difference the handlers' clocks read).
+            let cut = left.min(CHAIN_INSNS);
+            let rest = left - cut;
+            self.sched.budget = cut;
+            self.sched.budget_start -= rest;
+            self.sched.chained = false;
             // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
-            // end marker (`exec::Handler`).
-            let npc =
-                unsafe { self.tables[0][arena[k].op as usize](self, arena, Ix::new(k), pc, left) };
+            // end marker (`exec::Handler`); the links are as long as the arena.
+            let npc = unsafe {
+                let d = &arena[k];
+                let bpc = pc.wrapping_sub(d.block_off());
+                self.tables[0][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
+            };
+            self.sched.budget += rest;
+            self.sched.budget_start += rest;
             let mut lcofi = false;
             if S::DETAIL.runs() || self.mode.per_run() {
                 let n = (left - self.sched.budget) as usize;
@@ -748,7 +779,7 @@ impl Machine {
                 // n-th after `k`: it is found again at the trap's pc.
                 let i = k + (left - self.sched.budget) as usize;
                 match arena.get(i) {
-                    Some(d) if self.sched.chain_left == chain => *d,
+                    Some(d) if !self.sched.chained => *d,
                     _ => {
                         // The instruction was just fetched from there; the exception is kept
                         // whatever the fetch says.
@@ -782,7 +813,10 @@ impl Machine {
             let left = self.sched.budget;
             let prv = self.rec.prv;
             // SAFETY: as in the untraced case: `d` is `arena[k]`, checked.
-            let npc = unsafe { self.tables[1][d.op as usize](self, arena, Ix::new(k), pc, left) };
+            let npc = unsafe {
+                let bpc = pc.wrapping_sub(d.block_off());
+                self.tables[1][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
+            };
             let lcofi = self.mode.per_run()
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
                 && self.account_run(arena, k, 1, pc, npc, prv, false);
@@ -829,8 +863,11 @@ impl Machine {
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
         // SAFETY: as in `run_block`: `arena[k]` is checked; the block ends with an end marker.
-        let npc =
-            unsafe { self.tables[2][arena[k].op as usize](self, arena, Ix::new(k), pc, left) };
+        let npc = unsafe {
+            let d = &arena[k];
+            let bpc = pc.wrapping_sub(d.block_off());
+            self.tables[2][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
+        };
         // Retired in the chain: all but one that raised an exception or must be built.
         let n = (left - self.sched.budget) as usize;
         let mut lcofi = false;

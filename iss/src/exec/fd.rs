@@ -8,7 +8,7 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{at, build_record, done, htri, imm, next, Ix};
+use super::{at, build_record, done, htri, imm, next, Blk, Ix};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::Insn;
@@ -82,7 +82,8 @@ impl Machine {
 
     #[inline(always)]
     fn f3(&self, d: &Insn) -> u64 {
-        self.hart.f[(d.rs3 & 31) as usize]
+        // rs3 (R4 operations) is bits 31:27, not decoded into a field.
+        self.hart.f[(d.bits >> 27) as usize]
     }
 }
 
@@ -92,11 +93,12 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: &[Insn], k: Ix, pc: u64, left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: u64) -> u64 {
             if $m.fs_not_dirty::<FX>() {
-                return build_record($m, a, k, pc, left);
+                return build_record($m, a, k, bpc, left);
             }
             let $d = at(a, k);
+            let pc = bpc.wrapping_add($d.insn_off());
             let r = (|| {
                 if $m.fs_off() {
                     return $m.illegal($d);
@@ -242,15 +244,16 @@ unsafe fn fload<
     const SIZE: u8,
 >(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
-    pc: u64,
+    bpc: u64,
     left: u64,
 ) -> u64 {
     if m.fs_not_dirty::<FX>() {
-        return build_record(m, a, k, pc, left);
+        return build_record(m, a, k, bpc, left);
     }
     let d = at(a, k);
+    let pc = bpc.wrapping_add(d.insn_off());
     if m.fs_off() {
         let r = m.illegal(d);
         return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
@@ -280,15 +283,16 @@ unsafe fn fstore<
     const SIZE: u8,
 >(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
-    pc: u64,
+    bpc: u64,
     left: u64,
 ) -> u64 {
     if m.fs_not_dirty::<FX>() {
-        return build_record(m, a, k, pc, left);
+        return build_record(m, a, k, bpc, left);
     }
     let d = at(a, k);
+    let pc = bpc.wrapping_add(d.insn_off());
     if m.fs_off() {
         let r = m.illegal(d);
         return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
@@ -306,12 +310,12 @@ macro_rules! fp_access {
     ($($name:ident => $f:ident, $size:literal;)*) => {$(
         pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
-            a: &[Insn],
+            a: Blk<'_>,
             k: Ix,
-            pc: u64,
+            bpc: u64,
             left: u64,
         ) -> u64 {
-            $f::<REC, CTR, FX, I32, $size>(m, a, k, pc, left)
+            $f::<REC, CTR, FX, I32, $size>(m, a, k, bpc, left)
         }
     )*};
 }

@@ -3,7 +3,9 @@
 //! in the decoded block. RV64I and M are here; the rest is grouped by extension: [`a`]
 //! (atomics), [`fd`] (F and D), [`zicsr`] (CSR access), [`system`] (xRET, WFI, fences).
 //!
-//! A handler executes instruction `a[k]` (its place [`Ix`]) at `pc` with `left` (at least 1)
+//! A handler executes instruction `a[k]` (its place [`Ix`]) of the block that starts at `bpc`
+//! (so at `pc = bpc + a[k].block_off()`: a handler that falls through passes `bpc` on as it
+//! came, and a straight-line instruction never computes its pc) with `left` (at least 1)
 //! instructions of budget. Untraced, a handler whose instruction falls through to the next one dispatches that
 //! one itself (threaded code: a tail call, one indirect jump site per handler), so a block runs
 //! without returning to the run loop; the recursion is bounded by the block length where the
@@ -58,9 +60,32 @@ pub(crate) const BUILD: u64 = 13;
 /// `k < block.len()`, and the block goes on after every instruction that is not an end
 /// marker ([`Op::NotDecoded`], whose handler reads nothing): every block of the decode
 /// cache's arena ends with one, as does every block built for a single instruction
-/// (`[insn, Insn::NOT_DECODED]`). Handlers read their instruction, and the next one when they
+/// (`[insn, Insn::single_end(len)]`). Handlers read their instruction, and the next one when they
 /// fall through to it, without bounds checks ([`at`]).
-pub(crate) type Handler = unsafe fn(&mut Machine, &[Insn], Ix, u64, u64) -> u64;
+pub(crate) type Handler = unsafe fn(&mut Machine, Blk<'_>, Ix, u64, u64) -> u64;
+
+/// The block (or arena) a handler runs in: a slice's start alone, so that it takes one
+/// register of the six the calling convention passes arguments in, not two; the slice's
+/// length is kept in debug builds only, where [`at`] checks against it.
+#[derive(Clone, Copy)]
+pub(crate) struct Blk<'a> {
+    p: *const Insn,
+    #[cfg(debug_assertions)]
+    len: usize,
+    _a: std::marker::PhantomData<&'a [Insn]>,
+}
+
+impl<'a> Blk<'a> {
+    #[inline(always)]
+    pub(crate) fn new(a: &'a [Insn]) -> Blk<'a> {
+        Blk {
+            p: a.as_ptr(),
+            #[cfg(debug_assertions)]
+            len: a.len(),
+            _a: std::marker::PhantomData,
+        }
+    }
+}
 
 /// An instruction's place in its block, as handlers pass it: kept as a byte offset, so that
 /// they address the instruction and the next one without scaling an index.
@@ -87,21 +112,22 @@ impl Ix {
     }
 }
 
-/// `a[k]` at place `k`, without a bounds check.
+/// `a[k]` at place `k`, without a bounds check (debug builds check).
 ///
 /// # Safety
 ///
-/// `k.k() < a.len()`.
+/// `k` is in the block: `k.k()` is less than the length of the slice `a` was made from.
 #[inline(always)]
-pub(crate) unsafe fn at(a: &[Insn], k: Ix) -> &Insn {
-    debug_assert!(
-        k.k() < a.len(),
+pub(crate) unsafe fn at(a: Blk<'_>, k: Ix) -> &Insn {
+    #[cfg(debug_assertions)]
+    assert!(
+        k.k() < a.len,
         "instruction {} of a block of {}",
         k.k(),
-        a.len()
+        a.len
     );
     // SAFETY: the caller's promise; `k.0` is a multiple of the size of an `Insn`.
-    unsafe { &*a.as_ptr().byte_add(k.0) }
+    unsafe { &*a.p.byte_add(k.0) }
 }
 
 /// The handlers when no record is built.
@@ -186,7 +212,7 @@ pub(crate) use htri;
 #[inline(always)]
 pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
     pc: u64,
     left: u64,
@@ -202,23 +228,26 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
             } else {
                 handlers(false, CTR, I32)
             };
-            return t[d.op as usize](m, a, k.next(), r, left);
+            // The block's pc: `pc` less the same offset, which the caller just added to it.
+            let bpc = pc.wrapping_sub(at(a, k).insn_off());
+            return t[d.op as usize](m, a, k.next(), bpc, left);
         }
         m.sched.budget = left;
         return r;
     }
     if !REC && !FX && !CTR && r & 1 == 0 {
         // A jump or taken branch: chain to the target's block when it is decoded in the
-        // running block's page (see `Scheduler::chain_left`).
+        // running block's page (see `Scheduler::chain_on`).
         let left = left - 1;
         let off = r.wrapping_sub(m.sched.chain_va);
-        if left != 0 && m.sched.chain_left != 0 && off < crate::bus::PAGE_SIZE {
+        if left != 0 && m.sched.chain_on && off < crate::bus::PAGE_SIZE {
             let k2 = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
-            // `chain_left` is only non-zero while `a` is the arena whose blocks the page's
-            // table indexes; the check keeps a mistake there from reading past it.
-            if let (true, Some(d2)) = (k2 != 0, a.get(k2)) {
-                m.sched.chain_left -= 1;
-                return handlers(false, false, I32)[d2.op as usize](m, a, Ix::new(k2), r, left);
+            // Chaining is only on while `a` is the arena whose blocks the page's table
+            // indexes (and holds arena indices of blocks).
+            if k2 != 0 {
+                m.sched.chained = true;
+                let k2 = Ix::new(k2);
+                return handlers(false, false, I32)[at(a, k2).op as usize](m, a, k2, r, left);
             }
         }
         m.sched.budget = left;
@@ -229,8 +258,10 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
 
 /// Finish the handler of a direct jump or taken-or-not branch `a[k]` (whose target its pc
 /// fixes) that produced `r`: as [`done`], but a transfer enters the target's block through
-/// the link the decode cache keeps for `a[k]` ([`crate::dcache::DecodeCache::link`]), set on
-/// the first pass by [`chain_link`].
+/// the link the decode cache keeps for `a[k]` ([`Scheduler::links`]), set on the first pass by
+/// [`chain_link`].
+///
+/// [`Scheduler::links`]: crate::run::Scheduler::links
 ///
 /// # Safety
 ///
@@ -243,7 +274,7 @@ pub(crate) unsafe fn done_direct<
     const I32: bool,
 >(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
     pc: u64,
     left: u64,
@@ -251,13 +282,13 @@ pub(crate) unsafe fn done_direct<
 ) -> u64 {
     if !REC && !FX && !CTR && r & 1 == 0 {
         let left = left - 1;
-        if left != 0 && m.sched.chain_left != 0 {
+        if left != 0 {
             if r != next(at(a, k), pc) {
                 return chain::<I32, false>(m, a, k, r, left);
             }
             // Not taken: a jump or branch ends its block, so its end marker follows; go
             // where that goes without dispatching it.
-            return chain::<I32, true>(m, a, k.next(), r, left);
+            return chain::<I32, false>(m, a, k.next(), r, left);
         }
         m.sched.budget = left;
         return r;
@@ -265,9 +296,51 @@ pub(crate) unsafe fn done_direct<
     done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
 }
 
-/// Untraced, with chaining on (`chain_left` non-zero, so `a` is the arena): go on at `r` from
-/// `a[k]`, a direct transfer (`END` false, `left` already counts it) or a block's end marker
-/// (`END`), through `a[k]`'s link when it has one.
+/// Untraced: finish conditional branch `a[k]` at `pc`, `taken` or not, as [`done_direct`]
+/// does, without finding out again from the next pc whether it was taken.
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[inline(always)]
+unsafe fn branch_untraced<const I32: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    pc: u64,
+    left: u64,
+    taken: bool,
+) -> u64 {
+    let d = at(a, k);
+    if taken {
+        let target = pc.wrapping_add(imm(d));
+        if I32 && target & 2 != 0 {
+            let r = m.misaligned_target(target);
+            return special(m, pc, left, r);
+        }
+        let left = left - 1;
+        if left != 0 {
+            return chain::<I32, false>(m, a, k, target, left);
+        }
+        m.sched.budget = left;
+        return target;
+    }
+    let r = next(d, pc);
+    let left = left - 1;
+    if left != 0 {
+        // A branch ends its block, so its end marker follows: go where that goes.
+        return chain::<I32, false>(m, a, k.next(), r, left);
+    }
+    m.sched.budget = left;
+    r
+}
+
+/// Untraced: go on at `r` from `a[k]`, a direct transfer or a block's end marker (`left`
+/// already counts the transfer), through `a[k]`'s link when it has one. `END`: the end
+/// marker's own handler, which retires nothing, so an unlinked `r` returns as [`DECODE`].
+/// With chaining off, every link reads 0 ([`Scheduler::links`]).
+///
+/// [`Scheduler::links`]: crate::run::Scheduler::links
 ///
 /// # Safety
 ///
@@ -275,16 +348,18 @@ pub(crate) unsafe fn done_direct<
 #[inline(always)]
 unsafe fn chain<const I32: bool, const END: bool>(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
     r: u64,
     left: u64,
 ) -> u64 {
-    let l = m.dcache.link(k.k()) as usize;
-    // Links are arena indices of blocks, and `a` is the arena; checked all the same.
-    if let (true, Some(d)) = (l != 0, a.get(l)) {
-        m.sched.chain_left -= 1;
-        return handlers(false, false, I32)[d.op as usize](m, a, Ix::new(l), r, left);
+    // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
+    // arena), the arena index of a block (`DecodeCache::links_for`).
+    let l = unsafe { *(m.sched.links as *const u32).add(k.k()) } as usize;
+    if l != 0 {
+        m.sched.chained = true;
+        let l = Ix::new(l);
+        return handlers(false, false, I32)[at(a, l).op as usize](m, a, l, r, left);
     }
     chain_link::<I32, END>(m, a, k, r, left)
 }
@@ -304,18 +379,20 @@ unsafe fn chain<const I32: bool, const END: bool>(
 #[inline(never)]
 unsafe fn chain_link<const I32: bool, const END: bool>(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
     r: u64,
     left: u64,
 ) -> u64 {
     let off = r.wrapping_sub(m.sched.chain_va);
-    if off < crate::bus::PAGE_SIZE {
+    if m.sched.chain_on && off < crate::bus::PAGE_SIZE {
         let l = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
-        if let (true, Some(d)) = (l != 0, a.get(l)) {
+        // The page's table holds arena indices of blocks, and `a` is the arena.
+        if l != 0 {
             m.dcache.set_link(k.k(), l as u32);
-            m.sched.chain_left -= 1;
-            return handlers(false, false, I32)[d.op as usize](m, a, Ix::new(l), r, left);
+            m.sched.chained = true;
+            let l = Ix::new(l);
+            return handlers(false, false, I32)[at(a, l).op as usize](m, a, l, r, left);
         }
     }
     if END {
@@ -334,7 +411,7 @@ unsafe fn chain_link<const I32: bool, const END: bool>(
 #[inline(never)]
 unsafe fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
     pc: u64,
     left: u64,
@@ -465,14 +542,19 @@ impl Machine {
     }
 
     /// Execute one decoded instruction at `pc` (outside the run loop), with the budget in
-    /// `sched.budget`.
+    /// `sched.budget`. No chaining: its block is not the arena, whose links it would read.
     #[inline]
     pub(crate) fn exec<const REC: bool>(&mut self, d: &Insn, pc: u64) -> u64 {
         let t = self.tables[REC as usize];
-        let block = [*d, Insn::NOT_DECODED];
+        let mut block = [*d, Insn::single_end(d.len)];
+        block[0].off = 0;
         let left = self.sched.budget.max(1);
-        // SAFETY: instruction 0 of a block that ends with an end marker.
-        unsafe { t[d.op as usize](self, &block, Ix::new(0), pc, left) }
+        let chain = (self.sched.chain_on, self.sched.links);
+        self.chain_off(block.len());
+        // SAFETY: instruction 0 of a block that ends with an end marker, chaining off.
+        let r = unsafe { t[d.op as usize](self, Blk::new(&block), Ix::new(0), pc, left) };
+        (self.sched.chain_on, self.sched.links) = chain;
+        r
     }
 }
 
@@ -498,8 +580,9 @@ macro_rules! handlers {
     };
     // Finished by `$fin` (`done`, or `done_direct` for direct jumps and branches).
     (@finish $fin:ident; $($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: &[Insn], $k: Ix, $pc: u64, $left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, bpc: u64, $left: u64) -> u64 {
             let $d = at($a, $k);
+            let $pc = bpc.wrapping_add($d.insn_off());
             let r = $e;
             $fin::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
         }
@@ -555,6 +638,9 @@ macro_rules! branch {
         handlers! {@finish done_direct; $(
             $name => |m, a, k, d, pc, left| {
                 let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
+                if !REC && !FX && !CTR {
+                    return branch_untraced::<I32>(m, a, k, pc, left, taken);
+                }
                 let target = if taken {
                     pc.wrapping_add(imm(d))
                 } else {
@@ -579,9 +665,9 @@ macro_rules! load {
     ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {$(
         pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
-            a: &[Insn],
+            a: Blk<'_>,
             k: Ix,
-            pc: u64,
+            bpc: u64,
             left: u64,
         ) -> u64 {
             /// The access the fast path could not make (misaligned, a TLB miss, not RAM):
@@ -591,12 +677,13 @@ macro_rules! load {
             #[inline(never)]
             unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
                 m: &mut Machine,
-                a: &[Insn],
+                a: Blk<'_>,
                 k: Ix,
-                pc: u64,
+                bpc: u64,
                 left: u64,
             ) -> u64 {
                 let d = at(a, k);
+                let pc = bpc.wrapping_add(d.insn_off());
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let $v = htri!(m, pc, left, m.load::<REC, FX>(addr, $size));
                 m.fx_access::<FX>(k, addr, $v);
@@ -606,10 +693,11 @@ macro_rules! load {
             let d = at(a, k);
             let addr = m.rs1(d).wrapping_add(imm(d));
             let Some($v) = m.load_fast::<REC, FX>(addr, $size) else {
-                return slow::<REC, CTR, FX, I32>(m, a, k, pc, left);
+                return slow::<REC, CTR, FX, I32>(m, a, k, bpc, left);
             };
             m.fx_access::<FX>(k, addr, $v);
             m.wxe::<REC, FX>(d, k, $e);
+            let pc = bpc.wrapping_add(d.insn_off());
             done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
         }
     )*};
@@ -619,9 +707,9 @@ macro_rules! store {
     ($($name:ident => $size:expr;)*) => {$(
         pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
             m: &mut Machine,
-            a: &[Insn],
+            a: Blk<'_>,
             k: Ix,
-            pc: u64,
+            bpc: u64,
             left: u64,
         ) -> u64 {
             /// The store the fast path could not make (misaligned, a TLB miss, a page with
@@ -630,12 +718,13 @@ macro_rules! store {
             #[inline(never)]
             unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
                 m: &mut Machine,
-                a: &[Insn],
+                a: Blk<'_>,
                 k: Ix,
-                pc: u64,
+                bpc: u64,
                 left: u64,
             ) -> u64 {
                 let d = at(a, k);
+                let pc = bpc.wrapping_add(d.insn_off());
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let v = m.rs2(d);
                 htri!(m, pc, left, m.store::<REC, FX>(addr, $size, v));
@@ -647,10 +736,11 @@ macro_rules! store {
             let addr = m.rs1(d).wrapping_add(imm(d));
             let v = m.rs2(d);
             if !m.store_fast::<REC, FX>(addr, $size, v) {
-                return slow::<REC, CTR, FX, I32>(m, a, k, pc, left);
+                return slow::<REC, CTR, FX, I32>(m, a, k, bpc, left);
             }
             m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
             // The fast path never writes a page with decoded code: no block was dropped.
+            let pc = bpc.wrapping_add(d.insn_off());
             done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
         }
     )*};
@@ -871,13 +961,15 @@ pub(crate) unsafe fn end_of_block<
     const I32: bool,
 >(
     m: &mut Machine,
-    a: &[Insn],
+    a: Blk<'_>,
     k: Ix,
-    pc: u64,
+    bpc: u64,
     left: u64,
 ) -> u64 {
+    // The end of the block (`Insn::block_off` of an end marker).
+    let pc = bpc.wrapping_add(at(a, k).imm.unsigned_abs() as u64);
     // A handler is entered with budget left (`left` >= 1).
-    if !REC && !FX && !CTR && m.sched.chain_left != 0 {
+    if !REC && !FX && !CTR {
         return chain::<I32, true>(m, a, k, pc, left);
     }
     m.hart.pc = pc;
@@ -886,8 +978,8 @@ pub(crate) unsafe fn end_of_block<
 }
 
 /// In the `FX` tables, an operation whose record must be built: stop before it.
-pub(super) unsafe fn build_record(m: &mut Machine, _: &[Insn], _: Ix, pc: u64, left: u64) -> u64 {
-    m.hart.pc = pc;
+pub(super) unsafe fn build_record(m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: u64) -> u64 {
+    m.hart.pc = bpc.wrapping_add(at(a, k).block_off());
     m.sched.budget = left;
     BUILD
 }
