@@ -3641,6 +3641,121 @@ mod tests {
         }
     }
 
+    /// A sink that records each pc and error with the source it was told.
+    #[derive(Default)]
+    struct Tagged {
+        src: Option<u16>,
+        pcs: Vec<(Option<u16>, u64)>,
+        errors: Vec<(Option<u16>, u64, String)>,
+    }
+
+    impl FlowSink for Tagged {
+        fn pc(&mut self, pc: u64) {
+            self.pcs.push((self.src, pc));
+        }
+        fn event(&mut self, e: &Event) {
+            if let Event::Error { offset, message } = e {
+                self.errors.push((self.src, *offset, message.clone()));
+            }
+        }
+        fn source(&mut self, src: Option<u16>) {
+            self.src = src;
+        }
+    }
+
+    /// Every source at once ([`SourcesDecoder`]): each source's flow is what a decoder
+    /// following it alone gives, its pcs tagged with its SRC and interleaved as the messages
+    /// are; an error in one source's message is that source's, at its offset in the whole
+    /// stream, and leaves the other's flow alone; a stream without SRC is refused.
+    #[test]
+    fn sources_decoder_follows_every_source() {
+        let f2 = Format {
+            src_bits: 2,
+            ..Format::default()
+        };
+        let other = BASE + 0x100;
+        let one = prog_htm();
+        let two = [
+            sync(sync::EXIT_DEBUG, other),
+            B::ProgTraceCorrelation {
+                evcode: evcode::ENTER_DEBUG,
+                cdf: 1,
+                icnt: 4,
+                hist: Some(1),
+            },
+        ];
+        let push = |bytes: &mut Vec<u8>, src: u16, b: &B| {
+            let m = Message {
+                src,
+                body: b.clone(),
+                tstamp: None,
+            };
+            bytes.extend(to_bytes(&m, &f2));
+        };
+        let mut bytes = Vec::new();
+        push(&mut bytes, 1, &one[0]);
+        push(&mut bytes, 3, &two[0]);
+        push(&mut bytes, 1, &one[1]);
+        push(&mut bytes, 3, &two[1]);
+        for b in &one[2..] {
+            push(&mut bytes, 1, b);
+        }
+        let mut a = prog();
+        a.at(other).h(C_NOP).h(C_NOP).h(C_NOP).h(C_NOP);
+        let cfg = with(htm(), |c| c.set_format(f2));
+        let mut d = SourcesDecoder::new(cfg.clone(), a.image()).unwrap();
+        let mut t = Tagged::default();
+        d.decode_all_for_test(&bytes, &mut t);
+        assert!(t.errors.is_empty(), "{:?}", t.errors);
+        let of = |s: u16| -> Vec<u64> {
+            t.pcs
+                .iter()
+                .filter(|(src, _)| *src == Some(s))
+                .map(|&(_, pc)| pc)
+                .collect()
+        };
+        assert_eq!(of(1), prog_flow());
+        assert_eq!(of(3), vec![other, other + 2, other + 4, other + 6]);
+        assert_eq!(t.pcs.len(), prog_flow().len() + 4);
+        let srcs: Vec<u16> = d.sources().iter().map(|s| s.0).collect();
+        assert_eq!(srcs, vec![1, 3]);
+        assert!(
+            d.sources().iter().all(|s| s.2.is_none()),
+            "both traces ended"
+        );
+
+        // A broken message of source 3 (an unknown TCODE 63 with SRC 3): source 3's error,
+        // at its offset; source 1 decodes on.
+        let mut broken = Vec::new();
+        push(&mut broken, 1, &one[0]);
+        let at = broken.len() as u64;
+        broken.extend([(63 << 2), (3 << 2) | 3]);
+        for b in &one[1..] {
+            push(&mut broken, 1, b);
+        }
+        let mut d = SourcesDecoder::new(cfg.clone(), a.image()).unwrap();
+        let mut t = Tagged::default();
+        d.decode_all_for_test(&broken, &mut t);
+        assert_eq!(t.errors.len(), 1, "{:?}", t.errors);
+        assert_eq!((t.errors[0].0, t.errors[0].1), (Some(3), at));
+        let ones: Vec<u64> = t.pcs.iter().map(|&(_, pc)| pc).collect();
+        assert_eq!(ones, prog_flow());
+
+        let e = SourcesDecoder::new(htm(), a.image()).err().unwrap();
+        assert_eq!(e, SourcesError::NoSrcField);
+        assert!(e.to_string().contains("no SRC field"), "{e}");
+    }
+
+    impl SourcesDecoder {
+        fn decode_all_for_test<S: FlowSink>(&mut self, bytes: &[u8], out: &mut S) {
+            // In two pieces, so that a message split across feeds is framed whole.
+            let (a, b) = bytes.split_at(bytes.len() / 2 + 1);
+            self.feed(a, out);
+            self.feed(b, out);
+            self.finish(out);
+        }
+    }
+
     #[test]
     fn timestamps_absolute_at_sync_relative_otherwise() {
         let ts = Format {
