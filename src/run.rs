@@ -314,6 +314,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     m.boot(entry);
     args.hart.check_boot(&m, &prog)?;
+    if let Some(w) = zicntr_warning(&args, &m) {
+        eprintln!("{w}");
+    }
     let traced = args.trace_hart.resolve(m.harts())?;
     let trace_hart = match &args.trace_hart {
         TraceHarts::One(h) => *h,
@@ -559,6 +562,31 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             ExitCode::from(EXIT_HOST_ERROR)
         }
     })
+}
+
+/// A warning when a kernel is booted (`--kernel`, or a Linux Image as `--payload`) on a hart
+/// without Zicntr: Linux reads `time` (and `cycle`) early in its boot, and the accesses trap
+/// as illegal instructions, so it panics deep in its log. Not an error: bare firmware may not
+/// need the counters.
+fn zicntr_warning(args: &RunArgs, m: &Machine) -> Option<String> {
+    if m.config.isa.zicntr {
+        return None;
+    }
+    let (option, kernel) = match (&args.boot.kernel, &args.payload) {
+        (Some(k), _) => ("--kernel", k),
+        (None, Some(p)) if !is_elf_file(p) => ("--payload", p),
+        _ => return None,
+    };
+    let isa = args.hart.isa.as_deref().unwrap_or("");
+    Some(format!(
+        "hartscope: warning: {option} {}: the hart's ISA (--isa {isa}) lacks Zicntr (the \
+         cycle, time and instret CSRs), which Linux reads early in its boot: their accesses \
+         trap as illegal instructions and the kernel panics, often before its console shows \
+         anything; add _zicntr to --isa (e.g. --isa \
+         {isa}_zicntr), or leave --isa out (the default, {}, has it)",
+        kernel.display(),
+        iss::Isa::DEFAULT_STRING
+    ))
 }
 
 /// The signature, `granularity` bytes per line, each line those bytes as one little-endian
