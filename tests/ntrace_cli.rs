@@ -1348,6 +1348,8 @@ fn log_pcs_by_hart(log: &Path, harts: usize) -> Vec<Vec<String>> {
 #[case::smp("smp", &["--harts", "2"], 2, "all")]
 #[case::sbi_smp("sbi_smp", &["--sbi", "builtin", "--harts", "4"], 4, "all")]
 #[case::sbi_smp_list("sbi_smp", &["--sbi", "builtin", "--harts", "4"], 4, "3,1")]
+// One hart (92,449 beats: handed to the encoder in pieces, with no turns to end).
+#[case::one_hart("cprog", &[], 1, "all")]
 fn several_harts_in_one_stream(
     #[case] name: &str,
     #[case] flags: &[&str],
@@ -1367,7 +1369,7 @@ fn several_harts_in_one_stream(
     capture(&elf, &ntr, &extra);
     let side: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.join("all.ntr.json")).unwrap()).unwrap();
-    let bits = if harts == 2 { 1 } else { 2 };
+    let bits = if harts <= 2 { 1 } else { 2 };
     assert_eq!(side["tr_te_src_bits"], bits, "{side}");
     let want = log_pcs_by_hart(&log, harts);
     let hs: Vec<usize> = if traced == "all" {
@@ -1414,10 +1416,12 @@ fn several_harts_in_one_stream(
             assert!(got[h].is_empty(), "hart {h} is not traced");
         }
     }
-    assert!(
-        order.len() > hs.len(),
-        "the harts' flows interleave in the stream's order: {order:?}"
-    );
+    if hs.len() > 1 {
+        assert!(
+            order.len() > hs.len(),
+            "the harts' flows interleave in the stream's order: {order:?}"
+        );
+    }
 }
 
 /// The SRC options' errors: a hart the machine lacks, a hart listed twice, several harts for

@@ -274,6 +274,9 @@ impl BeatSink for Held {
     }
 }
 
+/// Beats a funnelled hart's port holds at most before they go to its encoder.
+pub const HELD_BEATS: usize = 8192;
+
 /// What the funnel's thread is sent: one hart's beats of one turn (by the hart's slot), or
 /// the end of a hart's trace.
 enum ToFunnel {
@@ -405,11 +408,16 @@ impl<W: Write + Send + 'static> Funnel<W> {
         self.ports.get_mut(s).map(|(_, p)| p)
     }
 
-    /// Hart `hart` retired `r`.
+    /// Hart `hart` retired `r`. A turn's beats are handed over at its end, or earlier when
+    /// [`HELD_BEATS`] have gathered (one hart, or a hart that runs long: memory stays
+    /// bounded, and the order is the same).
     #[inline]
     pub fn retire(&mut self, hart: usize, r: &Retired) {
         if let Some(p) = self.port(hart) {
             p.retire(r);
+            if p.sink_mut().beats.len() >= HELD_BEATS {
+                self.turn_ended(hart);
+            }
         }
     }
 
