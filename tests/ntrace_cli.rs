@@ -1526,6 +1526,21 @@ fn several_harts_errors() {
             "so SRC is 0..=1",
         ],
     );
+    // Without --src, the second source is an error that says how to follow them.
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf)
+            .args(["--pcs", tmp.join("none.txt").to_str().unwrap()]),
+        1,
+        &[
+            "unexpected SRC 1",
+            "it interleaves several sources; follow one (src_filter, \
+           `ntrace decode --src N`) or all (`--src all`)",
+        ],
+    );
     // One hart, with a SRC field: SRC 1 only.
     let one = tmp.join("one.ntr");
     capture(

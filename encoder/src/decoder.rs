@@ -1063,8 +1063,9 @@ impl Core {
                             return self.error(
                                 offset,
                                 format!(
-                                    "unexpected SRC {src} (TCODE {tcode}) in a stream of SRC {s} \
-                                     (set src_filter to demultiplex)"
+                                    "unexpected SRC {src} (TCODE {tcode}) in a stream of SRC {s}: \
+                                     it interleaves several sources; follow one (src_filter, \
+                                     `ntrace decode --src N`) or all (`--src all`)"
                                 ),
                                 out,
                             );
