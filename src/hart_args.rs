@@ -195,7 +195,7 @@ impl HartArgs {
     }
 
     /// Print or write the reports asked for.
-    pub fn reports(&self, m: &Machine, prog: &Program) -> Result<()> {
+    pub fn reports(&self, m: &mut Machine, prog: &Program, ctr_hart: usize) -> Result<()> {
         if let Some(out) = &self.pmu_report {
             let r = m.pmu_report();
             if out.as_os_str() == "-" {
@@ -206,12 +206,13 @@ impl HartArgs {
             }
         }
         if let Some(out) = &self.ctr_report {
-            let Some(ctr) = &m.hart.ctr else {
+            // The hart --trace-hart follows (with one hart, the only one).
+            let Some(ctr) = m.with_hart(ctr_hart, |h| h.ctr.clone()) else {
                 bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");
             };
-            let entries = ctr_report(ctr, prog);
+            let entries = ctr_report(&ctr, prog);
             if out.as_os_str() == "-" {
-                eprint!("{}", ctr_table(ctr, &entries));
+                eprint!("{}", ctr_table(&ctr, &entries));
             } else {
                 std::fs::write(out, serde_json::to_string_pretty(&entries)?)
                     .with_context(|| format!("--ctr-report: cannot write {}", out.display()))?;

@@ -74,9 +74,13 @@ pub struct DecodeArgs {
     /// Symbolised output with disassembly and the events (traps, syncs, ...).
     #[arg(long)]
     pub disasm: bool,
-    /// Follow only the messages of this trace source (SRC).
-    #[arg(long, value_name = "ID")]
-    pub src: Option<u16>,
+    /// Follow only the messages of this trace source (SRC; `hartscope run --trace-hart`
+    /// gives each hart's encoder its index), or `all`: decode every source of the stream,
+    /// each line of the pc flow then `SRC PC` (SRC in decimal, the pc in hex as always:
+    /// `1 80000004`), in the order of the stream's messages; with --disasm each line starts
+    /// `[SRC] `.
+    #[arg(long, value_name = "ID|all", value_parser = parse_src)]
+    pub src: Option<SrcArg>,
     /// The most half-words of code one message may make the decoder walk, its repetitions
     /// (RepeatBranch B-CNT, ResourceFull HREPEAT) included. A message asking for more is
     /// reported as implausible (a decode error at its byte offset) and decoding resumes at
@@ -91,6 +95,23 @@ pub struct DecodeArgs {
     pub return_stack_depth: Option<u8>,
     #[command(flatten)]
     pub format: FormatArgs,
+}
+
+/// `--src`: one source, or all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcArg {
+    One(u16),
+    All,
+}
+
+fn parse_src(s: &str) -> Result<SrcArg, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(SrcArg::All);
+    }
+    s.trim()
+        .parse()
+        .map(SrcArg::One)
+        .map_err(|_| format!("'{s}' is not a SRC value (0..=4095) or `all`"))
 }
 
 /// The encoder settings for a trace: explicit file, sidecar, or none; with whether they give
@@ -193,6 +214,10 @@ struct Printer<W: Write> {
     line: String,
     /// The first write error: the output stops there.
     failed: Option<std::io::Error>,
+    /// Decoding every source (`--src all`): each line says whose it is.
+    all: bool,
+    /// The source whose pcs and events come now (`--src all`).
+    src: Option<u16>,
 }
 
 impl<W: Write> Printer<W> {
@@ -209,6 +234,17 @@ impl<W: Write> FlowSink for Printer<W> {
     fn pc(&mut self, pc: u64) {
         use std::fmt::Write as _;
         self.line.clear();
+        if self.all {
+            match (self.src, self.disasm) {
+                (Some(src), false) => {
+                    let _ = write!(self.line, "{src} ");
+                }
+                (Some(src), true) => {
+                    let _ = write!(self.line, "[{src}] ");
+                }
+                (None, _) => {}
+            }
+        }
         if self.disasm {
             let sym = self
                 .symbols
@@ -229,20 +265,33 @@ impl<W: Write> FlowSink for Printer<W> {
         self.line = line;
     }
 
+    fn source(&mut self, src: Option<u16>) {
+        self.src = src;
+    }
+
     fn event(&mut self, e: &Event) {
+        let whose = match (self.all, self.src) {
+            (true, Some(s)) => format!("SRC {s}: "),
+            _ => String::new(),
+        };
         if let Event::Error { offset, message } = e {
             self.errors += 1;
-            eprintln!("hartscope: ntrace decode: byte {offset:#x}: {message}");
+            eprintln!("hartscope: ntrace decode: byte {offset:#x}: {whose}{message}");
         }
         if let Event::Warning {
             offset, message, ..
         } = e
         {
             // A deviation decoded anyway: standard error, and not a failure.
-            eprintln!("hartscope: ntrace decode: byte {offset:#x}: warning: {message}");
+            eprintln!("hartscope: ntrace decode: byte {offset:#x}: {whose}warning: {message}");
         }
         if !self.disasm {
             return;
+        }
+        if self.all {
+            if let Some(s) = self.src {
+                self.put(format!("[{s}] ").as_bytes());
+            }
         }
         let text = match e {
             Event::Sync { sync, pc, .. } => format!("-- sync (SYNC {sync}) at {pc:#x}"),
@@ -281,7 +330,32 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
             c
         }
     };
-    cfg.src_filter = a.src;
+    if let Some(src) = a.src {
+        let shown = match src {
+            SrcArg::One(n) => n.to_string(),
+            SrcArg::All => "all".into(),
+        };
+        let bits = cfg.format().src_bits;
+        if bits == 0 {
+            bail!(
+                "--src {shown}: the stream's messages carry no SRC field (trTeSrcBits is 0 in \
+                 {}): it has one source; decode it without --src",
+                settings_name(&a.input, &a.format)
+            );
+        }
+        if let SrcArg::One(n) = src {
+            if u32::from(n) >> bits != 0 {
+                bail!(
+                    "--src {n}: the stream's SRC field has {bits} bit{} ({}), so SRC is \
+                     0..={}",
+                    if bits == 1 { "" } else { "s" },
+                    settings_name(&a.input, &a.format),
+                    (1u32 << bits) - 1
+                );
+            }
+            cfg.src_filter = Some(n);
+        }
+    }
     if let Some(d) = a.return_stack_depth {
         cfg.implicit_return_depth = d;
         cfg.implicit_return_depth_known = true;
@@ -348,7 +422,12 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         errors: 0,
         line: String::new(),
         failed: None,
+        all: a.src == Some(SrcArg::All),
+        src: None,
     };
+    if a.src == Some(SrcArg::All) {
+        return decode_all_sources(&a, cfg, image, printer, &to);
+    }
     let mut dec = Decoder::new(cfg, image).map_err(|e| anyhow::anyhow!("ntrace decode: {e}"))?;
     dec.set_work_limit(a.work_limit);
     let read = Arc::new(AtomicU64::new(0));
@@ -370,6 +449,21 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     dec.finish(&mut printer);
+    if let Some(SrcArg::One(n)) = a.src {
+        if dec.followed() == 0 {
+            let seen = dec.sources();
+            let _ = printer.out.flush();
+            bail!(
+                "--src {n}: no message of SRC {n} in {} ({})",
+                a.input.display(),
+                if seen.is_empty() {
+                    "it has no messages".to_string()
+                } else {
+                    format!("its sources: {}", list(&seen))
+                }
+            );
+        }
+    }
     if dec.pc().is_some() {
         // Trace is still on: no ProgTraceCorrelation (EVCODE 0, end of trace) closed it, so
         // the capture was cut short and what ran after the last message is unknown.
@@ -387,6 +481,80 @@ fn decode(a: DecodeArgs) -> Result<ExitCode> {
     }
     if let Err(e) = printer.out.flush() {
         output_failed(e, "the pc flow", &to)?;
+    }
+    Ok(if printer.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `a, b, c`.
+fn list(v: &[u16]) -> String {
+    v.iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where the stream's format came from, for messages: the settings file, or the flags.
+fn settings_name(input: &Path, f: &FormatArgs) -> String {
+    if let Some(p) = &f.config {
+        return format!("its settings {}", p.display());
+    }
+    let side = iss::files::sidecar_path(input);
+    if side.is_file() {
+        return format!("its settings {}", side.display());
+    }
+    "the format flags: no settings file, --src-bits not given".into()
+}
+
+/// `ntrace decode --src all`: every source of the stream, each with its own decoding state,
+/// the pcs interleaved as the stream's messages are, each line naming its source.
+fn decode_all_sources<W: Write>(
+    a: &DecodeArgs,
+    cfg: DecoderConfig,
+    image: Image,
+    mut printer: Printer<W>,
+    to: &str,
+) -> Result<ExitCode> {
+    let mut dec = encoder::decoder::SourcesDecoder::new(cfg, image)
+        .map_err(|e| anyhow::anyhow!("ntrace decode: {e}"))?;
+    dec.set_work_limit(a.work_limit);
+    for_chunks(&a.input, |c| {
+        dec.feed(c, &mut printer);
+        printer.failed.is_none()
+    })?;
+    if let Some(e) = printer.failed.take() {
+        output_failed(e, "the pc flow", to)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    dec.finish(&mut printer);
+    let sources = dec.sources();
+    if sources.is_empty() {
+        eprintln!(
+            "hartscope: ntrace decode: {}: the stream has no messages of any source",
+            a.input.display()
+        );
+        printer.errors += 1;
+    }
+    for (src, _, pc) in &sources {
+        if pc.is_some() {
+            eprintln!(
+                "hartscope: ntrace decode: byte {:#x}: SRC {src}: the stream ends while its \
+                 trace is on (no ProgTraceCorrelation ends it): it was cut short, and its \
+                 instructions after its last message are not in the flow",
+                dec.bytes()
+            );
+            printer.errors += 1;
+        }
+    }
+    if let Some(e) = printer.failed.take() {
+        output_failed(e, "the pc flow", to)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Err(e) = printer.out.flush() {
+        output_failed(e, "the pc flow", to)?;
     }
     Ok(if printer.errors > 0 {
         ExitCode::from(1)

@@ -93,10 +93,12 @@ pub struct RunArgs {
     /// without GDB. `detach` lets the run go on; `kill` ends it (exit status 137).
     #[arg(long, value_name = "PORT")]
     pub gdb: Option<u16>,
-    /// With --harts: the hart whose retirements --ntrace (and the ingress outputs) and
-    /// --tandem record (default 0); the commit log has every hart's.
-    #[arg(long, value_name = "H", default_value_t = 0)]
-    pub trace_hart: usize,
+    /// With --harts: the hart whose retirements --ntrace (and the ingress outputs),
+    /// --tandem and --ctr-report follow (default 0); the commit log has every hart's.
+    /// For --ntrace alone, several: a list (`0,2`) or `all`, each hart's encoder with
+    /// trTeSrcID = its index, their messages in one stream (`ntrace decode --src`).
+    #[arg(long, value_name = "H|H,H...|all", default_value = "0", value_parser = parse_trace_harts)]
+    pub trace_hart: TraceHarts,
     #[command(flatten)]
     pub hart: crate::hart_args::HartArgs,
     #[command(flatten)]
@@ -109,6 +111,72 @@ pub struct RunArgs {
 pub enum MisalignedArg {
     Trap,
     Emulate,
+}
+
+/// `--trace-hart`: the harts the traces follow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceHarts {
+    /// One hart (`--trace-hart H`): every trace follows it, N-Trace as one source.
+    One(usize),
+    /// These harts (`0,2`, in order, no repeats), each an N-Trace source of one stream.
+    List(Vec<usize>),
+    /// Every hart of the machine, each an N-Trace source of one stream.
+    All,
+}
+
+impl TraceHarts {
+    /// The harts, on a machine of `harts`; a hart it lacks is refused by name.
+    pub fn resolve(&self, harts: usize) -> Result<Vec<usize>> {
+        let list = match self {
+            TraceHarts::One(h) => vec![*h],
+            TraceHarts::List(v) => v.clone(),
+            TraceHarts::All => return Ok((0..harts).collect()),
+        };
+        if let Some(h) = list.iter().find(|&&h| h >= harts) {
+            bail!(
+                "--trace-hart {h}: the machine has {} hart{} (0..={})",
+                harts,
+                if harts == 1 { "" } else { "s" },
+                harts - 1
+            );
+        }
+        Ok(list)
+    }
+
+    /// How the option was given, for messages.
+    fn shown(&self) -> String {
+        match self {
+            TraceHarts::One(h) => h.to_string(),
+            TraceHarts::List(v) => v
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            TraceHarts::All => "all".into(),
+        }
+    }
+}
+
+/// `--trace-hart`: `H`, `H,H,...` or `all`.
+fn parse_trace_harts(s: &str) -> Result<TraceHarts, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("all") {
+        return Ok(TraceHarts::All);
+    }
+    let mut v: Vec<usize> = Vec::new();
+    for part in t.split(',') {
+        let h: usize = part.trim().parse().map_err(|_| {
+            format!("'{part}' is not a hart index (give H, a list H,H,... or `all`)")
+        })?;
+        if v.contains(&h) {
+            return Err(format!("hart {h} is listed twice"));
+        }
+        v.push(h);
+    }
+    Ok(match v.as_slice() {
+        [h] => TraceHarts::One(*h),
+        _ => TraceHarts::List(v),
+    })
 }
 
 /// `--pc`: an address in hex (`0x80000000` or `80000000`).
@@ -246,15 +314,41 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     m.boot(entry);
     args.hart.check_boot(&m, &prog)?;
-    if args.trace_hart >= m.harts() {
-        bail!(
-            "--trace-hart {}: the machine has {} hart{} (0..={})",
-            args.trace_hart,
-            m.harts(),
-            if m.harts() == 1 { "" } else { "s" },
-            m.harts() - 1
-        );
+    if let Some(w) = zicntr_warning(&args, &m) {
+        eprintln!("{w}");
     }
+    let traced = args.trace_hart.resolve(m.harts())?;
+    let trace_hart = match &args.trace_hart {
+        TraceHarts::One(h) => *h,
+        several => {
+            // Only N-Trace has a field (SRC) to tell harts apart in one stream.
+            let single: Vec<&str> = [
+                ("--tandem", args.tandem.tandem.is_some()),
+                ("--ingress", args.trace.ingress.is_some()),
+                ("--ctr-report", args.hart.ctr_report.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(n, on)| on.then_some(n))
+            .collect();
+            if !single.is_empty() {
+                bail!(
+                    "--trace-hart {}: {} follow{} one hart (give --trace-hart H); only \
+                     --ntrace takes several harts, in one stream",
+                    several.shown(),
+                    single.join(" and "),
+                    if single.len() == 1 { "s" } else { "" }
+                );
+            }
+            if args.trace.ntrace.is_none() {
+                bail!(
+                    "--trace-hart {}: several harts are for --ntrace (one stream, a source \
+                     per hart); give --ntrace FILE",
+                    several.shown()
+                );
+            }
+            traced[0]
+        }
+    };
     // Listen before any output is created: a port in use is reported first.
     let mut gdb = args.gdb.map(crate::gdb::Server::listen).transpose()?;
     if let Some(path) = &args.uart_input {
@@ -319,14 +413,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if !args.trace.wanted() && args.trace.ingress_csv_flavour.is_some() {
         args.trace.csv_flavour(&Default::default())?;
     }
-    let trace = if args.trace.wanted() {
+    let trace = if !args.trace.wanted() {
+        None
+    } else if let TraceHarts::One(_) = args.trace_hart {
         Some(start_trace(
             &args.trace,
             &m,
             log.is_some() || tandem.is_some() || gdb.is_some() || m.harts() > 1,
         )?)
     } else {
-        None
+        Some(start_funnel(&args.trace, &mut m, &traced)?)
     };
 
     let start = Instant::now();
@@ -343,7 +439,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             log,
             port: trace,
             tandem,
-            trace_hart: args.trace_hart,
+            trace_hart,
             running: 0,
         },
         args.max_insns,
@@ -385,7 +481,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         write_signature(&m, &prog, path, args.signature_granularity)?;
     }
 
-    args.hart.reports(&m, &prog)?;
+    args.hart.reports(&mut m, &prog, trace_hart)?;
     let retired = m.retired();
     if let Some(stats) = &stats {
         if args.trace.stats {
@@ -466,6 +562,31 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             ExitCode::from(EXIT_HOST_ERROR)
         }
     })
+}
+
+/// A warning when a kernel is booted (`--kernel`, or a Linux Image as `--payload`) on a hart
+/// without Zicntr: Linux reads `time` (and `cycle`) early in its boot, and the accesses trap
+/// as illegal instructions, so it panics deep in its log. Not an error: bare firmware may not
+/// need the counters.
+fn zicntr_warning(args: &RunArgs, m: &Machine) -> Option<String> {
+    if m.config.isa.zicntr {
+        return None;
+    }
+    let (option, kernel) = match (&args.boot.kernel, &args.payload) {
+        (Some(k), _) => ("--kernel", k),
+        (None, Some(p)) if !is_elf_file(p) => ("--payload", p),
+        _ => return None,
+    };
+    let isa = args.hart.isa.as_deref().unwrap_or("");
+    Some(format!(
+        "hartscope: warning: {option} {}: the hart's ISA (--isa {isa}) lacks Zicntr (the \
+         cycle, time and instret CSRs), which Linux reads early in its boot: their accesses \
+         trap as illegal instructions and the kernel panics, often before its console shows \
+         anything; add _zicntr to --isa (e.g. --isa \
+         {isa}_zicntr), or leave --isa out (the default, {}, has it)",
+        kernel.display(),
+        iss::Isa::DEFAULT_STRING
+    ))
 }
 
 /// The signature, `granularity` bytes per line, each line those bytes as one little-endian
@@ -603,6 +724,67 @@ fn start_trace(t: &TraceArgs, m: &Machine, records: bool) -> Result<Port> {
         &m.hart.csr,
         records,
     )?)
+}
+
+/// Start the N-Trace capture of several harts into one stream (`encoder::capture::Funnel`):
+/// one encoder per hart, trTeSrcID its index, all with the trTeSrcBits the harts need (or
+/// more, if given).
+fn start_funnel(t: &TraceArgs, m: &mut Machine, harts: &[usize]) -> Result<Port> {
+    let mut enc = t.encoder_config()?;
+    let shown = harts
+        .iter()
+        .map(|h| h.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let last = harts.iter().copied().max().unwrap_or(0);
+    let need = (usize::BITS - last.leading_zeros()).max(1) as u8;
+    if t.tr_te_src_id.is_some() {
+        bail!(
+            "--tr-te-src-id: with several traced harts (--trace-hart {shown}) each hart's \
+             encoder has its index as trTeSrcID"
+        );
+    }
+    if enc.control.tr_te_inhibit_src {
+        bail!(
+            "--tr-te-inhibit-src: several harts in one stream (--trace-hart {shown}) need the \
+             SRC field to tell them apart"
+        );
+    }
+    match enc.control.tr_te_src_bits {
+        0 => enc.control.tr_te_src_bits = need,
+        b if b < need => bail!(
+            "trTeSrcBits {b} (--tr-te-src-bits or the settings file) cannot hold hart {last}: \
+             --trace-hart {shown} needs at least {need}"
+        ),
+        _ => {}
+    }
+    enc.control.tr_te_src_id = harts.first().map_or(0, |&h| h as u16);
+    let icfg = t.ingress_config(&enc)?;
+    if icfg.data {
+        bail!("--ingress-data follows one hart: give --trace-hart H");
+    }
+    let Some(path) = &t.ntrace else {
+        bail!("--trace-hart {shown}: several harts are for --ntrace");
+    };
+    let (f, cfg_path) = open_ntrace(path, t.ntrace_sidecar.as_deref())?;
+    // The settings every encoder shares; each one's trTeSrcID is its hart's index.
+    std::fs::write(&cfg_path, serde_json::to_string_pretty(&enc)?)
+        .with_context(|| format!("cannot write {}", cfg_path.display()))?;
+    let named = Named {
+        out: BufWriter::with_capacity(1 << 20, f),
+        name: if path.as_os_str() == "-" {
+            "the N-Trace stream to standard output".into()
+        } else {
+            path.display().to_string()
+        },
+    };
+    let csrs: Vec<(usize, iss::csr::Csrs)> = harts
+        .iter()
+        .map(|&h| (h, m.with_hart(h, |s| s.csr.clone())))
+        .collect();
+    Ok(encoder::capture::Port::Funnel(
+        encoder::capture::Funnel::start(&enc, named, icfg, &csrs)?,
+    ))
 }
 
 /// The trace's output (`-`: standard output) and where its settings go: `--ntrace-sidecar`,

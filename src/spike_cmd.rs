@@ -55,7 +55,7 @@ pub fn parse(args: &[OsString]) -> Result<RunArgs> {
         trace: Default::default(),
         tandem: Default::default(),
         gdb: None,
-        trace_hart: 0,
+        trace_hart: crate::run::TraceHarts::One(0),
     };
     let mut program = None;
     for (i, a) in args.iter().enumerate() {

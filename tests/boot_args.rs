@@ -591,3 +591,52 @@ fn kernel_program_and_payload_combinations() {
     assert_eq!(out.code(), Some(2));
     assert!(out.stderr_str().contains("PROGRAM"), "{}", out.stderr_str());
 }
+
+/// A kernel on a hart without Zicntr (Linux reads `time` and `cycle` early and panics when
+/// they trap) gets a warning naming the extension and the fix, and runs anyway (a stand-in
+/// that does not read them finishes). `--isa rv64gc` has no Zicntr (G is IMAFD, Zicsr and
+/// Zifencei: `--isa` means what it says); the default ISA and `rv64gc_zicntr` have it, and
+/// a program that is not a kernel is not warned about.
+#[test]
+fn kernel_without_zicntr_is_warned_about() {
+    let (_tmp, image, _initrd) = setup("zicntr");
+    let warning = "lacks Zicntr (the cycle, time and instret CSRs), which Linux reads early";
+    for (isa, warned) in [
+        (Some("rv64gc"), true),
+        (Some("rv64imac"), true),
+        (Some("rv64gc_zicntr"), false),
+        (Some("rva22u64"), false),
+        (None, false),
+    ] {
+        let mut args: Vec<OsString> = vec!["-q".into()];
+        if let Some(i) = isa {
+            args.extend(["--isa".into(), i.into()]);
+        }
+        args.extend(builtin_kernel(&image));
+        let out = run(&args);
+        let stderr = out.stderr_str();
+        assert_eq!(out.code(), Some(0), "{isa:?}: {stderr}");
+        assert_eq!(
+            out.stdout_str(),
+            kernel_lines("0x8ffff000", None, None),
+            "{isa:?}"
+        );
+        assert_eq!(stderr.contains(warning), warned, "{isa:?}: {stderr}");
+        if let (true, Some(i)) = (warned, isa) {
+            let fix = format!("add _zicntr to --isa (e.g. --isa {i}_zicntr)");
+            assert!(stderr.contains(&fix), "{stderr}");
+            assert!(
+                stderr.contains(&format!("--kernel {}", image.display())),
+                "{stderr}"
+            );
+        }
+    }
+    // Not a kernel: no warning.
+    let out = run(&[
+        OsStr::new("-q"),
+        OsStr::new("--isa"),
+        OsStr::new("rv64gc"),
+        program("hello").as_os_str(),
+    ]);
+    assert!(!out.stderr_str().contains("Zicntr"), "{}", out.stderr_str());
+}

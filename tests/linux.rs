@@ -8,7 +8,9 @@
 //!   perf counts equal what `--pmu-report` says the counters counted, the samples' number
 //!   follows from the count and the period, and every sample's IP is in the loop;
 //! - with OpenSBI's fw_jump (Debian's `opensbi`) as the M-mode firmware;
-//! - typed into, with `--uart-input FILE` and in a terminal (tmux, `--uart-input -`).
+//! - typed into, with `--uart-input FILE` and in a terminal (tmux, `--uart-input -`);
+//! - on four harts, and traced on all four into one N-Trace stream, each hart's decoded flow
+//!   its lines of the commit log (over the first 10 M instructions).
 //!
 //! Without the image the tests are skipped with a message; without opensbi or tmux, the
 //! tests that need them are. `HARTSCOPE_REQUIRE_TOOLS=1` (CI) makes any of these a failure.
@@ -497,6 +499,116 @@ fn four_harts_boot_linux() {
         assert!(
             user.ends_with("hartscope init: powering off\nreboot: Power down\n"),
             "{way}:\n{user}"
+        );
+    }
+}
+
+/// Each hart's count of pcs and a hash of them in order (FNV-1a over the pcs' bytes): what
+/// the commit log and the decoded flow are compared by, without holding millions of pcs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Flow {
+    count: u64,
+    hash: u64,
+}
+
+impl Flow {
+    fn add(&mut self, pc: u64) {
+        if self.count == 0 {
+            self.hash = 0xcbf2_9ce4_8422_2325;
+        }
+        self.count += 1;
+        for b in pc.to_le_bytes() {
+            self.hash = (self.hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
+/// The hex number at the start of `b` (up to the first non-hex byte).
+fn hex(b: &[u8]) -> u64 {
+    b.iter()
+        .map_while(|&c| (c as char).to_digit(16))
+        .fold(0, |v, d| v << 4 | u64::from(d))
+}
+
+/// Every line of a file, as bytes, in large reads.
+fn each_line(p: &Path, mut f: impl FnMut(&[u8])) {
+    use std::io::BufRead;
+    let file = std::fs::File::open(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut line = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        if r.read_until(b'\n', &mut line).expect("reading") == 0 {
+            return;
+        }
+        f(&line);
+    }
+}
+
+/// SMP Linux traced on all four harts into one N-Trace stream (`--trace-hart all`, a SRC
+/// per hart): over the first 10 M instructions (the secondary harts start at about 8.7 M),
+/// `ntrace decode --src all` decodes every hart's flow without an error, and each is exactly
+/// that hart's lines of the commit log (count and order). The kernel runs at its virtual
+/// addresses: the decoder gets the Image at its load address and aliased there.
+#[test]
+fn four_harts_traced_in_one_stream() {
+    let test = "four_harts_traced_in_one_stream";
+    let Some(image) = image_or_skip(test) else {
+        return;
+    };
+    let dir = TempDir::new(test);
+    let (ntr, log, pcs) = (
+        dir.join("smp.ntr"),
+        dir.join("smp.log"),
+        dir.join("pcs.txt"),
+    );
+    let start = Instant::now();
+    let mut cmd = hartscope();
+    cmd.args([
+        "run", "-q", "--isa", ISA, "--harts", "4", "--sbi", "builtin",
+    ])
+    .arg("--kernel")
+    .arg(&image)
+    .args(["--max-insns", "10000000", "--trace-hart", "all", "--ntrace"])
+    .arg(&ntr)
+    .arg("--log-commits")
+    .arg(&log);
+    let out = run_with_timeout(&mut cmd, "hartscope run --trace-hart all", TIMEOUT);
+    assert_eq!(out.code(), Some(124), "{}", out.stderr_str());
+    let size = std::fs::metadata(&image).unwrap().len();
+    let mut cmd = hartscope();
+    cmd.args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--raw")
+        .arg(format!("0x80200000:{}", image.display()))
+        .arg("--alias")
+        .arg(format!("0xffffffff80000000:0x80200000:{size:#x}"))
+        .args(["--src", "all", "--pcs"])
+        .arg(&pcs);
+    let out = run_with_timeout(&mut cmd, "ntrace decode --src all", TIMEOUT);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr_str());
+    let mut want = [Flow::default(); 4];
+    each_line(&log, |l| {
+        // `core   N: P 0x<16 hex> ...`
+        if l.len() > 30 && l.starts_with(b"core") {
+            want[(l[7] - b'0') as usize].add(hex(&l[14..30]));
+        }
+    });
+    let mut got = [Flow::default(); 4];
+    each_line(&pcs, |l| {
+        // `SRC PC`
+        got[(l[0] - b'0') as usize].add(hex(&l[2..]));
+    });
+    eprintln!(
+        "{test}: {:.1} s; instructions by hart: {:?}",
+        start.elapsed().as_secs_f64(),
+        want.map(|f| f.count)
+    );
+    for h in 0..4 {
+        assert!(want[h].count > 10_000, "hart {h} ran: {:?}", want[h]);
+        assert_eq!(
+            got[h], want[h],
+            "hart {h}: the decoded flow is its commit log's"
         );
     }
 }

@@ -1319,3 +1319,273 @@ fn trace_hart_follows_one_hart() {
         &["--trace-hart 2: the machine has 2 harts (0..=1)"],
     );
 }
+
+/// Each hart's pcs in a commit log of several harts (`core   N:` lines), the boot ROM's reset
+/// sequence (0x1000-0x1010, which the trace does not show) left out; hex without leading
+/// zeros, by hart.
+fn log_pcs_by_hart(log: &Path, harts: usize) -> Vec<Vec<String>> {
+    let mut by = vec![Vec::new(); harts];
+    for l in std::fs::read_to_string(log).unwrap().lines() {
+        let Some(rest) = l.strip_prefix("core") else {
+            continue;
+        };
+        let mut f = rest.split_whitespace();
+        let h: usize = f.next().unwrap().trim_end_matches(':').parse().unwrap();
+        let pc = u64::from_str_radix(f.nth(1).unwrap().trim_start_matches("0x"), 16).unwrap();
+        if !(0x1000..0x1020).contains(&pc) {
+            by[h].push(format!("{pc:x}"));
+        }
+    }
+    by
+}
+
+/// Several harts in one N-Trace stream (`--trace-hart all`, and a list): each hart's encoder
+/// sends SRC = its index, the sidecar gives the SRC width the harts need, and the decoded
+/// flow of every hart, one at a time (`--src N`) and all at once (`--src all`, lines
+/// `SRC PC`), is exactly that hart's lines of the commit log; `--src all` keeps the stream's
+/// order, so the harts' flows interleave in it.
+#[rstest]
+#[case::smp("smp", &["--harts", "2"], 2, "all")]
+#[case::sbi_smp("sbi_smp", &["--sbi", "builtin", "--harts", "4"], 4, "all")]
+#[case::sbi_smp_list("sbi_smp", &["--sbi", "builtin", "--harts", "4"], 4, "3,1")]
+// One hart (92,449 beats: handed to the encoder in pieces, with no turns to end).
+#[case::one_hart("cprog", &[], 1, "all")]
+fn several_harts_in_one_stream(
+    #[case] name: &str,
+    #[case] flags: &[&str],
+    #[case] harts: usize,
+    #[case] traced: &str,
+) {
+    let tmp = TempDir::new("trace-harts");
+    let elf = program(name);
+    let (ntr, log) = (tmp.join("all.ntr"), tmp.join("all.log"));
+    let mut extra = flags.to_vec();
+    extra.extend([
+        "--trace-hart",
+        traced,
+        "--log-commits",
+        log.to_str().unwrap(),
+    ]);
+    capture(&elf, &ntr, &extra);
+    let side: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.join("all.ntr.json")).unwrap()).unwrap();
+    let bits = if harts <= 2 { 1 } else { 2 };
+    assert_eq!(side["tr_te_src_bits"], bits, "{side}");
+    let want = log_pcs_by_hart(&log, harts);
+    let hs: Vec<usize> = if traced == "all" {
+        (0..harts).collect()
+    } else {
+        traced.split(',').map(|h| h.parse().unwrap()).collect()
+    };
+    for &h in &hs {
+        let pcs = tmp.join(&format!("p{h}.txt"));
+        ok(hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf)
+            .args(["--src", &h.to_string()])
+            .arg("--pcs")
+            .arg(&pcs));
+        assert!(want[h].len() > 100, "hart {h}: {} lines", want[h].len());
+        assert_eq!(lines(&pcs), want[h], "{name}: hart {h} (--src {h})");
+    }
+    let all = tmp.join("all.txt");
+    ok(hartscope()
+        .args(["ntrace", "decode"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf)
+        .args(["--src", "all", "--pcs"])
+        .arg(&all));
+    let text = std::fs::read_to_string(&all).unwrap();
+    let mut got = vec![Vec::new(); harts];
+    let mut order = Vec::new();
+    for l in text.lines() {
+        let (src, pc) = l.split_once(' ').expect("a line `SRC PC`");
+        let src: usize = src.parse().unwrap();
+        got[src].push(pc.to_string());
+        if order.last() != Some(&src) {
+            order.push(src);
+        }
+    }
+    for h in 0..harts {
+        if hs.contains(&h) {
+            assert_eq!(got[h], want[h], "{name}: hart {h} (--src all)");
+        } else {
+            assert!(got[h].is_empty(), "hart {h} is not traced");
+        }
+    }
+    if hs.len() > 1 {
+        assert!(
+            order.len() > hs.len(),
+            "the harts' flows interleave in the stream's order: {order:?}"
+        );
+    }
+}
+
+/// The SRC options' errors: a hart the machine lacks, a hart listed twice, several harts for
+/// a trace that follows one (--tandem, --ingress, --ctr-report) or without --ntrace, a SRC
+/// width too small for the harts or a fixed SRC ID; at decode, a SRC the stream does not have
+/// (naming those it has), one wider than its field, and --src on a stream without SRC.
+#[test]
+fn several_harts_errors() {
+    let tmp = TempDir::new("trace-harts-errors");
+    let elf = program("smp");
+    let ntr = tmp.join("x.ntr");
+    let run = |extra: &[&str], msg: &str| {
+        expect_status(
+            hartscope()
+                .args(["run", "--harts", "2", "--quiet"])
+                .arg(&elf)
+                .args(extra),
+            2,
+            &[msg],
+        );
+    };
+    let n = ntr.to_str().unwrap();
+    run(
+        &["--ntrace", n, "--trace-hart", "0,2"],
+        "--trace-hart 2: the machine has 2 harts (0..=1)",
+    );
+    run(
+        &["--ntrace", n, "--trace-hart", "1,1"],
+        "hart 1 is listed twice",
+    );
+    run(
+        &["--ntrace", n, "--trace-hart", "x"],
+        "'x' is not a hart index (give H, a list H,H,... or `all`)",
+    );
+    let tandem = tmp.join("t.tdm");
+    run(
+        &[
+            "--ntrace",
+            n,
+            "--trace-hart",
+            "all",
+            "--tandem",
+            tandem.to_str().unwrap(),
+        ],
+        "--trace-hart all: --tandem follows one hart (give --trace-hart H)",
+    );
+    let ing = tmp.join("b.jsonl");
+    run(
+        &[
+            "--ntrace",
+            n,
+            "--trace-hart",
+            "0,1",
+            "--ingress",
+            ing.to_str().unwrap(),
+        ],
+        "--trace-hart 0,1: --ingress follows one hart",
+    );
+    run(
+        &["--trace-hart", "all"],
+        "--trace-hart all: several harts are for --ntrace",
+    );
+    run(
+        &["--ntrace", n, "--trace-hart", "all", "--tr-te-src-id", "1"],
+        "--tr-te-src-id: with several traced harts",
+    );
+    expect_status(
+        hartscope()
+            .args(["run", "--sbi", "builtin", "--harts", "4", "--quiet"])
+            .arg(program("sbi_smp"))
+            .args([
+                "--ntrace",
+                n,
+                "--trace-hart",
+                "all",
+                "--tr-te-src-bits",
+                "1",
+            ]),
+        2,
+        &[
+            "trTeSrcBits 1 (--tr-te-src-bits or the settings file) cannot hold hart 3: \
+           --trace-hart 0,1,2,3 needs at least 2",
+        ],
+    );
+
+    // Decoding: the stream of smp's two harts has SRC 0 and 1 (1 bit).
+    capture(&elf, &ntr, &["--harts", "2", "--trace-hart", "all"]);
+    let decode = |src: &str| {
+        let mut c = hartscope();
+        c.args(["ntrace", "decode"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf)
+            .args(["--src", src]);
+        c
+    };
+    expect_status(
+        &mut decode("2"),
+        2,
+        &[
+            "--src 2: the stream's SRC field has 1 bit",
+            "so SRC is 0..=1",
+        ],
+    );
+    // Without --src, the second source is an error that says how to follow them.
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&ntr)
+            .arg("--elf")
+            .arg(&elf)
+            .args(["--pcs", tmp.join("none.txt").to_str().unwrap()]),
+        1,
+        &[
+            "unexpected SRC 1",
+            "it interleaves several sources; follow one (src_filter, \
+           `ntrace decode --src N`) or all (`--src all`)",
+        ],
+    );
+    // One hart, with a SRC field: SRC 1 only.
+    let one = tmp.join("one.ntr");
+    capture(
+        &elf,
+        &one,
+        &[
+            "--harts",
+            "2",
+            "--trace-hart",
+            "1",
+            "--tr-te-src-bits",
+            "2",
+            "--tr-te-src-id",
+            "1",
+        ],
+    );
+    expect_status(
+        hartscope()
+            .args(["ntrace", "decode"])
+            .arg(&one)
+            .arg("--elf")
+            .arg(&elf)
+            .args(["--src", "2"]),
+        2,
+        &["--src 2: no message of SRC 2 in", "(its sources: 1)"],
+    );
+    // A stream without SRC (one hart followed, the default).
+    capture(&elf, &ntr, &["--harts", "2", "--trace-hart", "0"]);
+    expect_status(
+        &mut decode("0"),
+        2,
+        &[
+            "--src 0: the stream's messages carry no SRC field (trTeSrcBits is 0 in its \
+           settings",
+            "decode it without --src",
+        ],
+    );
+    expect_status(
+        &mut decode("all"),
+        2,
+        &["--src all: the stream's messages carry no SRC field"],
+    );
+    expect_status(
+        &mut decode("many"),
+        2,
+        &["'many' is not a SRC value (0..=4095) or `all`"],
+    );
+}

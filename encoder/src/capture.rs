@@ -13,6 +13,9 @@
 //!   own ([`EncoderThread`]).
 //! - [`Port::Records`]: as `Inline`, with the data trace interface (which needs full
 //!   records).
+//! - [`Port::Funnel`]: several harts traced into one N-Trace stream ([`Funnel`]): one
+//!   ingress port and one encoder per hart, their messages merged whole, in the order the
+//!   harts produced them (N-Trace's SRC field tells them apart).
 
 use crate::encoder::{ConfigError, Encoder, EncoderConfig, EncoderStats, EncoderThread};
 use iss::csr::Csrs;
@@ -23,6 +26,7 @@ use iss::record::{At, Retired, TrapRecord, Watched};
 use iss::stage::{Inbox, Stage};
 use iss::{Detail, Machine, NoSink, Sink, Stop};
 use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
 
 /// The encoder: in line with the ingress port (when the port has a thread of its own), or on
 /// a thread of its own (when the port runs on the hart's thread).
@@ -166,11 +170,12 @@ impl<W: Write + Send + 'static> EventSink for PortThread<W> {
     }
 }
 
-/// The ingress port with its outputs, run one of three ways (see the module's doc).
+/// The ingress port with its outputs, run one of four ways (see the module's doc).
 pub enum Port<W: Write + Send + 'static> {
     Threaded(Capture<PortThread<W>>),
     Inline(IngressPort<Outputs<W>, false>),
     Records(IngressPort<Outputs<W>, true>),
+    Funnel(Funnel<W>),
 }
 
 impl<W: Write + Send + 'static> Port<W> {
@@ -181,6 +186,7 @@ impl<W: Write + Send + 'static> Port<W> {
             Port::Threaded(c) => c.finish().finish(),
             Port::Inline(p) => p.finish(),
             Port::Records(p) => p.finish(),
+            Port::Funnel(f) => f.finish(),
         }
     }
 }
@@ -246,6 +252,242 @@ pub fn start<W: Write + Send + 'static>(
     })
 }
 
+// ----------------------------------------------------------------------------------------
+// Several harts into one stream.
+
+/// A funnelled hart's port keeps the beats it finished here until the hart's turn ends.
+#[derive(Default)]
+pub struct Held {
+    beats: Vec<Beat>,
+    /// Where the hart was going when the run ended, once it has.
+    end: Option<(u64, u8)>,
+}
+
+impl BeatSink for Held {
+    fn beats(&mut self, beats: &[Beat], _data: &[DataBeat]) {
+        self.beats.extend_from_slice(beats);
+    }
+
+    fn finish(&mut self, next_pc: u64, prv: u8) -> io::Result<()> {
+        self.end = Some((next_pc, prv));
+        Ok(())
+    }
+}
+
+/// Beats a funnelled hart's port holds at most before they go to its encoder.
+pub const HELD_BEATS: usize = 8192;
+
+/// What the funnel's thread is sent: one hart's beats of one turn (by the hart's slot), or
+/// the end of a hart's trace.
+enum ToFunnel {
+    Beats { slot: usize, beats: Vec<Beat> },
+    End { slot: usize, next_pc: u64, prv: u8 },
+}
+
+/// The trace port all funnelled encoders write to, one whole message at a time.
+struct FunnelOut<W>(Arc<Mutex<W>>);
+
+impl<W: Write> Write for FunnelOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut w = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        w.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let mut w = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        w.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let mut w = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        w.flush()
+    }
+}
+
+/// Several harts traced into one N-Trace stream, as hardware with one encoder per hart and a
+/// trace funnel in front of one trace port: each traced hart has its own ingress port and
+/// its own encoder (trTeSrcID = the hart's index, the same trTeSrcBits for all, N-Trace 4.2:
+/// "each encoder for each enabled hart (in same trace stream) must have same trTeSrcBits and
+/// different trTeSrcID"), with its own output FIFO (without stall, each drains at the
+/// configured rate as its own hart retires: the rate is each encoder's share of the port).
+/// The funnel merges their messages whole, in the order the harts produced them: the hart's
+/// port hands its finished beats over when the hart's turn (its quantum) ends, and one
+/// thread runs the encoders on them in that order, each writing its messages out after its
+/// turn. The stream is the same from run to run.
+pub struct Funnel<W: Write + Send + 'static> {
+    /// The traced harts' ports, by slot, with their hart.
+    ports: Vec<(usize, IngressPort<Held, false>)>,
+    /// The slot of each hart (by hart index), if it is traced.
+    slot: Vec<Option<usize>>,
+    stage: Option<Stage<ToFunnel, io::Result<(W, EncoderStats)>>>,
+    name: String,
+}
+
+impl<W: Write + Send + 'static> Funnel<W> {
+    /// A funnel of the harts `harts` (hart index, its CSRs now), each with an encoder of
+    /// settings `enc` but for trTeSrcID (the hart's index), writing to `out`.
+    pub fn start(
+        enc: &EncoderConfig,
+        out: Named<W>,
+        icfg: IngressConfig,
+        harts: &[(usize, Csrs)],
+    ) -> Result<Funnel<W>, StartError> {
+        let shared = Arc::new(Mutex::new(out.out));
+        let mut encoders = Vec::with_capacity(harts.len());
+        let mut slot = Vec::new();
+        let mut ports = Vec::with_capacity(harts.len());
+        for (i, (h, csr)) in harts.iter().enumerate() {
+            let mut cfg = enc.clone();
+            cfg.control.tr_te_src_id = *h as u16;
+            encoders.push(Some(Encoder::new(cfg, FunnelOut(shared.clone()))?));
+            if slot.len() <= *h {
+                slot.resize(*h + 1, None);
+            }
+            slot[*h] = Some(i);
+            ports.push((*h, IngressPort::new(icfg.clone(), Held::default(), csr)));
+        }
+        let stage = Stage::spawn(
+            "ntrace-funnel",
+            "the N-Trace funnel's thread",
+            PORT_QUEUE,
+            PORT_QUEUE,
+            move |inbox: Inbox<ToFunnel>| {
+                let mut total = EncoderStats::default();
+                let mut first_error = None;
+                for m in inbox.iter() {
+                    match m {
+                        ToFunnel::Beats { slot, mut beats } => {
+                            if let Some(Some(e)) = encoders.get_mut(slot) {
+                                for b in &beats {
+                                    e.beat(b);
+                                }
+                                e.flush_messages();
+                            }
+                            beats.clear();
+                            inbox.give_back(ToFunnel::Beats { slot, beats });
+                        }
+                        ToFunnel::End { slot, next_pc, prv } => {
+                            if let Some(e) = encoders.get_mut(slot).and_then(Option::take) {
+                                match e.finish(next_pc, prv) {
+                                    Ok((_, stats)) => total.add(&stats),
+                                    Err(err) => {
+                                        first_error.get_or_insert(err);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                if encoders.iter().any(Option::is_some) {
+                    return Err(io::Error::other(
+                        "the funnel's input ended without an end of run",
+                    ));
+                }
+                drop(encoders);
+                if let Some(e) = first_error {
+                    return Err(e);
+                }
+                let out = Arc::try_unwrap(shared)
+                    .map_err(|_| io::Error::other("the funnel's output is still shared"))?;
+                let mut w = out.into_inner().unwrap_or_else(|p| p.into_inner());
+                w.flush()?;
+                Ok((w, total))
+            },
+        )
+        .map_err(StartError::Thread)?;
+        Ok(Funnel {
+            ports,
+            slot,
+            stage: Some(stage),
+            name: out.name,
+        })
+    }
+
+    fn port(&mut self, hart: usize) -> Option<&mut IngressPort<Held, false>> {
+        let s = (*self.slot.get(hart)?)?;
+        self.ports.get_mut(s).map(|(_, p)| p)
+    }
+
+    /// Hart `hart` retired `r`. A turn's beats are handed over at its end, or earlier when
+    /// [`HELD_BEATS`] have gathered (one hart, or a hart that runs long: memory stays
+    /// bounded, and the order is the same).
+    #[inline]
+    pub fn retire(&mut self, hart: usize, r: &Retired) {
+        if let Some(p) = self.port(hart) {
+            p.retire(r);
+            if p.sink_mut().beats.len() >= HELD_BEATS {
+                self.turn_ended(hart);
+            }
+        }
+    }
+
+    /// Hart `hart` took trap `t`.
+    pub fn trap(&mut self, hart: usize, t: &TrapRecord) {
+        if let Some(p) = self.port(hart) {
+            p.trap(t);
+        }
+    }
+
+    /// Hart `hart`'s turn ended: its finished beats go to its encoder.
+    pub fn turn_ended(&mut self, hart: usize) {
+        let Some(s) = self.slot.get(hart).copied().flatten() else {
+            return;
+        };
+        let Some(stage) = &self.stage else { return };
+        let p = &mut self.ports[s].1;
+        p.flush_finished();
+        if p.sink_mut().beats.is_empty() {
+            return;
+        }
+        let fresh = match stage.recycled() {
+            Some(ToFunnel::Beats { beats, .. }) => beats,
+            _ => Vec::new(),
+        };
+        let beats = std::mem::replace(&mut p.sink_mut().beats, fresh);
+        stage.send(ToFunnel::Beats { slot: s, beats });
+    }
+
+    /// End the run: every hart's port flushes, and its encoder closes its trace, in slot
+    /// order; the statistics are all encoders' together.
+    pub fn finish(mut self) -> io::Result<Outputs<W>> {
+        let Some(stage) = self.stage.take() else {
+            return Err(io::Error::other("the N-Trace funnel's thread is gone"));
+        };
+        let mut failed = None;
+        for (s, (_, p)) in std::mem::take(&mut self.ports).into_iter().enumerate() {
+            match p.finish() {
+                Ok(mut held) => {
+                    let beats = std::mem::take(&mut held.beats);
+                    if !beats.is_empty() {
+                        stage.send(ToFunnel::Beats { slot: s, beats });
+                    }
+                    let (next_pc, prv) = held.end.unwrap_or((0, 3));
+                    stage.send(ToFunnel::End {
+                        slot: s,
+                        next_pc,
+                        prv,
+                    });
+                }
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+            }
+        }
+        let r = stage.join().unwrap_or_else(|p| Err(p.into()));
+        if let Some(e) = failed {
+            return Err(writing(&self.name, e));
+        }
+        let (_, stats) = r.map_err(|e| writing(&self.name, e))?;
+        Ok(Outputs {
+            encoder: None,
+            writer: None,
+            stats: Some(stats),
+            encoder_name: self.name,
+            writer_name: String::new(),
+        })
+    }
+}
+
 /// The sinks of one run, each optional: a commit log `L` and a tandem writer `T` (any sinks
 /// of full records) and the ingress port. As one [`Sink`] it feeds them all full records (the
 /// port in line); [`run`] runs the hart the cheapest way for the ones present. With a log or a
@@ -270,6 +512,9 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
         if let Some(l) = &mut self.log {
             l.retire(r);
         }
+        if let Some(Port::Funnel(f)) = &mut self.port {
+            f.retire(self.running, r);
+        }
         if self.running != self.trace_hart {
             return;
         }
@@ -281,13 +526,16 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
             Some(Port::Records(p)) => p.retire(r),
             // `start` puts the port on its own thread only when nothing else takes records.
             Some(Port::Threaded(_)) => unreachable!("a port on its own thread takes runs"),
-            None => {}
+            Some(Port::Funnel(_)) | None => {}
         }
     }
 
     fn trap(&mut self, t: &TrapRecord) {
         if let Some(l) = &mut self.log {
             l.trap(t);
+        }
+        if let Some(Port::Funnel(f)) = &mut self.port {
+            f.trap(self.running, t);
         }
         if self.running != self.trace_hart {
             return;
@@ -299,7 +547,7 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
             Some(Port::Inline(p)) => p.trap(t),
             Some(Port::Records(p)) => p.trap(t),
             Some(Port::Threaded(p)) => p.trap(t),
-            None => {}
+            Some(Port::Funnel(_)) | None => {}
         }
     }
 
@@ -316,6 +564,9 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
     }
 
     fn hart(&mut self, h: usize) {
+        if let Some(Port::Funnel(f)) = &mut self.port {
+            f.turn_ended(self.running);
+        }
         self.running = h;
         if let Some(l) = &mut self.log {
             l.hart(h);

@@ -402,6 +402,9 @@ pub trait FlowSink {
     /// counts them).
     fn pc(&mut self, pc: u64);
     fn event(&mut self, e: &Event);
+    /// The source (SRC) whose pcs and events follow, when a [`SourcesDecoder`] decodes
+    /// several; `None` for what belongs to no source (bytes that are not a message).
+    fn source(&mut self, _src: Option<u16>) {}
 }
 
 /// One item of the output, for collecting it in a `Vec<Flow>`.
@@ -963,6 +966,10 @@ struct Core {
     repeat: Option<Repeatable>,
     /// The SRC of the stream when no filter is set (the first seen).
     src_seen: Option<u16>,
+    /// Every SRC seen in the stream (a bit per value; empty without SRC bits).
+    srcs: Vec<u64>,
+    /// Messages of the source followed (all messages without a filter).
+    followed: u64,
     /// The segment the walk is in.
     seg: usize,
     /// Half-words one message may make the decoder walk (its repetitions included); every
@@ -981,6 +988,46 @@ struct Core {
 type R<T> = Result<T, MessageError>;
 
 impl Core {
+    fn new(cfg: DecoderConfig, image: Image) -> Core {
+        let depth = cfg.implicit_return_depth as usize;
+        Core {
+            cfg,
+            image,
+            state: State::Unsynced,
+            pc: 0,
+            addr_ref: 0,
+            time: None,
+            hw_since_icnt: 0,
+            stack: Stack::new(depth),
+            seq_pc: u64::MAX,
+            seq_rd: 0,
+            seq_val: 0,
+            repeat: None,
+            src_seen: None,
+            srcs: Vec::new(),
+            followed: 0,
+            seg: 0,
+            work_limit: DEFAULT_WORK_LIMIT,
+            work_left: DEFAULT_WORK_LIMIT,
+            warned: 0,
+            shallow: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The SRC values seen, in order.
+    fn sources(&self) -> Vec<u16> {
+        let mut v = Vec::new();
+        for (w, bits) in self.srcs.iter().enumerate() {
+            for b in 0..64 {
+                if bits >> b & 1 != 0 {
+                    v.push((w * 64 + b) as u16);
+                }
+            }
+        }
+        v
+    }
+
     fn reset_flow_state(&mut self) {
         self.stack.clear();
         self.hw_since_icnt = 0;
@@ -1001,6 +1048,11 @@ impl Core {
         let f = self.cfg.format();
         if f.src_bits > 0 {
             if let Some(src) = peek_src(bytes, f.src_bits) {
+                let (w, b) = (usize::from(src) / 64, src % 64);
+                if self.srcs.len() <= w {
+                    self.srcs.resize(w + 1, 0);
+                }
+                self.srcs[w] |= 1 << b;
                 match self.cfg.src_filter {
                     Some(want) if want != src => return,
                     Some(_) => {}
@@ -1011,8 +1063,9 @@ impl Core {
                             return self.error(
                                 offset,
                                 format!(
-                                    "unexpected SRC {src} (TCODE {tcode}) in a stream of SRC {s} \
-                                     (set src_filter to demultiplex)"
+                                    "unexpected SRC {src} (TCODE {tcode}) in a stream of SRC {s}: \
+                                     it interleaves several sources; follow one (src_filter, \
+                                     `ntrace decode --src N`) or all (`--src all`)"
                                 ),
                                 out,
                             );
@@ -1022,6 +1075,7 @@ impl Core {
                 }
             }
         }
+        self.followed += 1;
         let m = match msg::parse(bytes, &f) {
             Ok(m) => m,
             Err(e) => {
@@ -1923,30 +1977,9 @@ impl Decoder {
     /// A decoder of streams made with `cfg`, reading code from `image`.
     pub fn new(cfg: DecoderConfig, image: Image) -> Result<Decoder, DecoderConfigError> {
         cfg.validate()?;
-        let depth = cfg.implicit_return_depth as usize;
         Ok(Decoder {
             framer: Framer::new(),
-            core: Core {
-                cfg,
-                image,
-                state: State::Unsynced,
-                pc: 0,
-                addr_ref: 0,
-                time: None,
-                hw_since_icnt: 0,
-                stack: Stack::new(depth),
-                seq_pc: u64::MAX,
-                seq_rd: 0,
-                seq_val: 0,
-                repeat: None,
-                src_seen: None,
-                seg: 0,
-                work_limit: DEFAULT_WORK_LIMIT,
-                work_left: DEFAULT_WORK_LIMIT,
-                warned: 0,
-                shallow: None,
-                stats: Stats::default(),
-            },
+            core: Core::new(cfg, image),
         })
     }
 
@@ -2010,6 +2043,151 @@ impl Decoder {
     /// The next pc, when following the flow.
     pub fn pc(&self) -> Option<u64> {
         (self.core.state == State::On).then_some(self.core.pc)
+    }
+
+    /// The SRC values of the messages seen so far, in order (empty without SRC bits).
+    pub fn sources(&self) -> Vec<u16> {
+        self.core.sources()
+    }
+
+    /// Messages of the source followed so far (with `src_filter`, those of that SRC; else
+    /// all).
+    pub fn followed(&self) -> u64 {
+        self.core.followed
+    }
+}
+
+/// Decodes every source of a stream whose messages several encoders interleave (SRC, one
+/// hart each: N-Trace 4.2, "decoder for a specific hart should only look for messages with
+/// SRC for that hart"), each source with its own decoding state, as if one [`Decoder`] with
+/// `src_filter` followed each, in one pass: messages are framed once and each goes to its
+/// source's state, its offsets those of the whole stream. Before a source's pcs and events
+/// the sink is told whose they are ([`FlowSink::source`]), so a flow of several harts comes
+/// out interleaved as their messages are.
+pub struct SourcesDecoder {
+    framer: Framer,
+    /// The settings a source's state starts from when its first message comes.
+    cfg: DecoderConfig,
+    /// The program image, one for all sources: lent to the source whose message is being
+    /// decoded (a hostile stream of 4096 sources costs 4096 small states, not 4096 images).
+    image: Image,
+    work_limit: u64,
+    /// Each source's state, by SRC.
+    cores: std::collections::BTreeMap<u16, Core>,
+    /// Errors that belong to no source (framing, messages too short for SRC).
+    errors: u64,
+}
+
+/// Why a [`SourcesDecoder`] cannot decode a stream of these settings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SourcesError {
+    #[error(transparent)]
+    Config(#[from] DecoderConfigError),
+    #[error("the stream's messages carry no SRC field (trTeSrcBits 0): it has one source")]
+    NoSrcField,
+}
+
+impl SourcesDecoder {
+    /// A decoder of every source of streams made with `cfg` (whose `src_filter` is
+    /// ignored), reading code from `image`.
+    pub fn new(mut cfg: DecoderConfig, image: Image) -> Result<SourcesDecoder, SourcesError> {
+        cfg.src_filter = None;
+        cfg.validate()?;
+        if cfg.format().src_bits == 0 {
+            return Err(SourcesError::NoSrcField);
+        }
+        Ok(SourcesDecoder {
+            framer: Framer::new(),
+            cfg,
+            image,
+            work_limit: DEFAULT_WORK_LIMIT,
+            cores: Default::default(),
+            errors: 0,
+        })
+    }
+
+    /// As [`Decoder::set_work_limit`], for each source.
+    pub fn set_work_limit(&mut self, halfwords: u64) {
+        self.work_limit = halfwords.max(1);
+        for c in self.cores.values_mut() {
+            c.work_limit = self.work_limit;
+        }
+    }
+
+    /// Decodes the next bytes of the stream.
+    pub fn feed<S: FlowSink>(&mut self, chunk: &[u8], out: &mut S) {
+        let bits = self.cfg.format().src_bits;
+        let (cores, cfg, image, limit, errors) = (
+            &mut self.cores,
+            &self.cfg,
+            &mut self.image,
+            self.work_limit,
+            &mut self.errors,
+        );
+        self.framer.push(chunk, |fr| match fr {
+            Frame::Message { offset, bytes } => match peek_src(bytes, bits) {
+                Some(src) => {
+                    let core = cores.entry(src).or_insert_with(|| {
+                        let mut c = cfg.clone();
+                        c.src_filter = Some(src);
+                        let mut core = Core::new(c, Image::new());
+                        core.work_limit = limit;
+                        core
+                    });
+                    out.source(Some(src));
+                    std::mem::swap(&mut core.image, image);
+                    core.message(bytes, offset, out);
+                    std::mem::swap(&mut core.image, image);
+                }
+                None => {
+                    *errors += 1;
+                    out.source(None);
+                    out.event(&Event::Error {
+                        offset,
+                        message: format!(
+                            "a message of {} bytes is too short for its {bits}-bit SRC field",
+                            bytes.len()
+                        ),
+                    });
+                }
+            },
+            Frame::Error { offset, message } => {
+                *errors += 1;
+                out.source(None);
+                out.event(&Event::Error { offset, message });
+            }
+        });
+    }
+
+    /// The end of the stream (a partial message is reported).
+    pub fn finish<S: FlowSink>(&mut self, out: &mut S) {
+        let errors = &mut self.errors;
+        self.framer.finish(|fr| {
+            if let Frame::Error { offset, message } = fr {
+                *errors += 1;
+                out.source(None);
+                out.event(&Event::Error { offset, message });
+            }
+        });
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes(&self) -> u64 {
+        self.framer.pos()
+    }
+
+    /// The sources seen so far, in order, each with its statistics and, when the flow is
+    /// being followed (trace on), its next pc.
+    pub fn sources(&self) -> Vec<(u16, Stats, Option<u64>)> {
+        self.cores
+            .iter()
+            .map(|(s, c)| (*s, c.stats, (c.state == State::On).then_some(c.pc)))
+            .collect()
+    }
+
+    /// Errors that belong to no source.
+    pub fn unattributed_errors(&self) -> u64 {
+        self.errors
     }
 }
 
@@ -3465,6 +3643,121 @@ mod tests {
                 assert_eq!(errors(&f)[0].0, offs2[0]);
             }
             _ => unreachable!(),
+        }
+    }
+
+    /// A sink that records each pc and error with the source it was told.
+    #[derive(Default)]
+    struct Tagged {
+        src: Option<u16>,
+        pcs: Vec<(Option<u16>, u64)>,
+        errors: Vec<(Option<u16>, u64, String)>,
+    }
+
+    impl FlowSink for Tagged {
+        fn pc(&mut self, pc: u64) {
+            self.pcs.push((self.src, pc));
+        }
+        fn event(&mut self, e: &Event) {
+            if let Event::Error { offset, message } = e {
+                self.errors.push((self.src, *offset, message.clone()));
+            }
+        }
+        fn source(&mut self, src: Option<u16>) {
+            self.src = src;
+        }
+    }
+
+    /// Every source at once ([`SourcesDecoder`]): each source's flow is what a decoder
+    /// following it alone gives, its pcs tagged with its SRC and interleaved as the messages
+    /// are; an error in one source's message is that source's, at its offset in the whole
+    /// stream, and leaves the other's flow alone; a stream without SRC is refused.
+    #[test]
+    fn sources_decoder_follows_every_source() {
+        let f2 = Format {
+            src_bits: 2,
+            ..Format::default()
+        };
+        let other = BASE + 0x100;
+        let one = prog_htm();
+        let two = [
+            sync(sync::EXIT_DEBUG, other),
+            B::ProgTraceCorrelation {
+                evcode: evcode::ENTER_DEBUG,
+                cdf: 1,
+                icnt: 4,
+                hist: Some(1),
+            },
+        ];
+        let push = |bytes: &mut Vec<u8>, src: u16, b: &B| {
+            let m = Message {
+                src,
+                body: b.clone(),
+                tstamp: None,
+            };
+            bytes.extend(to_bytes(&m, &f2));
+        };
+        let mut bytes = Vec::new();
+        push(&mut bytes, 1, &one[0]);
+        push(&mut bytes, 3, &two[0]);
+        push(&mut bytes, 1, &one[1]);
+        push(&mut bytes, 3, &two[1]);
+        for b in &one[2..] {
+            push(&mut bytes, 1, b);
+        }
+        let mut a = prog();
+        a.at(other).h(C_NOP).h(C_NOP).h(C_NOP).h(C_NOP);
+        let cfg = with(htm(), |c| c.set_format(f2));
+        let mut d = SourcesDecoder::new(cfg.clone(), a.image()).unwrap();
+        let mut t = Tagged::default();
+        d.decode_all_for_test(&bytes, &mut t);
+        assert!(t.errors.is_empty(), "{:?}", t.errors);
+        let of = |s: u16| -> Vec<u64> {
+            t.pcs
+                .iter()
+                .filter(|(src, _)| *src == Some(s))
+                .map(|&(_, pc)| pc)
+                .collect()
+        };
+        assert_eq!(of(1), prog_flow());
+        assert_eq!(of(3), vec![other, other + 2, other + 4, other + 6]);
+        assert_eq!(t.pcs.len(), prog_flow().len() + 4);
+        let srcs: Vec<u16> = d.sources().iter().map(|s| s.0).collect();
+        assert_eq!(srcs, vec![1, 3]);
+        assert!(
+            d.sources().iter().all(|s| s.2.is_none()),
+            "both traces ended"
+        );
+
+        // A broken message of source 3 (an unknown TCODE 63 with SRC 3): source 3's error,
+        // at its offset; source 1 decodes on.
+        let mut broken = Vec::new();
+        push(&mut broken, 1, &one[0]);
+        let at = broken.len() as u64;
+        broken.extend([(63 << 2), (3 << 2) | 3]);
+        for b in &one[1..] {
+            push(&mut broken, 1, b);
+        }
+        let mut d = SourcesDecoder::new(cfg.clone(), a.image()).unwrap();
+        let mut t = Tagged::default();
+        d.decode_all_for_test(&broken, &mut t);
+        assert_eq!(t.errors.len(), 1, "{:?}", t.errors);
+        assert_eq!((t.errors[0].0, t.errors[0].1), (Some(3), at));
+        let ones: Vec<u64> = t.pcs.iter().map(|&(_, pc)| pc).collect();
+        assert_eq!(ones, prog_flow());
+
+        let e = SourcesDecoder::new(htm(), a.image()).err().unwrap();
+        assert_eq!(e, SourcesError::NoSrcField);
+        assert!(e.to_string().contains("no SRC field"), "{e}");
+    }
+
+    impl SourcesDecoder {
+        fn decode_all_for_test<S: FlowSink>(&mut self, bytes: &[u8], out: &mut S) {
+            // In two pieces, so that a message split across feeds is framed whole.
+            let (a, b) = bytes.split_at(bytes.len() / 2 + 1);
+            self.feed(a, out);
+            self.feed(b, out);
+            self.finish(out);
         }
     }
 

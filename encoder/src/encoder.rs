@@ -241,6 +241,19 @@ pub struct EncoderStats {
     pub halfwords: u64,
 }
 
+impl EncoderStats {
+    /// Add another encoder's statistics (encoders funnelled into one stream).
+    pub fn add(&mut self, o: &EncoderStats) {
+        for (t, n) in &o.messages {
+            *self.messages.entry(*t).or_default() += n;
+        }
+        self.bytes += o.bytes;
+        self.dropped += o.dropped;
+        self.beats += o.beats;
+        self.halfwords += o.halfwords;
+    }
+}
+
 /// An event waiting for its target address (the next beat's first instruction).
 #[derive(Clone, Copy, Debug)]
 enum Pending {
@@ -435,6 +448,13 @@ impl<W: Write> Encoder<W> {
         if !matches!(body, Body::Ownership { .. } | Body::Error { .. }) {
             self.window_broken = true;
         }
+    }
+
+    /// Write out the messages encoded so far (each whole), instead of when 64 KiB have
+    /// gathered: encoders funnelled into one stream do so after each hart's turn, so that
+    /// their messages interleave in the order they were produced.
+    pub fn flush_messages(&mut self) {
+        self.write_out();
     }
 
     fn write_out(&mut self) {

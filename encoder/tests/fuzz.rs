@@ -2,7 +2,9 @@
 //! real encoded streams (shipped programs traced under several encoder settings) mutated by
 //! bit flips, byte edits, truncations and splices, go into the decoder and the dump. Neither
 //! may panic; the output per input byte is bounded (the decoder's work limit); every decode
-//! error carries an offset inside the stream; the dump's lines start with their offset.
+//! error carries an offset inside the stream; the dump's lines start with their offset. The
+//! decoder of every source at once (`SourcesDecoder`) gets the same streams, and real streams
+//! of two sources interleaved at random decode, per source, exactly as each alone.
 //!
 //! Cases: `fuzz_cases()` (a few seconds in `cargo test`; `HARTSCOPE_FUZZ_CASES=N` for long
 //! runs).
@@ -10,7 +12,7 @@
 mod common;
 
 use common::{fuzz_cases, Case, Drive, Expectation};
-use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink};
+use encoder::decoder::{Decoder, DecoderConfig, Event, FlowSink, SourcesDecoder};
 use encoder::dump::Dumper;
 use encoder::encoder::{EncoderConfig, TraceControl, BTM};
 use encoder::image::Image;
@@ -160,6 +162,7 @@ impl FlowSink for Count {
 
 /// Decodes `bytes` in chunks of `chunk` and dumps them (both kinds); checks the bounds.
 fn check(cfg: &EncoderConfig, img: Image, bytes: &[u8], chunk: usize) -> Result<(), TestCaseError> {
+    let img_all = img.clone();
     let mut d = Decoder::new(DecoderConfig::for_encoder(cfg), img).unwrap();
     d.set_work_limit(WORK);
     let len = bytes.len() as u64;
@@ -183,6 +186,33 @@ fn check(cfg: &EncoderConfig, img: Image, bytes: &[u8], chunk: usize) -> Result<
         c.pcs,
         c.events
     );
+    if cfg.format().src_bits > 0 {
+        // Every source at once: the same bounds (a message goes to one source).
+        let mut d = SourcesDecoder::new(DecoderConfig::for_encoder(cfg), img_all).unwrap();
+        d.set_work_limit(WORK);
+        let mut c = Count {
+            pcs: 0,
+            events: 0,
+            len,
+            bad_offset: None,
+        };
+        for part in bytes.chunks(chunk.max(1)) {
+            d.feed(part, &mut c);
+        }
+        d.finish(&mut c);
+        prop_assert_eq!(
+            c.bad_offset,
+            None,
+            "an error offset outside the stream (all)"
+        );
+        prop_assert!(
+            c.pcs + c.events <= bound,
+            "{} pcs and {} events from {len} bytes (all sources)",
+            c.pcs,
+            c.events
+        );
+        prop_assert!(d.sources().len() as u64 <= len / 2 + 1);
+    }
     for raw in [false, true] {
         let mut dumper = Dumper::new(cfg.format(), raw);
         let mut out = Vec::new();
@@ -275,6 +305,87 @@ proptest! {
         let c = corpus();
         let s = &c[which % c.len()];
         check(&s.cfg, image(s.program), &bytes, chunk)?;
+    }
+}
+
+/// Each source's pcs (by the SRC the decoder names), and the errors.
+#[derive(Default)]
+struct BySource {
+    src: Option<u16>,
+    pcs: std::collections::BTreeMap<Option<u16>, Vec<u64>>,
+    errors: Vec<String>,
+}
+
+impl FlowSink for BySource {
+    fn pc(&mut self, pc: u64) {
+        self.pcs.entry(self.src).or_default().push(pc);
+    }
+    fn event(&mut self, e: &Event) {
+        if let Event::Error { offset, message } = e {
+            self.errors
+                .push(format!("{:?} at {offset}: {message}", self.src));
+        }
+    }
+    fn source(&mut self, src: Option<u16>) {
+        self.src = src;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+
+    /// A real stream's messages given two SRCs (2 and 5, in 3 bits) and interleaved at
+    /// random, as a funnel interleaves two harts' whole messages, fed in chunks of any size:
+    /// `SourcesDecoder` decodes each source exactly as the stream alone decodes, with no
+    /// error, and names no other source.
+    #[test]
+    fn interleaved_sources_decode_as_alone(
+        which in any::<usize>(),
+        picks in proptest::collection::vec(any::<bool>(), 1..64),
+        chunk in 1usize..300,
+    ) {
+        let c = corpus();
+        let s = &c[which % c.len()];
+        let mut alone = Vec::new();
+        Decoder::new(DecoderConfig::for_encoder(&s.cfg), image(s.program))
+            .unwrap()
+            .decode_all(&s.bytes, &mut alone);
+        let want: Vec<u64> = alone
+            .iter()
+            .filter_map(|f| match f {
+                encoder::decoder::Flow::Pc(pc) => Some(*pc),
+                _ => None,
+            })
+            .collect();
+        let mut cfg = s.cfg.clone();
+        cfg.control.tr_te_src_bits = 3;
+        cfg.control.tr_te_inhibit_src = false;
+        let f = cfg.format();
+        let msgs = common::messages(&s.bytes, &s.cfg.format());
+        let (mut a, mut b) = (0, 0);
+        let mut bytes = Vec::new();
+        let mut k = 0;
+        while a < msgs.len() || b < msgs.len() {
+            let take_a = b == msgs.len() || (a < msgs.len() && picks[k % picks.len()]);
+            k += 1;
+            let (src, i) = if take_a { (2, &mut a) } else { (5, &mut b) };
+            let mut m = msgs[*i].1.clone();
+            m.src = src;
+            bytes.extend(encoder::msg::to_bytes(&m, &f));
+            *i += 1;
+        }
+        let mut d = SourcesDecoder::new(DecoderConfig::for_encoder(&cfg), image(s.program))
+            .unwrap();
+        let mut out = BySource::default();
+        for part in bytes.chunks(chunk) {
+            d.feed(part, &mut out);
+        }
+        d.finish(&mut out);
+        prop_assert!(out.errors.is_empty(), "{:?}", out.errors);
+        let srcs: Vec<Option<u16>> = out.pcs.keys().copied().collect();
+        prop_assert_eq!(srcs, vec![Some(2), Some(5)]);
+        prop_assert_eq!(&out.pcs[&Some(2)], &want, "source 2");
+        prop_assert_eq!(&out.pcs[&Some(5)], &want, "source 5");
     }
 }
 

@@ -723,8 +723,9 @@ fn every_program_is_covered() {
         "isa_sdtrig",
         "breakpoint",
         "ctr_trigger",
-        // Several harts: the trace follows one (`--trace-hart`); tests/ntrace_cli.rs's
-        // `trace_hart_follows_one_hart` round-trips each hart of `smp` through the CLI.
+        // Several harts: tests/ntrace_cli.rs's `trace_hart_follows_one_hart` round-trips
+        // each hart of `smp` alone (`--trace-hart H`), and `several_harts_in_one_stream`
+        // every hart of `smp` and `sbi_smp` in one stream (`--trace-hart all`, SRC).
         "smp",
         "sbi_smp",
     ];

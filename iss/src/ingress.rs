@@ -363,6 +363,28 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
     }
 
+    /// Hand the finished beats to the sink now, keeping the one still being built (several
+    /// harts' ports funnelled into one stream hand theirs over at the end of each hart's
+    /// quantum, so that the stream keeps the order in which the harts ran). Without data
+    /// trace only: a port with data trace must own the accesses of the beat being built.
+    pub fn flush_finished(&mut self) {
+        debug_assert!(!DATA);
+        if !self.open {
+            self.flush();
+        } else if self.batch.len() > 1 {
+            let open = self.batch.pop();
+            self.open = false;
+            self.flush();
+            self.batch.extend(open);
+            self.open = true;
+        }
+    }
+
+    /// The sink the beats go to.
+    pub fn sink_mut(&mut self) -> &mut B {
+        &mut self.out
+    }
+
     /// Finish the beat being built.
     #[inline]
     fn close(&mut self) {
