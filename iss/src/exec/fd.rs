@@ -234,7 +234,9 @@ fp_ops! {
     fltq_d => x, -, |m, d, _rm| fp::ltq_d(m.f1(d), m.f2(d));
 }
 
-/// FP loads: `flw` boxes the loaded single.
+/// FP loads: `flw` boxes the loaded single. The common case (FS on, an aligned load from RAM
+/// through the TLB) makes no call; anything else runs the instruction again out of line
+/// ([`fload_slow`]), as the integer loads do.
 #[inline(always)]
 unsafe fn fload<
     const REC: bool,
@@ -253,6 +255,34 @@ unsafe fn fload<
         return build_record(m, a, k, bpc, left);
     }
     let d = at(a, k);
+    if m.fs_off() {
+        return fload_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+    }
+    let addr = m.rs1(d).wrapping_add(imm(d));
+    // Nothing is recorded unless the load is made.
+    let Some(raw) = m.load_fast::<REC, FX>(addr, SIZE) else {
+        return fload_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+    };
+    fload_done::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left, addr, raw)
+}
+
+/// [`fload`] with FS off, or a load its fast path could not make.
+#[cold]
+#[inline(never)]
+unsafe fn fload_slow<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const SIZE: u8,
+>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    bpc: u64,
+    left: u64,
+) -> u64 {
+    let d = at(a, k);
     let pc = bpc.wrapping_add(d.insn_off());
     if m.fs_off() {
         let r = m.illegal(d);
@@ -260,6 +290,28 @@ unsafe fn fload<
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let raw = htri!(m, pc, left, m.load::<REC, FX>(addr, SIZE));
+    fload_done::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left, addr, raw)
+}
+
+/// An FP load read `raw` at `addr`: write f[rd] and go on.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fload_done<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const SIZE: u8,
+>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    bpc: u64,
+    left: u64,
+    addr: u64,
+    raw: u64,
+) -> u64 {
+    let d = at(a, k);
     let v = if SIZE == 4 {
         fp::box_s(raw as u32)
     } else {
@@ -270,10 +322,12 @@ unsafe fn fload<
     if FX {
         m.effects[k.k()].value = v;
     }
+    let pc = bpc.wrapping_add(d.insn_off());
     done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
 }
 
-/// FP stores write the register's raw low bits (no unboxing).
+/// FP stores write the register's raw low bits (no unboxing). As [`fload`], the common case
+/// makes no call.
 #[inline(always)]
 unsafe fn fstore<
     const REC: bool,
@@ -291,6 +345,37 @@ unsafe fn fstore<
     if m.fs_not_dirty::<FX>() {
         return build_record(m, a, k, bpc, left);
     }
+    let d = at(a, k);
+    if m.fs_off() {
+        return fstore_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+    }
+    let addr = m.rs1(d).wrapping_add(imm(d));
+    let v = m.f2(d);
+    if !m.store_fast::<REC, FX>(addr, SIZE, v) {
+        return fstore_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+    }
+    m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
+    // The fast path never writes a page with decoded code: no block was dropped.
+    let pc = bpc.wrapping_add(d.insn_off());
+    done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+}
+
+/// [`fstore`] with FS off, or a store its fast path could not make.
+#[cold]
+#[inline(never)]
+unsafe fn fstore_slow<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const SIZE: u8,
+>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    bpc: u64,
+    left: u64,
+) -> u64 {
     let d = at(a, k);
     let pc = bpc.wrapping_add(d.insn_off());
     if m.fs_off() {
