@@ -621,6 +621,9 @@ program_tests!(
     isa_sstc,
     isa_svpte,
     isa_svinval,
+    isa_sdtrig,
+    breakpoint,
+    ctr_trigger,
 );
 
 /// `fencei` runs code, rewrites it, and runs it again: no single image describes it. Its
@@ -717,9 +720,6 @@ fn every_program_is_covered() {
         "isa_sstc",
         "isa_svpte",
         "isa_svinval",
-        // Open: a debug trigger's breakpoint taken before its instruction is fetched (an
-        // exception record without an instruction, not a fetch fault) is not yet followed by
-        // the ingress port and encoder: the decoded flow misses that pc. Not cases yet.
         "isa_sdtrig",
         "breakpoint",
         "ctr_trigger",

@@ -449,11 +449,18 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// exceptions and interrupts are reported on the open beat when it ends with itype 0, or
     /// on a beat of their own with iretire 0.
     fn see_trap(&mut self, t: &TrapRecord) {
-        let retires = matches!(
-            t.cause,
-            Cause::Exception(Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM)
-                | Cause::Exception(Exception::Breakpoint)
-        ) && t.insn.is_some_and(|d| d.op.flow() == Flow::Trap);
+        // A debug trigger's breakpoint (`t.trigger`) retires nothing, even when it matched
+        // an ebreak's bits after its fetch: it is an exception on an instruction that did not
+        // retire (iretire 0, the ingress spec's "Using trigger outputs from the Debug
+        // Module"), like a fetch fault.
+        let retires = !t.trigger
+            && matches!(
+                t.cause,
+                Cause::Exception(
+                    Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM
+                ) | Cause::Exception(Exception::Breakpoint)
+            )
+            && t.insn.is_some_and(|d| d.op.flow() == Flow::Trap);
         if retires {
             if let Some(d) = t.insn {
                 self.retire_insn(
@@ -1077,6 +1084,82 @@ impl<E: EventSink> Sink for Capture<E> {
 mod tests {
     use super::*;
     use crate::decode::decode;
+    use crate::record::RegWrite;
+
+    /// Collects beats.
+    #[derive(Default)]
+    struct Beats(Vec<Beat>);
+
+    impl BeatSink for Beats {
+        fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
+            self.0.extend_from_slice(beats);
+        }
+        fn finish(&mut self, _: u64, _: u8) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn breakpoint(insn: Option<Insn>, trigger: bool) -> TrapRecord {
+        let w = RegWrite {
+            reg: Reg::X(0),
+            value: 0,
+        };
+        TrapRecord {
+            cause: Cause::Exception(Exception::Breakpoint),
+            tval: 0x8000_0010,
+            epc: 0x8000_0010,
+            from: Priv::M,
+            to: Priv::M,
+            handler: 0x8000_0100,
+            writes: [w; 4],
+            insn,
+            time: 0,
+            trigger,
+        }
+    }
+
+    /// A debug trigger's breakpoint retires nothing, even when it matched the bits of an
+    /// ebreak after its fetch (the trap record then holds the ebreak): a beat of its own with
+    /// iretire 0 at the instruction (single retirement), or the exception on the open block
+    /// (multiple), never an ebreak retired. An ebreak's own breakpoint retires it.
+    #[test]
+    fn trigger_breakpoint_retires_nothing() {
+        let ebreak = decode(0x0010_0073);
+        let addi = decode(0x0000_0013);
+        for single in [true, false] {
+            for (insn, trigger, retired) in [
+                (Some(ebreak), true, false),
+                (None, true, false),
+                (Some(addi), true, false),
+                (Some(ebreak), false, true),
+            ] {
+                let cfg = IngressConfig {
+                    retirement: if single {
+                        Retirement::Single
+                    } else {
+                        IngressConfig::default().retirement
+                    },
+                    ..IngressConfig::default()
+                };
+                let mut p = IngressPort::<_, false>::new(cfg, Beats::default(), &Csrs::default());
+                p.retire_insn(0x8000_000c, &addi, 0x8000_0010, Priv::M, 0, None, 0);
+                p.see_trap(&breakpoint(insn, trigger));
+                let beats = p.finish().unwrap().0;
+                let hw: u64 = beats.iter().map(|b| b.halfwords(single)).sum();
+                let what = format!("single {single}, {insn:?}, trigger {trigger}");
+                assert_eq!(hw, if retired { 4 } else { 2 }, "{what}: {beats:?}");
+                let last = beats.last().unwrap();
+                assert_eq!(
+                    (last.itype, last.cause, last.tval),
+                    (1, 3, 0x8000_0010),
+                    "{what}"
+                );
+                if single && !retired {
+                    assert_eq!((last.iretire, last.iaddr), (0, 0x8000_0010), "{what}");
+                }
+            }
+        }
+    }
 
     /// A block's end marker gives the event the block's instructions give, and the event
     /// gives back every field of it.
