@@ -703,7 +703,7 @@ impl Verifier {
             self.m.bus.clint.mtime = t;
             self.shadow[TIME as usize] = t;
         }
-        if self.cfg.nondet.sc && self.trace_sc_failed(g) {
+        if self.cfg.nondet.sc && self.trace_sc_failed(g, pc_before) {
             self.m.hart.reservation = None;
         }
         if kind == Kind::Update {
@@ -898,15 +898,30 @@ impl Verifier {
         }
     }
 
-    /// Whether the group's instruction is an SC that the trace says failed.
-    fn trace_sc_failed(&self, g: &Group) -> bool {
+    /// Whether the trace says the group's instruction, at `pc`, trapped: it gives the trap
+    /// CSRs, or a next pc other than the next instruction's (for an instruction that does not
+    /// jump: LR, SC). A partial trace without the trap CSRs (`trap` absent) still gives the
+    /// next pc, the trap's handler.
+    fn trace_trapped(g: &Group, pc: u64) -> bool {
+        if g.full_reg(MCAUSE).or_else(|| g.full_reg(SCAUSE)).is_some() {
+            return true;
+        }
+        match (g.insn, g.pc) {
+            (Some(i), Some(next)) => next != pc.wrapping_add(i.len as u64),
+            _ => false,
+        }
+    }
+
+    /// Whether the group's instruction (at `pc`) is an SC that the trace says failed.
+    fn trace_sc_failed(&self, g: &Group, pc: u64) -> bool {
         let Some(i) = g.insn else { return false };
         if i.len != 4 || i.bits & 0x7f != 0x2f || (i.bits >> 27) != 3 {
             return false;
         }
         // An SC that trapped (a debug trigger fires on its store) neither failed nor
-        // succeeded: its reservation stays.
-        if g.full_reg(MCAUSE).or_else(|| g.full_reg(SCAUSE)).is_some() {
+        // succeeded: its reservation stays (as on the hart and on Spike, whose
+        // `store_conditional` keeps it when the store throws).
+        if Self::trace_trapped(g, pc) {
             return false;
         }
         let rd = ((i.bits >> 7) & 31) as u16;
@@ -1125,10 +1140,12 @@ impl Verifier {
             self.m.set_pc(p);
         }
         // The reservation as the trace's instruction leaves it: set by an LR, cleared by an
-        // SC, untouched by anything else.
+        // SC, untouched by anything else, and by an LR or SC that trapped (a debug trigger's
+        // breakpoint before it: it did not execute).
         let amo = g
             .insn
             .filter(|i| i.len == 4 && i.bits & 0x7f == 0x2f)
+            .filter(|_| !Self::trace_trapped(g, pc_before))
             .map(|i| i.bits >> 27);
         self.m.hart.reservation = match amo {
             Some(2) => {
