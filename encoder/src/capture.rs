@@ -303,6 +303,21 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
         }
     }
 
+    fn trigger(&mut self, bits: u8) {
+        if self.running != self.trace_hart {
+            return;
+        }
+        if let Some(w) = &mut self.tandem {
+            w.trigger(bits);
+        }
+        match &mut self.port {
+            Some(Port::Inline(p)) => p.trigger(bits),
+            Some(Port::Records(p)) => p.trigger(bits),
+            Some(Port::Threaded(p)) => p.trigger(bits),
+            None => {}
+        }
+    }
+
     fn failed(&self) -> bool {
         self.log.as_ref().is_some_and(|l| l.failed())
             || self.tandem.as_ref().is_some_and(|t| t.failed())

@@ -26,6 +26,12 @@ use crate::trace_control::PortControl;
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
 
+/// [`Beat::trigger`]'s bits: trace-on (a debug trigger's action 2), trace-off (3) and
+/// trace-notify (4).
+pub const TRIGGER_ON: u8 = 1;
+pub const TRIGGER_OFF: u8 = 2;
+pub const TRIGGER_NOTIFY: u8 = 4;
+
 /// One beat of the instruction trace interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Beat {
@@ -51,6 +57,12 @@ pub struct Beat {
     pub time: u64,
     /// The uninferable jump ending the block is sequentially inferable.
     pub sijump: bool,
+    /// The `trigger` sideband (the ingress spec's optional input, fed by the debug
+    /// triggers' trace actions): bit 0 trace-on, bit 1 trace-off, bit 2 trace-notify, pulsed
+    /// with the beat's last instruction, which caused it (a beat with a pulse holds that
+    /// instruction alone).
+    #[serde(default)]
+    pub trigger: u8,
     /// Data accesses of this beat, following in the batch's data slice.
     #[serde(skip)]
     pub ndata: u8,
@@ -197,6 +209,8 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     next_prv: Priv,
     /// mtime of the run being reported.
     time: u64,
+    /// Trigger sideband bits for the next instruction retired ([`Sink::trigger`]).
+    pulse: u8,
     /// Beats emitted so far.
     pub count: u64,
 }
@@ -224,6 +238,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             next_pc: 0,
             next_prv: Priv::M,
             time: 0,
+            pulse: 0,
             count: 0,
         };
         p.context = p.context_of(csr.satp);
@@ -403,6 +418,11 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let hw = (len / 2) as u32;
         let ilastsize = (hw == 2) as u8;
         let prv = prv as u8;
+        let trigger = std::mem::take(&mut self.pulse);
+        if trigger != 0 && !self.single {
+            // The instruction that caused the pulse makes a beat of its own.
+            self.close();
+        }
         if self.single {
             self.open_beat(Beat {
                 itype: it.code(),
@@ -416,6 +436,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 ctype,
                 time,
                 sijump,
+                trigger,
                 ndata,
             });
         } else {
@@ -436,11 +457,14 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 b.tval = tval;
                 b.sijump = sijump;
                 b.ndata += ndata;
+                b.trigger = trigger;
             }
         }
         // A block also ends at a data access, so each data beat belongs to the last
-        // instruction of its block.
-        if !self.single && (it != Itype::None || !contiguous || forced.is_some() || ndata != 0) {
+        // instruction of its block, and at a trigger pulse.
+        if !self.single
+            && (it != Itype::None || !contiguous || forced.is_some() || ndata != 0 || trigger != 0)
+        {
             self.close();
         }
     }
@@ -449,6 +473,8 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// exceptions and interrupts are reported on the open beat when it ends with itype 0, or
     /// on a beat of their own with iretire 0.
     fn see_trap(&mut self, t: &TrapRecord) {
+        // An instruction that traps pulses nothing (the hart sends none for it).
+        self.pulse = 0;
         // A debug trigger's breakpoint (`t.trigger`) retires nothing, even when it matched
         // an ebreak's bits after its fetch: it is an exception on an instruction that did not
         // retire (iretire 0, the ingress spec's "Using trigger outputs from the Debug
@@ -504,6 +530,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                         ctype,
                         time: t.time,
                         sijump: false,
+                        trigger: 0,
                         ndata: 0,
                     });
                 }
@@ -619,8 +646,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let prv_code = prv as u8;
         let ilastsize = (last_len == 4) as u8;
         let time = self.time;
+        let trigger = std::mem::take(&mut self.pulse);
         if let Some(o) = self.open_mut() {
-            if o.prv != prv_code || o.time != time || ctype != 0 || o.ndata != 0 {
+            if o.prv != prv_code || o.time != time || ctype != 0 || o.ndata != 0 || trigger != 0 {
                 self.close();
             }
         }
@@ -637,9 +665,10 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         b.cause = cause;
         b.tval = 0;
         b.sijump = sijump;
+        b.trigger = trigger;
         self.next_pc = next_pc;
         self.next_prv = prv;
-        if it != 0 || !contiguous {
+        if it != 0 || !contiguous || trigger != 0 {
             self.close();
         }
     }
@@ -656,6 +685,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                     }
                 }
                 PortEvent::TIME => self.time = ev.pc(),
+                PortEvent::TRIGGER => self.pulse |= ev.pc() as u8,
                 _ => self.see_satp(ev.pc()),
             }
         }
@@ -773,6 +803,10 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
     fn trap(&mut self, t: &TrapRecord) {
         self.see_trap(t);
     }
+
+    fn trigger(&mut self, bits: u8) {
+        self.pulse |= bits;
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -830,6 +864,7 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
 /// one per run, so its size and the number of stores are the cost):
 ///
 /// - word 0: [`PortEvent::RUN`]: the first instruction's pc; `TIME`, `SATP`: the new value;
+///   `TRIGGER`: the trigger sideband bits;
 /// - word 1: `RUN`: the pc after the last instruction;
 /// - word 2, byte by byte from the lowest: the kind; then for `RUN`: the last instruction's
 ///   operation, rd, rs1; the register the instruction before the last set to a constant (0
@@ -851,6 +886,8 @@ impl PortEvent {
     pub const TIME: u8 = 2;
     /// satp changed.
     pub const SATP: u8 = 3;
+    /// Trigger sideband bits for the next instruction (word 0).
+    pub const TRIGGER: u8 = 4;
 
     const EMPTY: PortEvent = PortEvent([0; 4]);
 
@@ -1077,6 +1114,10 @@ impl<E: EventSink> Sink for Capture<E> {
         }
         self.batch.traps.push(t.clone());
         self.push(PortEvent::value(PortEvent::TRAP, 0));
+    }
+
+    fn trigger(&mut self, bits: u8) {
+        self.push(PortEvent::value(PortEvent::TRIGGER, bits as u64));
     }
 }
 

@@ -157,6 +157,8 @@ pub struct Collect {
     pub gaps: usize,
     /// The times of the messages that carried a timestamp, as the decoder reconstructed them.
     pub times: Vec<u64>,
+    /// The sync messages: SYNC code and F-ADDR.
+    pub syncs: Vec<(u8, u64)>,
 }
 
 impl Collect {
@@ -184,6 +186,12 @@ impl FlowSink for Collect {
             | Event::Sync {
                 time: Some(time), ..
             } => self.times.push(*time),
+            _ => {}
+        }
+        if let Event::Sync { sync, pc, .. } = e {
+            self.syncs.push((*sync, *pc));
+        }
+        match e {
             Event::Lost { .. } | Event::TraceOff { .. } => {
                 self.gaps += 1;
                 if self.stretches.last().is_none_or(|s| !s.is_empty()) {
