@@ -109,6 +109,7 @@ fn config_for(p: &Path) -> Config {
 #[case("isa_zcb", "rv64gcb_zcb")]
 #[case("isa_hints", "rv64gc_zicbop_zihintntl_zihintpause")]
 #[case("isa_cbo", "rv64gc_zicbom_zicboz")]
+#[case("isa_cbo_sv39", "rv64gc_zicbom_zicboz")]
 #[case("isa_zfa", "rv64gc_zfa")]
 fn extension_programs_with_their_extensions(#[case] name: &str, #[case] isa: &'static str) {
     ISA.with(|i| *i.borrow_mut() = Some(isa));
@@ -624,6 +625,7 @@ program_tests!(
     isa_sdtrig,
     breakpoint,
     ctr_trigger,
+    isa_cbo_sv39,
 );
 
 fn symbol(p: &Path, name: &str) -> u64 {
@@ -818,6 +820,7 @@ fn every_program_is_covered() {
         "breakpoint",
         "ctr_trigger",
         "isa_trace_trig",
+        "isa_cbo_sv39",
         // Several harts: the trace follows one (`--trace-hart`); tests/ntrace_cli.rs's
         // `trace_hart_follows_one_hart` round-trips each hart of `smp` through the CLI.
         "smp",
