@@ -426,6 +426,9 @@ pub struct Verifier {
     /// The interrupt-pending bits that something other than the program drives (devices; the
     /// built-in SBI's timer and IPIs), when mip is non-deterministic.
     hw_irq: u64,
+    /// FLEN 32 (F without D): the stream's FPR values are 32 bits, which the hart holds
+    /// NaN-boxed.
+    fpr32: bool,
     /// The last mip a state change outside any group gave (the strict Flute style writes one
     /// whenever mip changes): an interrupt the stream reports must be pending in it.
     trace_mip: Option<u64>,
@@ -444,7 +447,6 @@ impl Verifier {
         elf: Option<(&[u8], &str)>,
     ) -> Result<Verifier, crate::session::SetupError> {
         use crate::session::SetupError;
-        cfg.params.check_hart().map_err(SetupError::Params)?;
         crate::limits::check_ram_size(cfg.ram_size).map_err(SetupError::RamSize)?;
         let mut config = Config {
             ram_size: cfg.ram_size,
@@ -455,6 +457,11 @@ impl Verifier {
         if let Some(v) = &cfg.machine {
             crate::sidecar::apply_machine(v, &mut config).map_err(SetupError::MachineSettings)?;
         }
+        // The stream's FLEN must be the hart's: 64 with D, 32 with F alone.
+        let flen = crate::params::hart_flen(&config.isa);
+        cfg.params
+            .check_hart_flen(flen)
+            .map_err(SetupError::Params)?;
         let mut m = Machine::try_new(config).map_err(SetupError::Machine)?;
         m.bus.console = iss::bus::Console::Null;
         let mut htif_words = Vec::new();
@@ -475,6 +482,7 @@ impl Verifier {
             (true, true) => HW_IRQ | S_INTERRUPTS,
         };
         let mut v = Verifier {
+            fpr32: flen == 32 && cfg.params.flen == 32,
             hw_irq,
             trace_mip: None,
             atomic_rs2: None,
@@ -860,6 +868,9 @@ impl Verifier {
                     return;
                 }
                 sh[idx] = op.apply(sh[idx]);
+                if self.fpr32 && (FPR0..FPR0 + 32).contains(&idx) {
+                    sh[idx] = crate::params::nan_box32(sh[idx]);
+                }
                 self.touched.push(idx);
                 if idx == MCYCLE as usize || idx == MINSTRET as usize {
                     self.counters_dirty = true;
