@@ -923,7 +923,7 @@ fn flen_32_without_d() {
         .iter()
         .flat_map(|g| g.items.iter())
         .find_map(|(off, it)| match it {
-            Item::FullReg { addr: 0x102a, .. } => Some((it.clone(), *off as usize + 3)),
+            Item::FullReg { addr: 0x102a, .. } => Some((*it, *off as usize + 3)),
             _ => None,
         })
         .expect("a write of fa0");
