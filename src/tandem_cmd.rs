@@ -440,7 +440,17 @@ fn dump(a: DumpArgs) -> Result<ExitCode> {
 fn verify(a: VerifyArgs) -> Result<ExitCode> {
     let side = sidecar(&a.input, &a.read)?;
     let (params, params_from) = params(&a.read, side.as_ref());
-    let flen = if params.flen == 32 { 32 } else { 64 };
+    // The hart's FLEN, from the ISA the settings file gives (RV64GC without one); a machine
+    // the settings describe wrongly is reported when the verifier is set up.
+    let flen = side
+        .as_ref()
+        .and_then(|(s, _)| s.hart.machine.as_ref())
+        .and_then(|v| {
+            let mut c = iss::Config::default();
+            tandem::sidecar::apply_machine(v, &mut c).ok()?;
+            Some(tandem::params::hart_flen(&c.isa))
+        })
+        .unwrap_or(64);
     params
         .check_hart_flen(flen)
         .with_context(|| format!("{params_from}: the stream cannot be verified"))?;
