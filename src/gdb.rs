@@ -182,7 +182,8 @@ impl<'a, S: Sink> Hart<'a, S> {
             .filter(|&c| !matches!(c, 1..=3))
             .filter(|&c| iss::csr::csr_name(c).is_some() && m.csr_read(c).is_some())
             .collect();
-        let xml = target_xml(&csrs);
+        let flen = tandem::params::hart_flen(&m.config.isa);
+        let xml = target_xml(&csrs, flen);
         Hart {
             m,
             sink,
@@ -194,6 +195,11 @@ impl<'a, S: Sink> Hart<'a, S> {
             stop: None,
             xml,
         }
+    }
+
+    /// Bytes of an FPR for GDB: FLEN / 8 (8 with D, 4 with F alone, 0 without F).
+    fn fpr_bytes(&self) -> usize {
+        tandem::params::hart_flen(&self.m.config.isa) as usize / 8
     }
 
     /// Execute one instruction (or take one trap). `Some` when the run stopped.
@@ -440,13 +446,20 @@ impl RegId for HartReg {
             _ if (FIRST_CSR..PRIV_REGNUM).contains(&id) => HartReg::Csr((id - FIRST_CSR) as u16),
             _ => return None,
         };
-        let size = if r == HartReg::Priv { 1 } else { 8 };
-        Some((r, NonZeroUsize::new(size)))
+        // An FPR's size is the hart's FLEN (4 or 8 bytes), which only the target knows.
+        let size = match r {
+            HartReg::Priv => NonZeroUsize::new(1),
+            HartReg::F(_) => None,
+            _ => NonZeroUsize::new(8),
+        };
+        Some((r, size))
     }
 }
 
-/// The target description: GDB's feature names and register numbers.
-fn target_xml(csrs: &[u16]) -> String {
+/// The target description: GDB's feature names and register numbers. The FPRs are FLEN
+/// bits (`flen`: 64 `ieee_double` with D, 32 `ieee_single` with F alone; no FPU feature
+/// without F).
+fn target_xml(csrs: &[u16], flen: u8) -> String {
     // GDB's own names: x8 is `fp` there (arch::GPR_ABI has Spike's `s0`).
     const X: [&str; 32] = [
         "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1", "a0", "a1", "a2", "a3", "a4",
@@ -470,22 +483,30 @@ fn target_xml(csrs: &[u16]) -> String {
         );
     }
     s.push_str("<reg name=\"pc\" bitsize=\"64\" type=\"code_ptr\" regnum=\"32\"/>\n</feature>\n");
-    s.push_str("<feature name=\"org.gnu.gdb.riscv.fpu\">\n");
-    for (i, n) in F.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "<reg name=\"{n}\" bitsize=\"64\" type=\"ieee_double\" regnum=\"{}\"/>",
-            FIRST_FPR + i
-        );
+    if flen != 0 {
+        let ty = if flen == 32 {
+            "ieee_single"
+        } else {
+            "ieee_double"
+        };
+        s.push_str("<feature name=\"org.gnu.gdb.riscv.fpu\">\n");
+        for (i, n) in F.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "<reg name=\"{n}\" bitsize=\"{flen}\" type=\"{ty}\" regnum=\"{}\"/>",
+                FIRST_FPR + i
+            );
+        }
+        for (c, n) in [(1, "fflags"), (2, "frm"), (3, "fcsr")] {
+            let _ = writeln!(
+                s,
+                "<reg name=\"{n}\" bitsize=\"64\" type=\"int\" regnum=\"{}\" group=\"float\"/>",
+                FIRST_CSR + c
+            );
+        }
+        s.push_str("</feature>\n");
     }
-    for (c, n) in [(1, "fflags"), (2, "frm"), (3, "fcsr")] {
-        let _ = writeln!(
-            s,
-            "<reg name=\"{n}\" bitsize=\"64\" type=\"int\" regnum=\"{}\" group=\"float\"/>",
-            FIRST_CSR + c
-        );
-    }
-    s.push_str("</feature>\n<feature name=\"org.gnu.gdb.riscv.csr\">\n");
+    s.push_str("<feature name=\"org.gnu.gdb.riscv.csr\">\n");
     for &c in csrs {
         if let Some(n) = iss::csr::csr_name(c) {
             let _ = writeln!(
@@ -579,7 +600,11 @@ impl<'a, S: Sink> SingleThreadBase for Hart<'a, S> {
 
 impl<'a, S: Sink> SingleRegisterAccess<()> for Hart<'a, S> {
     fn read_register(&mut self, _: (), id: HartReg, buf: &mut [u8]) -> TargetResult<usize, Self> {
-        let size = if id == HartReg::Priv { 1 } else { 8 };
+        let size = match id {
+            HartReg::Priv => 1,
+            HartReg::F(_) => self.fpr_bytes(),
+            _ => 8,
+        };
         match self.reg_value(id) {
             Some(v) => {
                 let bytes = v.to_le_bytes();
@@ -603,6 +628,14 @@ impl<'a, S: Sink> SingleRegisterAccess<()> for Hart<'a, S> {
             HartReg::X(i) => self.m.set_x(i, v),
             HartReg::Pc => self.m.set_pc(v),
             HartReg::F(i) => {
+                // FLEN 32 (F without D): the 32 bits GDB sends, NaN-boxed as the hart holds
+                // them.
+                let v = match self.fpr_bytes() {
+                    0 => return Err(errno(22)),
+                    4 if val.len() == 4 => tandem::params::nan_box32(v),
+                    4 => return Err(errno(22)),
+                    _ => v,
+                };
                 self.m.hart.f[i as usize] = v;
             }
             HartReg::Csr(c) => {
@@ -722,5 +755,60 @@ impl<'a, S: Sink> TargetDescriptionXmlOverride for Hart<'a, S> {
         let n = length.min(buf.len()).min(xml.len() - start);
         buf[..n].copy_from_slice(&xml[start..start + n]);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(isa: &str) -> Machine {
+        let isa = iss::isa::Isa::parse(isa).expect("an ISA string");
+        Machine::new(iss::Config {
+            isa,
+            ..iss::Config::default()
+        })
+    }
+
+    /// The FPRs are FLEN bits: 32-bit `ieee_single` registers for a hart with F and without
+    /// D, read as their 32 bits and written NaN-boxed; 64-bit `ieee_double` with D; no FPU
+    /// feature without F.
+    #[test]
+    fn fprs_follow_flen() {
+        let mut m = machine("rv64imafc");
+        let mut sink = iss::NoSink;
+        let mut h = Hart::new(&mut m, &mut sink, None);
+        assert!(h
+            .xml
+            .contains("<reg name=\"fa1\" bitsize=\"32\" type=\"ieee_single\" regnum=\"44\"/>"));
+        assert!(!h.xml.contains("ieee_double"));
+        h.write_register((), HartReg::F(11), &2.5f32.to_le_bytes())
+            .ok()
+            .unwrap();
+        assert_eq!(h.m.hart.f[11], 0xffff_ffff_4020_0000, "NaN-boxed");
+        let mut buf = [0u8; 8];
+        assert_eq!(h.read_register((), HartReg::F(11), &mut buf).ok(), Some(4));
+        assert_eq!(&buf[..4], &2.5f32.to_le_bytes());
+        // A 64-bit value does not fit a 32-bit register.
+        assert!(h
+            .write_register((), HartReg::F(11), &1.0f64.to_le_bytes())
+            .is_err());
+
+        let mut m = machine("rv64gc");
+        let mut h = Hart::new(&mut m, &mut sink, None);
+        assert!(h
+            .xml
+            .contains("<reg name=\"fa1\" bitsize=\"64\" type=\"ieee_double\" regnum=\"44\"/>"));
+        h.write_register((), HartReg::F(11), &1.0f64.to_le_bytes())
+            .ok()
+            .unwrap();
+        assert_eq!(h.m.hart.f[11], 1.0f64.to_bits());
+        assert_eq!(h.read_register((), HartReg::F(11), &mut buf).ok(), Some(8));
+
+        let mut m = machine("rv64imac");
+        let mut h = Hart::new(&mut m, &mut sink, None);
+        assert!(!h.xml.contains("riscv.fpu"));
+        assert_eq!(h.read_register((), HartReg::F(11), &mut buf).ok(), Some(0));
+        assert!(h.write_register((), HartReg::F(11), &[0; 4]).is_err());
     }
 }

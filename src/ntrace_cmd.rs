@@ -294,7 +294,14 @@ impl<W: Write> FlowSink for Printer<W> {
             }
         }
         let text = match e {
-            Event::Sync { sync, pc, .. } => format!("-- sync (SYNC {sync}) at {pc:#x}"),
+            Event::Sync { sync, pc, .. } => format!(
+                "-- sync (SYNC {sync}){} at {pc:#x}",
+                if *sync == encoder::encoder::sync::TRACE_EVENT {
+                    " trace event"
+                } else {
+                    ""
+                }
+            ),
             Event::Trap { kind, handler, .. } => format!(
                 "-- {} -> {handler:#x}",
                 match kind {

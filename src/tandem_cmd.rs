@@ -48,8 +48,8 @@ pub struct TandemRunArgs {
     /// insn, priv, eaddr, store-data, csr:NAME.
     #[arg(long, value_name = "LIST", help_heading = "Tandem trace")]
     pub tandem_omit: Option<String>,
-    /// XLEN,FLEN,MLEN in bits (default 64,64,64). The hart is RV64GC: XLEN and FLEN must be
-    /// 64, MLEN 57..64 (what `tandem verify` verifies).
+    /// XLEN,FLEN,MLEN in bits (default 64,FLEN of the hart,64). XLEN must be 64, FLEN the
+    /// hart's (64 with D, 32 with F alone), MLEN 57..64 (what `tandem verify` verifies).
     #[arg(long, value_name = "X,F,M", value_parser = parse_hart_params, help_heading = "Tandem trace")]
     pub tandem_params: Option<Params>,
 }
@@ -77,10 +77,12 @@ fn parse_params(s: &str) -> Result<Params, String> {
     Params::new(x, f, m).map_err(|e| e.to_string())
 }
 
-/// `X,F,M` that hartscope's hart writes and its verifier verifies (`run --tandem-params`).
+/// `X,F,M` that hartscope's hart may write and its verifier verify (`run --tandem-params`):
+/// FLEN is checked against the hart's when the run starts (64 with D, 32 with F alone).
 fn parse_hart_params(s: &str) -> Result<Params, String> {
     let p = parse_params(s)?;
-    p.check_hart().map_err(|e| e.to_string())?;
+    let flen = if p.flen == 32 { 32 } else { 64 };
+    p.check_hart_flen(flen).map_err(|e| e.to_string())?;
     Ok(p)
 }
 
@@ -94,14 +96,21 @@ pub fn stream_name(p: &Path) -> String {
 }
 
 impl TandemRunArgs {
-    /// The writer's settings from the options.
-    pub fn config(&self) -> Result<WriterConfig> {
+    /// The writer's settings from the options, for a hart whose FP registers are `flen` bits
+    /// ([`tandem::params::hart_flen`]): FLEN follows the hart unless --tandem-params says
+    /// otherwise (then it must be the hart's).
+    pub fn config(&self, flen: u8) -> Result<WriterConfig> {
         let mut cfg = match self.tandem_style {
             Some(StyleArg::Spec) => WriterConfig::spec(),
             Some(StyleArg::FluteStrict) => WriterConfig::flute_strict(),
             Some(StyleArg::Flute) | None => WriterConfig::flute(),
         };
+        if flen != 0 {
+            cfg.params.flen = flen;
+        }
         if let Some(p) = self.tandem_params {
+            p.check_hart_flen(flen)
+                .map_err(|e| anyhow::anyhow!("--tandem-params: {e}"))?;
             cfg.params = p;
         }
         if let Some(w) = &self.tandem_with {
@@ -160,7 +169,7 @@ impl TandemRunArgs {
             }
             return Ok(None);
         };
-        let cfg = self.config()?;
+        let cfg = self.config(tandem::params::hart_flen(&m.config.isa))?;
         let side_path = self.sidecar_path(path)?;
         let side = Sidecar {
             format: tandem::sidecar::FORMAT.into(),
@@ -431,8 +440,19 @@ fn dump(a: DumpArgs) -> Result<ExitCode> {
 fn verify(a: VerifyArgs) -> Result<ExitCode> {
     let side = sidecar(&a.input, &a.read)?;
     let (params, params_from) = params(&a.read, side.as_ref());
+    // The hart's FLEN, from the ISA the settings file gives (RV64GC without one); a machine
+    // the settings describe wrongly is reported when the verifier is set up.
+    let flen = side
+        .as_ref()
+        .and_then(|(s, _)| s.hart.machine.as_ref())
+        .and_then(|v| {
+            let mut c = iss::Config::default();
+            tandem::sidecar::apply_machine(v, &mut c).ok()?;
+            Some(tandem::params::hart_flen(&c.isa))
+        })
+        .unwrap_or(64);
     params
-        .check_hart()
+        .check_hart_flen(flen)
         .with_context(|| format!("{params_from}: the stream cannot be verified"))?;
     let mut cfg = VerifyConfig {
         params,

@@ -1589,3 +1589,104 @@ fn several_harts_errors() {
         &["'many' is not a SRC value (0..=4095) or `all`"],
     );
 }
+
+/// cbo.zero's data access (a 64-byte block of zeros: dsize 6) goes into the ingress `.vcd`
+/// with the data trace and reads back: the VCD's dsize was 2 bits wide, and the writer
+/// refused the beat ("dsize_0 = 0x6 does not fit its 2 bits", the run failing).
+#[test]
+fn ingress_vcd_carries_cbo_zero() {
+    let dir = TempDir::new("ntrace-cbo-vcd");
+    let elf = program("isa_cbo");
+    let vcd = dir.join("c.vcd");
+    let o = ok(hartscope()
+        .arg("run")
+        .arg(&elf)
+        .args([
+            "--isa",
+            "rv64gc_zicbom_zicboz",
+            "-q",
+            "--ingress-data",
+            "--ingress",
+        ])
+        .arg(&vcd));
+    assert!(!o.stderr_str().contains("error"), "{}", o.stderr_str());
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    let id = |name: &str| {
+        text.lines()
+            .find_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (w.len() == 6 && w[0] == "$var" && w[4] == name)
+                    .then(|| (w[2].to_string(), w[3].to_string()))
+            })
+            .unwrap_or_else(|| panic!("no {name} in the VCD"))
+    };
+    let (width, dsize) = id("dsize_0");
+    assert_eq!(width, "3");
+    // A change of dsize_0 to 6 (0b110): a 64-byte cache-block access.
+    assert!(
+        text.lines().any(|l| l == format!("b110 {dsize}")),
+        "no 64-byte data access in the VCD"
+    );
+    assert_eq!(id("trigger").0, "3");
+}
+
+/// Debug triggers with trace actions (`isa_trace_trig`): the ingress beats carry the
+/// `trigger` sideband (2 trace-off at `off_here`, 1 trace-on at `on_here`, 4 notify at the
+/// watched store and load); `ntrace dump` shows the notifies as ProgTraceSync SYNC=0x6 and
+/// the restarts as SYNC=0x5 after a ProgTraceCorrelation EVCODE 4; `ntrace decode` names the
+/// trace events before the instructions that caused them.
+#[test]
+fn trace_action_triggers_in_dump_and_decode() {
+    let dir = TempDir::new("ntrace-trace-trig");
+    let elf = program("isa_trace_trig");
+    let ntr = dir.join("t.ntr");
+    let jsonl = dir.join("t.jsonl");
+    capture(
+        &elf,
+        &ntr,
+        &[
+            "--ingress",
+            jsonl.to_str().unwrap(),
+            "--retirement",
+            "single",
+        ],
+    );
+    let beats = lines(&jsonl);
+    let pulses: Vec<u64> = beats
+        .iter()
+        .filter_map(|b| {
+            let v: serde_json::Value = serde_json::from_str(b).unwrap();
+            v.get("trigger").map(|t| t.as_u64().unwrap())
+        })
+        .collect();
+    // Three rounds: 4 stores and 4 loads notify, trace-off, a store while off, trace-on.
+    assert_eq!(pulses.len(), 3 * 11, "{pulses:?}");
+    assert_eq!(&pulses[..11], &[4, 4, 4, 4, 4, 4, 4, 4, 2, 4, 1]);
+    let dump = ok(hartscope().args(["ntrace", "dump"]).arg(&ntr)).stdout_str();
+    let count = |s: &str| dump.lines().filter(|l| l.contains(s)).count();
+    assert_eq!(count("SYNC=0x6 "), 3 * 8, "{dump}");
+    assert_eq!(count("SYNC=0x5 "), 3, "{dump}");
+    assert_eq!(count("EVCODE=0x4"), 3, "{dump}");
+    let dis = ok(hartscope()
+        .args(["ntrace", "decode", "--disasm"])
+        .arg(&ntr)
+        .arg("--elf")
+        .arg(&elf))
+    .stdout_str();
+    let rows: Vec<&str> = dis.lines().collect();
+    let i = rows
+        .iter()
+        .position(|l| l.starts_with("-- sync (SYNC 6) trace event at 0x"))
+        .expect("a trace event");
+    assert!(
+        rows[i + 1].contains("sd"),
+        "the watched store follows: {}",
+        rows[i + 1]
+    );
+    let i = rows
+        .iter()
+        .position(|l| l.starts_with("-- sync (SYNC 5) at 0x"))
+        .expect("trace enabled again");
+    assert!(rows[i - 1].contains("trace off"), "{}", rows[i - 1]);
+    assert!(rows[i + 1].contains("on_here"), "{}", rows[i + 1]);
+}

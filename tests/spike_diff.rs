@@ -710,6 +710,18 @@ fn cbo_matches_spike(#[case] isa: &str) {
     program_with_isa_matches_spike("isa_cbo", isa, &[]);
 }
 
+/// Zicbom and Zicboz under Sv39: `isa_cbo_sv39` runs every cbo.* from S-mode on leaves that
+/// allow or refuse them (read-only, write-only, execute-only with and without MXR, invalid,
+/// A or D clear, a U page with and without SUM, a page PMP denies, no leaf): the store page
+/// faults and access faults, their tval and what cbo.zero writes, as on Spike with the same
+/// ISA string (`-l`: the execution trace, with every trap, too).
+#[rstest]
+#[case("rv64gc")]
+#[case("rv64gc_zicbom_zicboz")]
+fn cbo_under_sv39_matches_spike(#[case] isa: &str) {
+    program_with_isa_matches_spike("isa_cbo_sv39", isa, &["-l"]);
+}
+
 /// A profile name selects its mandatory extensions that hartscope implements: hartscope with
 /// `--isa rva22u64`/`rva23u64` runs the extension programs as Spike does with the ISA string
 /// the profile expands to (`iss::isa::PROFILES`).

@@ -903,3 +903,82 @@ fn the_settings_carry_the_isa() {
     edit_sidecar(&trace, |v| v["hart"]["machine"]["isa"] = "rv64gcv".into());
     expect_unusable(&["tandem", "verify", s(&trace)], &["ISA", "'v'"]);
 }
+
+/// With F and without D (`--isa rv64imafc`) the FP registers are 32 bits: the stream's FLEN
+/// is 32 (the sidecar says so), each FPR write carries 4 bytes (the single's bits, not the
+/// NaN-boxed 64-bit value), and the verifier, NaN-boxing them as the hart holds them, finds
+/// the stream clean; a corrupted FPR byte is a mismatch. A FLEN that is not the hart's is
+/// refused with a message naming both.
+#[test]
+fn flen_32_without_d() {
+    let tmp = TempDir::new("tandem-flen32");
+    let trace = record(&tmp, "isa_probe", &["--isa", "rv64imafc"]);
+    let side = read_json(&tmp.join("isa_probe.trace.json"));
+    assert_eq!(side["writer"]["params"]["flen"], 32, "{side}");
+    let bytes = std::fs::read(&trace).unwrap();
+    let opts = ParserOptions::with_params(tandem::params::Params::new(64, 32, 64).unwrap());
+    let groups = parse_groups(&bytes, opts).expect("the stream parses with FLEN 32");
+    // fmv.w.x fa0, a1 with a1 = 7: fa0's 4 bytes.
+    let (fa0, at) = groups
+        .iter()
+        .flat_map(|g| g.items.iter())
+        .find_map(|(off, it)| match it {
+            Item::FullReg { addr: 0x102a, .. } => Some((*it, *off as usize + 3)),
+            _ => None,
+        })
+        .expect("a write of fa0");
+    assert!(format!("{fa0:?}").contains("value: 7"), "{fa0:?}");
+    assert_eq!(&bytes[at..at + 4], &[7, 0, 0, 0]);
+    let elf = program("isa_probe");
+    let out = hs(&["tandem", "verify", s(&trace), "--elf", s(&elf)]);
+    expect_code(&out, 0, "verify of a FLEN 32 stream");
+    assert!(
+        out.stdout_str().contains("MATCH: "),
+        "{}",
+        tail(&out.stdout_str())
+    );
+    let mut bad = bytes.clone();
+    bad[at] ^= 0x10;
+    let bad = tmp.write("bad.trace", &bad);
+    std::fs::copy(tmp.join("isa_probe.trace.json"), tmp.join("bad.trace.json")).unwrap();
+    let out = hs(&["tandem", "verify", s(&bad), "--elf", s(&elf)]);
+    expect_code(&out, 1, "verify of a corrupted FLEN 32 stream");
+    // Shown as the hart holds it: NaN-boxed.
+    let text = out.stdout_str();
+    assert!(
+        text.contains("f10/fa0        expected 0xffffffff00000007   trace 0xffffffff00000017"),
+        "{}",
+        tail(&text)
+    );
+    // FLEN 64 on this hart, FLEN 32 on RV64GC: refused.
+    let out = hs(&[
+        "run",
+        s(&elf),
+        "--isa",
+        "rv64imafc",
+        "--tandem",
+        s(&tmp.join("x.trace")),
+        "--tandem-params",
+        "64,64,64",
+    ]);
+    expect_code(&out, 2, "FLEN 64 without D");
+    assert!(
+        out.stderr_str().contains("FLEN must be 32"),
+        "{}",
+        out.stderr_str()
+    );
+    let out = hs(&[
+        "run",
+        s(&elf),
+        "--tandem",
+        s(&tmp.join("y.trace")),
+        "--tandem-params",
+        "64,32,64",
+    ]);
+    expect_code(&out, 2, "FLEN 32 with D");
+    assert!(
+        out.stderr_str().contains("FLEN must be 64"),
+        "{}",
+        out.stderr_str()
+    );
+}

@@ -428,6 +428,13 @@ impl<W: Write + Send + 'static> Funnel<W> {
         }
     }
 
+    /// Hart `hart`'s next instruction fired trace-action triggers `bits` (`Sink::trigger`).
+    pub fn trigger(&mut self, hart: usize, bits: u8) {
+        if let Some(p) = self.port(hart) {
+            p.trigger(bits);
+        }
+    }
+
     /// Hart `hart`'s turn ended: its finished beats go to its encoder.
     pub fn turn_ended(&mut self, hart: usize) {
         let Some(s) = self.slot.get(hart).copied().flatten() else {
@@ -547,6 +554,24 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
             Some(Port::Inline(p)) => p.trap(t),
             Some(Port::Records(p)) => p.trap(t),
             Some(Port::Threaded(p)) => p.trap(t),
+            Some(Port::Funnel(_)) | None => {}
+        }
+    }
+
+    fn trigger(&mut self, bits: u8) {
+        if let Some(Port::Funnel(f)) = &mut self.port {
+            f.trigger(self.running, bits);
+        }
+        if self.running != self.trace_hart {
+            return;
+        }
+        if let Some(w) = &mut self.tandem {
+            w.trigger(bits);
+        }
+        match &mut self.port {
+            Some(Port::Inline(p)) => p.trigger(bits),
+            Some(Port::Records(p)) => p.trigger(bits),
+            Some(Port::Threaded(p)) => p.trigger(bits),
             Some(Port::Funnel(_)) | None => {}
         }
     }

@@ -14,7 +14,7 @@
 use crate::msg::process::{FORMAT_PRIVILEGE, FORMAT_SCONTEXT};
 use crate::msg::{self, btype, evcode, rcode, Body, Format, Message};
 use arch::Itype;
-use iss::ingress::{Beat, BeatSink, DataBeat, Retirement};
+use iss::ingress::{Beat, BeatSink, DataBeat, Retirement, TRIGGER_NOTIFY, TRIGGER_OFF, TRIGGER_ON};
 use iss::stage::{Inbox, Stage};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -655,10 +655,49 @@ impl<W: Write> Encoder<W> {
         if self.sync_due {
             self.periodic_sync(b);
         }
+        if b.trigger & TRIGGER_NOTIFY != 0 {
+            self.trace_notify(b);
+        }
         self.count(b, hw);
         self.end_of_block(b, hw);
         if self.cfg.control.trace_off.is_some() {
             self.trace_off_trigger(b, hw);
+        }
+        if b.trigger & TRIGGER_OFF != 0 {
+            self.trace_off_pulse(b);
+        }
+    }
+
+    /// The ingress port's trace-notify pulse (a debug trigger's action 4) on a beat: the
+    /// beat holds the instruction that caused it alone. ProgTraceSync SYNC 6 (Trace Event, a
+    /// marker: the encoder state is not reset), its I-CNT the half-words retired before the
+    /// instruction, its F-ADDR the instruction's address; HIST held in HTM goes out first
+    /// (ResourceFull), as before any message without HIST.
+    #[cold]
+    #[inline(never)]
+    fn trace_notify(&mut self, b: &Beat) {
+        self.flush_hist_field(b.time);
+        let icnt = std::mem::take(&mut self.icnt);
+        self.emit(
+            Body::ProgTraceSync {
+                sync: sync::TRACE_EVENT,
+                icnt,
+                faddr: b.iaddr >> 1,
+            },
+            b.time,
+        );
+        self.synced(sync::TRACE_EVENT, b.iaddr);
+    }
+
+    /// The ingress port's trace-off pulse (a debug trigger's action 3): trace stops after
+    /// the beat, as with the trace-off trigger address, until a trace-on pulse.
+    #[cold]
+    #[inline(never)]
+    fn trace_off_pulse(&mut self, b: &Beat) {
+        self.trig_on = false;
+        self.pending = None;
+        if self.tracing {
+            self.stop(evcode::TRACE_DISABLED, b.time);
         }
     }
 
@@ -695,6 +734,11 @@ impl<W: Write> Encoder<W> {
             if !self.trig_on && contains(b, hw, on) {
                 self.trig_on = true;
             }
+        }
+        // The ingress port's trace-on pulse (a debug trigger's action 2): trace starts with
+        // this beat (SYNC 5 after a gap).
+        if b.trigger & TRIGGER_ON != 0 {
+            self.trig_on = true;
         }
         let want = self.trig_on
             && self

@@ -198,7 +198,8 @@ impl<W: Write> Lines<W> {
 /// ```
 ///
 /// `cause` is the whole xcause value (bit 63 set for interrupts). Numbers are JSON integers up
-/// to 2^64-1, written exactly.
+/// to 2^64-1, written exactly. A beat that pulses the `trigger` sideband (debug triggers'
+/// trace actions: bit 0 trace-on, 1 trace-off, 2 trace-notify) adds `"trigger":N`.
 pub struct JsonlWriter<W: Write>(Lines<W>);
 
 #[derive(Serialize)]
@@ -216,6 +217,13 @@ struct InstLine {
     ctype: u8,
     time: u64,
     sijump: bool,
+    /// The trigger sideband (bit 0 trace-on, 1 trace-off, 2 trace-notify); left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    trigger: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 #[derive(Serialize)]
@@ -264,6 +272,7 @@ fn jsonl_beat<W: Write>(out: &mut BufWriter<W>, b: &Beat, d: &[DataBeat]) -> io:
             ctype: b.ctype,
             time: b.time,
             sijump: b.sijump,
+            trigger: b.trigger,
         },
     )?;
     for a in d {
@@ -432,8 +441,12 @@ pub const TIME_WIDTH_P: u32 = 64;
 pub const CTYPE_WIDTH_P: u32 = 2;
 pub const DTYPE_WIDTH_P: u32 = 4;
 pub const DADDRESS_WIDTH_P: u32 = 64;
-/// dsize: up to 2^3 = 8 bytes.
-pub const DSIZE_WIDTH_P: u32 = 2;
+/// dsize: up to 2^7 = 128 bytes: a cache-block operation (cbo.zero writes a 64-byte block,
+/// dsize 6) is one access.
+pub const DSIZE_WIDTH_P: u32 = 3;
+/// The trigger sideband: bit 0 trace-on, bit 1 trace-off, bit 2 trace-notify (one notify bit:
+/// a beat is one block).
+pub const TRIGGER_WIDTH_P: u32 = 3;
 /// data: store data in the low 64 bits, load data or old CSR value in the high 64.
 pub const DATA_WIDTH_P: u32 = 128;
 /// Data trace signal groups (the most data accesses a beat of the ingress port has: an
@@ -441,7 +454,7 @@ pub const DATA_WIDTH_P: u32 = 128;
 pub const DATA_GROUPS: usize = iss::record::MAX_MEM;
 
 /// Instruction signals, then DATA_GROUPS groups of data signals.
-const INST_SIGNALS: usize = 11;
+const INST_SIGNALS: usize = 12;
 const DATA_SIGNALS: usize = 5;
 const NSIG: usize = INST_SIGNALS + DATA_SIGNALS * DATA_GROUPS;
 
@@ -453,7 +466,7 @@ struct Signal {
 
 /// A VCD waveform of the ingress port: `$scope module ingress_port` with one `$var wire` per
 /// signal (itype, cause, tval, priv, iaddr, iretire, ilastsize, context, ctype, time, sijump,
-/// then `DATA_GROUPS` replicated data groups dretire_N, dtype_N, daddr_N, dsize_N, data_N; the
+/// trigger, then `DATA_GROUPS` replicated data groups dretire_N, dtype_N, daddr_N, dsize_N, data_N; the
 /// widths are the `*_WIDTH_P` constants). One time step per beat: the timestamp is the beat's
 /// index (from 0), the first beat's values are the `$dumpvars`, later ones are written only
 /// when they change; a final timestamp (the number of beats) ends the last beat. Data signals
@@ -525,6 +538,7 @@ impl<W: Write> VcdWriter<W> {
             ("ctype", CTYPE_WIDTH_P),
             ("time", TIME_WIDTH_P),
             ("sijump", 1),
+            ("trigger", TRIGGER_WIDTH_P),
         ]
         .iter()
         .map(|&(n, w)| (n.to_string(), w))
@@ -561,6 +575,7 @@ impl<W: Write> VcdWriter<W> {
             b.ctype as u128,
             b.time as u128,
             b.sijump as u128,
+            b.trigger as u128,
         ]);
         for g in 0..DATA_GROUPS {
             let s = INST_SIGNALS + DATA_SIGNALS * g;
@@ -804,6 +819,7 @@ mod tests {
                 ctype: 2,
                 time: 123,
                 sijump: true,
+                trigger: 5,
                 ndata: 2,
             }],
             vec![
@@ -812,7 +828,7 @@ mod tests {
             ],
         )],
         vec![
-            r#"{"kind":"inst","itype":8,"cause":9223372036854775815,"tval":18446744073709551615,"priv":1,"iaddr":18446744071562067968,"iretire":40,"ilastsize":0,"context":7,"ctype":2,"time":123,"sijump":true}"#,
+            r#"{"kind":"inst","itype":8,"cause":9223372036854775815,"tval":18446744073709551615,"priv":1,"iaddr":18446744071562067968,"iretire":40,"ilastsize":0,"context":7,"ctype":2,"time":123,"sijump":true,"trigger":5}"#,
             r#"{"kind":"data","dtype":4,"daddr":768,"dsize":3,"data":"0x50000000000000008"}"#,
             r#"{"kind":"data","dtype":15,"daddr":8,"dsize":2,"data":"0x0"}"#,
         ]
@@ -852,6 +868,7 @@ mod tests {
             ctype: 2,
             time: 5,
             sijump: true,
+            trigger: 0,
             ndata: 0,
         }], vec![])],
         vec!["13,0,fffffffffffffff0,0,ffffffff800000ae,300,2,1,0"]
@@ -979,16 +996,17 @@ mod tests {
              $var wire 2 ) ctype $end\n\
              $var wire 64 * time $end\n\
              $var wire 1 + sijump $end\n\
-             $var wire 1 , dretire_0 $end\n\
-             $var wire 4 - dtype_0 $end\n\
-             $var wire 64 . daddr_0 $end\n\
-             $var wire 2 / dsize_0 $end\n\
-             $var wire 128 0 data_0 $end\n\
-             $var wire 1 1 dretire_1 $end\n\
-             $var wire 4 2 dtype_1 $end\n\
-             $var wire 64 3 daddr_1 $end\n\
-             $var wire 2 4 dsize_1 $end\n\
-             $var wire 128 5 data_1 $end\n\
+             $var wire 3 , trigger $end\n\
+             $var wire 1 - dretire_0 $end\n\
+             $var wire 4 . dtype_0 $end\n\
+             $var wire 64 / daddr_0 $end\n\
+             $var wire 3 0 dsize_0 $end\n\
+             $var wire 128 1 data_0 $end\n\
+             $var wire 1 2 dretire_1 $end\n\
+             $var wire 4 3 dtype_1 $end\n\
+             $var wire 64 4 daddr_1 $end\n\
+             $var wire 3 5 dsize_1 $end\n\
+             $var wire 128 6 data_1 $end\n\
              $upscope $end\n\
              $enddefinitions $end\n",
             env!("CARGO_PKG_VERSION")
@@ -997,22 +1015,22 @@ mod tests {
 
     /// `$dumpvars` of the first sample beat.
     const DUMP0: &str = "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb11 $\nb10000000000000000000000000000000 %\n\
-        1&\n1'\nb0 (\nb0 )\nb0 *\n0+\n0,\nb0 -\nb0 .\nb0 /\nb0 0\n01\nb0 2\nb0 3\nb0 4\nb0 5\n$end\n";
+        1&\n1'\nb0 (\nb0 )\nb0 *\n0+\nb0 ,\n0-\nb0 .\nb0 /\nb0 0\nb0 1\n02\nb0 3\nb0 4\nb0 5\nb0 6\n$end\n";
 
     #[rstest]
     #[case::empty(true, vec![], "")]
     #[case::single(true, vec![sample()], concat!(
         "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb11 $\nb10000000000000000000000000000000 %\n",
-        "1&\n1'\nb0 (\nb0 )\nb0 *\n0+\n0,\nb0 -\nb0 .\nb0 /\nb0 0\n01\nb0 2\nb0 3\nb0 4\nb0 5\n$end\n",
+        "1&\n1'\nb0 (\nb0 )\nb0 *\n0+\nb0 ,\n0-\nb0 .\nb0 /\nb0 0\nb0 1\n02\nb0 3\nb0 4\nb0 5\nb0 6\n$end\n",
         // beat 1: itype 5, iaddr +4, a load in data group 0
-        "#1\nb101 !\nb10000000000000000000000000000100 %\n1,\nb10000000000000000010000000000000 .\nb11 /\nb101010 0\n",
+        "#1\nb101 !\nb10000000000000000000000000000100 %\n1-\nb10000000000000000010000000000000 /\nb11 0\nb101010 1\n",
         // beat 2: exception, no data: dretire drops, the data values stay
-        "#2\nb1 !\nb10 \"\nb11011110101011011011111011101111 #\nb10000000000000000000000100000000 %\n0&\n0'\n0,\n",
+        "#2\nb1 !\nb10 \"\nb11011110101011011011111011101111 #\nb10000000000000000000000100000000 %\n0&\n0'\n0-\n",
         "#3\n",
     ))]
     #[case::block_unchanged_beat(false, vec![(vec![inst(0, 0x8000_0000, 1), inst(0, 0x8000_0000, 1), inst(0, 0x8000_0000, 6)], vec![])], concat!(
         "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb11 $\nb10000000000000000000000000000000 %\n",
-        "b1 &\n1'\nb0 (\nb0 )\nb0 *\n0+\n0,\nb0 -\nb0 .\nb0 /\nb0 0\n01\nb0 2\nb0 3\nb0 4\nb0 5\n$end\n",
+        "b1 &\n1'\nb0 (\nb0 )\nb0 *\n0+\nb0 ,\n0-\nb0 .\nb0 /\nb0 0\nb0 1\n02\nb0 3\nb0 4\nb0 5\nb0 6\n$end\n",
         // beat 1 changes nothing: no timestamp
         "#2\nb110 &\n",
         "#3\n",
@@ -1040,6 +1058,101 @@ mod tests {
         assert_eq!(iaddr.size, 64);
         let n = p.count();
         assert!(n > 20, "{n} commands");
+    }
+
+    /// The final value of every signal at each time step of a VCD, by name.
+    fn vcd_steps(text: &str) -> Vec<std::collections::BTreeMap<String, u128>> {
+        use std::collections::BTreeMap;
+        let mut p = vcd::Parser::new(text.as_bytes());
+        let h = p.parse_header().unwrap();
+        let mut names = BTreeMap::new();
+        for item in h.items.iter() {
+            if let vcd::ScopeItem::Scope(sc) = item {
+                for v in sc.items.iter() {
+                    if let vcd::ScopeItem::Var(v) = v {
+                        names.insert(v.code, v.reference.clone());
+                    }
+                }
+            }
+        }
+        let mut now: BTreeMap<String, u128> = BTreeMap::new();
+        let mut steps = Vec::new();
+        for c in p {
+            match c.unwrap() {
+                vcd::Command::Timestamp(t) if t > 0 => steps.push(now.clone()),
+                vcd::Command::ChangeScalar(id, v) => {
+                    now.insert(names[&id].clone(), (v == vcd::Value::V1) as u128);
+                }
+                vcd::Command::ChangeVector(id, v) => {
+                    let x = v
+                        .iter()
+                        .fold(0u128, |a, b| (a << 1) | (b == vcd::Value::V1) as u128);
+                    now.insert(names[&id].clone(), x);
+                }
+                _ => {}
+            }
+        }
+        steps
+    }
+
+    /// cbo.zero's data beat (a 64-byte store of zeros, dsize 6) and a trigger sideband pulse
+    /// go into the VCD without an error and read back as written (dsize was 2 bits wide: the
+    /// writer refused 6).
+    #[test]
+    fn vcd_carries_cbo_zero_and_trigger() {
+        let cbo = DataBeat {
+            dtype: 1,
+            daddr: 0x8000_3040,
+            dsize: 6,
+            data: 0,
+        };
+        let beats = vec![
+            Beat {
+                ndata: 1,
+                ..inst(0, 0x8000_0000, 1)
+            },
+            Beat {
+                trigger: 4,
+                ..inst(0, 0x8000_0004, 1)
+            },
+            Beat {
+                trigger: 3,
+                ..inst(0, 0x8000_0008, 1)
+            },
+        ];
+        let mut out = Vec::new();
+        run(
+            &mut VcdWriter::with_date(&mut out, true, "today"),
+            &[(beats, vec![cbo])],
+        )
+        .unwrap();
+        let steps = vcd_steps(&String::from_utf8(out).unwrap());
+        assert_eq!(steps.len(), 3);
+        let at = |i: usize, n: &str| steps[i][n];
+        assert_eq!(
+            (at(0, "dretire_0"), at(0, "dtype_0"), at(0, "dsize_0")),
+            (1, 1, 6)
+        );
+        assert_eq!((at(0, "daddr_0"), at(0, "data_0")), (0x8000_3040, 0));
+        assert_eq!(
+            [at(0, "trigger"), at(1, "trigger"), at(2, "trigger")],
+            [0, 4, 3]
+        );
+        assert_eq!(at(1, "dretire_0"), 0);
+        // And in JSON lines.
+        let text = jsonl(&[(
+            vec![Beat {
+                ndata: 1,
+                trigger: 4,
+                ..inst(0, 0x8000_0000, 1)
+            }],
+            vec![cbo],
+        )]);
+        assert!(text.contains(r#""sijump":false,"trigger":4}"#), "{text}");
+        assert!(
+            text.contains(r#"{"kind":"data","dtype":1,"daddr":2147496000,"dsize":6,"data":"0x0"}"#),
+            "{text}"
+        );
     }
 
     #[test]

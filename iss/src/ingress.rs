@@ -26,6 +26,12 @@ use crate::trace_control::PortControl;
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
 
+/// [`Beat::trigger`]'s bits: trace-on (a debug trigger's action 2), trace-off (3) and
+/// trace-notify (4).
+pub const TRIGGER_ON: u8 = 1;
+pub const TRIGGER_OFF: u8 = 2;
+pub const TRIGGER_NOTIFY: u8 = 4;
+
 /// One beat of the instruction trace interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Beat {
@@ -51,6 +57,12 @@ pub struct Beat {
     pub time: u64,
     /// The uninferable jump ending the block is sequentially inferable.
     pub sijump: bool,
+    /// The `trigger` sideband (the ingress spec's optional input, fed by the debug
+    /// triggers' trace actions): bit 0 trace-on, bit 1 trace-off, bit 2 trace-notify, pulsed
+    /// with the beat's last instruction, which caused it (a beat with a pulse holds that
+    /// instruction alone).
+    #[serde(default)]
+    pub trigger: u8,
     /// Data accesses of this beat, following in the batch's data slice.
     #[serde(skip)]
     pub ndata: u8,
@@ -197,6 +209,8 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     next_prv: Priv,
     /// mtime of the run being reported.
     time: u64,
+    /// Trigger sideband bits for the next instruction retired ([`Sink::trigger`]).
+    pulse: u8,
     /// Beats emitted so far.
     pub count: u64,
 }
@@ -224,6 +238,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             next_pc: 0,
             next_prv: Priv::M,
             time: 0,
+            pulse: 0,
             count: 0,
         };
         p.context = p.context_of(csr.satp);
@@ -425,6 +440,11 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let hw = (len / 2) as u32;
         let ilastsize = (hw == 2) as u8;
         let prv = prv as u8;
+        let trigger = std::mem::take(&mut self.pulse);
+        if trigger != 0 && !self.single {
+            // The instruction that caused the pulse makes a beat of its own.
+            self.close();
+        }
         if self.single {
             self.open_beat(Beat {
                 itype: it.code(),
@@ -438,6 +458,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 ctype,
                 time,
                 sijump,
+                trigger,
                 ndata,
             });
         } else {
@@ -458,11 +479,14 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 b.tval = tval;
                 b.sijump = sijump;
                 b.ndata += ndata;
+                b.trigger = trigger;
             }
         }
         // A block also ends at a data access, so each data beat belongs to the last
-        // instruction of its block.
-        if !self.single && (it != Itype::None || !contiguous || forced.is_some() || ndata != 0) {
+        // instruction of its block, and at a trigger pulse.
+        if !self.single
+            && (it != Itype::None || !contiguous || forced.is_some() || ndata != 0 || trigger != 0)
+        {
             self.close();
         }
     }
@@ -471,11 +495,20 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// exceptions and interrupts are reported on the open beat when it ends with itype 0, or
     /// on a beat of their own with iretire 0.
     fn see_trap(&mut self, t: &TrapRecord) {
-        let retires = matches!(
-            t.cause,
-            Cause::Exception(Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM)
-                | Cause::Exception(Exception::Breakpoint)
-        ) && t.insn.is_some_and(|d| d.op.flow() == Flow::Trap);
+        // An instruction that traps pulses nothing (the hart sends none for it).
+        self.pulse = 0;
+        // A debug trigger's breakpoint (`t.trigger`) retires nothing, even when it matched
+        // an ebreak's bits after its fetch: it is an exception on an instruction that did not
+        // retire (iretire 0, the ingress spec's "Using trigger outputs from the Debug
+        // Module"), like a fetch fault.
+        let retires = !t.trigger
+            && matches!(
+                t.cause,
+                Cause::Exception(
+                    Exception::EcallFromU | Exception::EcallFromS | Exception::EcallFromM
+                ) | Cause::Exception(Exception::Breakpoint)
+            )
+            && t.insn.is_some_and(|d| d.op.flow() == Flow::Trap);
         if retires {
             if let Some(d) = t.insn {
                 self.retire_insn(
@@ -519,6 +552,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                         ctype,
                         time: t.time,
                         sijump: false,
+                        trigger: 0,
                         ndata: 0,
                     });
                 }
@@ -634,8 +668,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         let prv_code = prv as u8;
         let ilastsize = (last_len == 4) as u8;
         let time = self.time;
+        let trigger = std::mem::take(&mut self.pulse);
         if let Some(o) = self.open_mut() {
-            if o.prv != prv_code || o.time != time || ctype != 0 || o.ndata != 0 {
+            if o.prv != prv_code || o.time != time || ctype != 0 || o.ndata != 0 || trigger != 0 {
                 self.close();
             }
         }
@@ -652,9 +687,10 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         b.cause = cause;
         b.tval = 0;
         b.sijump = sijump;
+        b.trigger = trigger;
         self.next_pc = next_pc;
         self.next_prv = prv;
-        if it != 0 || !contiguous {
+        if it != 0 || !contiguous || trigger != 0 {
             self.close();
         }
     }
@@ -671,6 +707,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                     }
                 }
                 PortEvent::TIME => self.time = ev.pc(),
+                PortEvent::TRIGGER => self.pulse |= ev.pc() as u8,
                 _ => self.see_satp(ev.pc()),
             }
         }
@@ -788,6 +825,10 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
     fn trap(&mut self, t: &TrapRecord) {
         self.see_trap(t);
     }
+
+    fn trigger(&mut self, bits: u8) {
+        self.pulse |= bits;
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -845,6 +886,7 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
 /// one per run, so its size and the number of stores are the cost):
 ///
 /// - word 0: [`PortEvent::RUN`]: the first instruction's pc; `TIME`, `SATP`: the new value;
+///   `TRIGGER`: the trigger sideband bits;
 /// - word 1: `RUN`: the pc after the last instruction;
 /// - word 2, byte by byte from the lowest: the kind; then for `RUN`: the last instruction's
 ///   operation, rd, rs1; the register the instruction before the last set to a constant (0
@@ -866,6 +908,8 @@ impl PortEvent {
     pub const TIME: u8 = 2;
     /// satp changed.
     pub const SATP: u8 = 3;
+    /// Trigger sideband bits for the next instruction (word 0).
+    pub const TRIGGER: u8 = 4;
 
     const EMPTY: PortEvent = PortEvent([0; 4]);
 
@@ -1093,12 +1137,92 @@ impl<E: EventSink> Sink for Capture<E> {
         self.batch.traps.push(t.clone());
         self.push(PortEvent::value(PortEvent::TRAP, 0));
     }
+
+    fn trigger(&mut self, bits: u8) {
+        self.push(PortEvent::value(PortEvent::TRIGGER, bits as u64));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::decode::decode;
+    use crate::record::RegWrite;
+
+    /// Collects beats.
+    #[derive(Default)]
+    struct Beats(Vec<Beat>);
+
+    impl BeatSink for Beats {
+        fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
+            self.0.extend_from_slice(beats);
+        }
+        fn finish(&mut self, _: u64, _: u8) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn breakpoint(insn: Option<Insn>, trigger: bool) -> TrapRecord {
+        let w = RegWrite {
+            reg: Reg::X(0),
+            value: 0,
+        };
+        TrapRecord {
+            cause: Cause::Exception(Exception::Breakpoint),
+            tval: 0x8000_0010,
+            epc: 0x8000_0010,
+            from: Priv::M,
+            to: Priv::M,
+            handler: 0x8000_0100,
+            writes: [w; 4],
+            insn,
+            time: 0,
+            trigger,
+        }
+    }
+
+    /// A debug trigger's breakpoint retires nothing, even when it matched the bits of an
+    /// ebreak after its fetch (the trap record then holds the ebreak): a beat of its own with
+    /// iretire 0 at the instruction (single retirement), or the exception on the open block
+    /// (multiple), never an ebreak retired. An ebreak's own breakpoint retires it.
+    #[test]
+    fn trigger_breakpoint_retires_nothing() {
+        let ebreak = decode(0x0010_0073);
+        let addi = decode(0x0000_0013);
+        for single in [true, false] {
+            for (insn, trigger, retired) in [
+                (Some(ebreak), true, false),
+                (None, true, false),
+                (Some(addi), true, false),
+                (Some(ebreak), false, true),
+            ] {
+                let cfg = IngressConfig {
+                    retirement: if single {
+                        Retirement::Single
+                    } else {
+                        IngressConfig::default().retirement
+                    },
+                    ..IngressConfig::default()
+                };
+                let mut p = IngressPort::<_, false>::new(cfg, Beats::default(), &Csrs::default());
+                p.retire_insn(0x8000_000c, &addi, 0x8000_0010, Priv::M, 0, None, 0);
+                p.see_trap(&breakpoint(insn, trigger));
+                let beats = p.finish().unwrap().0;
+                let hw: u64 = beats.iter().map(|b| b.halfwords(single)).sum();
+                let what = format!("single {single}, {insn:?}, trigger {trigger}");
+                assert_eq!(hw, if retired { 4 } else { 2 }, "{what}: {beats:?}");
+                let last = beats.last().unwrap();
+                assert_eq!(
+                    (last.itype, last.cause, last.tval),
+                    (1, 3, 0x8000_0010),
+                    "{what}"
+                );
+                if single && !retired {
+                    assert_eq!((last.iretire, last.iaddr), (0, 0x8000_0010), "{what}");
+                }
+            }
+        }
+    }
 
     /// A block's end marker gives the event the block's instructions give, and the event
     /// gives back every field of it.

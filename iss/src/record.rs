@@ -532,6 +532,13 @@ pub trait Sink {
     /// follows is its. Not called with one hart.
     fn hart(&mut self, _h: usize) {}
 
+    /// Debug triggers with a trace action fired for the next instruction the sink hears of
+    /// (through `retire`, `run` or `simple_run`: with a trigger armed the hart reports one
+    /// instruction at a time): the ingress port's `trigger` sideband bits (0 trace-on, 1
+    /// trace-off, 2 trace-notify), pulsed with that instruction's retirement
+    /// ([`crate::trigger`]). Any detail but [`Detail::Nothing`].
+    fn trigger(&mut self, _bits: u8) {}
+
     /// A record of a secondary hart's reset sequence (the boot ROM's instructions, which the
     /// machine applies without executing: [`crate::Machine::boot_rom_records`]), at the start
     /// of its first quantum: for a log that reads as Spike's. By default [`Sink::retire`].
@@ -597,6 +604,9 @@ impl<S: Sink> Sink for Watched<S> {
     fn hart(&mut self, h: usize) {
         self.0.hart(h)
     }
+    fn trigger(&mut self, bits: u8) {
+        self.0.trigger(bits)
+    }
     fn reset_record(&mut self, r: &Retired) {
         self.0.reset_record(r)
     }
@@ -640,6 +650,10 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
         self.0.hart(h);
         self.1.hart(h);
     }
+    fn trigger(&mut self, bits: u8) {
+        self.0.trigger(bits);
+        self.1.trigger(bits);
+    }
     fn reset_record(&mut self, r: &Retired) {
         self.0.reset_record(r);
         self.1.reset_record(r);
@@ -679,6 +693,9 @@ impl<S: Sink> Sink for OneByOne<S> {
     fn hart(&mut self, h: usize) {
         self.0.hart(h)
     }
+    fn trigger(&mut self, bits: u8) {
+        self.0.trigger(bits)
+    }
     fn reset_record(&mut self, r: &Retired) {
         self.0.reset_record(r)
     }
@@ -715,6 +732,9 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
     fn hart(&mut self, h: usize) {
         (**self).hart(h)
+    }
+    fn trigger(&mut self, bits: u8) {
+        (**self).trigger(bits)
     }
     fn reset_record(&mut self, r: &Retired) {
         (**self).reset_record(r)

@@ -764,6 +764,7 @@ impl Machine {
                         lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);
                     }
                     if S::DETAIL.runs() {
+                        self.report_pulse(sink);
                         let run = (&arena[k..k + n], &arena[k + n], pc);
                         self.report_run(sink, run, npc, prv, satp);
                     }
@@ -822,6 +823,7 @@ impl Machine {
                 && self.account_run(arena, k, 1, pc, npc, prv, false);
             if npc & 1 == 0 {
                 self.rec.next_pc = npc;
+                self.report_pulse(sink);
                 sink.retire(&self.rec);
                 if self.sched.budget == 0 {
                     self.hart.pc = npc;
@@ -875,6 +877,7 @@ impl Machine {
             if self.mode.per_run() {
                 lcofi = self.account_chain(arena, k, n, pc, npc, prv, block_start);
             }
+            self.report_pulse(sink);
             sink.simple_run(&SimpleRun {
                 insns: &arena[k..k + n],
                 effects: &self.effects[k..k + n],
@@ -981,6 +984,22 @@ impl Machine {
         });
     }
 
+    /// Trace actions of debug triggers fired for the instruction whose retirement the sink
+    /// hears of next: tell it first ([`Sink::trigger`]).
+    #[inline(always)]
+    fn report_pulse<S: Sink>(&mut self, sink: &mut S) {
+        if self.hart.trig.pulse != 0 {
+            self.send_pulse(sink);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn send_pulse<S: Sink>(&mut self, sink: &mut S) {
+        let bits = std::mem::take(&mut self.hart.trig.pulse);
+        sink.trigger(bits);
+    }
+
     /// The cases where a handler returned a sentinel other than the end of a block. `d` and
     /// `pc` are the instruction's when traced (untraced, `hart.pc` says where); `built`: its
     /// record is in `rec`, for the sink (else the sink has it in a run, or wants none).
@@ -1003,6 +1022,7 @@ impl Machine {
         if S::DETAIL.records() && built {
             debug_assert_eq!(self.rec.pc, pc);
             self.rec.next_pc = self.hart.pc;
+            self.report_pulse(sink);
             sink.retire(&self.rec);
         }
         if self.sched.stop_requested {
@@ -1057,6 +1077,8 @@ impl Machine {
     /// Take the exception in `self.exc`, raised at `pc` by `d`: record it and take the trap.
     fn take_exception<S: Sink>(&mut self, pc: u64, d: &Insn, sink: &mut S) -> ChunkEnd {
         let (cause, tval) = self.exc;
+        // A debug trigger's trace action pulses with a retirement: this one did not retire.
+        self.hart.trig.pulse = 0;
         if S::DETAIL.records() {
             if d.op == Op::NotDecoded {
                 self.rec.reset(pc, d, self.hart.prv, self.bus.clint.mtime);
@@ -1151,6 +1173,7 @@ impl Machine {
         }
         if S::DETAIL.records() {
             self.rec.next_pc = self.hart.pc;
+            self.report_pulse(sink);
             sink.retire(&self.rec);
         }
         StepOutcome::Retired

@@ -26,8 +26,17 @@
 //!   an interrupt) in the privilege the trap came from: the breakpoint is taken right after
 //!   the trap, at its handler, with xtval 0.
 //!
-//! Actions 2-4 (trace start, stop, notify) are kept as written but do nothing when the trigger
-//! fires (Spike aborts).
+//! Actions 2-4 (trace-on, trace-off, trace-notify; Spike aborts on them) are the ingress
+//! spec's ("Using trigger outputs from the Debug Module"): no breakpoint, no trap; the trigger
+//! pulses the ingress port's `trigger` sideband (bit 0 trace-on, bit 1 trace-off, bit 2
+//! trace-notify) on the beat of the instruction that caused it: the [`Triggers::pulse`] bits
+//! go to the sink ([`crate::Sink::trigger`]) right before that instruction's retirement is
+//! reported. mcontrol and mcontrol6 (before or after) pulse with the instruction that
+//! matched; icount with the instruction before which its breakpoint would have been taken;
+//! itrigger and etrigger with the handler's first instruction. An instruction that does not
+//! retire (it takes an exception) pulses nothing. The action field is WARL: 0, 2, 3 and 4
+//! read back as written; 1 (Debug Mode, without a debugger) and values above 4 read 0. tinfo
+//! is unchanged (it lists types, not actions).
 
 use arch::Priv;
 
@@ -391,6 +400,20 @@ pub struct Triggers {
     pub took_after_trap: bool,
     /// The trap being taken is a trigger's breakpoint, for its [`crate::TrapRecord`].
     pub log_trigger: bool,
+    /// Trace actions (bit 0 trace-on, 1 trace-off, 2 notify) that fired for the instruction
+    /// being executed: handed to the sink before its retirement ([`crate::Sink::trigger`]).
+    pub pulse: u8,
+    /// Trace actions for the next instruction (an itrigger's or etrigger's, after its trap).
+    pub pulse_next: u8,
+}
+
+/// The `trigger` sideband bit of a trace action (2 trace-on: bit 0, 3 trace-off: bit 1,
+/// 4 trace-notify: bit 2); 0 for the others.
+pub fn pulse_bit(action: u8) -> u8 {
+    match action {
+        2..=4 => 1 << (action - 2),
+        _ => 0,
+    }
 }
 
 impl Triggers {
@@ -441,7 +464,8 @@ impl Triggers {
             Kind::Icount => t.count > 0 || t.pending,
             _ => false,
         }) || self.deferred.is_some()
-            || self.after_trap.is_some();
+            || self.after_trap.is_some()
+            || self.pulse_next != 0;
         self.traps = self
             .t
             .iter()
@@ -623,9 +647,11 @@ impl Machine {
     }
 
     /// What a match does: a breakpoint exception now (before; `Err`), or before the next
-    /// instruction (after). Actions 2-4 (trace) do nothing.
+    /// instruction (after). Actions 2-4 (trace) pulse the trigger sideband with this
+    /// instruction, whatever the timing.
     fn trig_fire(&mut self, h: Hit, tval: u64) -> Result<(), ()> {
         if h.action != 0 {
+            self.hart.trig.pulse |= pulse_bit(h.action);
             return Ok(());
         }
         if h.after {
@@ -671,6 +697,8 @@ impl Machine {
             self.hart.trig.fired = true;
             return Err(());
         }
+        // What is left of an instruction that reported none (a sink that wants nothing).
+        self.hart.trig.pulse = std::mem::take(&mut self.hart.trig.pulse_next);
         let ctx = self.trig_ctx();
         if let Some(h) = self.hart.trig.icount(&ctx) {
             if h.action == 0 {
@@ -678,6 +706,7 @@ impl Machine {
                 self.hart.trig.fired = true;
                 return Err(());
             }
+            self.hart.trig.pulse |= pulse_bit(h.action);
         }
         if let Some(tval) = self.hart.trig.deferred.take() {
             self.hart.trig.update();
@@ -713,9 +742,11 @@ impl Machine {
         if let Some(h) = self.hart.trig.trap_match(xcause, from, &ctx) {
             if h.action == 0 {
                 self.hart.trig.after_trap = Some(0);
-                self.hart.trig.armed = true;
-                self.flush_tlb();
+            } else {
+                self.hart.trig.pulse_next |= pulse_bit(h.action);
             }
+            self.hart.trig.armed = true;
+            self.flush_tlb();
         }
     }
 

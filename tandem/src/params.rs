@@ -10,7 +10,9 @@
 //! Two sets of values are valid. The protocol's ([`Params::check`]: XLEN and FLEN 32 or 64,
 //! MLEN 32..=64) is what `tandem dump` reads, whichever core wrote the stream. hartscope's
 //! hart is RV64GC, so what its writer writes and its verifier verifies is narrower
-//! ([`Params::check_hart`]): XLEN = FLEN = 64, and MLEN 57..=64, the widths whose fields
+//! ([`Params::check_hart`]): XLEN = 64, FLEN the hart's (64 with D; 32 for a hart with F
+//! and without D, whose FPR fields carry the single-precision bits and read back NaN-boxed:
+//! [`Params::check_hart_flen`]), and MLEN 57..=64, the widths whose fields
 //! (8 bytes) hold every address the hart makes (effective addresses are 64 bits). The writer
 //! and the verifier check the same function, so the writer never writes a stream its
 //! verifier refuses or mis-verifies (a 32-bit FLEN field would drop the upper half of the
@@ -48,15 +50,30 @@ pub enum ParamsError {
     )]
     HartXlen(u8),
     #[error(
-        "FLEN must be 64 for hartscope's hart, which has the D extension (got {0}; a \
-         {0}-bit field would cut its FP registers)"
+        "FLEN must be {1} for hartscope's hart as configured (got {0}: its FP registers are \
+         {1} bits, 64 with the D extension, 32 with F alone)"
     )]
-    HartFlen(u8),
+    HartFlen(u8, u8),
     #[error(
         "MLEN must be 57..64 for hartscope's hart (got {0}): its effective addresses are \
          64 bits, and only MLEN 57..64 gives address fields of 8 bytes"
     )]
     HartMlen(u8),
+}
+
+/// FLEN of a hart: 64 with D, 32 with F alone (its single-precision values, NaN-boxed in
+/// the hart's 64-bit registers, are written and read as their 32 bits), 0 without F.
+pub fn hart_flen(isa: &iss::isa::Isa) -> u8 {
+    match (isa.f, isa.d) {
+        (_, true) => 64,
+        (true, false) => 32,
+        _ => 0,
+    }
+}
+
+/// A 32-bit FPR value (FLEN 32) as the hart holds it: NaN-boxed.
+pub fn nan_box32(v: u64) -> u64 {
+    v | 0xffff_ffff_0000_0000
 }
 
 impl Params {
@@ -85,15 +102,22 @@ impl Params {
         Ok(())
     }
 
-    /// What hartscope's writer writes and its verifier verifies (see the module doc): the
-    /// protocol's check, then XLEN = FLEN = 64 and MLEN 57..=64.
+    /// What hartscope's writer writes and its verifier verifies (see the module doc) for the
+    /// default hart (RV64GC, FLEN 64): the protocol's check, then XLEN = FLEN = 64 and MLEN
+    /// 57..=64.
     pub fn check_hart(&self) -> Result<(), ParamsError> {
+        self.check_hart_flen(64)
+    }
+
+    /// [`Params::check_hart`] for a hart whose FP registers are `flen` bits ([`hart_flen`]):
+    /// FLEN must be that (any, for a hart without F).
+    pub fn check_hart_flen(&self, flen: u8) -> Result<(), ParamsError> {
         self.check()?;
         if self.xlen != 64 {
             return Err(ParamsError::HartXlen(self.xlen));
         }
-        if self.flen != 64 {
-            return Err(ParamsError::HartFlen(self.flen));
+        if flen != 0 && self.flen != flen {
+            return Err(ParamsError::HartFlen(self.flen, flen));
         }
         if self.mbytes() != 8 {
             return Err(ParamsError::HartMlen(self.mlen));
@@ -177,7 +201,12 @@ mod tests {
         let p = Params::new(32, 64, 32).unwrap();
         assert_eq!(p.check_hart(), Err(ParamsError::HartXlen(32)));
         let p = Params::new(64, 32, 64).unwrap();
-        assert_eq!(p.check_hart(), Err(ParamsError::HartFlen(32)));
+        assert_eq!(p.check_hart(), Err(ParamsError::HartFlen(32, 64)));
+        assert_eq!(p.check_hart_flen(32), Ok(()));
+        assert_eq!(
+            Params::RV64GC.check_hart_flen(32),
+            Err(ParamsError::HartFlen(64, 32))
+        );
         let p = Params::new(64, 64, 56).unwrap();
         assert_eq!(p.check_hart(), Err(ParamsError::HartMlen(56)));
     }

@@ -426,6 +426,9 @@ pub struct Verifier {
     /// The interrupt-pending bits that something other than the program drives (devices; the
     /// built-in SBI's timer and IPIs), when mip is non-deterministic.
     hw_irq: u64,
+    /// FLEN 32 (F without D): the stream's FPR values are 32 bits, which the hart holds
+    /// NaN-boxed.
+    fpr32: bool,
     /// The last mip a state change outside any group gave (the strict Flute style writes one
     /// whenever mip changes): an interrupt the stream reports must be pending in it.
     trace_mip: Option<u64>,
@@ -444,7 +447,6 @@ impl Verifier {
         elf: Option<(&[u8], &str)>,
     ) -> Result<Verifier, crate::session::SetupError> {
         use crate::session::SetupError;
-        cfg.params.check_hart().map_err(SetupError::Params)?;
         crate::limits::check_ram_size(cfg.ram_size).map_err(SetupError::RamSize)?;
         let mut config = Config {
             ram_size: cfg.ram_size,
@@ -455,6 +457,11 @@ impl Verifier {
         if let Some(v) = &cfg.machine {
             crate::sidecar::apply_machine(v, &mut config).map_err(SetupError::MachineSettings)?;
         }
+        // The stream's FLEN must be the hart's: 64 with D, 32 with F alone.
+        let flen = crate::params::hart_flen(&config.isa);
+        cfg.params
+            .check_hart_flen(flen)
+            .map_err(SetupError::Params)?;
         let mut m = Machine::try_new(config).map_err(SetupError::Machine)?;
         m.bus.console = iss::bus::Console::Null;
         let mut htif_words = Vec::new();
@@ -475,6 +482,7 @@ impl Verifier {
             (true, true) => HW_IRQ | S_INTERRUPTS,
         };
         let mut v = Verifier {
+            fpr32: flen == 32 && cfg.params.flen == 32,
             hw_irq,
             trace_mip: None,
             atomic_rs2: None,
@@ -703,7 +711,7 @@ impl Verifier {
             self.m.bus.clint.mtime = t;
             self.shadow[TIME as usize] = t;
         }
-        if self.cfg.nondet.sc && self.trace_sc_failed(g) {
+        if self.cfg.nondet.sc && self.trace_sc_failed(g, pc_before) {
             self.m.hart.reservation = None;
         }
         if kind == Kind::Update {
@@ -860,6 +868,9 @@ impl Verifier {
                     return;
                 }
                 sh[idx] = op.apply(sh[idx]);
+                if self.fpr32 && (FPR0..FPR0 + 32).contains(&idx) {
+                    sh[idx] = crate::params::nan_box32(sh[idx]);
+                }
                 self.touched.push(idx);
                 if idx == MCYCLE as usize || idx == MINSTRET as usize {
                     self.counters_dirty = true;
@@ -898,15 +909,30 @@ impl Verifier {
         }
     }
 
-    /// Whether the group's instruction is an SC that the trace says failed.
-    fn trace_sc_failed(&self, g: &Group) -> bool {
+    /// Whether the trace says the group's instruction, at `pc`, trapped: it gives the trap
+    /// CSRs, or a next pc other than the next instruction's (for an instruction that does not
+    /// jump: LR, SC). A partial trace without the trap CSRs (`trap` absent) still gives the
+    /// next pc, the trap's handler.
+    fn trace_trapped(g: &Group, pc: u64) -> bool {
+        if g.full_reg(MCAUSE).or_else(|| g.full_reg(SCAUSE)).is_some() {
+            return true;
+        }
+        match (g.insn, g.pc) {
+            (Some(i), Some(next)) => next != pc.wrapping_add(i.len as u64),
+            _ => false,
+        }
+    }
+
+    /// Whether the group's instruction (at `pc`) is an SC that the trace says failed.
+    fn trace_sc_failed(&self, g: &Group, pc: u64) -> bool {
         let Some(i) = g.insn else { return false };
         if i.len != 4 || i.bits & 0x7f != 0x2f || (i.bits >> 27) != 3 {
             return false;
         }
         // An SC that trapped (a debug trigger fires on its store) neither failed nor
-        // succeeded: its reservation stays.
-        if g.full_reg(MCAUSE).or_else(|| g.full_reg(SCAUSE)).is_some() {
+        // succeeded: its reservation stays (as on the hart and on Spike, whose
+        // `store_conditional` keeps it when the store throws).
+        if Self::trace_trapped(g, pc) {
             return false;
         }
         let rd = ((i.bits >> 7) & 31) as u16;
@@ -1125,10 +1151,12 @@ impl Verifier {
             self.m.set_pc(p);
         }
         // The reservation as the trace's instruction leaves it: set by an LR, cleared by an
-        // SC, untouched by anything else.
+        // SC, untouched by anything else, and by an LR or SC that trapped (a debug trigger's
+        // breakpoint before it: it did not execute).
         let amo = g
             .insn
             .filter(|i| i.len == 4 && i.bits & 0x7f == 0x2f)
+            .filter(|_| !Self::trace_trapped(g, pc_before))
             .map(|i| i.bits >> 27);
         self.m.hart.reservation = match amo {
             Some(2) => {

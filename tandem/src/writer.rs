@@ -76,6 +76,9 @@ pub struct InitialState {
     pub fromhost: Option<u64>,
     /// Non-zero 8-byte words of the loaded program (for the image option).
     pub image: Vec<(u64, u64)>,
+    /// The hart's FLEN ([`crate::params::hart_flen`]: 64 with D, 32 with F alone, 0
+    /// without F), which the writer's FLEN must be.
+    pub flen: u8,
 }
 
 impl InitialState {
@@ -115,6 +118,7 @@ impl InitialState {
             tohost: m.htif.tohost,
             fromhost: m.htif.fromhost,
             image: words,
+            flen: crate::params::hart_flen(&m.config.isa),
         }
     }
 }
@@ -920,7 +924,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
     /// program image and the start state.
     pub fn new(cfg: WriterConfig, out: W, init: &InitialState) -> io::Result<Self> {
         cfg.params
-            .check_hart()
+            .check_hart_flen(init.flen)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         let mut out = out;
         let thread = Stage::spawn(

@@ -82,6 +82,7 @@ fn init() -> InitialState {
         tohost: None,
         fromhost: None,
         image: Vec::new(),
+        flen: 64,
     }
 }
 

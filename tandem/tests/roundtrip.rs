@@ -40,12 +40,6 @@ fn every_program_every_configuration() {
     for (name, elf) in programs() {
         let limit = if name == "bench" { Some(300_000) } else { None };
         for (cname, cfg) in configs() {
-            // Open: with only the trap and mtval of a trap group in the stream, the verifier
-            // mispredicts the SC that follows a debug trigger's breakpoint on it (its
-            // reservation is kept); every other configuration of isa_sdtrig matches.
-            if name == "isa_sdtrig" && cname == "partial trap,csr:mtval" {
-                continue;
-            }
             let bytes = stream(&name, &elf, &cfg, limit);
             let r = check(&name, &elf, &bytes, &cfg);
             if r.status != Status::Match {
@@ -56,4 +50,22 @@ fn every_program_every_configuration() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A debug trigger's breakpoint on an SC's store (isa_sdtrig) in a stream without the trap
+/// CSRs: the SC trapped (its next pc is the handler), so it neither failed nor cleared its
+/// reservation, and after the handler returns the SC succeeds, on the hart as on Spike. The
+/// verifier used to take the SC without rd or store data for a failed one and drop the
+/// reservation.
+#[test]
+fn sc_after_trigger_breakpoint_without_trap_csrs() {
+    let elf = program("isa_sdtrig");
+    let cfg = WriterConfig {
+        omit: Partial::parse("trap,csr:mtval").unwrap(),
+        ..WriterConfig::flute()
+    };
+    let bytes = stream("isa_sdtrig", &elf, &cfg, None);
+    let r = check("isa_sdtrig", &elf, &bytes, &cfg);
+    assert_eq!(r.status, Status::Match, "{}", show(&r));
+    assert!(r.exceptions >= 20, "{}", show(&r));
 }

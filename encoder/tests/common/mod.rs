@@ -47,6 +47,9 @@ pub struct Expect {
     /// `jal` calls are not calls.
     pub calls_all_jumps: Vec<u64>,
     pub odd_returns_all_jumps: Vec<(usize, u64, u64)>,
+    /// The last record was an exception counted as retired (ecall, ebreak), whose trap
+    /// record comes next.
+    pushed_exception: bool,
 }
 
 impl Sink for Expect {
@@ -76,6 +79,7 @@ impl Sink for Expect {
         if traced {
             self.pcs.push(r.pc);
         }
+        self.pushed_exception = traced && r.exception.is_some();
         if r.exception.is_none() {
             let taken = r.next_pc != r.pc.wrapping_add(r.insn.len as u64);
             let after = r.pc + r.insn.len as u64;
@@ -107,7 +111,13 @@ impl Sink for Expect {
             }
         }
     }
-    fn trap(&mut self, _: &TrapRecord) {}
+    fn trap(&mut self, t: &TrapRecord) {
+        // A debug trigger's breakpoint (before its instruction, or on an instruction's bits
+        // after its fetch, even an ebreak's) retires nothing: its instruction did not execute.
+        if t.trigger && std::mem::take(&mut self.pushed_exception) {
+            self.pcs.pop();
+        }
+    }
 }
 
 /// Feeds beats straight to an encoder writing into memory.
@@ -147,6 +157,8 @@ pub struct Collect {
     pub gaps: usize,
     /// The times of the messages that carried a timestamp, as the decoder reconstructed them.
     pub times: Vec<u64>,
+    /// The sync messages: SYNC code and F-ADDR.
+    pub syncs: Vec<(u8, u64)>,
 }
 
 impl Collect {
@@ -174,6 +186,12 @@ impl FlowSink for Collect {
             | Event::Sync {
                 time: Some(time), ..
             } => self.times.push(*time),
+            _ => {}
+        }
+        if let Event::Sync { sync, pc, .. } = e {
+            self.syncs.push((*sync, *pc));
+        }
+        match e {
             Event::Lost { .. } | Event::TraceOff { .. } => {
                 self.gaps += 1;
                 if self.stretches.last().is_none_or(|s| !s.is_empty()) {
