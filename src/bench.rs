@@ -46,7 +46,8 @@ pub struct BenchArgs {
     #[arg(required_unless_present = "set", conflicts_with = "set")]
     pub program: Option<PathBuf>,
     /// Measure the benchmark set instead: DIR/bench.elf and DIR/workloads/*.elf (untraced,
-    /// alternated with Spike, each ratio and the geometric mean).
+    /// alternated with Spike, each ratio and the geometric mean; then, unless --no-log and
+    /// --trace-insns 0, each workload's commit-log ratio and traced fractions).
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "programs/bin")]
     pub set: Option<PathBuf>,
     /// Instructions to run with the commit log on (the log of a long program is huge: about
@@ -238,6 +239,10 @@ pub struct SetEntry {
     pub ratios: Vec<f64>,
     /// The median of `ratios`.
     pub ratio: f64,
+    /// With the commit log to a file, hartscope's speed over Spike's.
+    pub log_ratio: Option<f64>,
+    /// The traced modes' speeds (workloads with the default ISA).
+    pub models: Option<crate::bench_models::ModelReport>,
 }
 
 #[derive(Serialize, Debug)]
@@ -282,6 +287,54 @@ fn median(v: &[f64]) -> f64 {
     } else {
         (s[n / 2 - 1] + s[n / 2]) / 2.0
     }
+}
+
+/// Both simulators with the commit log to a file for `n` instructions of `program`: the
+/// best of `repeat` runs each.
+fn log_measures(
+    spike: &Spike,
+    program: &Path,
+    isa: Option<&str>,
+    n: u64,
+    repeat: u32,
+) -> Result<(Measure, Measure)> {
+    // Writing a file costs what the page cache's state says as much as what the simulator
+    // does (on a VM, first-touched memory is slow): both simulators get the best of
+    // --repeat runs, each into a new file.
+    let hl = best_of(repeat, || {
+        let f = TempFile::new("hartscope.log");
+        measure_hartscope(program, isa, Some((&f.0, n)))
+    })?;
+    eprintln!(
+        "  hartscope + log      {:>14} insns {:>8.3} s {:>10.1} MIPS",
+        hl.instructions,
+        hl.seconds,
+        hl.ips / 1e6
+    );
+    let sl = best_of(repeat, || {
+        let f = TempFile::new("spike.log");
+        measure_spike(
+            spike,
+            program,
+            isa,
+            Some((&f.0, n + iss::machine::BOOT_STEPS)),
+            n,
+        )
+    })?;
+    eprintln!(
+        "  spike + log          {:>14} insns {:>8.3} s {:>10.1} MIPS",
+        sl.instructions,
+        sl.seconds,
+        sl.ips / 1e6
+    );
+    Ok((hl, sl))
+}
+
+/// [`log_measures`]' ratio, hartscope's speed over Spike's.
+fn log_ratio(spike: &Spike, program: &Path, isa: Option<&str>, n: u64, repeat: u32) -> Result<f64> {
+    eprintln!("{}: the commit log", program.display());
+    let (hl, sl) = log_measures(spike, program, isa, n, repeat)?;
+    Ok(hl.ips / sl.ips)
 }
 
 fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
@@ -336,10 +389,48 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
             spike_mips: sbest / 1e6,
             ratios,
             ratio,
+            log_ratio: None,
+            models: None,
         });
     }
     let geomean = (entries.iter().map(|e| e.ratio.ln()).sum::<f64>() / entries.len() as f64).exp();
     println!("geometric mean of the ratios: {geomean:.2}x");
+    // The traced modes, after the untraced table (which they would otherwise hold up).
+    for (p, e) in programs.iter().zip(entries.iter_mut()) {
+        if !args.no_log {
+            let n = args.log_insns.min(e.instructions);
+            e.log_ratio = Some(log_ratio(spike, p, e.isa.as_deref(), n, repeat)?);
+        }
+        if args.trace_insns > 0 && e.isa.is_none() {
+            let n = args.trace_insns.min(e.instructions);
+            eprintln!("{}: the traced modes", p.display());
+            e.models = Some(crate::bench_models::measure(p, n, repeat)?);
+        }
+    }
+    if entries
+        .iter()
+        .any(|e| e.log_ratio.is_some() || e.models.is_some())
+    {
+        println!(
+            "traced (fraction of untraced, alternated; commit log: ratio to Spike's):\n\
+             {:<10} {:>8} {:>8} {:>8} {:>10} {:>8} {:>8}",
+            "workload", "log", "N-Trace", "PMU", "PMU+mod", "CTR", "tandem"
+        );
+        let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
+        for e in &entries {
+            let m = e.models.as_ref();
+            println!(
+                "{:<10} {:>8} {:>8} {:>8} {:>10} {:>8} {:>8}",
+                e.workload,
+                e.log_ratio.map_or("-".to_string(), |v| format!("{v:.1}x")),
+                f(m.map(|m| m.ntrace_htm_fraction)),
+                f(m.map(|m| m.pmu_fraction)),
+                f(m.map(|m| m.pmu_models_fraction)),
+                f(m.map(|m| m.ctr_fraction)),
+                f(m.map(|m| m.tandem_fraction)),
+            );
+        }
+    }
     if let Some(path) = &args.json {
         let report = SetReport {
             workloads: entries,
@@ -400,36 +491,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let mut log_ratio = None;
     if !args.no_log {
         let n = args.log_insns.min(h.instructions);
-        // Writing a file costs what the page cache's state says as much as what the simulator
-        // does (on a VM, first-touched memory is slow): both simulators get the best of
-        // --repeat runs, each into a new file.
-        let repeat = args.repeat.max(1);
-        let hl = best_of(repeat, || {
-            let f = TempFile::new("hartscope.log");
-            measure_hartscope(program, isa, Some((&f.0, n)))
-        })?;
-        eprintln!(
-            "  hartscope + log      {:>14} insns {:>8.3} s {:>10.1} MIPS",
-            hl.instructions,
-            hl.seconds,
-            hl.ips / 1e6
-        );
-        let sl = best_of(repeat, || {
-            let f = TempFile::new("spike.log");
-            measure_spike(
-                &spike,
-                program,
-                isa,
-                Some((&f.0, n + iss::machine::BOOT_STEPS)),
-                n,
-            )
-        })?;
-        eprintln!(
-            "  spike + log          {:>14} insns {:>8.3} s {:>10.1} MIPS",
-            sl.instructions,
-            sl.seconds,
-            sl.ips / 1e6
-        );
+        let (hl, sl) = log_measures(&spike, program, isa, n, args.repeat.max(1))?;
         log_ratio = Some(hl.ips / sl.ips);
         measures.push(hl);
         measures.push(sl);

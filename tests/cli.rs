@@ -1116,3 +1116,56 @@ fn bench_checks_spike_first() {
         );
     }
 }
+
+/// `hartscope bench --set` reports, after the untraced table, each workload's commit-log
+/// ratio and traced fractions: a program that takes exceptions (whose pcs the decoded flow
+/// has beside the retired instructions) among them.
+#[test]
+fn bench_set_reports_traced_modes() {
+    let Some(spike) = common::spike_or_skip("bench_set_reports_traced_modes") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("hartscope-cli-set-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("workloads")).unwrap();
+    std::fs::copy(program("hello"), dir.join("bench.elf")).unwrap();
+    std::fs::copy(program("traps"), dir.join("workloads/traps.elf")).unwrap();
+    let o = common::expect_status(
+        hartscope().args([
+            OsStr::new("bench"),
+            OsStr::new("--set"),
+            dir.as_os_str(),
+            OsStr::new("--repeat"),
+            OsStr::new("1"),
+            OsStr::new("--trace-insns"),
+            OsStr::new("20000"),
+            OsStr::new("--log-insns"),
+            OsStr::new("20000"),
+            OsStr::new("--spike"),
+            spike.bin.as_os_str(),
+        ]),
+        0,
+        &[],
+    );
+    let out = o.stdout_str();
+    assert!(out.contains("geometric mean of the ratios"), "{out}");
+    let table = out
+        .split_once("traced (fraction of untraced")
+        .unwrap_or_else(|| panic!("no traced table: {out}"))
+        .1;
+    for name in ["bench", "traps"] {
+        let row: Vec<&str> = table
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} row: {table}"))
+            .split_whitespace()
+            .collect();
+        assert_eq!(row.len(), 7, "{row:?}");
+        assert!(row[1].ends_with('x'), "{row:?}");
+        for f in &row[2..] {
+            let v: f64 = f.parse().unwrap_or_else(|_| panic!("{f} in {row:?}"));
+            assert!(v > 0.0 && v < 5.0, "{row:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
