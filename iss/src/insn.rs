@@ -22,7 +22,7 @@ pub struct Insn {
     pub rs2: u8,
     /// In the decode cache's arena, the instruction's place in its block: halfwords from the
     /// block's first instruction (handlers are given the block's pc and add it: see
-    /// [`Insn::block_off`]); 0 out of it. (R4 operations' rs3 is read from `bits`.)
+    /// `Insn::block_off`); 0 out of it. (R4 operations' rs3 is read from `bits`.)
     pub off: u8,
     /// FP rounding mode (0..=7, 7 = dynamic) or, for atomics, aq (bit 1) and rl (bit 0).
     pub rm: u8,
@@ -80,7 +80,7 @@ impl Insn {
     /// The end marker after an instruction of `len` bytes run on its own, outside the decode
     /// cache (`[insn, Insn::single_end(len)]`): not a block's end ([`Insn::is_block_end`]),
     /// but where its handler finds the pc after the instruction ([`Insn::block_off`]).
-    pub const fn single_end(len: u8) -> Insn {
+    pub(crate) const fn single_end(len: u8) -> Insn {
         let mut d = Insn::NOT_DECODED;
         d.imm = -(len as i32);
         d
