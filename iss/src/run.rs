@@ -113,6 +113,9 @@ impl Scheduler {
     }
 }
 
+/// The length of the block an instruction run on its own gets (`[insn, Insn::single_end]`).
+pub(crate) const LONE_BLOCK: usize = 2;
+
 /// Instructions a chain of handlers runs at most before it returns to the run loop (its
 /// budget is cut to this). It bounds the recursion where a handler's call is not turned into
 /// a jump (every call in a debug build).
@@ -603,7 +606,7 @@ impl Machine {
         let end = self.run_blocks(&mut arena, sink);
         self.dcache.put(arena);
         // Block indices mean nothing outside the run loop's arena.
-        self.chain_off(2);
+        self.chain_off(LONE_BLOCK);
         end
     }
 
@@ -705,7 +708,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn run_uncached<S: Sink>(&mut self, pc: u64, sink: &mut S) -> Option<ChunkEnd> {
-        self.chain_off(2);
+        self.chain_off(LONE_BLOCK);
         let d = match self.fetch_one_triggered(pc) {
             Ok((d, pa)) => {
                 self.fetch_page = (pc & !(PAGE_SIZE - 1), pa & !(PAGE_SIZE - 1));
