@@ -22,6 +22,9 @@
 //!   [`Machine::lanes`]; [`Machine::pmu_sync`] moves the lanes into the totals, before every
 //!   privilege change and counter access and at every chunk's end, as it does the instruction
 //!   count. Partial runs, xRETs and the models take the general [`Machine::account_run`].
+//!   A chain of handlers runs through blocks as untraced does, leaving a trail of the blocks
+//!   it entered, which the run loop accounts for after it (`exec`'s `TR` tables); the models
+//!   do not chain.
 //! - **CTR** hears of jumps and branches from their handlers ([`Machine::chain_transfer`],
 //!   while [`ExecMode::ctr_chain`]), with no per-run work; with the PMU's models on (whose
 //!   cycle count and mispredictions it records) it hears of them from
@@ -301,6 +304,7 @@ impl Machine {
             crate::exec::handlers(false, chain, i32),
             crate::exec::handlers(true, chain, i32),
             crate::exec::fx_handlers(chain, i32),
+            crate::exec::chain_handlers(chain, i32, true),
         ];
     }
 

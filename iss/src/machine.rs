@@ -198,7 +198,7 @@ pub struct Machine {
     pub(crate) lanes: u128,
     /// The handler tables the run loop dispatches through (plain, recording, simple runs),
     /// chosen by the mode's `ctr_chain` and C (`Machine::update_hooks`).
-    pub(crate) tables: [&'static [crate::exec::Handler; 256]; 3],
+    pub(crate) tables: [&'static [crate::exec::Handler; 256]; 4],
     /// `now()` when the PMU's instruction totals were last brought up to date.
     pub(crate) pmu_synced: u64,
     /// The virtual and physical page instructions are being fetched from (traced runs).
@@ -242,7 +242,7 @@ pub(crate) struct HartCtx {
     pub(crate) sched: crate::run::Scheduler,
     pub(crate) mode: crate::events::ExecMode,
     pub(crate) lanes: u128,
-    pub(crate) tables: [&'static [crate::exec::Handler; 256]; 3],
+    pub(crate) tables: [&'static [crate::exec::Handler; 256]; 4],
     pub(crate) sbi: crate::sbi::SbiHart,
     /// `Machine::code_gen` when it was parked.
     pub(crate) code_gen: u64,
@@ -315,7 +315,7 @@ impl Machine {
             sched: crate::run::Scheduler::default(),
             mode: crate::events::ExecMode::default(),
             lanes: 0,
-            tables: [&crate::exec::HANDLERS; 3],
+            tables: [&crate::exec::HANDLERS; 4],
             pmu_synced: 0,
             fetch_page: (0, 0),
             htif: crate::htif::Htif::default(),

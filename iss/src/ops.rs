@@ -243,8 +243,9 @@ macro_rules! ops {
             const CTR: bool,
             const FX: bool,
             const I32: bool,
+            const TR: bool,
         >(t: &mut [Handler; 256]) {
-            $( t[Op::$op as usize] = crate::exec::$h::<REC, CTR, FX, I32>; )*
+            $( t[Op::$op as usize] = crate::exec::$h::<REC, CTR, FX, I32, TR>; )*
         }
     };
 }

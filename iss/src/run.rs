@@ -72,13 +72,13 @@ pub(crate) struct Scheduler {
     /// The run in progress paused (its `Stop` is no stop).
     paused: bool,
     /// Block chaining ([`crate::exec::done`]): a jump or taken branch of an untraced run
-    /// without hooks to a decoded block of the same page goes to that block's first handler
-    /// directly instead of returning to the run loop. The page of the running block: its
-    /// virtual base and its number in the decode cache.
+    /// to a decoded block of the same page goes to that block's first handler directly
+    /// instead of returning to the run loop. The page of the running block: its virtual base
+    /// and its number in the decode cache.
     pub chain_va: u64,
     pub chain_page: usize,
-    /// Chaining is on: the handlers run in the run loop's arena, untraced and without hooks
-    /// (off for every other caller of the handlers, whatever its table).
+    /// Chaining is on: the handlers run in the run loop's arena, untraced, with the PMU's
+    /// models off (off for every other caller of the handlers, whatever its table).
     pub chain_on: bool,
     /// The running chain entered a block other than its first.
     pub chained: bool,
@@ -89,6 +89,79 @@ pub(crate) struct Scheduler {
     /// The cost model's cycle total when time last followed it ([`Machine::quantum_ticks`]),
     /// less the cycles not yet turned into a tick.
     pub cycles_at_tick: u64,
+    /// The blocks the running chain entered after its first, when the run loop must account
+    /// for each block or report it to the sink (the handlers' `TR` tables).
+    pub trail: Trail,
+}
+
+/// One block a chain entered: it left the block whose end marker is at arena index `end` by
+/// a transfer (or its end) to `pc`, where the block at arena index `next` starts.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TrailStep {
+    pub end: u32,
+    pub next: u32,
+    pub pc: u64,
+}
+
+/// Instructions a chain that leaves a trail runs at most: each block it enters follows at
+/// least one retired instruction, so the trail never holds more steps than this.
+pub(crate) const TRAIL_INSNS: u64 = 1024;
+
+/// The blocks a chain entered, in order ([`TrailStep`]), so that a chain can run through
+/// blocks whose every run the run loop must see: the PMU counting instruction classes
+/// ([`Machine::account_chain`]), a sink that takes runs. The handlers that leave it
+/// (`exec`'s `TR` tables) run at most [`TRAIL_INSNS`] instructions in a chain.
+pub(crate) struct Trail {
+    steps: Box<[TrailStep]>,
+    len: usize,
+}
+
+impl Default for Trail {
+    fn default() -> Trail {
+        Trail {
+            steps: vec![TrailStep::default(); TRAIL_INSNS as usize].into_boxed_slice(),
+            len: 0,
+        }
+    }
+}
+
+impl Trail {
+    /// Note a block entered (see [`TrailStep`]).
+    ///
+    /// # Safety
+    ///
+    /// Fewer than [`TRAIL_INSNS`] steps since the last [`Trail::clear`]: the chain's budget
+    /// was cut to it.
+    #[inline(always)]
+    pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64) {
+        debug_assert!(self.len < self.steps.len(), "a trail of {} steps", self.len);
+        // SAFETY: the caller's promise.
+        unsafe {
+            *self.steps.get_unchecked_mut(self.len) = TrailStep {
+                end: end as u32,
+                next: next as u32,
+                pc,
+            };
+        }
+        self.len += 1;
+    }
+
+    /// Steps noted since the last [`Trail::clear`].
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Step `i` (less than [`Trail::len`]).
+    #[inline(always)]
+    pub(crate) fn step(&self, i: usize) -> TrailStep {
+        self.steps[i]
+    }
+
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 impl Scheduler {
@@ -679,7 +752,9 @@ impl Machine {
                     }
                 }
                 self.dcache.dirty = false;
-                if !S::DETAIL.any() && !self.mode.per_run() {
+                // A sink that takes runs and the PMU counting classes chain too, leaving a
+                // trail of the blocks they enter (`run_block`).
+                if !S::DETAIL.records() && !self.mode.models() {
                     self.sched.chain_va = page_va;
                     self.sched.chain_page = p;
                     self.sched.chain_on = true;
@@ -743,25 +818,54 @@ impl Machine {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
-            // The chain runs at most CHAIN_INSNS; the rest of the budget waits here, out of
-            // both `budget` and `budget_start` (whose difference the handlers' clocks read).
-            let cut = left.min(CHAIN_INSNS);
+            // Every run must be seen: the chain leaves a trail of the blocks it enters.
+            let trail = S::DETAIL.runs() || self.mode.per_run();
+            // The chain runs at most CHAIN_INSNS (TRAIL_INSNS with a trail); the rest of the
+            // budget waits here, out of both `budget` and `budget_start` (whose difference the
+            // handlers' clocks read).
+            let cut = left.min(if trail {
+                CHAIN_INSNS.min(TRAIL_INSNS)
+            } else {
+                CHAIN_INSNS
+            });
             let rest = left - cut;
             self.sched.budget = cut;
             self.sched.budget_start -= rest;
             self.sched.chained = false;
+            let table = self.tables[if trail { 3 } else { 0 }];
             // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
-            // end marker (`exec::Handler`); the links are as long as the arena.
+            // end marker (`exec::Handler`); the links are as long as the arena; the trail
+            // takes the chain's budget.
             let npc = unsafe {
                 let d = &arena[k];
                 let bpc = pc.wrapping_sub(d.block_off());
-                self.tables[0][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
+                table[d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
             };
             self.sched.budget += rest;
             self.sched.budget_start += rest;
             let mut lcofi = false;
-            if S::DETAIL.runs() || self.mode.per_run() {
-                let n = (left - self.sched.budget) as usize;
+            if trail {
+                let mut n = (left - self.sched.budget) as usize;
+                let (mut k, mut pc) = (k, pc);
+                // The blocks the chain left, whole, each for a transfer (or its end) to the
+                // next; then the one it ended in, as a chain of one block.
+                for i in 0..self.sched.trail.len() {
+                    let step = self.sched.trail.step(i);
+                    let end = step.end as usize;
+                    let len = end - k;
+                    if self.mode.per_run() {
+                        // Without the models (which do not chain): no LCOFI to take here.
+                        self.account_chain(arena, k, len, pc, step.pc, prv, true);
+                    }
+                    if S::DETAIL.runs() {
+                        self.report_pulse(sink);
+                        let run = (&arena[k..end], &arena[end], pc);
+                        self.report_run(sink, run, step.pc, prv, satp);
+                    }
+                    n -= len;
+                    (k, pc) = (step.next as usize, step.pc);
+                }
+                self.sched.trail.clear();
                 if n != 0 {
                     if self.mode.per_run() {
                         lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);

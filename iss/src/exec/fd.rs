@@ -93,7 +93,7 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: u64) -> u64 {
             if $m.fs_not_dirty::<FX>() {
                 return build_record($m, a, k, bpc, left);
             }
@@ -115,7 +115,7 @@ macro_rules! fp_ops {
                 }
                 next($d, pc)
             })();
-            done::<REC, CTR, FX, I32>($m, a, k, pc, left, r)
+            done::<REC, CTR, FX, I32, TR>($m, a, k, pc, left, r)
         }
     )*};
     (@rm rm, $m:ident, $d:ident) => {
@@ -243,6 +243,7 @@ unsafe fn fload<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
     const SIZE: u8,
 >(
     m: &mut Machine,
@@ -256,14 +257,14 @@ unsafe fn fload<
     }
     let d = at(a, k);
     if m.fs_off() {
-        return fload_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+        return fload_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     // Nothing is recorded unless the load is made.
     let Some(raw) = m.load_fast::<REC, FX>(addr, SIZE) else {
-        return fload_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+        return fload_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
     };
-    fload_done::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left, addr, raw)
+    fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left, addr, raw)
 }
 
 /// [`fload`] with FS off, or a load its fast path could not make.
@@ -274,6 +275,7 @@ unsafe fn fload_slow<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
     const SIZE: u8,
 >(
     m: &mut Machine,
@@ -286,11 +288,11 @@ unsafe fn fload_slow<
     let pc = bpc.wrapping_add(d.insn_off());
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
+        return done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let raw = htri!(m, pc, left, m.load::<REC, FX>(addr, SIZE));
-    fload_done::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left, addr, raw)
+    fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left, addr, raw)
 }
 
 /// An FP load read `raw` at `addr`: write f[rd] and go on.
@@ -301,6 +303,7 @@ unsafe fn fload_done<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
     const SIZE: u8,
 >(
     m: &mut Machine,
@@ -323,7 +326,7 @@ unsafe fn fload_done<
         m.effects[k.k()].value = v;
     }
     let pc = bpc.wrapping_add(d.insn_off());
-    done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+    done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
 }
 
 /// FP stores write the register's raw low bits (no unboxing). As [`fload`], the common case
@@ -334,6 +337,7 @@ unsafe fn fstore<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
     const SIZE: u8,
 >(
     m: &mut Machine,
@@ -347,17 +351,17 @@ unsafe fn fstore<
     }
     let d = at(a, k);
     if m.fs_off() {
-        return fstore_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+        return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     if !m.store_fast::<REC, FX>(addr, SIZE, v) {
-        return fstore_slow::<REC, CTR, FX, I32, SIZE>(m, a, k, bpc, left);
+        return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
     }
     m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
     // The fast path never writes a page with decoded code: no block was dropped.
     let pc = bpc.wrapping_add(d.insn_off());
-    done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+    done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
 }
 
 /// [`fstore`] with FS off, or a store its fast path could not make.
@@ -368,6 +372,7 @@ unsafe fn fstore_slow<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
     const SIZE: u8,
 >(
     m: &mut Machine,
@@ -380,27 +385,27 @@ unsafe fn fstore_slow<
     let pc = bpc.wrapping_add(d.insn_off());
     if m.fs_off() {
         let r = m.illegal(d);
-        return done::<REC, CTR, FX, I32>(m, a, k, pc, left, r);
+        return done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     htri!(m, pc, left, m.store::<REC, FX>(addr, SIZE, v));
     m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
     let r = m.after_store(next(d, pc));
-    done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
+    done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
 }
 
 /// Define the FP load and store handlers: `name => fload or fstore, size`.
 macro_rules! fp_access {
     ($($name:ident => $f:ident, $size:literal;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
             m: &mut Machine,
             a: Blk<'_>,
             k: Ix,
             bpc: u64,
             left: u64,
         ) -> u64 {
-            $f::<REC, CTR, FX, I32, $size>(m, a, k, bpc, left)
+            $f::<REC, CTR, FX, I32, TR, $size>(m, a, k, bpc, left)
         }
     )*};
 }

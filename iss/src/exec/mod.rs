@@ -18,6 +18,12 @@
 //! whose records have a fixed shape chain as untraced and leave each instruction's
 //! [`Effect`](crate::record::Effect) (`FX`); the others stop the chain before they execute
 //! ([`BUILD`]) so that the run loop builds their records.
+//!
+//! Untraced runs chain from block to block too ([`chain`]), CTR's tables included (their jumps
+//! and branches tell CTR as they go). When the run loop must see every block's run (the PMU
+//! counting instruction classes, a sink that takes runs), the chain goes on through the `TR`
+//! tables, which leave a trail of the blocks they enter ([`crate::run::Trail`]) for the run
+//! loop to account for and report after the chain.
 
 mod a;
 mod fd;
@@ -131,28 +137,36 @@ pub(crate) unsafe fn at(a: Blk<'_>, k: Ix) -> &Insn {
 }
 
 /// The handlers when no record is built.
-pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false, false>();
+pub(crate) static HANDLERS: [Handler; 256] = table::<false, false, false, false, false>();
 /// The handlers that also fill the retirement record.
-pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false, false, false>();
+pub(crate) static HANDLERS_REC: [Handler; 256] = table::<true, false, false, false, false>();
 /// [`HANDLERS`] whose jumps and branches also tell CTR ([`crate::events::ExecMode::ctr_chain`]).
-pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true, false, false>();
+pub(crate) static HANDLERS_CTR: [Handler; 256] = table::<false, true, false, false, false>();
 /// [`HANDLERS_REC`] whose jumps and branches also tell CTR.
-pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true, false, false>();
+pub(crate) static HANDLERS_REC_CTR: [Handler; 256] = table::<true, true, false, false, false>();
 /// The handlers of runs of simple instructions: [`HANDLERS`] that leave each instruction's
 /// effect, for the operations of fixed shapes; [`BUILD`] for the others.
-pub(crate) static HANDLERS_FX: [Handler; 256] = table::<false, false, true, false>();
+pub(crate) static HANDLERS_FX: [Handler; 256] = table::<false, false, true, false, false>();
 /// [`HANDLERS_FX`] whose jumps and branches also tell CTR.
-pub(crate) static HANDLERS_FX_CTR: [Handler; 256] = table::<false, true, true, false>();
+pub(crate) static HANDLERS_FX_CTR: [Handler; 256] = table::<false, true, true, false, false>();
 
 /// The same six tables for a hart without C (IALIGN 32), whose jumps and taken branches to
 /// an address that is not 4-byte aligned raise instruction-address-misaligned (a check the
 /// tables above, of harts with C, do not make: it costs them nothing).
-pub(crate) static HANDLERS_I32: [Handler; 256] = table::<false, false, false, true>();
-pub(crate) static HANDLERS_REC_I32: [Handler; 256] = table::<true, false, false, true>();
-pub(crate) static HANDLERS_CTR_I32: [Handler; 256] = table::<false, true, false, true>();
-pub(crate) static HANDLERS_REC_CTR_I32: [Handler; 256] = table::<true, true, false, true>();
-pub(crate) static HANDLERS_FX_I32: [Handler; 256] = table::<false, false, true, true>();
-pub(crate) static HANDLERS_FX_CTR_I32: [Handler; 256] = table::<false, true, true, true>();
+pub(crate) static HANDLERS_I32: [Handler; 256] = table::<false, false, false, true, false>();
+pub(crate) static HANDLERS_REC_I32: [Handler; 256] = table::<true, false, false, true, false>();
+pub(crate) static HANDLERS_CTR_I32: [Handler; 256] = table::<false, true, false, true, false>();
+pub(crate) static HANDLERS_REC_CTR_I32: [Handler; 256] = table::<true, true, false, true, false>();
+pub(crate) static HANDLERS_FX_I32: [Handler; 256] = table::<false, false, true, true, false>();
+pub(crate) static HANDLERS_FX_CTR_I32: [Handler; 256] = table::<false, true, true, true, false>();
+
+/// The untraced handlers (with CTR or not, IALIGN 32 or not) whose chains leave a trail of the
+/// blocks they enter ([`crate::run::Trail`]), for the run loop to account for or report each
+/// block after the chain: the PMU counting instruction classes, a sink that takes runs.
+pub(crate) static HANDLERS_TR: [Handler; 256] = table::<false, false, false, false, true>();
+pub(crate) static HANDLERS_CTR_TR: [Handler; 256] = table::<false, true, false, false, true>();
+pub(crate) static HANDLERS_TR_I32: [Handler; 256] = table::<false, false, false, true, true>();
+pub(crate) static HANDLERS_CTR_TR_I32: [Handler; 256] = table::<false, true, false, true, true>();
 
 /// The handler table for a recording mode, whether CTR hears of transfers from handlers, and
 /// whether IALIGN is 32 (no C).
@@ -167,6 +181,18 @@ pub(crate) fn handlers(rec: bool, ctr: bool, i32: bool) -> &'static [Handler; 25
         (true, false, true) => &HANDLERS_REC_I32,
         (false, true, true) => &HANDLERS_CTR_I32,
         (true, true, true) => &HANDLERS_REC_CTR_I32,
+    }
+}
+
+/// The untraced handler table, whose chains leave a trail (`tr`) or not.
+#[inline(always)]
+pub(crate) fn chain_handlers(ctr: bool, i32: bool, tr: bool) -> &'static [Handler; 256] {
+    match (ctr, i32, tr) {
+        (ctr, i32, false) => handlers(false, ctr, i32),
+        (false, false, true) => &HANDLERS_TR,
+        (true, false, true) => &HANDLERS_CTR_TR,
+        (false, true, true) => &HANDLERS_TR_I32,
+        (true, true, true) => &HANDLERS_CTR_TR_I32,
     }
 }
 
@@ -210,7 +236,13 @@ pub(crate) use htri;
 ///
 /// As [`Handler`]'s: `a[k]` is the instruction that produced `r`.
 #[inline(always)]
-pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+pub(crate) unsafe fn done<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const TR: bool,
+>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -226,7 +258,7 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
             let t = if FX {
                 fx_handlers(CTR, I32)
             } else {
-                handlers(false, CTR, I32)
+                chain_handlers(CTR, I32, TR)
             };
             // The block's pc: `pc` less the same offset, which the caller just added to it.
             let bpc = pc.wrapping_sub(at(a, k).insn_off());
@@ -235,7 +267,7 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
         m.sched.budget = left;
         return r;
     }
-    if !REC && !FX && !CTR && r & 1 == 0 {
+    if !REC && !FX && r & 1 == 0 {
         // A jump or taken branch: chain to the target's block when it is decoded in the
         // running block's page (see `Scheduler::chain_on`).
         let left = left - 1;
@@ -245,9 +277,8 @@ pub(crate) unsafe fn done<const REC: bool, const CTR: bool, const FX: bool, cons
             // Chaining is only on while `a` is the arena whose blocks the page's table
             // indexes (and holds arena indices of blocks).
             if k2 != 0 {
-                m.sched.chained = true;
-                let k2 = Ix::new(k2);
-                return handlers(false, false, I32)[at(a, k2).op as usize](m, a, k2, r, left);
+                // A transfer ends its block: its end marker follows.
+                return enter::<CTR, I32, TR>(m, a, k.next(), k2, r, left);
             }
         }
         m.sched.budget = left;
@@ -272,6 +303,7 @@ pub(crate) unsafe fn done_direct<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
 >(
     m: &mut Machine,
     a: Blk<'_>,
@@ -280,20 +312,20 @@ pub(crate) unsafe fn done_direct<
     left: u64,
     r: u64,
 ) -> u64 {
-    if !REC && !FX && !CTR && r & 1 == 0 {
+    if !REC && !FX && r & 1 == 0 {
         let left = left - 1;
         if left != 0 {
             if r != next(at(a, k), pc) {
-                return chain::<I32, false>(m, a, k, r, left);
+                return chain::<CTR, I32, TR, false>(m, a, k, k.next(), r, left);
             }
             // Not taken: a jump or branch ends its block, so its end marker follows; go
             // where that goes without dispatching it.
-            return chain::<I32, false>(m, a, k.next(), r, left);
+            return chain::<CTR, I32, TR, false>(m, a, k.next(), k.next(), r, left);
         }
         m.sched.budget = left;
         return r;
     }
-    done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
+    done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
 }
 
 /// Untraced: finish conditional branch `a[k]` at `pc`, `taken` or not, as [`done_direct`]
@@ -303,7 +335,7 @@ pub(crate) unsafe fn done_direct<
 ///
 /// As [`Handler`]'s.
 #[inline(always)]
-unsafe fn branch_untraced<const I32: bool>(
+unsafe fn branch_untraced<const I32: bool, const TR: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -320,7 +352,7 @@ unsafe fn branch_untraced<const I32: bool>(
         }
         let left = left - 1;
         if left != 0 {
-            return chain::<I32, false>(m, a, k, target, left);
+            return chain::<false, I32, TR, false>(m, a, k, k.next(), target, left);
         }
         m.sched.budget = left;
         return target;
@@ -329,16 +361,17 @@ unsafe fn branch_untraced<const I32: bool>(
     let left = left - 1;
     if left != 0 {
         // A branch ends its block, so its end marker follows: go where that goes.
-        return chain::<I32, false>(m, a, k.next(), r, left);
+        return chain::<false, I32, TR, false>(m, a, k.next(), k.next(), r, left);
     }
     m.sched.budget = left;
     r
 }
 
 /// Untraced: go on at `r` from `a[k]`, a direct transfer or a block's end marker (`left`
-/// already counts the transfer), through `a[k]`'s link when it has one. `END`: the end
-/// marker's own handler, which retires nothing, so an unlinked `r` returns as [`DECODE`].
-/// With chaining off, every link reads 0 ([`Scheduler::links`]).
+/// already counts the transfer), through `a[k]`'s link when it has one; `a[end]` is the end
+/// marker of the block being left. `END`: the end marker's own handler, which retires
+/// nothing, so an unlinked `r` returns as [`DECODE`]. With chaining off, every link reads 0
+/// ([`Scheduler::links`]).
 ///
 /// [`Scheduler::links`]: crate::run::Scheduler::links
 ///
@@ -346,10 +379,11 @@ unsafe fn branch_untraced<const I32: bool>(
 ///
 /// As [`Handler`]'s.
 #[inline(always)]
-unsafe fn chain<const I32: bool, const END: bool>(
+unsafe fn chain<const CTR: bool, const I32: bool, const TR: bool, const END: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    end: Ix,
     r: u64,
     left: u64,
 ) -> u64 {
@@ -357,11 +391,33 @@ unsafe fn chain<const I32: bool, const END: bool>(
     // arena), the arena index of a block (`DecodeCache::links_for`).
     let l = unsafe { *(m.sched.links as *const u32).add(k.k()) } as usize;
     if l != 0 {
-        m.sched.chained = true;
-        let l = Ix::new(l);
-        return handlers(false, false, I32)[at(a, l).op as usize](m, a, l, r, left);
+        return enter::<CTR, I32, TR>(m, a, end, l, r, left);
     }
-    chain_link::<I32, END>(m, a, k, r, left)
+    chain_link::<CTR, I32, TR, END>(m, a, k, end, r, left)
+}
+
+/// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at arena
+/// index `l`, at `r`, with `left` of budget; with `TR`, on the chain's trail
+/// ([`crate::run::Trail`]).
+///
+/// # Safety
+///
+/// As [`Handler`]'s; `l` is the arena index of a block, and `a` the arena.
+#[inline(always)]
+unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    end: Ix,
+    l: usize,
+    r: u64,
+    left: u64,
+) -> u64 {
+    m.sched.chained = true;
+    if TR {
+        m.sched.trail.push(end.k(), l, r);
+    }
+    let l = Ix::new(l);
+    chain_handlers(CTR, I32, TR)[at(a, l).op as usize](m, a, l, r, left)
 }
 
 /// [`chain`] where `a[k]` has no link yet: find the block at `r` in the running block's page,
@@ -377,10 +433,11 @@ unsafe fn chain<const I32: bool, const END: bool>(
 ///
 /// As [`Handler`]'s.
 #[inline(never)]
-unsafe fn chain_link<const I32: bool, const END: bool>(
+unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    end: Ix,
     r: u64,
     left: u64,
 ) -> u64 {
@@ -390,9 +447,7 @@ unsafe fn chain_link<const I32: bool, const END: bool>(
         // The page's table holds arena indices of blocks, and `a` is the arena.
         if l != 0 {
             m.dcache.set_link(k.k(), l as u32);
-            m.sched.chained = true;
-            let l = Ix::new(l);
-            return handlers(false, false, I32)[at(a, l).op as usize](m, a, l, r, left);
+            return enter::<CTR, I32, TR>(m, a, end, l, r, left);
         }
     }
     if END {
@@ -409,7 +464,13 @@ unsafe fn chain_link<const I32: bool, const END: bool>(
 /// on as [`done`]. Out of line and called in tail position, so that the handler's common path
 /// makes no call (and saves no registers).
 #[inline(never)]
-unsafe fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+unsafe fn ctr_done<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const TR: bool,
+>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -419,7 +480,7 @@ unsafe fn ctr_done<const REC: bool, const CTR: bool, const FX: bool, const I32: 
     ty: arch::Itype,
 ) -> u64 {
     m.chain_transfer(pc, target, ty, left);
-    done::<REC, CTR, FX, I32>(m, a, k, pc, left, target)
+    done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, target)
 }
 
 /// In a jump's or branch's handler, in the CTR tables: tell CTR of the transfer to `target`
@@ -429,7 +490,7 @@ macro_rules! tell_ctr {
         if CTR {
             let ty = $ty;
             if !$m.chain_transfer_noted($pc, $target, ty, $left) {
-                return ctr_done::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, $target, ty);
+                return ctr_done::<REC, CTR, FX, I32, TR>($m, $a, $k, $pc, $left, $target, ty);
             }
         }
     };
@@ -580,11 +641,11 @@ macro_rules! handlers {
     };
     // Finished by `$fin` (`done`, or `done_direct` for direct jumps and branches).
     (@finish $fin:ident; $($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, bpc: u64, $left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, bpc: u64, $left: u64) -> u64 {
             let $d = at($a, $k);
             let $pc = bpc.wrapping_add($d.insn_off());
             let r = $e;
-            $fin::<REC, CTR, FX, I32>($m, $a, $k, $pc, $left, r)
+            $fin::<REC, CTR, FX, I32, TR>($m, $a, $k, $pc, $left, r)
         }
     )*};
 }
@@ -639,7 +700,7 @@ macro_rules! branch {
             $name => |m, a, k, d, pc, left| {
                 let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
                 if !REC && !FX && !CTR {
-                    return branch_untraced::<I32>(m, a, k, pc, left, taken);
+                    return branch_untraced::<I32, TR>(m, a, k, pc, left, taken);
                 }
                 let target = if taken {
                     pc.wrapping_add(imm(d))
@@ -663,7 +724,7 @@ macro_rules! branch {
 
 macro_rules! load {
     ($($name:ident => $size:expr, |$v:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
             m: &mut Machine,
             a: Blk<'_>,
             k: Ix,
@@ -675,7 +736,7 @@ macro_rules! load {
             /// registers for a call.
             #[cold]
             #[inline(never)]
-            unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+            unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
                 m: &mut Machine,
                 a: Blk<'_>,
                 k: Ix,
@@ -688,24 +749,24 @@ macro_rules! load {
                 let $v = htri!(m, pc, left, m.load::<REC, FX>(addr, $size));
                 m.fx_access::<FX>(k, addr, $v);
                 m.wxe::<REC, FX>(d, k, $e);
-                done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+                done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
             }
             let d = at(a, k);
             let addr = m.rs1(d).wrapping_add(imm(d));
             let Some($v) = m.load_fast::<REC, FX>(addr, $size) else {
-                return slow::<REC, CTR, FX, I32>(m, a, k, bpc, left);
+                return slow::<REC, CTR, FX, I32, TR>(m, a, k, bpc, left);
             };
             m.fx_access::<FX>(k, addr, $v);
             m.wxe::<REC, FX>(d, k, $e);
             let pc = bpc.wrapping_add(d.insn_off());
-            done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+            done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
         }
     )*};
 }
 
 macro_rules! store {
     ($($name:ident => $size:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
             m: &mut Machine,
             a: Blk<'_>,
             k: Ix,
@@ -716,7 +777,7 @@ macro_rules! store {
             /// decoded code, not RAM), out of line as loads' `slow`.
             #[cold]
             #[inline(never)]
-            unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>(
+            unsafe fn slow<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
                 m: &mut Machine,
                 a: Blk<'_>,
                 k: Ix,
@@ -730,18 +791,18 @@ macro_rules! store {
                 htri!(m, pc, left, m.store::<REC, FX>(addr, $size, v));
                 m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
                 let r = m.after_store(next(d, pc));
-                done::<REC, CTR, FX, I32>(m, a, k, pc, left, r)
+                done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
             }
             let d = at(a, k);
             let addr = m.rs1(d).wrapping_add(imm(d));
             let v = m.rs2(d);
             if !m.store_fast::<REC, FX>(addr, $size, v) {
-                return slow::<REC, CTR, FX, I32>(m, a, k, bpc, left);
+                return slow::<REC, CTR, FX, I32, TR>(m, a, k, bpc, left);
             }
             m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
             // The fast path never writes a page with decoded code: no block was dropped.
             let pc = bpc.wrapping_add(d.insn_off());
-            done::<REC, CTR, FX, I32>(m, a, k, pc, left, next(d, pc))
+            done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
         }
     )*};
 }
@@ -959,6 +1020,7 @@ pub(crate) unsafe fn end_of_block<
     const CTR: bool,
     const FX: bool,
     const I32: bool,
+    const TR: bool,
 >(
     m: &mut Machine,
     a: Blk<'_>,
@@ -969,8 +1031,8 @@ pub(crate) unsafe fn end_of_block<
     // The end of the block (`Insn::block_off` of an end marker).
     let pc = bpc.wrapping_add(at(a, k).imm.unsigned_abs() as u64);
     // A handler is entered with budget left (`left` >= 1).
-    if !REC && !FX && !CTR {
-        return chain::<I32, true>(m, a, k, pc, left);
+    if !REC && !FX {
+        return chain::<CTR, I32, TR, true>(m, a, k, k, pc, left);
     }
     m.hart.pc = pc;
     m.sched.budget = left;
@@ -986,10 +1048,15 @@ pub(super) unsafe fn build_record(m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, 
 
 /// Build the handler table for one recording mode: each operation's handler as the
 /// instruction table binds it ([`crate::ops`]), illegal past the last operation.
-const fn table<const REC: bool, const CTR: bool, const FX: bool, const I32: bool>() -> [Handler; 256]
-{
-    let mut t: [Handler; 256] = [illegal::<REC, CTR, FX, I32>; 256];
-    crate::ops::bind_handlers::<REC, CTR, FX, I32>(&mut t);
+const fn table<
+    const REC: bool,
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const TR: bool,
+>() -> [Handler; 256] {
+    let mut t: [Handler; 256] = [illegal::<REC, CTR, FX, I32, TR>; 256];
+    crate::ops::bind_handlers::<REC, CTR, FX, I32, TR>(&mut t);
     if FX {
         let mut i = 0;
         while i < 256 {
