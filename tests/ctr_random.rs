@@ -1462,3 +1462,46 @@ fn random_programs_record_what_the_reference_computes() {
         assert!(s.types & 1 << t != 0, "no entry of type {t}: {s:?}");
     }
 }
+
+/// SCTRCLR at the start of a block a chain of handlers enters (a loop, CTR recording): the
+/// cycle counter it restarts must read the clock of the chain, not of the chain's start (the
+/// untraced hart once gave the next record's CC one cycle more than the traced one).
+#[test]
+fn sctrclr_entered_by_a_chain_restarts_the_cycle_count_then() {
+    let p = Program {
+        setup: Setup {
+            ctl: Ctl {
+                modes: 4,
+                inh: 0,
+                ntbren: false,
+                rasemu: false,
+                mte: false,
+                ste: false,
+                eten: false,
+                bpfrz: true,
+                lcofifrz: false,
+                noise: 0,
+            },
+            depth: 0,
+            wrptr: None,
+            deleg: false,
+            stateen: false,
+            timer: None,
+        },
+        main: vec![
+            Block::Loop {
+                n: 2,
+                body: vec![Block::Reconf(Reconf::Clear)],
+            },
+            Block::S(Simple::Jump {
+                form: JumpForm::J,
+                skip: 0,
+            }),
+        ],
+        funcs: vec![],
+        leaves: vec![],
+    };
+    let mut stats = Stats::default();
+    check(&p, RATIFIED, &mut stats).unwrap();
+    assert_eq!(stats.runs, 1);
+}

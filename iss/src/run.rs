@@ -130,7 +130,7 @@ impl Trail {
     ///
     /// # Safety
     ///
-    /// Fewer than [`TRAIL_INSNS`] steps since the last [`Trail::clear`]: the chain's budget
+    /// Fewer than [`TRAIL_INSNS`] steps since the run loop last read the trail (`walk_trail`): the chain's budget
     /// was cut to it.
     #[inline(always)]
     pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64) {
@@ -144,23 +144,6 @@ impl Trail {
             };
         }
         self.len += 1;
-    }
-
-    /// Steps noted since the last [`Trail::clear`].
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Step `i` (less than [`Trail::len`]).
-    #[inline(always)]
-    pub(crate) fn step(&self, i: usize) -> TrailStep {
-        self.steps[i]
-    }
-
-    #[inline(always)]
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
     }
 }
 
@@ -753,7 +736,7 @@ impl Machine {
                 }
                 self.dcache.dirty = false;
                 // A sink that takes runs and the PMU counting classes chain too, leaving a
-                // trail of the blocks they enter (`run_block`).
+                // trail of the blocks they enter (`walk_trail`).
                 if !S::DETAIL.records() && !self.mode.models() {
                     self.sched.chain_va = page_va;
                     self.sched.chain_page = p;
@@ -823,15 +806,8 @@ impl Machine {
             // The chain runs at most CHAIN_INSNS (TRAIL_INSNS with a trail); the rest of the
             // budget waits here, out of both `budget` and `budget_start` (whose difference the
             // handlers' clocks read).
-            let cut = left.min(if trail {
-                CHAIN_INSNS.min(TRAIL_INSNS)
-            } else {
-                CHAIN_INSNS
-            });
-            let rest = left - cut;
-            self.sched.budget = cut;
-            self.sched.budget_start -= rest;
-            self.sched.chained = false;
+            let rest = self.cut_budget(if trail { TRAIL_INSNS } else { CHAIN_INSNS });
+            let cut = left - rest;
             let table = self.tables[if trail { 3 } else { 0 }];
             // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
             // end marker (`exec::Handler`); the links are as long as the arena; the trail
@@ -841,31 +817,12 @@ impl Machine {
                 let bpc = pc.wrapping_sub(d.block_off());
                 table[d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
             };
-            self.sched.budget += rest;
-            self.sched.budget_start += rest;
+            self.restore_budget(rest);
             let mut lcofi = false;
             if trail {
-                let mut n = (left - self.sched.budget) as usize;
-                let (mut k, mut pc) = (k, pc);
-                // The blocks the chain left, whole, each for a transfer (or its end) to the
-                // next; then the one it ended in, as a chain of one block.
-                for i in 0..self.sched.trail.len() {
-                    let step = self.sched.trail.step(i);
-                    let end = step.end as usize;
-                    let len = end - k;
-                    if self.mode.per_run() {
-                        // Without the models (which do not chain): no LCOFI to take here.
-                        self.account_chain(arena, k, len, pc, step.pc, prv, true);
-                    }
-                    if S::DETAIL.runs() {
-                        self.report_pulse(sink);
-                        let run = (&arena[k..end], &arena[end], pc);
-                        self.report_run(sink, run, step.pc, prv, satp);
-                    }
-                    n -= len;
-                    (k, pc) = (step.next as usize, step.pc);
-                }
-                self.sched.trail.clear();
+                // The blocks the chain left, then the one it ended in, as a chain of one.
+                let (k, pc, done) = self.walk_trail(sink, arena, (k, pc), prv, satp);
+                let n = (left - self.sched.budget) as usize - done;
                 if n != 0 {
                     if self.mode.per_run() {
                         lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);
@@ -956,6 +913,73 @@ impl Machine {
         }
     }
 
+    /// Cut the budget to at most `cap` for a chain of handlers; returns the rest, which waits
+    /// here out of both `budget` and `budget_start` (whose difference the handlers' clocks
+    /// read) until [`Machine::restore_budget`].
+    #[inline(always)]
+    fn cut_budget(&mut self, cap: u64) -> u64 {
+        let left = self.sched.budget;
+        // CHAIN_INSNS bounds the recursion where calls are not jumps (a debug build).
+        let cut = left.min(cap.min(CHAIN_INSNS));
+        let rest = left - cut;
+        self.sched.budget = cut;
+        self.sched.budget_start -= rest;
+        self.sched.chained = false;
+        rest
+    }
+
+    #[inline(always)]
+    fn restore_budget(&mut self, rest: u64) {
+        self.sched.budget += rest;
+        self.sched.budget_start += rest;
+    }
+
+    /// After a chain that left a trail, from the block at arena index `k` at `pc`: account
+    /// for and report each block it left, whole, for a transfer (or its end) to the next (in
+    /// privilege `prv`, with `satp`). Returns the arena index and pc of the block the chain
+    /// ended in, and the instructions retired before it.
+    #[inline(always)]
+    fn walk_trail<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        arena: &[Insn],
+        (mut k, mut pc): (usize, u64),
+        prv: Priv,
+        satp: u64,
+    ) -> (usize, u64, usize) {
+        let mut done = 0;
+        let mut lanes = 0u128;
+        // Out of the scheduler while it is read (an empty boxed slice allocates nothing).
+        let steps = std::mem::take(&mut self.sched.trail.steps);
+        for &step in &steps[..self.sched.trail.len] {
+            let end = step.end as usize;
+            let len = end - k;
+            if self.mode.per_run() {
+                let e = &arena[end];
+                if self.mode.fast_blocks() && e.wd == crate::events::FAST_BLOCK {
+                    // `Machine::account_block`, summed here.
+                    let taken = step.pc != pc.wrapping_add(e.imm as u64);
+                    let meta = &self.dcache.meta[e.bits as usize];
+                    lanes = lanes.wrapping_add(meta.lanes[taken as usize]);
+                } else {
+                    // Without the models (which do not chain): no LCOFI to take here.
+                    self.account_run(arena, k, len, pc, step.pc, prv, true);
+                }
+            }
+            if S::DETAIL.runs() {
+                self.report_pulse(sink);
+                let run = (&arena[k..end], &arena[end], pc);
+                self.report_run(sink, run, step.pc, prv, satp);
+            }
+            done += len;
+            (k, pc) = (step.next as usize, step.pc);
+        }
+        self.sched.trail.steps = steps;
+        self.sched.trail.len = 0;
+        self.lanes = self.lanes.wrapping_add(lanes);
+        (k, pc, done)
+    }
+
     /// Traced, for a sink that takes runs of simple instructions: run the chain of them from
     /// `arena[k]` at `pc` (`block_start`: the first of its block) and hand it to the sink.
     /// `Continue`: the chain stopped before an instruction whose record must be built (its
@@ -972,6 +996,8 @@ impl Machine {
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
         // SAFETY: as in `run_block`: `arena[k]` is checked; the block ends with an end marker.
+        // (These handlers do not chain from block to block: an instruction's effect is kept
+        // at its arena index, which a loop in one chain would overwrite.)
         let npc = unsafe {
             let d = &arena[k];
             let bpc = pc.wrapping_sub(d.block_off());

@@ -858,7 +858,11 @@ handlers! {
         m.sched.budget = left;
         m.sret::<REC>(d, pc)
     };
-    sctrclr => |m, d, pc, _left| m.sctrclr(d, next(d, pc));
+    // Reads the clock (CTR's cycle counter restarts), which reads the budget.
+    sctrclr => |m, d, pc, left| {
+        m.sched.budget = left;
+        m.sctrclr(d, next(d, pc))
+    };
     wfi => |m, d, pc, _left| m.wfi(d, next(d, pc));
     sfence_vma => |m, d, pc, _left| m.sfence_vma(d, next(d, pc));
     sfence_inval => |m, d, pc, _left| m.sfence_inval(d, next(d, pc));
