@@ -35,7 +35,7 @@
 
 use crate::csr::csr_name;
 use crate::insn::{Insn, Op};
-use crate::record::Detail;
+use crate::record::{Detail, Shape, SimpleRun, SHAPES};
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
 use crate::stage::{Inbox, Stage};
 use arch::{Cause, Exception, Priv};
@@ -177,6 +177,8 @@ pub struct CommitLog<W: Write + Send + 'static> {
     buf: Vec<u8>,
     pos: usize,
     ordered: Vec<(u64, RegWrite)>,
+    /// A record to make lines from in [`Sink::simple_run`] when its effects need sorting.
+    scratch: Box<Retired>,
     /// CSR write prefixes (` c<num>_<name> `), built on first use.
     csr_prefix: Vec<Option<Box<[u8]>>>,
     /// The writer thread: full chunks to it, empty ones back.
@@ -252,6 +254,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             buf: vec![0; CHUNK + MAX_LINE + SLACK],
             pos: 0,
             ordered: Vec::with_capacity(8),
+            scratch: Box::default(),
             csr_prefix: vec![None; 4096],
             writer: Some(writer),
             failed,
@@ -523,6 +526,74 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
         }
     }
 
+    /// Each line made from the effects, without the record in between; what needs sorting
+    /// (an FP operation that raised a flag writes fflags too) goes through [`Self::format`].
+    fn simple_run(&mut self, run: &SimpleRun) {
+        if self.trace.is_some() || !self.commits {
+            run.for_each_record(|r| self.retire(r));
+            return;
+        }
+        let mut pc = run.pc;
+        for (i, (d, e)) in run.insns.iter().zip(run.effects).enumerate() {
+            let shape = SHAPES[d.op as usize];
+            let simple = match shape {
+                Shape::Rd | Shape::Nothing | Shape::Load(_) | Shape::FLoad(_) => true,
+                Shape::Store(size) | Shape::FStore(size) => size <= 8,
+                Shape::FpToF | Shape::FpToX => e.mem_value == u64::MAX,
+                Shape::Built => false,
+            };
+            if !simple {
+                let mut r = std::mem::take(&mut self.scratch);
+                run.record(i, pc, &mut r);
+                self.format(&r);
+                self.scratch = r;
+            } else {
+                let mut l = Line {
+                    b: &mut self.buf[self.pos..],
+                    n: 0,
+                };
+                put_head(&mut l, &self.core, run.prv, pc, d);
+                let x = |l: &mut Line| {
+                    if d.rd != 0 {
+                        l.put_n(&REG_PREFIX[(d.rd & 31) as usize], 7);
+                        l.digits(e.value, 16);
+                    }
+                };
+                let f_digits = if self.flen32 { 8 } else { 16 };
+                let f = |l: &mut Line| {
+                    l.put_n(&REG_PREFIX[32 + (d.rd & 31) as usize], 7);
+                    l.digits(e.value, f_digits);
+                };
+                match shape {
+                    Shape::Rd | Shape::FpToX => x(&mut l),
+                    Shape::FpToF => f(&mut l),
+                    Shape::Load(_) | Shape::FLoad(_) => {
+                        if matches!(shape, Shape::Load(_)) {
+                            x(&mut l);
+                        } else {
+                            f(&mut l);
+                        }
+                        l.put(b" mem 0x");
+                        l.digits(e.vaddr, 16);
+                    }
+                    Shape::Store(size) | Shape::FStore(size) => {
+                        l.put(b" mem 0x");
+                        l.digits(e.vaddr, 16);
+                        l.put(b" 0x");
+                        l.digits(e.mem_value, 2 * size as usize);
+                    }
+                    Shape::Nothing | Shape::Built => {}
+                }
+                l.put(b"\n");
+                self.pos += l.n;
+            }
+            pc = run.next_pc_of(i, pc);
+            if self.pos >= CHUNK {
+                self.hand_over();
+            }
+        }
+    }
+
     fn trap(&mut self, t: &TrapRecord) {
         if self.trace.is_some() {
             self.trace_trap(t);
@@ -690,6 +761,71 @@ mod tests {
             put_write(&mut [], &mut l, RegWrite { reg: Reg::F(n), value: 0xb }, true);
             let end = l.n;
             assert_eq!(&buf[..end], format!(" f{n:<2} 0x{:08x}", 0xb).as_bytes());
+        }
+    }
+
+    /// Lines made straight from a simple run's effects are the lines of its records, for
+    /// every shape (FP values in 16 digits and in 8), whatever fflags did.
+    #[test]
+    fn simple_runs_as_records() {
+        use crate::record::{Effect, SimpleRun};
+        let bits: &[u32] = &[
+            0x0010_0293, // addi x5, x0, 1
+            0x0000_0013, // nop (rd x0)
+            0x0000_0463, // beq
+            0x0081_3303, // ld x6, 8(x2)
+            0x0001_2003, // lw x0, 0(x2)
+            0x0061_3823, // sd x6, 16(x2)
+            0x0061_00a3, // sb x6, 1(x2)
+            0xc084,      // c.sw
+            0x0001_3087, // fld f1, 0(x2)
+            0x0011_3427, // fsd f1, 8(x2)
+            0x0220_f1d3, // fadd.d f3, f1, f2
+            0x0220_f053, // fadd.d f0, f1, f2
+            0xa220_a553, // feq.d x10, f1, f2
+            0xa220_a053, // feq.d x0, f1, f2
+            0x0000_8082, // c.ret
+        ];
+        let insns: Vec<_> = bits.iter().map(|&b| decode(b)).collect();
+        let has = |f: fn(Shape) -> bool| insns.iter().any(|d| f(SHAPES[d.op as usize]));
+        assert!(has(|s| s == Shape::Rd) && has(|s| s == Shape::Nothing));
+        assert!(has(|s| matches!(s, Shape::Load(_))) && has(|s| matches!(s, Shape::Store(_))));
+        assert!(has(|s| matches!(s, Shape::FLoad(_))) && has(|s| matches!(s, Shape::FStore(_))));
+        assert!(has(|s| s == Shape::FpToF) && has(|s| s == Shape::FpToX));
+        let mut v: u64 = 0x0123_4567_89ab_cdef;
+        let mut next = || {
+            v = v
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            v
+        };
+        for flags in [false, true] {
+            let effects: Vec<Effect> = insns
+                .iter()
+                .map(|_| Effect {
+                    value: next(),
+                    mem_value: if flags { next() & 0x1f } else { u64::MAX },
+                    vaddr: next(),
+                    paddr: 0x8000_0000,
+                })
+                .collect();
+            let run = SimpleRun {
+                insns: &insns,
+                effects: &effects,
+                pc: 0x8000_0000,
+                next_pc: 0x8000_1000,
+                prv: Priv::S,
+                time: 0,
+                fetch_page: (0x8000_0000, 0x8000_0000),
+            };
+            for flen32 in [false, true] {
+                let mut direct = CommitLog::new(Vec::new()).with_flen32(flen32);
+                direct.simple_run(&run);
+                let mut records = CommitLog::new(Vec::new()).with_flen32(flen32);
+                run.for_each_record(|r| records.retire(r));
+                let (a, b) = (direct.finish().unwrap(), records.finish().unwrap());
+                assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+            }
         }
     }
 
