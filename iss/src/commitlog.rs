@@ -744,7 +744,7 @@ mod tests {
                 assert_eq!(hex16_swar(v), hex16(v));
             }
             // Every nibble value in every place, then pseudo-random values.
-            v = if i < 16 {
+            v = if i < 15 {
                 (i + 1) * 0x1111_1111_1111_1111
             } else {
                 v.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407)
