@@ -4,8 +4,10 @@
 //! - **Spike**: each simulator running the program untraced to the end, and each writing its
 //!   commit log (Spike's `--log-commits --log=FILE`, hartscope's `--log-commits FILE`) for the
 //!   first `--log-insns` instructions, to a file in the temporary directory that is removed
-//!   afterwards. Wall-clock time of the whole process for Spike; of the run (load excluded) for
-//!   hartscope, which runs in this process.
+//!   afterwards (Spike's budget raised until its log holds that many lines: its
+//!   `--instructions` counts quantum steps, lost at traps; each simulator's instructions are
+//!   the lines its log holds). Wall-clock time of the whole process for Spike; of the run
+//!   (load excluded) for hartscope, which runs in this process.
 //! - **N-Trace** (`--trace-insns` instructions): the hart with HTM capture on (the ingress port
 //!   and encoder on their own thread, writing a temporary file) as a fraction of the same run
 //!   untraced; the decoder's speed on that stream (instructions reconstructed per second); and
