@@ -796,7 +796,11 @@ mod log_tests {
 
         // No traps for the first 2000 quanta, then one every 50 instructions.
         let (_, m) = spike_log_budget(want, |b| {
-            Ok(spike_model(b, u64::MAX, |q| if q < 2000 { 5000 } else { 50 }))
+            Ok(spike_model(
+                b,
+                u64::MAX,
+                |q| if q < 2000 { 5000 } else { 50 },
+            ))
         })
         .unwrap();
         assert!(m.instructions + 5 >= want);

@@ -99,11 +99,15 @@ static REG_PREFIX: [[u8; 8]; 64] = {
     while i < 64 {
         let n = (i % 32) as u8;
         let c = if i < 32 { b'x' } else { b'f' };
-        t[i] = if n < 10 {
-            [b' ', c, b'0' + n, b' ', b' ', b'0', b'x', b' ']
+        let mut e = *b" x0  0x ";
+        e[1] = c;
+        if n < 10 {
+            e[2] = b'0' + n;
         } else {
-            [b' ', c, b'0' + n / 10, b'0' + n % 10, b' ', b'0', b'x', b' ']
-        };
+            e[2] = b'0' + n / 10;
+            e[3] = b'0' + n % 10;
+        }
+        t[i] = e;
         i += 1;
     }
     t
@@ -747,18 +751,39 @@ mod tests {
             v = if i < 15 {
                 (i + 1) * 0x1111_1111_1111_1111
             } else {
-                v.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407)
+                v.wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
             };
         }
         for n in 0..32u8 {
             let mut l = Line { b: &mut buf, n: 0 };
-            put_write(&mut [], &mut l, RegWrite { reg: Reg::X(n), value: 0xa }, false);
+            put_write(
+                &mut [],
+                &mut l,
+                RegWrite {
+                    reg: Reg::X(n),
+                    value: 0xa,
+                },
+                false,
+            );
             let end = l.n;
             let got = String::from_utf8(buf[..end].to_vec()).unwrap();
-            let want = if n == 0 { String::new() } else { format!(" x{n:<2} 0x{:016x}", 0xa) };
+            let want = if n == 0 {
+                String::new()
+            } else {
+                format!(" x{n:<2} 0x{:016x}", 0xa)
+            };
             assert_eq!(got, want);
             let mut l = Line { b: &mut buf, n: 0 };
-            put_write(&mut [], &mut l, RegWrite { reg: Reg::F(n), value: 0xb }, true);
+            put_write(
+                &mut [],
+                &mut l,
+                RegWrite {
+                    reg: Reg::F(n),
+                    value: 0xb,
+                },
+                true,
+            );
             let end = l.n;
             assert_eq!(&buf[..end], format!(" f{n:<2} 0x{:08x}", 0xb).as_bytes());
         }
