@@ -618,10 +618,10 @@ impl<L: Sink, T: Sink, W: Write + Send + 'static> Sink for Recorders<L, T, W> {
 }
 
 /// Run `m` (at most `limit` instructions) with the sinks present, each the cheapest way:
-/// untraced with none; the tandem writer alone or the port alone as the hart's only sink (a
-/// port on its own thread then takes runs, not records); otherwise all of them on full
-/// records. The sinks come back unfinished: the caller finishes each (its errors name its
-/// file).
+/// untraced with none; the commit log, the tandem writer or the port alone as the hart's
+/// only sink (the log then takes simple runs, and a port on its own thread runs, not
+/// records); otherwise all of them on full records. The sinks come back unfinished: the
+/// caller finishes each (its errors name its file).
 pub fn run<L: Sink, T: Sink, W: Write + Send + 'static>(
     m: &mut Machine,
     mut sinks: Recorders<L, T, W>,
@@ -641,6 +641,8 @@ pub fn run<L: Sink, T: Sink, W: Write + Send + 'static>(
     }
     let stop = match (&mut sinks.log, &mut sinks.port, &mut sinks.tandem) {
         (None, None, None) => run_one(m, &mut NoSink, limit),
+        // The commit log alone takes simple runs (its `DETAIL`), not full records.
+        (Some(l), None, None) => run_one(m, l, limit),
         (None, None, Some(t)) if t.wants_watch() => run_one(m, &mut Watched(t), limit),
         (None, None, Some(t)) => run_one(m, t, limit),
         (None, Some(Port::Threaded(p)), None) => run_one(m, p, limit),

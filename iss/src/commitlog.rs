@@ -34,31 +34,95 @@
 //! once with its last value; loads then stores follow. See `docs/spike-compat.md`.
 
 use crate::csr::csr_name;
-use crate::insn::Op;
-use crate::record::Detail;
+use crate::insn::{Insn, Op};
+use crate::record::{Detail, Shape, SimpleRun, SHAPES};
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
 use crate::stage::{Inbox, Stage};
-use arch::{Cause, Exception};
+use arch::{Cause, Exception, Priv};
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-/// Two lower-case hex digits for every byte value.
-static HEX2: [[u8; 2]; 256] = {
-    const H: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [[0u8; 2]; 256];
+/// The sixteen lower-case hex digits of `v`, most significant first.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn hex16(v: u64) -> [u8; 16] {
+    use std::arch::x86_64::*;
+    // SSE2 (in every x86-64): the bytes most significant first, each split into its two
+    // nibbles, then '0' added to each and 39 more to those above 9 ('a' - '0' - 10).
+    // SAFETY: SSE2 is part of x86-64; the result is 16 plain bytes.
+    unsafe {
+        let x = _mm_cvtsi64_si128(v.swap_bytes() as i64);
+        let low = _mm_set1_epi8(0x0f);
+        let n = _mm_unpacklo_epi8(
+            _mm_and_si128(_mm_srli_epi16::<4>(x), low),
+            _mm_and_si128(x, low),
+        );
+        let letters = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8(39));
+        let a = _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8(b'0' as i8)), letters);
+        std::mem::transmute::<__m128i, [u8; 16]>(a)
+    }
+}
+
+/// The sixteen lower-case hex digits of `v`, most significant first.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn hex16(v: u64) -> [u8; 16] {
+    hex16_swar(v)
+}
+
+/// [`hex16`] in plain 64-bit arithmetic (other hosts; checked against the SSE2 one).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn hex16_swar(v: u64) -> [u8; 16] {
+    /// The eight digits of `v`: its nibbles spread one to a byte, then in ASCII.
+    #[inline(always)]
+    fn hex8(v: u32) -> [u8; 8] {
+        let mut x = v as u64;
+        x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+        x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+        x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        // 1 in each byte whose nibble is 10 or more (no byte carries into the next).
+        let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+        (x + 0x3030_3030_3030_3030 + letters * 39).to_be_bytes()
+    }
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&hex8((v >> 32) as u32));
+    out[8..].copy_from_slice(&hex8(v as u32));
+    out
+}
+
+/// The start of each `x<n>` and `f<n>` entry, up to its value's digits: ` x5  0x`,
+/// ` f31 0x` (7 bytes, and a pad byte that the next write covers).
+static REG_PREFIX: [[u8; 8]; 64] = {
+    let mut t = [[0u8; 8]; 64];
     let mut i = 0;
-    while i < 256 {
-        t[i] = [H[i >> 4], H[i & 15]];
+    while i < 64 {
+        let n = (i % 32) as u8;
+        let c = if i < 32 { b'x' } else { b'f' };
+        let mut e = *b" x0  0x ";
+        e[1] = c;
+        if n < 10 {
+            e[2] = b'0' + n;
+        } else {
+            e[2] = b'0' + n / 10;
+            e[3] = b'0' + n % 10;
+        }
+        t[i] = e;
         i += 1;
     }
     t
 };
 
-/// A line being written at the end of a chunk buffer, which always has room for one.
+/// A line being written at the end of a chunk buffer, which always has room for one and
+/// [`SLACK`] bytes more: fixed-size writes may run past what they count, the next write
+/// (or the next line) covering the excess.
 struct Line<'a> {
     b: &'a mut [u8],
     n: usize,
 }
+
+/// Bytes a line's writes may run past its end.
+const SLACK: usize = 16;
 
 impl Line<'_> {
     #[inline(always)]
@@ -67,19 +131,30 @@ impl Line<'_> {
         self.n += s.len();
     }
 
-    /// `0x` and the low `digits` (2, 4, 8 or 16) hex digits of `v`.
+    /// The first `len` bytes of `s` (the rest written too, to be covered).
+    #[inline(always)]
+    fn put_n<const N: usize>(&mut self, s: &[u8; N], len: usize) {
+        self.b[self.n..self.n + N].copy_from_slice(s);
+        self.n += len;
+    }
+
+    /// The low `digits` (1 to 16) hex digits of `v`, without `0x`.
+    #[inline(always)]
+    fn digits(&mut self, v: u64, digits: usize) {
+        // The digits wanted at the top, all sixteen written.
+        let top = if digits >= 16 {
+            v
+        } else {
+            v << (64 - 4 * digits)
+        };
+        self.put_n(&hex16(top), digits);
+    }
+
+    /// `0x` and the low `digits` (1 to 16) hex digits of `v`.
     #[inline(always)]
     fn hex(&mut self, v: u64, digits: usize) {
-        let n = self.n;
-        let out = &mut self.b[n..n + 2 + digits];
-        out[0] = b'0';
-        out[1] = b'x';
-        let bytes = digits / 2;
-        for i in 0..bytes {
-            let byte = (v >> (8 * (bytes - 1 - i))) as u8;
-            out[2 + 2 * i..4 + 2 * i].copy_from_slice(&HEX2[byte as usize]);
-        }
-        self.n = n + 2 + digits;
+        self.put(b"0x");
+        self.digits(v, digits);
     }
 }
 
@@ -102,10 +177,12 @@ const CHUNK: usize = 4 << 20;
 /// Writes Spike's commit log. Lines are formatted on the hart's thread straight into large
 /// buffers that a writer thread writes out, so the hart does not wait for the file system.
 pub struct CommitLog<W: Write + Send + 'static> {
-    /// The chunk being filled: always `CHUNK + MAX_LINE` long; `pos` bytes are lines.
+    /// The chunk being filled: always `CHUNK + MAX_LINE + SLACK` long; `pos` bytes are lines.
     buf: Vec<u8>,
     pos: usize,
     ordered: Vec<(u64, RegWrite)>,
+    /// A record to make lines from in [`Sink::simple_run`] when its effects need sorting.
+    scratch: Box<Retired>,
     /// CSR write prefixes (` c<num>_<name> `), built on first use.
     csr_prefix: Vec<Option<Box<[u8]>>>,
     /// The writer thread: full chunks to it, empty ones back.
@@ -178,9 +255,10 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         )
         .expect("cannot start the commit-log writer thread");
         CommitLog {
-            buf: vec![0; CHUNK + MAX_LINE],
+            buf: vec![0; CHUNK + MAX_LINE + SLACK],
             pos: 0,
             ordered: Vec::with_capacity(8),
+            scratch: Box::default(),
             csr_prefix: vec![None; 4096],
             writer: Some(writer),
             failed,
@@ -311,7 +389,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             return;
         };
         let mut next = w.recycled().unwrap_or_default();
-        next.resize(CHUNK + MAX_LINE, 0);
+        next.resize(CHUNK + MAX_LINE + SLACK, 0);
         let mut b = std::mem::replace(&mut self.buf, next);
         b.truncate(self.pos);
         self.pos = 0;
@@ -328,21 +406,11 @@ impl<W: Write + Send + 'static> CommitLog<W> {
 
     /// Format one line into the buffer.
     pub fn format(&mut self, r: &Retired) {
-        let core = self.core;
         let mut l = Line {
             b: &mut self.buf[self.pos..],
             n: 0,
         };
-        l.put(&core);
-        l.put(&[b'0' + r.prv as u8, b' ']);
-        l.hex(r.pc, 16);
-        l.put(b" (");
-        if r.insn.len == 2 {
-            l.hex(r.insn.bits as u64, 4);
-        } else {
-            l.hex(r.insn.bits as u64, 8);
-        }
-        l.put(b")");
+        put_head(&mut l, &self.core, r.prv, r.pc, &r.insn);
         let writes = r.writes();
         if writes.len() == 1 {
             put_write(&mut self.csr_prefix, &mut l, writes[0], self.flen32);
@@ -387,6 +455,21 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     }
 }
 
+/// A line's start: `core   0: 3 0x0000000080000000 (0x00004197)`.
+#[inline(always)]
+fn put_head(l: &mut Line, core: &[u8; 10], prv: Priv, pc: u64, insn: &Insn) {
+    // `core   0: `, the privilege, ` 0x`.
+    let mut head = [b' '; 16];
+    head[..10].copy_from_slice(core);
+    head[10] = b'0' + prv as u8;
+    head[12..14].copy_from_slice(b"0x");
+    l.put_n(&head, 14);
+    l.digits(pc, 16);
+    l.put(b" (0x");
+    l.digits(insn.bits as u64, if insn.len == 2 { 4 } else { 8 });
+    l.put(b")");
+}
+
 /// Spike's name of an exception (its `trap_t::name`).
 fn trap_name(e: Exception) -> &'static str {
     match e {
@@ -410,18 +493,14 @@ fn trap_name(e: Exception) -> &'static str {
 #[inline(always)]
 fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, flen32: bool) {
     match w.reg {
-        Reg::X(0) => return,
-        Reg::X(n) | Reg::F(n) => {
-            let c = if matches!(w.reg, Reg::X(_)) {
-                b'x'
-            } else {
-                b'f'
-            };
-            if n < 10 {
-                l.put(&[b' ', c, b'0' + n, b' ', b' ']);
-            } else {
-                l.put(&[b' ', c, b'0' + n / 10, b'0' + n % 10, b' ']);
-            }
+        Reg::X(0) => {}
+        Reg::X(n) => {
+            l.put_n(&REG_PREFIX[(n & 31) as usize], 7);
+            l.digits(w.value, 16);
+        }
+        Reg::F(n) => {
+            l.put_n(&REG_PREFIX[32 + (n & 31) as usize], 7);
+            l.digits(w.value, if flen32 { 8 } else { 16 });
         }
         Reg::Csr(n) => {
             let p = csr_prefix[(n & 0xfff) as usize].get_or_insert_with(|| {
@@ -429,12 +508,8 @@ fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, fl
                 format!(" c{n}_{name} ").into_bytes().into_boxed_slice()
             });
             l.put(p);
+            l.hex(w.value, 16);
         }
-    }
-    if flen32 && matches!(w.reg, Reg::F(_)) {
-        l.hex(w.value, 8);
-    } else {
-        l.hex(w.value, 16);
     }
 }
 
@@ -452,6 +527,74 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
         }
         if self.pos >= CHUNK {
             self.hand_over();
+        }
+    }
+
+    /// Each line made from the effects, without the record in between; what needs sorting
+    /// (an FP operation that raised a flag writes fflags too) goes through [`Self::format`].
+    fn simple_run(&mut self, run: &SimpleRun) {
+        if self.trace.is_some() || !self.commits {
+            run.for_each_record(|r| self.retire(r));
+            return;
+        }
+        let mut pc = run.pc;
+        for (i, (d, e)) in run.insns.iter().zip(run.effects).enumerate() {
+            let shape = SHAPES[d.op as usize];
+            let simple = match shape {
+                Shape::Rd | Shape::Nothing | Shape::Load(_) | Shape::FLoad(_) => true,
+                Shape::Store(size) | Shape::FStore(size) => size <= 8,
+                Shape::FpToF | Shape::FpToX => e.mem_value == u64::MAX,
+                Shape::Built => false,
+            };
+            if !simple {
+                let mut r = std::mem::take(&mut self.scratch);
+                run.record(i, pc, &mut r);
+                self.format(&r);
+                self.scratch = r;
+            } else {
+                let mut l = Line {
+                    b: &mut self.buf[self.pos..],
+                    n: 0,
+                };
+                put_head(&mut l, &self.core, run.prv, pc, d);
+                let x = |l: &mut Line| {
+                    if d.rd != 0 {
+                        l.put_n(&REG_PREFIX[(d.rd & 31) as usize], 7);
+                        l.digits(e.value, 16);
+                    }
+                };
+                let f_digits = if self.flen32 { 8 } else { 16 };
+                let f = |l: &mut Line| {
+                    l.put_n(&REG_PREFIX[32 + (d.rd & 31) as usize], 7);
+                    l.digits(e.value, f_digits);
+                };
+                match shape {
+                    Shape::Rd | Shape::FpToX => x(&mut l),
+                    Shape::FpToF => f(&mut l),
+                    Shape::Load(_) | Shape::FLoad(_) => {
+                        if matches!(shape, Shape::Load(_)) {
+                            x(&mut l);
+                        } else {
+                            f(&mut l);
+                        }
+                        l.put(b" mem 0x");
+                        l.digits(e.vaddr, 16);
+                    }
+                    Shape::Store(size) | Shape::FStore(size) => {
+                        l.put(b" mem 0x");
+                        l.digits(e.vaddr, 16);
+                        l.put(b" 0x");
+                        l.digits(e.mem_value, 2 * size as usize);
+                    }
+                    Shape::Nothing | Shape::Built => {}
+                }
+                l.put(b"\n");
+                self.pos += l.n;
+            }
+            pc = run.next_pc_of(i, pc);
+            if self.pos >= CHUNK {
+                self.hand_over();
+            }
         }
     }
 
@@ -588,6 +731,127 @@ mod tests {
             "core   0: 0x0000000080000004 (0x00000073) ecall\n\
              core   0: exception trap_machine_ecall, epc 0x0000000080000004\n"
         );
+    }
+
+    /// Hex digits of every width, against `format!`.
+    #[test]
+    fn hex_digits() {
+        let mut buf = vec![0u8; 64];
+        let mut v: u64 = 0x0123_4567_89ab_cdef;
+        for i in 0..20_000u64 {
+            for (digits, mask) in [(2, 0xff), (4, 0xffff), (8, 0xffff_ffff), (16, u64::MAX)] {
+                let mut l = Line { b: &mut buf, n: 0 };
+                l.hex(v, digits);
+                let end = l.n;
+                let want = format!("0x{:0digits$x}", v & mask);
+                assert_eq!(std::str::from_utf8(&buf[..end]).unwrap(), want);
+                assert_eq!(hex16_swar(v), hex16(v));
+            }
+            // Every nibble value in every place, then pseudo-random values.
+            v = if i < 15 {
+                (i + 1) * 0x1111_1111_1111_1111
+            } else {
+                v.wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+            };
+        }
+        for n in 0..32u8 {
+            let mut l = Line { b: &mut buf, n: 0 };
+            put_write(
+                &mut [],
+                &mut l,
+                RegWrite {
+                    reg: Reg::X(n),
+                    value: 0xa,
+                },
+                false,
+            );
+            let end = l.n;
+            let got = String::from_utf8(buf[..end].to_vec()).unwrap();
+            let want = if n == 0 {
+                String::new()
+            } else {
+                format!(" x{n:<2} 0x{:016x}", 0xa)
+            };
+            assert_eq!(got, want);
+            let mut l = Line { b: &mut buf, n: 0 };
+            put_write(
+                &mut [],
+                &mut l,
+                RegWrite {
+                    reg: Reg::F(n),
+                    value: 0xb,
+                },
+                true,
+            );
+            let end = l.n;
+            assert_eq!(&buf[..end], format!(" f{n:<2} 0x{:08x}", 0xb).as_bytes());
+        }
+    }
+
+    /// Lines made straight from a simple run's effects are the lines of its records, for
+    /// every shape (FP values in 16 digits and in 8), whatever fflags did.
+    #[test]
+    fn simple_runs_as_records() {
+        use crate::record::{Effect, SimpleRun};
+        let bits: &[u32] = &[
+            0x0010_0293, // addi x5, x0, 1
+            0x0000_0013, // nop (rd x0)
+            0x0000_0463, // beq
+            0x0081_3303, // ld x6, 8(x2)
+            0x0001_2003, // lw x0, 0(x2)
+            0x0061_3823, // sd x6, 16(x2)
+            0x0061_00a3, // sb x6, 1(x2)
+            0xc084,      // c.sw
+            0x0001_3087, // fld f1, 0(x2)
+            0x0011_3427, // fsd f1, 8(x2)
+            0x0220_f1d3, // fadd.d f3, f1, f2
+            0x0220_f053, // fadd.d f0, f1, f2
+            0xa220_a553, // feq.d x10, f1, f2
+            0xa220_a053, // feq.d x0, f1, f2
+            0x0000_8082, // c.ret
+        ];
+        let insns: Vec<_> = bits.iter().map(|&b| decode(b)).collect();
+        let has = |f: fn(Shape) -> bool| insns.iter().any(|d| f(SHAPES[d.op as usize]));
+        assert!(has(|s| s == Shape::Rd) && has(|s| s == Shape::Nothing));
+        assert!(has(|s| matches!(s, Shape::Load(_))) && has(|s| matches!(s, Shape::Store(_))));
+        assert!(has(|s| matches!(s, Shape::FLoad(_))) && has(|s| matches!(s, Shape::FStore(_))));
+        assert!(has(|s| s == Shape::FpToF) && has(|s| s == Shape::FpToX));
+        let mut v: u64 = 0x0123_4567_89ab_cdef;
+        let mut next = || {
+            v = v
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            v
+        };
+        for flags in [false, true] {
+            let effects: Vec<Effect> = insns
+                .iter()
+                .map(|_| Effect {
+                    value: next(),
+                    mem_value: if flags { next() & 0x1f } else { u64::MAX },
+                    vaddr: next(),
+                    paddr: 0x8000_0000,
+                })
+                .collect();
+            let run = SimpleRun {
+                insns: &insns,
+                effects: &effects,
+                pc: 0x8000_0000,
+                next_pc: 0x8000_1000,
+                prv: Priv::S,
+                time: 0,
+                fetch_page: (0x8000_0000, 0x8000_0000),
+            };
+            for flen32 in [false, true] {
+                let mut direct = CommitLog::new(Vec::new()).with_flen32(flen32);
+                direct.simple_run(&run);
+                let mut records = CommitLog::new(Vec::new()).with_flen32(flen32);
+                run.for_each_record(|r| records.retire(r));
+                let (a, b) = (direct.finish().unwrap(), records.finish().unwrap());
+                assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+            }
+        }
     }
 
     /// A symbol name longer than a chunk (the ELF decides its length) is written whole.
