@@ -11,9 +11,9 @@
 //!
 //! Three software TLBs (fetch, load, store), direct-mapped with 256 entries, cache successful
 //! translations of RAM pages whose whole 4 KiB page PMP allows, for the translation context in
-//! force when they were filled. Any change of that context (privilege, mstatus, satp, PMP,
-//! SFENCE.VMA) flushes all three by bumping a generation number folded into every tag, so a
-//! flush costs nothing. A store-TLB entry for a page holding decoded instructions carries the
+//! force when they were filled. Any change of that context (privilege, satp, PMP, SFENCE.VMA,
+//! a write of mstatus that changes MPP, MPRV, MXR or SUM: where Spike flushes its TLB) flushes
+//! all three by bumping a generation number folded into every tag, so a flush costs nothing. A store-TLB entry for a page holding decoded instructions carries the
 //! page's place in the decoded-instruction cache, so a store there resets the slots it
 //! overwrote on the fast path; when a page first gets decoded instructions the TLBs are flushed
 //! so no entry for it lacks that mark.
@@ -974,6 +974,18 @@ impl Machine {
         self.tlb.flush();
     }
 
+    /// Called after a write of mstatus (or sstatus) that changed it from `old`: flush the
+    /// TLBs if a field translation depends on changed (MPP, MPRV, MXR, SUM), as Spike's
+    /// `maybe_flush_tlb` does. Linux writes sstatus.SIE around every spin lock it takes with
+    /// interrupts saved, which changes none of them.
+    #[inline]
+    pub(crate) fn mstatus_written(&mut self, old: u64) {
+        const XLATE: u64 = MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_MXR | MSTATUS_SUM;
+        if (old ^ self.hart.csr.mstatus) & XLATE != 0 {
+            self.tlb.flush();
+        }
+    }
+
     /// Read a value from guest virtual memory for the host (debuggers, the SBI), as a load in
     /// the current data context. No side effects on devices: RAM only.
     pub fn peek_virt(&mut self, va: u64, size: u8) -> Option<u64> {
@@ -1125,5 +1137,62 @@ mod tests {
             t.flush();
         }
         assert_eq!(t.lookup(Access::Load, 0xffff_ffff_ffff_f000), None);
+    }
+
+    /// The TLBs outlive a write of sstatus that changes nothing they depend on (SIE, which
+    /// Linux sets and clears around its spin locks), and are flushed by one that does (SUM):
+    /// an S-mode load from a user page that hit in the load TLB faults once SUM is clear.
+    /// An AMO hits the store TLB a store filled.
+    #[test]
+    fn tlb_kept_across_sie_flushed_by_sum() {
+        use crate::machine::{Config, Machine};
+        use crate::record::NoSink;
+        use crate::StepOutcome;
+        let i = |imm: u32, rs1: u32, f3: u32, rd: u32, op: u32| {
+            (imm << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+        };
+        let code = [
+            i(0, 5, 3, 10, 0x03),                                       // ld a0, 0(t0)
+            i(0x100, 2, 6, 0, 0x73),                                    // csrsi sstatus, 2 (SIE)
+            i(0, 5, 3, 11, 0x03),                                       // ld a1, 0(t0)
+            (7 << 20) | i(0, 5, 3, 8, 0x23),                            // sd t2, 8(t0)
+            (0x00 << 27) | (7 << 20) | (5 << 15) | (3 << 12) | (13 << 7) | 0x2f, // amoadd.d a3, t2, (t0)
+            i(0x100, 6, 3, 0, 0x73),                                    // csrc sstatus, t1 (SUM)
+            i(0, 5, 3, 12, 0x03),                                       // ld a2, 0(t0)
+        ];
+        let mut m = Machine::try_new(Config::default()).unwrap();
+        let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        m.bus.ram.bytes_mut(0, bytes.len()).copy_from_slice(&bytes);
+        // Sv39 root at RAM + 0x8000: VA 0 (1 GiB, U, RW) and VA 0x8000_0000 (identity, RWX),
+        // both onto RAM's base.
+        let root = 0x8000usize;
+        let ppn = 0x8000_0000u64 >> 12;
+        let user = (ppn << 10) | 0xd7; // V R W U A D
+        let kernel = (ppn << 10) | 0xcf; // V R W X A D
+        m.bus.ram.bytes_mut(root, 8).copy_from_slice(&user.to_le_bytes());
+        m.bus.ram.bytes_mut(root + 16, 8).copy_from_slice(&kernel.to_le_bytes());
+        m.bus.ram.bytes_mut(0x2000, 8).copy_from_slice(&40u64.to_le_bytes());
+        m.boot(crate::bus::RAM_BASE);
+        m.hart.csr.mtvec = crate::bus::RAM_BASE + 0x1000;
+        m.hart.csr.satp = (SATP_MODE_SV39 << SATP_MODE_SHIFT) | ((0x8000_0000 + root as u64) >> 12);
+        m.hart.csr.mstatus |= MSTATUS_SUM;
+        m.hart.prv = Priv::S;
+        m.state_replaced();
+        m.hart.x[5] = 0x2000;
+        m.hart.x[6] = MSTATUS_SUM;
+        m.hart.x[7] = 2;
+        for _ in 0..5 {
+            assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
+            assert!(m.tlb.lookup(Access::Load, 0x2000).is_some(), "kept");
+        }
+        assert_eq!((m.x(10), m.x(11), m.x(13)), (40, 40, 40));
+        assert_eq!(m.peek_virt(0x2000, 8), Some(42), "the AMO through the store TLB");
+        assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
+        assert_eq!(m.tlb.lookup(Access::Load, 0x2000), None, "SUM cleared: flushed");
+        assert_eq!(
+            m.step(&mut NoSink),
+            StepOutcome::Exception(Cause::Exception(Exception::LoadPageFault))
+        );
+        assert_eq!(m.hart.csr.mtval, 0x2000);
     }
 }
