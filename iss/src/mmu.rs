@@ -86,6 +86,10 @@ pub(crate) struct Tlb {
     fetch: Box<[TlbEntry; TLB_ENTRIES]>,
     load: Box<[TlbEntry; TLB_ENTRIES]>,
     store: Box<[TlbEntry; TLB_ENTRIES]>,
+    /// One load translation to a page of the boot ROM (`ram_off`: the page's offset in the
+    /// ROM), filled and flushed as the others: firmware such as OpenSBI reads the device tree
+    /// there with byte loads (150k of them in a Linux boot), which it serves without a walk.
+    rom: TlbEntry,
     /// PMP entries decoded into address ranges: (lo, hi, cfg), hi exclusive; `hi == 0` off.
     pmp: [(u64, u64, u8); PMP_MAX],
     /// Entries to scan: the last active one's index + 1.
@@ -103,6 +107,7 @@ impl Tlb {
             fetch: Box::new([EMPTY; TLB_ENTRIES]),
             load: Box::new([EMPTY; TLB_ENTRIES]),
             store: Box::new([EMPTY; TLB_ENTRIES]),
+            rom: EMPTY,
             pmp: [(0, 0, 0); PMP_MAX],
             pmp_len: 0,
             pmp_none: false,
@@ -117,6 +122,7 @@ impl Tlb {
             self.fetch.fill(EMPTY);
             self.load.fill(EMPTY);
             self.store.fill(EMPTY);
+            self.rom = EMPTY;
             self.gen = 0;
         } else {
             self.gen = g << GEN_SHIFT;
@@ -522,6 +528,17 @@ impl Machine {
                 };
                 self.tlb.fill(access, va, off as u64, code);
             }
+        } else if access == Access::Load && cache {
+            // A page of the boot ROM (which holds whole pages).
+            if let Some(off) = self.bus.rom_offset(page) {
+                if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
+                    self.tlb.rom = TlbEntry {
+                        tag: self.tlb.tag(va),
+                        ram_off: off,
+                        code: 0,
+                    };
+                }
+            }
         }
         Ok(pa)
     }
@@ -661,8 +678,13 @@ impl Machine {
             return Ok(v);
         }
         self.tlb.misses[1] += 1;
-        let pa = self.resolve(va, size, Access::Load)?;
-        let v = self.phys_load(pa, size, va)?;
+        let (pa, v) = match self.rom_load(va, size) {
+            Some(hit) => hit,
+            None => {
+                let pa = self.resolve(va, size, Access::Load)?;
+                (pa, self.phys_load(pa, size, va)?)
+            }
+        };
         if self.mode.models() {
             self.data_event(va, pa, AccessKind::Read, size);
         }
@@ -673,6 +695,20 @@ impl Machine {
             self.fx_paddr = pa;
         }
         Ok(v)
+    }
+
+    /// An aligned load through the boot ROM's load translation ([`Tlb`]'s `rom`): its
+    /// physical address and value, or `None` (nothing done) when it does not hold `va`.
+    /// Reading the ROM has no side effects, so this is what the walk and the bus would do.
+    #[inline]
+    fn rom_load(&self, va: u64, size: u8) -> Option<(u64, u64)> {
+        let e = &self.tlb.rom;
+        if e.tag != self.tlb.tag(va) {
+            return None;
+        }
+        let off = e.ram_off + (va & (PAGE_SIZE - 1));
+        let v = self.bus.rom_read(off, size)?;
+        Some((crate::bus::ROM_BASE + off, v))
     }
 
     fn phys_load(&mut self, pa: u64, size: u8, va: u64) -> Result<u64, ()> {
@@ -1200,5 +1236,43 @@ mod tests {
             StepOutcome::Exception(Cause::Exception(Exception::LoadPageFault))
         );
         assert_eq!(m.hart.csr.mtval, 0x2000);
+    }
+
+    /// Loads from the boot ROM (OpenSBI reads the device tree there) go through its one
+    /// load translation after the first, with the values and faults the bus gives.
+    #[test]
+    fn boot_rom_loads_through_the_rom_translation() {
+        use crate::machine::{Config, Machine};
+        use crate::record::NoSink;
+        use crate::StepOutcome;
+        let i = |imm: u32, rs1: u32, f3: u32, rd: u32, op: u32| {
+            (imm << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+        };
+        let code = [
+            0x0000_12b7,           // lui t0, 1
+            i(32, 5, 2, 10, 0x03), // lw a0, 32(t0): the device tree's magic
+            i(35, 5, 4, 11, 0x03), // lbu a1, 35(t0)
+            i(36, 5, 6, 12, 0x03), // lwu a2, 36(t0): its total size (big-endian)
+            i(34, 5, 2, 13, 0x03), // lw a3, 34(t0): misaligned
+        ];
+        let mut m = Machine::try_new(Config::default()).unwrap();
+        let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        m.bus.ram.bytes_mut(0, bytes.len()).copy_from_slice(&bytes);
+        m.boot(crate::bus::RAM_BASE);
+        m.hart.csr.mtvec = crate::bus::RAM_BASE + 0x1000;
+        for _ in 0..4 {
+            assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
+            assert!(m.hart.pc == crate::bus::RAM_BASE + 4 || m.tlb.rom.tag == m.tlb.tag(0x1000));
+        }
+        assert_eq!(m.x(10), 0xffff_ffff_edfe_0dd0);
+        assert_eq!(m.x(11), 0xed);
+        let dtb = m.dtb.clone();
+        assert_eq!(m.x(12), u32::from_le_bytes(dtb[4..8].try_into().unwrap()) as u64);
+        assert_eq!(
+            m.step(&mut NoSink),
+            StepOutcome::Exception(Cause::Exception(Exception::LoadAddressMisaligned))
+        );
+        m.flush_tlb();
+        assert_ne!(m.tlb.rom.tag, m.tlb.tag(0x1000));
     }
 }
