@@ -212,7 +212,11 @@ impl DecodeCache {
             return None;
         }
         match self.dense_index(page_pa) {
-            Some(i) => self.dense.get(i).filter(|&&p| p != 0).map(|&p| p as usize - 1),
+            Some(i) => self
+                .dense
+                .get(i)
+                .filter(|&&p| p != 0)
+                .map(|&p| p as usize - 1),
             None => self.map.get(&page_pa).copied(),
         }
     }

@@ -1194,13 +1194,13 @@ mod tests {
             (imm << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
         };
         let code = [
-            i(0, 5, 3, 10, 0x03),                                       // ld a0, 0(t0)
-            i(0x100, 2, 6, 0, 0x73),                                    // csrsi sstatus, 2 (SIE)
-            i(0, 5, 3, 11, 0x03),                                       // ld a1, 0(t0)
-            (7 << 20) | i(0, 5, 3, 8, 0x23),                            // sd t2, 8(t0)
-            (0x00 << 27) | (7 << 20) | (5 << 15) | (3 << 12) | (13 << 7) | 0x2f, // amoadd.d a3, t2, (t0)
-            i(0x100, 6, 3, 0, 0x73),                                    // csrc sstatus, t1 (SUM)
-            i(0, 5, 3, 12, 0x03),                                       // ld a2, 0(t0)
+            i(0, 5, 3, 10, 0x03),            // ld a0, 0(t0)
+            i(0x100, 2, 6, 0, 0x73),         // csrsi sstatus, 2 (SIE)
+            i(0, 5, 3, 11, 0x03),            // ld a1, 0(t0)
+            (7 << 20) | i(0, 5, 3, 8, 0x23), // sd t2, 8(t0)
+            i(7, 5, 3, 13, 0x2f),            // amoadd.d a3, t2, (t0)
+            i(0x100, 6, 3, 0, 0x73),         // csrc sstatus, t1 (SUM)
+            i(0, 5, 3, 12, 0x03),            // ld a2, 0(t0)
         ];
         let mut m = Machine::try_new(Config::default()).unwrap();
         let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -1211,9 +1211,18 @@ mod tests {
         let ppn = 0x8000_0000u64 >> 12;
         let user = (ppn << 10) | 0xd7; // V R W U A D
         let kernel = (ppn << 10) | 0xcf; // V R W X A D
-        m.bus.ram.bytes_mut(root, 8).copy_from_slice(&user.to_le_bytes());
-        m.bus.ram.bytes_mut(root + 16, 8).copy_from_slice(&kernel.to_le_bytes());
-        m.bus.ram.bytes_mut(0x2000, 8).copy_from_slice(&40u64.to_le_bytes());
+        m.bus
+            .ram
+            .bytes_mut(root, 8)
+            .copy_from_slice(&user.to_le_bytes());
+        m.bus
+            .ram
+            .bytes_mut(root + 16, 8)
+            .copy_from_slice(&kernel.to_le_bytes());
+        m.bus
+            .ram
+            .bytes_mut(0x2000, 8)
+            .copy_from_slice(&40u64.to_le_bytes());
         m.boot(crate::bus::RAM_BASE);
         m.hart.csr.mtvec = crate::bus::RAM_BASE + 0x1000;
         m.hart.csr.satp = (SATP_MODE_SV39 << SATP_MODE_SHIFT) | ((0x8000_0000 + root as u64) >> 12);
@@ -1228,9 +1237,17 @@ mod tests {
             assert!(m.tlb.lookup(Access::Load, 0x2000).is_some(), "kept");
         }
         assert_eq!((m.x(10), m.x(11), m.x(13)), (40, 40, 40));
-        assert_eq!(m.peek_virt(0x2000, 8), Some(42), "the AMO through the store TLB");
+        assert_eq!(
+            m.peek_virt(0x2000, 8),
+            Some(42),
+            "the AMO through the store TLB"
+        );
         assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
-        assert_eq!(m.tlb.lookup(Access::Load, 0x2000), None, "SUM cleared: flushed");
+        assert_eq!(
+            m.tlb.lookup(Access::Load, 0x2000),
+            None,
+            "SUM cleared: flushed"
+        );
         assert_eq!(
             m.step(&mut NoSink),
             StepOutcome::Exception(Cause::Exception(Exception::LoadPageFault))
@@ -1267,7 +1284,10 @@ mod tests {
         assert_eq!(m.x(10), 0xffff_ffff_edfe_0dd0);
         assert_eq!(m.x(11), 0xed);
         let dtb = m.dtb.clone();
-        assert_eq!(m.x(12), u32::from_le_bytes(dtb[4..8].try_into().unwrap()) as u64);
+        assert_eq!(
+            m.x(12),
+            u32::from_le_bytes(dtb[4..8].try_into().unwrap()) as u64
+        );
         assert_eq!(
             m.step(&mut NoSink),
             StepOutcome::Exception(Cause::Exception(Exception::LoadAddressMisaligned))
