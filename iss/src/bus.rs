@@ -1328,6 +1328,19 @@ impl Bus {
         }
     }
 
+    /// The offset in the boot ROM of `pa`, if the ROM holds it.
+    #[inline]
+    pub fn rom_offset(&self, pa: u64) -> Option<u64> {
+        self.rom.as_ref()?.offset(pa).map(|o| o as u64)
+    }
+
+    /// A load of `size` bytes at offset `off` of the boot ROM (as [`Bus::device_load`] reads
+    /// it); `None` past its end or without one.
+    #[inline]
+    pub fn rom_read(&self, off: u64, size: u8) -> Option<u64> {
+        self.rom.as_ref()?.read(usize::try_from(off).ok()?, size)
+    }
+
     /// The half-word of the boot ROM at `pa`, for an instruction fetch; `None` when `pa` is
     /// not in the ROM (an access fault).
     #[inline]

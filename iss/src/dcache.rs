@@ -56,10 +56,10 @@ pub fn starts_block(op: Op) -> bool {
 }
 
 /// The hash of the page map's keys, physical page addresses: one multiply (Fibonacci
-/// hashing), its high half folded into the low bits the table indexes by. The map is looked
-/// up on every run-loop entry and store-TLB fill (a Linux boot: 764k look-ups in 20M
-/// instructions, 11% of the run with the standard SipHash); its keys come from the guest's
-/// own page tables, not from an adversary.
+/// hashing), its high half folded into the low bits the table indexes by. The map holds the
+/// pages beyond [`DENSE_PAGES`] (the rest are in an array), looked up on every run-loop entry
+/// and store-TLB fill; its keys come from the guest's own page tables, not from an
+/// adversary.
 #[derive(Default)]
 struct PageHasher(u64);
 
@@ -82,9 +82,18 @@ impl Hasher for PageHasher {
     }
 }
 
+/// RAM pages (counted from RAM's base) whose page numbers [`DecodeCache`] keeps in an array
+/// rather than its map: the first 4 GiB (an array of at most 4 MiB, grown as code is found).
+const DENSE_PAGES: u64 = 1 << 20;
+
 pub(crate) struct DecodeCache {
-    /// Physical page address -> page number (index into the per-page tables).
+    /// Physical page address -> page number (index into the per-page tables), for the pages
+    /// `dense` does not cover.
     map: HashMap<u64, usize, BuildHasherDefault<PageHasher>>,
+    /// Per RAM page from RAM's base, below [`DENSE_PAGES`]: its page number plus one, or 0
+    /// when it has no tables. The run loop looks its page up on every entry (a Linux boot:
+    /// 2 million times), which the array does in a few instructions.
+    dense: Vec<u32>,
     /// Per page, per slot: arena index of the block starting there (0: none).
     entry: Vec<u32>,
     /// Per page, per slot: some block was decoded from this halfword.
@@ -118,6 +127,7 @@ impl DecodeCache {
         DecodeCache {
             ram_base,
             map: HashMap::default(),
+            dense: Vec::new(),
             entry: Vec::new(),
             covered: Vec::new(),
             arena: vec![Insn::NOT_DECODED],
@@ -147,14 +157,45 @@ impl DecodeCache {
     /// The page number of the page at `page_pa`, creating its tables if needed. The bool is
     /// true when the page is new (the caller must then flush the store TLB, whose entries carry
     /// the mark of code pages).
+    #[inline]
     pub fn page(&mut self, page_pa: u64) -> (usize, bool) {
-        if let Some(&p) = self.map.get(&page_pa) {
-            return (p, false);
+        match self.dense_index(page_pa) {
+            Some(i) => match self.dense.get(i) {
+                Some(&p) if p != 0 => (p as usize - 1, false),
+                _ => self.new_page(page_pa),
+            },
+            None => match self.map.get(&page_pa) {
+                Some(&p) => (p, false),
+                None => self.new_page(page_pa),
+            },
         }
+    }
+
+    /// `page_pa`'s index in `dense`, if it has one.
+    #[inline(always)]
+    fn dense_index(&self, page_pa: u64) -> Option<usize> {
+        let i = page_pa.wrapping_sub(self.ram_base) >> PAGE_SHIFT;
+        (i < DENSE_PAGES).then_some(i as usize)
+    }
+
+    /// Give the page at `page_pa` (which has none) its tables.
+    #[cold]
+    #[inline(never)]
+    fn new_page(&mut self, page_pa: u64) -> (usize, bool) {
         let p = self.entry.len() / SLOTS_PER_PAGE;
         self.entry.resize((p + 1) * SLOTS_PER_PAGE, 0);
         self.covered.resize((p + 1) * SLOTS_PER_PAGE / 64, 0);
-        self.map.insert(page_pa, p);
+        match self.dense_index(page_pa) {
+            Some(i) => {
+                if self.dense.len() <= i {
+                    self.dense.resize(i + 1, 0);
+                }
+                self.dense[i] = p as u32 + 1;
+            }
+            None => {
+                self.map.insert(page_pa, p);
+            }
+        }
         if let Some((w, m)) = self.bit(page_pa) {
             if self.code.len() <= w {
                 self.code.resize(w + 1, 0);
@@ -170,7 +211,14 @@ impl DecodeCache {
         if !self.is_code_page(page_pa) {
             return None;
         }
-        self.map.get(&page_pa).copied()
+        match self.dense_index(page_pa) {
+            Some(i) => self
+                .dense
+                .get(i)
+                .filter(|&&p| p != 0)
+                .map(|&p| p as usize - 1),
+            None => self.map.get(&page_pa).copied(),
+        }
     }
 
     /// The block starting at `slot` of page `p` (an arena index), if decoded.

@@ -11,9 +11,9 @@
 //!
 //! Three software TLBs (fetch, load, store), direct-mapped with 256 entries, cache successful
 //! translations of RAM pages whose whole 4 KiB page PMP allows, for the translation context in
-//! force when they were filled. Any change of that context (privilege, mstatus, satp, PMP,
-//! SFENCE.VMA) flushes all three by bumping a generation number folded into every tag, so a
-//! flush costs nothing. A store-TLB entry for a page holding decoded instructions carries the
+//! force when they were filled. Any change of that context (privilege, satp, PMP, SFENCE.VMA,
+//! a write of mstatus that changes MPP, MPRV, MXR or SUM: where Spike flushes its TLB) flushes
+//! all three by bumping a generation number folded into every tag, so a flush costs nothing. A store-TLB entry for a page holding decoded instructions carries the
 //! page's place in the decoded-instruction cache, so a store there resets the slots it
 //! overwrote on the fast path; when a page first gets decoded instructions the TLBs are flushed
 //! so no entry for it lacks that mark.
@@ -86,6 +86,10 @@ pub(crate) struct Tlb {
     fetch: Box<[TlbEntry; TLB_ENTRIES]>,
     load: Box<[TlbEntry; TLB_ENTRIES]>,
     store: Box<[TlbEntry; TLB_ENTRIES]>,
+    /// One load translation to a page of the boot ROM (`ram_off`: the page's offset in the
+    /// ROM), filled and flushed as the others: firmware such as OpenSBI reads the device tree
+    /// there with byte loads (150k of them in a Linux boot), which it serves without a walk.
+    rom: TlbEntry,
     /// PMP entries decoded into address ranges: (lo, hi, cfg), hi exclusive; `hi == 0` off.
     pmp: [(u64, u64, u8); PMP_MAX],
     /// Entries to scan: the last active one's index + 1.
@@ -103,6 +107,7 @@ impl Tlb {
             fetch: Box::new([EMPTY; TLB_ENTRIES]),
             load: Box::new([EMPTY; TLB_ENTRIES]),
             store: Box::new([EMPTY; TLB_ENTRIES]),
+            rom: EMPTY,
             pmp: [(0, 0, 0); PMP_MAX],
             pmp_len: 0,
             pmp_none: false,
@@ -117,6 +122,7 @@ impl Tlb {
             self.fetch.fill(EMPTY);
             self.load.fill(EMPTY);
             self.store.fill(EMPTY);
+            self.rom = EMPTY;
             self.gen = 0;
         } else {
             self.gen = g << GEN_SHIFT;
@@ -522,6 +528,17 @@ impl Machine {
                 };
                 self.tlb.fill(access, va, off as u64, code);
             }
+        } else if access == Access::Load && cache {
+            // A page of the boot ROM (which holds whole pages).
+            if let Some(off) = self.bus.rom_offset(page) {
+                if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
+                    self.tlb.rom = TlbEntry {
+                        tag: self.tlb.tag(va),
+                        ram_off: off,
+                        code: 0,
+                    };
+                }
+            }
         }
         Ok(pa)
     }
@@ -661,8 +678,13 @@ impl Machine {
             return Ok(v);
         }
         self.tlb.misses[1] += 1;
-        let pa = self.resolve(va, size, Access::Load)?;
-        let v = self.phys_load(pa, size, va)?;
+        let (pa, v) = match self.rom_load(va, size) {
+            Some(hit) => hit,
+            None => {
+                let pa = self.resolve(va, size, Access::Load)?;
+                (pa, self.phys_load(pa, size, va)?)
+            }
+        };
         if self.mode.models() {
             self.data_event(va, pa, AccessKind::Read, size);
         }
@@ -673,6 +695,20 @@ impl Machine {
             self.fx_paddr = pa;
         }
         Ok(v)
+    }
+
+    /// An aligned load through the boot ROM's load translation ([`Tlb`]'s `rom`): its
+    /// physical address and value, or `None` (nothing done) when it does not hold `va`.
+    /// Reading the ROM has no side effects, so this is what the walk and the bus would do.
+    #[inline]
+    fn rom_load(&self, va: u64, size: u8) -> Option<(u64, u64)> {
+        let e = &self.tlb.rom;
+        if e.tag != self.tlb.tag(va) {
+            return None;
+        }
+        let off = e.ram_off + (va & (PAGE_SIZE - 1));
+        let v = self.bus.rom_read(off, size)?;
+        Some((crate::bus::ROM_BASE + off, v))
     }
 
     fn phys_load(&mut self, pa: u64, size: u8, va: u64) -> Result<u64, ()> {
@@ -840,7 +876,13 @@ impl Machine {
             self.mem_fault(e, va);
             return Err(());
         }
-        let pa = self.resolve(va, size, access)?;
+        // A TLB entry is a translation in force whose whole page is RAM that PMP allows for
+        // the access (AMOs and SC look in the store TLB, LR in the load TLB): what the walk
+        // would find. Linux's spin locks are AMOs and LR/SC.
+        let pa = match self.tlb.lookup(access, va) {
+            Some(off) => self.bus.ram.base() + off,
+            None => self.resolve(va, size, access)?,
+        };
         if self.bus.ram.offset(pa, size as u64).is_none() {
             self.mem_fault(access.access_fault(), va);
             return Err(());
@@ -972,6 +1014,18 @@ impl Machine {
     #[inline]
     pub(crate) fn flush_tlb(&mut self) {
         self.tlb.flush();
+    }
+
+    /// Called after a write of mstatus (or sstatus) that changed it from `old`: flush the
+    /// TLBs if a field translation depends on changed (MPP, MPRV, MXR, SUM), as Spike's
+    /// `maybe_flush_tlb` does. Linux writes sstatus.SIE around every spin lock it takes with
+    /// interrupts saved, which changes none of them.
+    #[inline]
+    pub(crate) fn mstatus_written(&mut self, old: u64) {
+        const XLATE: u64 = MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_MXR | MSTATUS_SUM;
+        if (old ^ self.hart.csr.mstatus) & XLATE != 0 {
+            self.tlb.flush();
+        }
     }
 
     /// Read a value from guest virtual memory for the host (debuggers, the SBI), as a load in
@@ -1125,5 +1179,120 @@ mod tests {
             t.flush();
         }
         assert_eq!(t.lookup(Access::Load, 0xffff_ffff_ffff_f000), None);
+    }
+
+    /// The TLBs outlive a write of sstatus that changes nothing they depend on (SIE, which
+    /// Linux sets and clears around its spin locks), and are flushed by one that does (SUM):
+    /// an S-mode load from a user page that hit in the load TLB faults once SUM is clear.
+    /// An AMO hits the store TLB a store filled.
+    #[test]
+    fn tlb_kept_across_sie_flushed_by_sum() {
+        use crate::machine::{Config, Machine};
+        use crate::record::NoSink;
+        use crate::StepOutcome;
+        let i = |imm: u32, rs1: u32, f3: u32, rd: u32, op: u32| {
+            (imm << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+        };
+        let code = [
+            i(0, 5, 3, 10, 0x03),            // ld a0, 0(t0)
+            i(0x100, 2, 6, 0, 0x73),         // csrsi sstatus, 2 (SIE)
+            i(0, 5, 3, 11, 0x03),            // ld a1, 0(t0)
+            (7 << 20) | i(0, 5, 3, 8, 0x23), // sd t2, 8(t0)
+            i(7, 5, 3, 13, 0x2f),            // amoadd.d a3, t2, (t0)
+            i(0x100, 6, 3, 0, 0x73),         // csrc sstatus, t1 (SUM)
+            i(0, 5, 3, 12, 0x03),            // ld a2, 0(t0)
+        ];
+        let mut m = Machine::try_new(Config::default()).unwrap();
+        let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        m.bus.ram.bytes_mut(0, bytes.len()).copy_from_slice(&bytes);
+        // Sv39 root at RAM + 0x8000: VA 0 (1 GiB, U, RW) and VA 0x8000_0000 (identity, RWX),
+        // both onto RAM's base.
+        let root = 0x8000usize;
+        let ppn = 0x8000_0000u64 >> 12;
+        let user = (ppn << 10) | 0xd7; // V R W U A D
+        let kernel = (ppn << 10) | 0xcf; // V R W X A D
+        m.bus
+            .ram
+            .bytes_mut(root, 8)
+            .copy_from_slice(&user.to_le_bytes());
+        m.bus
+            .ram
+            .bytes_mut(root + 16, 8)
+            .copy_from_slice(&kernel.to_le_bytes());
+        m.bus
+            .ram
+            .bytes_mut(0x2000, 8)
+            .copy_from_slice(&40u64.to_le_bytes());
+        m.boot(crate::bus::RAM_BASE);
+        m.hart.csr.mtvec = crate::bus::RAM_BASE + 0x1000;
+        m.hart.csr.satp = (SATP_MODE_SV39 << SATP_MODE_SHIFT) | ((0x8000_0000 + root as u64) >> 12);
+        m.hart.csr.mstatus |= MSTATUS_SUM;
+        m.hart.prv = Priv::S;
+        m.state_replaced();
+        m.hart.x[5] = 0x2000;
+        m.hart.x[6] = MSTATUS_SUM;
+        m.hart.x[7] = 2;
+        for _ in 0..5 {
+            assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
+            assert!(m.tlb.lookup(Access::Load, 0x2000).is_some(), "kept");
+        }
+        assert_eq!((m.x(10), m.x(11), m.x(13)), (40, 40, 40));
+        assert_eq!(
+            m.peek_virt(0x2000, 8),
+            Some(42),
+            "the AMO through the store TLB"
+        );
+        assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
+        assert_eq!(
+            m.tlb.lookup(Access::Load, 0x2000),
+            None,
+            "SUM cleared: flushed"
+        );
+        assert_eq!(
+            m.step(&mut NoSink),
+            StepOutcome::Exception(Cause::Exception(Exception::LoadPageFault))
+        );
+        assert_eq!(m.hart.csr.mtval, 0x2000);
+    }
+
+    /// Loads from the boot ROM (OpenSBI reads the device tree there) go through its one
+    /// load translation after the first, with the values and faults the bus gives.
+    #[test]
+    fn boot_rom_loads_through_the_rom_translation() {
+        use crate::machine::{Config, Machine};
+        use crate::record::NoSink;
+        use crate::StepOutcome;
+        let i = |imm: u32, rs1: u32, f3: u32, rd: u32, op: u32| {
+            (imm << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+        };
+        let code = [
+            0x0000_12b7,           // lui t0, 1
+            i(32, 5, 2, 10, 0x03), // lw a0, 32(t0): the device tree's magic
+            i(35, 5, 4, 11, 0x03), // lbu a1, 35(t0)
+            i(36, 5, 6, 12, 0x03), // lwu a2, 36(t0): its total size (big-endian)
+            i(34, 5, 2, 13, 0x03), // lw a3, 34(t0): misaligned
+        ];
+        let mut m = Machine::try_new(Config::default()).unwrap();
+        let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        m.bus.ram.bytes_mut(0, bytes.len()).copy_from_slice(&bytes);
+        m.boot(crate::bus::RAM_BASE);
+        m.hart.csr.mtvec = crate::bus::RAM_BASE + 0x1000;
+        for _ in 0..4 {
+            assert_eq!(m.step(&mut NoSink), StepOutcome::Retired);
+            assert!(m.hart.pc == crate::bus::RAM_BASE + 4 || m.tlb.rom.tag == m.tlb.tag(0x1000));
+        }
+        assert_eq!(m.x(10), 0xffff_ffff_edfe_0dd0);
+        assert_eq!(m.x(11), 0xed);
+        let dtb = m.dtb.clone();
+        assert_eq!(
+            m.x(12),
+            u32::from_le_bytes(dtb[4..8].try_into().unwrap()) as u64
+        );
+        assert_eq!(
+            m.step(&mut NoSink),
+            StepOutcome::Exception(Cause::Exception(Exception::LoadAddressMisaligned))
+        );
+        m.flush_tlb();
+        assert_ne!(m.tlb.rom.tag, m.tlb.tag(0x1000));
     }
 }

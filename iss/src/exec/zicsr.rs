@@ -259,9 +259,10 @@ impl Machine {
                 self.fs_dirty::<REC>();
             }
             SSTATUS => {
+                let old = c.mstatus;
                 c.mstatus = (c.mstatus & !SSTATUS_WRITABLE) | (v & SSTATUS_WRITABLE);
                 log = [MSTATUS, 0];
-                self.flush_tlb();
+                self.mstatus_written(old);
             }
             MSTATUS => {
                 let mut n = (c.mstatus & !MSTATUS_WRITABLE) | (v & MSTATUS_WRITABLE);
@@ -269,8 +270,9 @@ impl Machine {
                 if (n & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT == 2 {
                     n &= !MSTATUS_MPP;
                 }
+                let old = c.mstatus;
                 c.mstatus = n;
-                self.flush_tlb();
+                self.mstatus_written(old);
             }
             SIE => {
                 c.mie = (c.mie & !c.mideleg) | (v & c.mideleg);
