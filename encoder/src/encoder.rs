@@ -276,6 +276,13 @@ pub struct Encoder<W: Write> {
     fmt: Format,
     out: W,
     single: bool,
+    /// The settings use none of the features a beat may need on its way (context and
+    /// ownership, the trace-on/off addresses, the filter): see [`Encoder::beat`].
+    plain: bool,
+    /// `1 << (icnt_bits - 1)`: I-CNT at this overflows.
+    icnt_limit: u64,
+    /// The periodic sync's period ([`Encoder::sync_period`]).
+    sync_period: u64,
     /// Bytes of encoded messages not yet written out.
     buf: Vec<u8>,
     started: bool,
@@ -326,10 +333,18 @@ impl<W: Write> Encoder<W> {
         let fmt = cfg.format();
         let single = cfg.retirement == Retirement::Single;
         let trig_on = cfg.control.trace_on.is_none();
+        let c = &cfg.control;
+        let plain =
+            !c.tr_te_context && c.trace_on.is_none() && c.trace_off.is_none() && c.filter.is_none();
+        let icnt_limit = 1u64 << (cfg.icnt_bits - 1);
+        let sync_period = 1u64 << (c.tr_te_inst_sync_max as u32 + 4);
         Ok(Encoder {
             fmt,
             out,
             single,
+            plain,
+            icnt_limit,
+            sync_period,
             buf: Vec::with_capacity(1 << 16),
             started: false,
             tracing: false,
@@ -497,7 +512,7 @@ impl<W: Write> Encoder<W> {
     }
 
     fn sync_period(&self) -> u64 {
-        1 << (self.cfg.control.tr_te_inst_sync_max as u32 + 4)
+        self.sync_period
     }
 
     // ------------------------------------------------------------------------------------
@@ -643,6 +658,27 @@ impl<W: Write> Encoder<W> {
                 self.complete(p, b.iaddr, b.prv);
             }
         }
+        // The usual beat: settings without context, trace-on/off addresses or filter, no
+        // trigger pulse or context change on the beat, tracing steadily (not lost, no sync
+        // due). All the steps below but counting and the block's end then do nothing.
+        if self.plain
+            & ((b.trigger | b.ctype) == 0)
+            & self.started
+            & self.tracing
+            & self.trig_on
+            & !self.lost
+            & !self.sync_due
+        {
+            self.count(b, hw);
+            self.end_of_block(b, hw);
+            return;
+        }
+        self.beat_rest(b, hw);
+    }
+
+    /// [`Encoder::beat`] after the pending event, for any beat.
+    #[inline(never)]
+    fn beat_rest(&mut self, b: &Beat, hw: u64) {
         if self.lost {
             self.recover_when_room(b);
         }
@@ -816,8 +852,7 @@ impl<W: Write> Encoder<W> {
     /// the periodic sync when it counts half-words (trTeInstSyncMode 3).
     #[inline(always)]
     fn count(&mut self, b: &Beat, hw: u64) {
-        let limit = 1u64 << (self.cfg.icnt_bits - 1);
-        if self.icnt + hw >= limit {
+        if self.icnt + hw >= self.icnt_limit {
             self.icnt_overflow(b);
         }
         self.icnt += hw;
