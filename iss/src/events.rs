@@ -382,19 +382,24 @@ impl Machine {
     /// hears of the block's transfer from its handler, [`ExecMode::ctr_chain`].)
     #[inline(always)]
     pub(crate) fn account_block(&mut self, end: &Insn, pc: u64, npc: u64) {
-        let fall = pc.wrapping_add(end.imm as u64);
         // (Selected without a branch: it depends on the guest's branches.)
         let odd = 0u64.wrapping_sub(npc & 1);
         let target = npc ^ ((npc ^ self.hart.pc) & odd);
-        let t = (target != fall) as usize;
         // Always true here; without the test (on a flag the caller does not test: see
         // `ExecMode::pmu_counts`) the compiler lays out the run loop worse
         // (cachegrind: +6 M host instructions per 20 M, untraced).
         if self.mode.pmu_counts() {
-            self.lanes = self
-                .lanes
-                .wrapping_add(self.dcache.meta[end.bits as usize].lanes[t]);
+            self.lanes = self.lanes.wrapping_add(self.block_lanes(end, pc, target));
         }
+    }
+
+    /// The class counts, in lanes, of a run through the whole block whose end marker is `end`
+    /// ([`FAST_BLOCK`]) from `pc`, which went on at `target`: its block meta's taken version
+    /// when `target` is not the block's fall-through.
+    #[inline(always)]
+    pub(crate) fn block_lanes(&self, end: &Insn, pc: u64, target: u64) -> u128 {
+        let taken = target != pc.wrapping_add(end.imm as u64);
+        self.dcache.meta[end.bits as usize].lanes[taken as usize]
     }
 
     /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type

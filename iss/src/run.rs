@@ -130,8 +130,8 @@ impl Trail {
     ///
     /// # Safety
     ///
-    /// Fewer than [`TRAIL_INSNS`] steps since the run loop last read the trail (`walk_trail`): the chain's budget
-    /// was cut to it.
+    /// Fewer than [`TRAIL_INSNS`] steps since the run loop last read the trail
+    /// (`walk_trail`): the chain's budget was cut to it.
     #[inline(always)]
     pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64) {
         debug_assert!(self.len < self.steps.len(), "a trail of {} steps", self.len);
@@ -957,10 +957,8 @@ impl Machine {
             if self.mode.per_run() {
                 let e = &arena[end];
                 if self.mode.fast_blocks() && e.wd == crate::events::FAST_BLOCK {
-                    // `Machine::account_block`, summed here.
-                    let taken = step.pc != pc.wrapping_add(e.imm as u64);
-                    let meta = &self.dcache.meta[e.bits as usize];
-                    lanes = lanes.wrapping_add(meta.lanes[taken as usize]);
+                    // As `Machine::account_block`, summed here.
+                    lanes = lanes.wrapping_add(self.block_lanes(e, pc, step.pc));
                 } else {
                     // Without the models (which do not chain): no LCOFI to take here.
                     self.account_run(arena, k, len, pc, step.pc, prv, true);
