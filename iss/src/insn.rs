@@ -86,6 +86,15 @@ impl Insn {
         d
     }
 
+    /// The end marker after the first instructions of a block, run on their own (cut to the
+    /// budget): not a block's end, but where its handler finds the pc after them, `off` bytes
+    /// from the block's start ([`Insn::block_off`]).
+    pub(crate) const fn cut_end(off: u64) -> Insn {
+        let mut d = Insn::NOT_DECODED;
+        d.imm = -(off as i32);
+        d
+    }
+
     /// The cache's empty slot.
     pub const NOT_DECODED: Insn = Insn {
         op: Op::NotDecoded,

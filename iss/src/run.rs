@@ -18,8 +18,9 @@
 //! one dispatch and one budget decrement each.
 
 use crate::bus::{PlatformExit, PAGE_SIZE};
+use crate::dcache::MAX_BLOCK;
 use crate::decode::{decode, decode16, decode32};
-use crate::exec::{Blk, Ix, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
+use crate::exec::{Blk, Ix, Lim, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WFI};
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
@@ -798,6 +799,80 @@ impl Machine {
         sink: &mut S,
     ) -> BlockEnd {
         if !S::DETAIL.records() {
+            // A chain runs whole blocks (`exec::Lim`): a block longer than the budget left
+            // runs cut to it.
+            if self.sched.budget < MAX_BLOCK as u64 {
+                let len = arena[k..]
+                    .iter()
+                    .position(|d| d.op == Op::NotDecoded)
+                    .expect("a block ends with an end marker");
+                if len as u64 > self.sched.budget {
+                    return self.run_cut(arena, k, pc, sink);
+                }
+            }
+            return self.run_chain(arena, k, pc, sink);
+        }
+        // Traced: one instruction at a time, each handed to the sink; or, for a sink that takes
+        // runs of simple instructions, runs of those chained, and the others one at a time.
+        let mut block_start = true;
+        loop {
+            if S::DETAIL.simple_runs() {
+                match self.run_simple(arena, k, pc, block_start, sink) {
+                    ControlFlow::Continue(at) => (k, pc) = at,
+                    ControlFlow::Break(end) => return end,
+                }
+            }
+            let d = &arena[k];
+            if S::WATCH {
+                sink.watch(self, crate::record::At::Insn(d));
+            }
+            self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
+            let left = self.sched.budget;
+            let prv = self.rec.prv;
+            // SAFETY: as in the untraced case: `d` is `arena[k]`, checked.
+            let npc = unsafe {
+                let bpc = pc.wrapping_sub(d.block_off());
+                let left = Lim::new(Ix::new(k), left);
+                self.tables[1][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
+            };
+            let lcofi = self.mode.per_run()
+                && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
+                && self.account_run(arena, k, 1, pc, npc, prv, false);
+            if npc & 1 == 0 {
+                self.rec.next_pc = npc;
+                self.report_pulse(sink);
+                sink.retire(&self.rec);
+                if self.sched.budget == 0 {
+                    self.hart.pc = npc;
+                    return BlockEnd::End(ChunkEnd::Budget);
+                }
+                if lcofi {
+                    self.hart.pc = npc;
+                    return BlockEnd::End(ChunkEnd::Serialize);
+                }
+                if npc == pc.wrapping_add(d.len as u64) {
+                    pc = npc;
+                    k += 1;
+                    block_start = false;
+                    continue;
+                }
+                return BlockEnd::Next(npc);
+            }
+            if npc == DECODE {
+                return BlockEnd::Next(pc);
+            }
+            let e = self.finish_unusual(d, pc, npc, true, sink);
+            return BlockEnd::End(after_lcofi(e, lcofi));
+        }
+    }
+
+    /// Untraced: run the block at `arena[k]`, at `pc`, which fits the budget, as [`run_block`]
+    /// does, and the blocks its handlers chain to.
+    ///
+    /// [`run_block`]: Machine::run_block
+    #[inline(always)]
+    fn run_chain<S: Sink>(&mut self, arena: &[Insn], k: usize, pc: u64, sink: &mut S) -> BlockEnd {
+        {
             // The handlers chain through the block themselves.
             let left = self.sched.budget;
             let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
@@ -815,6 +890,7 @@ impl Machine {
             let npc = unsafe {
                 let d = &arena[k];
                 let bpc = pc.wrapping_sub(d.block_off());
+                let cut = Lim::new(Ix::new(k), cut);
                 table[d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
             };
             self.restore_budget(rest);
@@ -858,59 +934,25 @@ impl Machine {
                 Insn::NOT_DECODED
             };
             let e = self.finish_unusual(&d, pc, npc, false, sink);
-            return BlockEnd::End(after_lcofi(e, lcofi));
+            BlockEnd::End(after_lcofi(e, lcofi))
         }
-        // Traced: one instruction at a time, each handed to the sink; or, for a sink that takes
-        // runs of simple instructions, runs of those chained, and the others one at a time.
-        let mut block_start = true;
-        loop {
-            if S::DETAIL.simple_runs() {
-                match self.run_simple(arena, k, pc, block_start, sink) {
-                    ControlFlow::Continue(at) => (k, pc) = at,
-                    ControlFlow::Break(end) => return end,
-                }
-            }
-            let d = &arena[k];
-            if S::WATCH {
-                sink.watch(self, crate::record::At::Insn(d));
-            }
-            self.start_record(pc, d, self.hart.prv, self.bus.clint.mtime);
-            let left = self.sched.budget;
-            let prv = self.rec.prv;
-            // SAFETY: as in the untraced case: `d` is `arena[k]`, checked.
-            let npc = unsafe {
-                let bpc = pc.wrapping_sub(d.block_off());
-                self.tables[1][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
-            };
-            let lcofi = self.mode.per_run()
-                && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
-                && self.account_run(arena, k, 1, pc, npc, prv, false);
-            if npc & 1 == 0 {
-                self.rec.next_pc = npc;
-                self.report_pulse(sink);
-                sink.retire(&self.rec);
-                if self.sched.budget == 0 {
-                    self.hart.pc = npc;
-                    return BlockEnd::End(ChunkEnd::Budget);
-                }
-                if lcofi {
-                    self.hart.pc = npc;
-                    return BlockEnd::End(ChunkEnd::Serialize);
-                }
-                if npc == pc.wrapping_add(d.len as u64) {
-                    pc = npc;
-                    k += 1;
-                    block_start = false;
-                    continue;
-                }
-                return BlockEnd::Next(npc);
-            }
-            if npc == DECODE {
-                return BlockEnd::Next(pc);
-            }
-            let e = self.finish_unusual(d, pc, npc, true, sink);
-            return BlockEnd::End(after_lcofi(e, lcofi));
-        }
+    }
+
+    /// Untraced: run the first instructions of the block at `arena[k]`, at `pc`, as many as
+    /// the budget (less than the block's length) allows: from a copy of them whose end marker
+    /// says where the block goes on (not a block's end), as an instruction run on its own.
+    #[cold]
+    #[inline(never)]
+    fn run_cut<S: Sink>(&mut self, arena: &[Insn], k: usize, pc: u64, sink: &mut S) -> BlockEnd {
+        let n = self.sched.budget as usize;
+        let mut cut = [Insn::NOT_DECODED; MAX_BLOCK];
+        cut[..n].copy_from_slice(&arena[k..k + n]);
+        cut[n] = Insn::cut_end(arena[k + n].insn_off());
+        let chain = (self.sched.chain_on, self.sched.links);
+        self.chain_off(n + 1);
+        let e = self.run_chain(&cut[..=n], 0, pc, sink);
+        (self.sched.chain_on, self.sched.links) = chain;
+        e
     }
 
     /// Cut the budget to at most `cap` for a chain of handlers; returns the rest, which waits
@@ -999,6 +1041,7 @@ impl Machine {
         let npc = unsafe {
             let d = &arena[k];
             let bpc = pc.wrapping_sub(d.block_off());
+            let left = Lim::new(Ix::new(k), left);
             self.tables[2][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
         };
         // Retired in the chain: all but one that raised an exception or must be built.
@@ -1060,6 +1103,10 @@ impl Machine {
             // Nothing executed at hart.pc.
             if lcofi {
                 return Some(BlockEnd::End(ChunkEnd::Serialize));
+            }
+            // A chain's last block used the budget up (`exec::Lim`).
+            if self.sched.budget == 0 {
+                return Some(BlockEnd::End(ChunkEnd::Budget));
             }
             return Some(BlockEnd::Next(self.hart.pc));
         }

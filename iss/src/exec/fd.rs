@@ -8,7 +8,7 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{at, build_record, done, htri, imm, next, Blk, Ix};
+use super::{at, build_record, done, htri, imm, next, Blk, Ix, Lim};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::Insn;
@@ -93,7 +93,7 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: Lim) -> u64 {
             if $m.fs_not_dirty::<FX>() {
                 return build_record($m, a, k, bpc, left);
             }
@@ -250,7 +250,7 @@ unsafe fn fload<
     a: Blk<'_>,
     k: Ix,
     bpc: u64,
-    left: u64,
+    left: Lim,
 ) -> u64 {
     if m.fs_not_dirty::<FX>() {
         return build_record(m, a, k, bpc, left);
@@ -282,7 +282,7 @@ unsafe fn fload_slow<
     a: Blk<'_>,
     k: Ix,
     bpc: u64,
-    left: u64,
+    left: Lim,
 ) -> u64 {
     let d = at(a, k);
     let pc = bpc.wrapping_add(d.insn_off());
@@ -291,7 +291,7 @@ unsafe fn fload_slow<
         return done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
-    let raw = htri!(m, pc, left, m.load::<REC, FX>(addr, SIZE));
+    let raw = htri!(m, k, pc, left, m.load::<REC, FX>(addr, SIZE));
     fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left, addr, raw)
 }
 
@@ -310,7 +310,7 @@ unsafe fn fload_done<
     a: Blk<'_>,
     k: Ix,
     bpc: u64,
-    left: u64,
+    left: Lim,
     addr: u64,
     raw: u64,
 ) -> u64 {
@@ -344,7 +344,7 @@ unsafe fn fstore<
     a: Blk<'_>,
     k: Ix,
     bpc: u64,
-    left: u64,
+    left: Lim,
 ) -> u64 {
     if m.fs_not_dirty::<FX>() {
         return build_record(m, a, k, bpc, left);
@@ -379,7 +379,7 @@ unsafe fn fstore_slow<
     a: Blk<'_>,
     k: Ix,
     bpc: u64,
-    left: u64,
+    left: Lim,
 ) -> u64 {
     let d = at(a, k);
     let pc = bpc.wrapping_add(d.insn_off());
@@ -389,7 +389,7 @@ unsafe fn fstore_slow<
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
-    htri!(m, pc, left, m.store::<REC, FX>(addr, SIZE, v));
+    htri!(m, k, pc, left, m.store::<REC, FX>(addr, SIZE, v));
     m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
     let r = m.after_store(next(d, pc));
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
@@ -403,7 +403,7 @@ macro_rules! fp_access {
             a: Blk<'_>,
             k: Ix,
             bpc: u64,
-            left: u64,
+            left: Lim,
         ) -> u64 {
             $f::<REC, CTR, FX, I32, TR, $size>(m, a, k, bpc, left)
         }

@@ -68,7 +68,52 @@ pub(crate) const BUILD: u64 = 13;
 /// cache's arena ends with one, as does every block built for a single instruction
 /// (`[insn, Insn::single_end(len)]`). Handlers read their instruction, and the next one when they
 /// fall through to it, without bounds checks ([`at`]).
-pub(crate) type Handler = unsafe fn(&mut Machine, Blk<'_>, Ix, u64, u64) -> u64;
+pub(crate) type Handler = unsafe fn(&mut Machine, Blk<'_>, Ix, u64, Lim) -> u64;
+
+/// The size of an [`Insn`], the step of an [`Ix`].
+const INSN: u64 = std::mem::size_of::<Insn>() as u64;
+
+/// The budget of instructions as handlers pass it on: the place in the block or arena (an
+/// [`Ix`]'s byte offset) at which it would run out if the chain went on in straight line, so
+/// that `a[k]` has `(lim - k) / 16` instructions left, itself included ([`Lim::count`]).
+///
+/// An untraced handler that falls through passes it on as it came: nothing counts or checks
+/// the budget instruction by instruction. Instead a chain enters a block only with at least
+/// [`MAX_BLOCK`](crate::dcache::MAX_BLOCK) instructions of budget left ([`ENTER_MIN`]), as
+/// many as the longest block has, so a block never runs out of budget part way; and the run
+/// loop starts a chain only in a block that fits its budget, running the part of a block that
+/// a short budget allows from a copy cut to it (`Machine::run_block`). A block's end marker
+/// may be reached with no budget left: it retires nothing. The record (`REC`) handlers return
+/// after every instruction, and those of simple runs (`FX`) count as they chain within a
+/// block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lim(u64);
+
+/// The budget, in [`Lim`]'s units, below which a chain does not enter another block.
+pub(crate) const ENTER_MIN: u64 = crate::dcache::MAX_BLOCK as u64 * INSN;
+
+impl Lim {
+    /// `left` instructions of budget from `a[k]` on.
+    #[inline(always)]
+    pub(crate) fn new(k: Ix, left: u64) -> Lim {
+        Lim(k.0 as u64 + left * INSN)
+    }
+
+    /// The instructions left at `a[k]`, itself included.
+    #[inline(always)]
+    pub(crate) fn count(self, k: Ix) -> u64 {
+        debug_assert!(self.0 >= k.0 as u64, "budget {:#x} at {:#x}", self.0, k.0);
+        (self.0 - k.0 as u64) / INSN
+    }
+
+    /// The budget after `a[k]` retired, in [`Lim`]'s units (the place of a block entered then
+    /// is added to it).
+    #[inline(always)]
+    fn after(self, k: Ix) -> u64 {
+        debug_assert!(self.0 > k.0 as u64, "budget {:#x} at {:#x}", self.0, k.0);
+        self.0 - k.0 as u64 - INSN
+    }
+}
 
 /// The block (or arena) a handler runs in: a slice's start alone, so that it takes one
 /// register of the six the calling convention passes arguments in, not two; the slice's
@@ -220,10 +265,10 @@ pub(crate) use tri;
 
 /// In a handler: evaluate a memory access; on `Err` stop the chain with TRAP.
 macro_rules! htri {
-    ($m:ident, $pc:ident, $left:ident, $e:expr) => {
+    ($m:ident, $k:ident, $pc:ident, $left:ident, $e:expr) => {
         match $e {
             Ok(v) => v,
-            Err(()) => return $crate::exec::special($m, $pc, $left, $crate::exec::TRAP),
+            Err(()) => return $crate::exec::special($m, $k, $pc, $left, $crate::exec::TRAP),
         }
     };
 }
@@ -247,44 +292,44 @@ pub(crate) unsafe fn done<
     a: Blk<'_>,
     k: Ix,
     pc: u64,
-    left: u64,
+    left: Lim,
     r: u64,
 ) -> u64 {
     if r == next(at(a, k), pc) {
-        let left = left - 1;
-        if !REC && left != 0 {
-            // `a[k]` fell through: it is not an end marker, so `a[k + 1]` exists.
+        // `a[k]` fell through: it is not an end marker, so `a[k + 1]` exists.
+        // The block's pc: `pc` less the same offset, which the caller just added to it.
+        let bpc = pc.wrapping_sub(at(a, k).insn_off());
+        if !REC && !FX {
+            // The block fits in the budget (`Lim`): go on without counting.
             let d = at(a, k.next());
-            let t = if FX {
-                fx_handlers(CTR, I32)
-            } else {
-                chain_handlers(CTR, I32, TR)
-            };
-            // The block's pc: `pc` less the same offset, which the caller just added to it.
-            let bpc = pc.wrapping_sub(at(a, k).insn_off());
-            return t[d.op as usize](m, a, k.next(), bpc, left);
+            return chain_handlers(CTR, I32, TR)[d.op as usize](m, a, k.next(), bpc, left);
         }
-        m.sched.budget = left;
+        let rest = left.count(k) - 1;
+        if FX && rest != 0 {
+            let d = at(a, k.next());
+            return fx_handlers(CTR, I32)[d.op as usize](m, a, k.next(), bpc, left);
+        }
+        m.sched.budget = rest;
         return r;
     }
     if !REC && !FX && r & 1 == 0 {
         // A jump or taken branch: chain to the target's block when it is decoded in the
         // running block's page (see `Scheduler::chain_on`).
-        let left = left - 1;
+        let rest = left.after(k);
         let off = r.wrapping_sub(m.sched.chain_va);
-        if left != 0 && m.sched.chain_on && off < crate::bus::PAGE_SIZE {
+        if rest >= ENTER_MIN && m.sched.chain_on && off < crate::bus::PAGE_SIZE {
             let k2 = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
             // Chaining is only on while `a` is the arena whose blocks the page's table
             // indexes (and holds arena indices of blocks).
             if k2 != 0 {
                 // A transfer ends its block: its end marker follows.
-                return enter::<CTR, I32, TR>(m, a, k.next(), k2, r, left);
+                return enter::<CTR, I32, TR>(m, a, k.next(), k2, r, rest);
             }
         }
-        m.sched.budget = left;
+        m.sched.budget = rest / INSN;
         return r;
     }
-    special(m, pc, left, r)
+    special(m, k, pc, left, r)
 }
 
 /// Finish the handler of a direct jump or taken-or-not branch `a[k]` (whose target its pc
@@ -309,21 +354,17 @@ pub(crate) unsafe fn done_direct<
     a: Blk<'_>,
     k: Ix,
     pc: u64,
-    left: u64,
+    left: Lim,
     r: u64,
 ) -> u64 {
     if !REC && !FX && r & 1 == 0 {
-        let left = left - 1;
-        if left != 0 {
-            if r != next(at(a, k), pc) {
-                return chain::<CTR, I32, TR, false>(m, a, k, k.next(), r, left);
-            }
-            // Not taken: a jump or branch ends its block, so its end marker follows; go
-            // where that goes without dispatching it.
-            return chain::<CTR, I32, TR, false>(m, a, k.next(), k.next(), r, left);
+        let rest = left.after(k);
+        if r != next(at(a, k), pc) {
+            return chain::<CTR, I32, TR, false>(m, a, k, k.next(), r, rest);
         }
-        m.sched.budget = left;
-        return r;
+        // Not taken: a jump or branch ends its block, so its end marker follows; go where
+        // that goes without dispatching it.
+        return chain::<CTR, I32, TR, false>(m, a, k.next(), k.next(), r, rest);
     }
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
 }
@@ -340,7 +381,7 @@ unsafe fn branch_untraced<const I32: bool, const TR: bool>(
     a: Blk<'_>,
     k: Ix,
     pc: u64,
-    left: u64,
+    left: Lim,
     taken: bool,
 ) -> u64 {
     let d = at(a, k);
@@ -348,30 +389,20 @@ unsafe fn branch_untraced<const I32: bool, const TR: bool>(
         let target = pc.wrapping_add(imm(d));
         if I32 && target & 2 != 0 {
             let r = m.misaligned_target(target);
-            return special(m, pc, left, r);
+            return special(m, k, pc, left, r);
         }
-        let left = left - 1;
-        if left != 0 {
-            return chain::<false, I32, TR, false>(m, a, k, k.next(), target, left);
-        }
-        m.sched.budget = left;
-        return target;
+        return chain::<false, I32, TR, false>(m, a, k, k.next(), target, left.after(k));
     }
+    // A branch ends its block, so its end marker follows: go where that goes.
     let r = next(d, pc);
-    let left = left - 1;
-    if left != 0 {
-        // A branch ends its block, so its end marker follows: go where that goes.
-        return chain::<false, I32, TR, false>(m, a, k.next(), k.next(), r, left);
-    }
-    m.sched.budget = left;
-    r
+    chain::<false, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
 }
 
-/// Untraced: go on at `r` from `a[k]`, a direct transfer or a block's end marker (`left`
-/// already counts the transfer), through `a[k]`'s link when it has one; `a[end]` is the end
-/// marker of the block being left. `END`: the end marker's own handler, which retires
-/// nothing, so an unlinked `r` returns as [`DECODE`]. With chaining off, every link reads 0
-/// ([`Scheduler::links`]).
+/// Untraced: go on at `r` from `a[k]`, a direct transfer or a block's end marker, through
+/// `a[k]`'s link when it has one, with `rest` of budget in [`Lim`]'s units (the transfer
+/// already retired); `a[end]` is the end marker of the block being left. `END`: the end
+/// marker's own handler, which retires nothing, so an unlinked `r` returns as [`DECODE`]. With
+/// chaining off, every link reads 0 ([`Scheduler::links`]).
 ///
 /// [`Scheduler::links`]: crate::run::Scheduler::links
 ///
@@ -385,20 +416,66 @@ unsafe fn chain<const CTR: bool, const I32: bool, const TR: bool, const END: boo
     k: Ix,
     end: Ix,
     r: u64,
-    left: u64,
+    rest: u64,
 ) -> u64 {
+    if rest < ENTER_MIN {
+        return chain_short::<CTR, I32, TR, END>(m, a, k, end, r, rest);
+    }
     // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
     // arena), the arena index of a block (`DecodeCache::links_for`).
-    let l = unsafe { *(m.sched.links as *const u32).add(k.k()) } as usize;
+    let l = unsafe { link(m, k) };
     if l != 0 {
-        return enter::<CTR, I32, TR>(m, a, end, l, r, left);
+        return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
     }
-    chain_link::<CTR, I32, TR, END>(m, a, k, end, r, left)
+    chain_link::<CTR, I32, TR, END>(m, a, k, end, r, rest)
+}
+
+/// The link of `a[k]` (0: none).
+///
+/// # Safety
+///
+/// As [`Handler`]'s: `a[k]` is in the arena, as long as the links.
+#[inline(always)]
+unsafe fn link(m: &Machine, k: Ix) -> usize {
+    // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
+    // arena), the arena index of a block (`DecodeCache::links_for`).
+    unsafe { *(m.sched.links as *const u32).add(k.k()) as usize }
+}
+
+/// [`chain`] with less than [`ENTER_MIN`] of budget left, near the end of the chain's budget:
+/// enter the block `a[k]` links to only if the budget covers its length; else stop, and the
+/// run loop runs the part of the block the budget allows.
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[cold]
+#[inline(never)]
+unsafe fn chain_short<const CTR: bool, const I32: bool, const TR: bool, const END: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    end: Ix,
+    r: u64,
+    rest: u64,
+) -> u64 {
+    let l = unsafe { link(m, k) };
+    if l != 0 {
+        // The block's length: up to its end marker, which every block has.
+        let mut i = Ix::new(l);
+        while at(a, i).op != Op::NotDecoded {
+            i = i.next();
+        }
+        if (i.0 - Ix::new(l).0) as u64 <= rest {
+            return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
+        }
+    }
+    stop_chain::<END>(m, r, rest)
 }
 
 /// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at arena
-/// index `l`, at `r`, with `left` of budget; with `TR`, on the chain's trail
-/// ([`crate::run::Trail`]).
+/// index `l`, at `r`, with `rest` of budget in [`Lim`]'s units (at least [`ENTER_MIN`], so
+/// that the whole block fits); with `TR`, on the chain's trail ([`crate::run::Trail`]).
 ///
 /// # Safety
 ///
@@ -410,14 +487,29 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     end: Ix,
     l: usize,
     r: u64,
-    left: u64,
+    rest: u64,
 ) -> u64 {
     m.sched.chained = true;
     if TR {
         m.sched.trail.push(end.k(), l, r);
     }
     let l = Ix::new(l);
-    chain_handlers(CTR, I32, TR)[at(a, l).op as usize](m, a, l, r, left)
+    #[cfg(debug_assertions)]
+    {
+        // The whole block fits the budget: its handlers do not count.
+        let mut i = l;
+        while at(a, i).op != Op::NotDecoded {
+            i = i.next();
+        }
+        assert!(
+            (i.0 - l.0) as u64 <= rest,
+            "a block of {} entered with {}",
+            i.k() - l.k(),
+            rest / INSN
+        );
+    }
+    let lim = Lim(l.0 as u64 + rest);
+    chain_handlers(CTR, I32, TR)[at(a, l).op as usize](m, a, l, r, lim)
 }
 
 /// [`chain`] where `a[k]` has no link yet: find the block at `r` in the running block's page,
@@ -439,7 +531,7 @@ unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END
     k: Ix,
     end: Ix,
     r: u64,
-    left: u64,
+    rest: u64,
 ) -> u64 {
     let off = r.wrapping_sub(m.sched.chain_va);
     if m.sched.chain_on && off < crate::bus::PAGE_SIZE {
@@ -447,15 +539,21 @@ unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END
         // The page's table holds arena indices of blocks, and `a` is the arena.
         if l != 0 {
             m.dcache.set_link(k.k(), l as u32);
-            return enter::<CTR, I32, TR>(m, a, end, l, r, left);
+            return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
         }
     }
+    stop_chain::<END>(m, r, rest)
+}
+
+/// Stop a chain that would go on at `r` with `rest` of budget in [`Lim`]'s units: `END`, from
+/// a block's end marker (which retired nothing), as [`DECODE`].
+#[inline(always)]
+fn stop_chain<const END: bool>(m: &mut Machine, r: u64, rest: u64) -> u64 {
+    m.sched.budget = rest / INSN;
     if END {
         m.hart.pc = r;
-        m.sched.budget = left;
         return DECODE;
     }
-    m.sched.budget = left;
     r
 }
 
@@ -475,11 +573,11 @@ unsafe fn ctr_done<
     a: Blk<'_>,
     k: Ix,
     pc: u64,
-    left: u64,
+    left: Lim,
     target: u64,
     ty: arch::Itype,
 ) -> u64 {
-    m.chain_transfer(pc, target, ty, left);
+    m.chain_transfer(pc, target, ty, left.count(k));
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, target)
 }
 
@@ -489,25 +587,25 @@ macro_rules! tell_ctr {
     ($m:ident, $a:ident, $k:ident, $pc:ident, $left:ident, $target:ident, $ty:expr) => {
         if CTR {
             let ty = $ty;
-            if !$m.chain_transfer_noted($pc, $target, ty, $left) {
+            if !$m.chain_transfer_noted($pc, $target, ty, $left.count($k)) {
                 return ctr_done::<REC, CTR, FX, I32, TR>($m, $a, $k, $pc, $left, $target, ty);
             }
         }
     };
 }
 
-/// Stop the chain at an instruction that did not simply fall through: account for the budget
-/// and, where the sentinel says so, the pc.
+/// Stop the chain at instruction `a[k]` that did not simply fall through: account for the
+/// budget and, where the sentinel says so, the pc.
 #[inline(always)]
-pub(crate) fn special(m: &mut Machine, pc: u64, left: u64, r: u64) -> u64 {
+pub(crate) fn special(m: &mut Machine, k: Ix, pc: u64, left: Lim, r: u64) -> u64 {
     match r {
         // Did not retire.
         TRAP | IRQ => {
             m.hart.pc = pc;
-            m.sched.budget = left;
+            m.sched.budget = left.count(k);
         }
         // A control transfer, or SERIALIZE, REFETCH, WFI (which set hart.pc): retired.
-        _ => m.sched.budget = left - 1,
+        _ => m.sched.budget = left.count(k) - 1,
     }
     r
 }
@@ -609,10 +707,11 @@ impl Machine {
         let t = self.tables[REC as usize];
         let mut block = [*d, Insn::single_end(d.len)];
         block[0].off = 0;
-        let left = self.sched.budget.max(1);
+        let left = Lim::new(Ix::new(0), self.sched.budget.max(1));
         let chain = (self.sched.chain_on, self.sched.links);
         self.chain_off(block.len());
-        // SAFETY: instruction 0 of a block that ends with an end marker, chaining off.
+        // SAFETY: instruction 0 of a block that ends with an end marker, chaining off; the
+        // block (of one instruction) fits the budget.
         let r = unsafe { t[d.op as usize](self, Blk::new(&block), Ix::new(0), pc, left) };
         (self.sched.chain_on, self.sched.links) = chain;
         r
@@ -641,7 +740,7 @@ macro_rules! handlers {
     };
     // Finished by `$fin` (`done`, or `done_direct` for direct jumps and branches).
     (@finish $fin:ident; $($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, bpc: u64, $left: u64) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, bpc: u64, $left: Lim) -> u64 {
             let $d = at($a, $k);
             let $pc = bpc.wrapping_add($d.insn_off());
             let r = $e;
@@ -709,7 +808,7 @@ macro_rules! branch {
                 };
                 if I32 && target & 2 != 0 {
                     let r = m.misaligned_target(target);
-            return special(m, pc, left, r);
+                    return special(m, k, pc, left, r);
                 }
                 tell_ctr!(m, a, k, pc, left, target, if taken {
                     arch::Itype::TakenBranch
@@ -729,7 +828,7 @@ macro_rules! load {
             a: Blk<'_>,
             k: Ix,
             bpc: u64,
-            left: u64,
+            left: Lim,
         ) -> u64 {
             /// The access the fast path could not make (misaligned, a TLB miss, not RAM):
             /// the whole instruction again, out of line, so that the common path saves no
@@ -741,12 +840,12 @@ macro_rules! load {
                 a: Blk<'_>,
                 k: Ix,
                 bpc: u64,
-                left: u64,
+                left: Lim,
             ) -> u64 {
                 let d = at(a, k);
                 let pc = bpc.wrapping_add(d.insn_off());
                 let addr = m.rs1(d).wrapping_add(imm(d));
-                let $v = htri!(m, pc, left, m.load::<REC, FX>(addr, $size));
+                let $v = htri!(m, k, pc, left, m.load::<REC, FX>(addr, $size));
                 m.fx_access::<FX>(k, addr, $v);
                 m.wxe::<REC, FX>(d, k, $e);
                 done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
@@ -771,7 +870,7 @@ macro_rules! store {
             a: Blk<'_>,
             k: Ix,
             bpc: u64,
-            left: u64,
+            left: Lim,
         ) -> u64 {
             /// The store the fast path could not make (misaligned, a TLB miss, a page with
             /// decoded code, not RAM), out of line as loads' `slow`.
@@ -782,13 +881,13 @@ macro_rules! store {
                 a: Blk<'_>,
                 k: Ix,
                 bpc: u64,
-                left: u64,
+                left: Lim,
             ) -> u64 {
                 let d = at(a, k);
                 let pc = bpc.wrapping_add(d.insn_off());
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let v = m.rs2(d);
-                htri!(m, pc, left, m.store::<REC, FX>(addr, $size, v));
+                htri!(m, k, pc, left, m.store::<REC, FX>(addr, $size, v));
                 m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
                 let r = m.after_store(next(d, pc));
                 done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
@@ -822,7 +921,7 @@ handlers! {@finish done_direct;
     jal => |m, a, k, d, pc, left| {
         if I32 && pc.wrapping_add(imm(d)) & 2 != 0 {
             let r = m.misaligned_target(pc.wrapping_add(imm(d)));
-            return special(m, pc, left, r);
+            return special(m, k, pc, left, r);
         }
         m.wxe::<REC, FX>(d, k, next(d, pc));
         let target = pc.wrapping_add(imm(d));
@@ -836,7 +935,7 @@ handlers! {
         let target = m.rs1(d).wrapping_add(imm(d)) & !1;
         if I32 && target & 2 != 0 {
             let r = m.misaligned_target(target);
-            return special(m, pc, left, r);
+            return special(m, k, pc, left, r);
         }
         m.wxe::<REC, FX>(d, k, next(d, pc));
         tell_ctr!(m, a, k, pc, left, target, flow_ctr_type(Flow::IndirectJump, d.rd, d.rs1, true));
@@ -849,30 +948,34 @@ handlers! {
     fence_i => |m, d, pc, _left| m.fence_i(next(d, pc));
     ecall => |m, _d, _pc, _left| m.ecall();
     ebreak => |m, _d, pc, _left| m.raise(Exception::Breakpoint, pc);
-    // xRETs read the budget to count themselves in the privilege they ran in.
-    mret => |m, d, pc, left| {
-        m.sched.budget = left;
-        m.mret::<REC>(d, pc)
-    };
-    sret => |m, d, pc, left| {
-        m.sched.budget = left;
-        m.sret::<REC>(d, pc)
-    };
-    // Reads the clock (CTR's cycle counter restarts), which reads the budget.
-    sctrclr => |m, d, pc, left| {
-        m.sched.budget = left;
-        m.sctrclr(d, next(d, pc))
-    };
     wfi => |m, d, pc, _left| m.wfi(d, next(d, pc));
     sfence_vma => |m, d, pc, _left| m.sfence_vma(d, next(d, pc));
     sfence_inval => |m, d, pc, _left| m.sfence_inval(d, next(d, pc));
-    csr => |m, d, pc, left| {
-        // The counters read the budget to know how many instructions retired.
-        m.sched.budget = left;
-        m.exec_csr::<REC>(d, next(d, pc))
-    };
     atomic => |m, d, pc, _left| m.exec_atomic::<REC>(d, next(d, pc));
     illegal => |m, d, _pc, _left| m.illegal(d);
+}
+
+// The handlers that bring the budget up to date (`sched.budget`) before they execute.
+handlers! {
+    // xRETs read the budget to count themselves in the privilege they ran in.
+    mret => |m, _a, k, d, pc, left| {
+        m.sched.budget = left.count(k);
+        m.mret::<REC>(d, pc)
+    };
+    sret => |m, _a, k, d, pc, left| {
+        m.sched.budget = left.count(k);
+        m.sret::<REC>(d, pc)
+    };
+    // Reads the clock (CTR's cycle counter restarts), which reads the budget.
+    sctrclr => |m, _a, k, d, pc, left| {
+        m.sched.budget = left.count(k);
+        m.sctrclr(d, next(d, pc))
+    };
+    csr => |m, _a, k, d, pc, left| {
+        // The counters read the budget to know how many instructions retired.
+        m.sched.budget = left.count(k);
+        m.exec_csr::<REC>(d, next(d, pc))
+    };
 }
 
 // Zicbom, Zicboz
@@ -1030,23 +1133,22 @@ pub(crate) unsafe fn end_of_block<
     a: Blk<'_>,
     k: Ix,
     bpc: u64,
-    left: u64,
+    left: Lim,
 ) -> u64 {
     // The end of the block (`Insn::block_off` of an end marker).
     let pc = bpc.wrapping_add(at(a, k).imm.unsigned_abs() as u64);
-    // A handler is entered with budget left (`left` >= 1).
+    // The marker retires nothing: the budget it came with (perhaps none) is what is left.
+    let rest = left.0 - k.0 as u64;
     if !REC && !FX {
-        return chain::<CTR, I32, TR, true>(m, a, k, k, pc, left);
+        return chain::<CTR, I32, TR, true>(m, a, k, k, pc, rest);
     }
-    m.hart.pc = pc;
-    m.sched.budget = left;
-    DECODE
+    stop_chain::<true>(m, pc, rest)
 }
 
 /// In the `FX` tables, an operation whose record must be built: stop before it.
-pub(super) unsafe fn build_record(m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: u64) -> u64 {
+pub(super) unsafe fn build_record(m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: Lim) -> u64 {
     m.hart.pc = bpc.wrapping_add(at(a, k).block_off());
-    m.sched.budget = left;
+    m.sched.budget = left.count(k);
     BUILD
 }
 
