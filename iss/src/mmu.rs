@@ -67,8 +67,9 @@ impl Access {
 #[derive(Clone, Copy)]
 pub(crate) struct TlbEntry {
     tag: u64,
-    /// Offset of the physical page in RAM.
-    ram_off: u64,
+    /// Where the page is in RAM, as the page's offset in RAM less its virtual address (both
+    /// wrapping): `va + va_off` is the RAM offset of any `va` in the page, with no masking.
+    va_off: u64,
     /// Store TLB only: the page's number in the decoded-instruction cache plus one, or 0 when
     /// the page holds no decoded instructions.
     code: u64,
@@ -76,17 +77,19 @@ pub(crate) struct TlbEntry {
 
 const EMPTY: TlbEntry = TlbEntry {
     tag: u64::MAX,
-    ram_off: 0,
+    va_off: 0,
     code: 0,
 };
 
 pub(crate) struct Tlb {
     /// Current generation, already shifted into tag position.
     gen: u64,
-    fetch: Box<[TlbEntry; TLB_ENTRIES]>,
-    load: Box<[TlbEntry; TLB_ENTRIES]>,
-    store: Box<[TlbEntry; TLB_ENTRIES]>,
-    /// One load translation to a page of the boot ROM (`ram_off`: the page's offset in the
+    // In line, not boxed: the handlers' fast paths address an entry from the machine's
+    // own address, without loading the table's first.
+    fetch: [TlbEntry; TLB_ENTRIES],
+    load: [TlbEntry; TLB_ENTRIES],
+    store: [TlbEntry; TLB_ENTRIES],
+    /// One load translation to a page of the boot ROM (`va_off`: to the page's offset in the
     /// ROM), filled and flushed as the others: firmware such as OpenSBI reads the device tree
     /// there with byte loads (150k of them in a Linux boot), which it serves without a walk.
     rom: TlbEntry,
@@ -104,9 +107,9 @@ impl Tlb {
     pub fn new() -> Tlb {
         Tlb {
             gen: 0,
-            fetch: Box::new([EMPTY; TLB_ENTRIES]),
-            load: Box::new([EMPTY; TLB_ENTRIES]),
-            store: Box::new([EMPTY; TLB_ENTRIES]),
+            fetch: [EMPTY; TLB_ENTRIES],
+            load: [EMPTY; TLB_ENTRIES],
+            store: [EMPTY; TLB_ENTRIES],
             rom: EMPTY,
             pmp: [(0, 0, 0); PMP_MAX],
             pmp_len: 0,
@@ -152,7 +155,7 @@ impl Tlb {
     pub(crate) fn lookup(&self, a: Access, va: u64) -> Option<u64> {
         let e = &self.table(a)[Self::slot(va)];
         if e.tag == self.tag(va) {
-            Some(e.ram_off + (va & (PAGE_SIZE - 1)))
+            Some(va.wrapping_add(e.va_off))
         } else {
             None
         }
@@ -161,7 +164,7 @@ impl Tlb {
     fn fill(&mut self, a: Access, va: u64, ram_off_page: u64, code: u64) {
         let e = TlbEntry {
             tag: self.tag(va),
-            ram_off: ram_off_page,
+            va_off: ram_off_page.wrapping_sub(va & !(PAGE_SIZE - 1)),
             code,
         };
         let t = match a {
@@ -534,7 +537,7 @@ impl Machine {
                 if self.tlb.pmp_check(page, PAGE_SIZE, access, prv) == Some(true) {
                     self.tlb.rom = TlbEntry {
                         tag: self.tlb.tag(va),
-                        ram_off: off,
+                        va_off: off.wrapping_sub(va & !(PAGE_SIZE - 1)),
                         code: 0,
                     };
                 }
@@ -585,7 +588,7 @@ impl Machine {
         if e.tag != self.tlb.tag(va) || e.code != 0 {
             return false;
         }
-        let off = e.ram_off + (va & (PAGE_SIZE - 1));
+        let off = va.wrapping_add(e.va_off);
         self.bus.ram.write_in_page(off as usize, size, val);
         if REC {
             let v = low_bytes(val, size);
@@ -706,7 +709,7 @@ impl Machine {
         if e.tag != self.tlb.tag(va) {
             return None;
         }
-        let off = e.ram_off + (va & (PAGE_SIZE - 1));
+        let off = va.wrapping_add(e.va_off);
         let v = self.bus.rom_read(off, size)?;
         Some((crate::bus::ROM_BASE + off, v))
     }
@@ -746,7 +749,7 @@ impl Machine {
         if va & (size as u64 - 1) == 0 {
             let e = self.tlb.store[Tlb::slot(va)];
             if e.tag == self.tlb.tag(va) {
-                let off = e.ram_off + (va & (PAGE_SIZE - 1));
+                let off = va.wrapping_add(e.va_off);
                 self.bus.ram.write(off as usize, size, val);
                 if e.code != 0 {
                     self.dcache

@@ -81,8 +81,6 @@ pub(crate) struct Scheduler {
     /// Chaining is on: the handlers run in the run loop's arena, untraced, with the PMU's
     /// models off (off for every other caller of the handlers, whatever its table).
     pub chain_on: bool,
-    /// The running chain entered a block other than its first.
-    pub chained: bool,
     /// The links the handlers follow ([`crate::dcache::DecodeCache::links_for`]): the
     /// cache's own when chaining is on, all zeros when it is off, as long as the arena
     /// either way. An address, so that the scheduler stays `Send`.
@@ -164,7 +162,6 @@ impl Scheduler {
         swap(&mut self.chain_va, &mut other.chain_va);
         swap(&mut self.chain_page, &mut other.chain_page);
         swap(&mut self.chain_on, &mut other.chain_on);
-        swap(&mut self.chained, &mut other.chained);
         swap(&mut self.links, &mut other.links);
         swap(&mut self.cycles_at_tick, &mut other.cycles_at_tick);
     }
@@ -913,14 +910,22 @@ impl Machine {
             if let Some(end) = self.chain_end(npc, lcofi) {
                 return end;
             }
-            let pc = self.hart.pc;
+            let (start, pc) = (pc, self.hart.pc);
             let d = if npc == TRAP {
                 // The instruction that raised it, for the trap record (and the built-in SBI,
-                // which decodes it). After a chain of blocks (`exec::done`) it is not the
-                // n-th after `k`: it is found again at the trap's pc.
+                // which decodes it): the n-th after `k` when the chain did not leave its first
+                // block, which holds no end marker up to it (a chain that left the block
+                // retired all of it). After a chain of blocks (`exec::done`) it is found
+                // again at the trap's pc.
                 let i = k + (left - self.sched.budget) as usize;
-                match arena.get(i) {
-                    Some(d) if !self.sched.chained => *d,
+                match arena.get(k..=i) {
+                    Some(run) if run.iter().all(|d| d.op != Op::NotDecoded) => {
+                        debug_assert_eq!(
+                            start.wrapping_add(run[i - k].block_off()),
+                            pc.wrapping_add(arena[k].block_off())
+                        );
+                        run[i - k]
+                    }
                     _ => {
                         // The instruction was just fetched from there; the exception is kept
                         // whatever the fetch says.
@@ -966,7 +971,6 @@ impl Machine {
         let rest = left - cut;
         self.sched.budget = cut;
         self.sched.budget_start -= rest;
-        self.sched.chained = false;
         rest
     }
 

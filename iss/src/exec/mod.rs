@@ -489,7 +489,6 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     r: u64,
     rest: u64,
 ) -> u64 {
-    m.sched.chained = true;
     if TR {
         m.sched.trail.push(end.k(), l, r);
     }
