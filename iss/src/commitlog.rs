@@ -35,7 +35,7 @@
 
 use crate::csr::csr_name;
 use crate::insn::{Insn, Op};
-use crate::record::{Detail, Shape, SimpleRun, SHAPES};
+use crate::record::{Detail, Effect, Shape, SimpleRun, SHAPES};
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
 use crate::stage::{Inbox, Stage};
 use arch::{Cause, Exception, Priv};
@@ -198,6 +198,40 @@ pub struct CommitLog<W: Write + Send + 'static> {
     flen32: bool,
     /// Each line's start: `core %3d: ` with the running hart's number, as Spike's.
     core: [u8; 10],
+    /// The start of a commit line up to the low half of its pc: [`Head`].
+    head: Head,
+}
+
+/// The first 22 bytes of the commit lines of one privilege and one high half of the pc
+/// (`core   0: 3 0x00000000`), made again when either changes (or the hart does): a line's
+/// start is then one copy, and only the pc's low half is converted.
+struct Head {
+    /// The 22 bytes (and 10 that the line's next writes cover).
+    bytes: [u8; 32],
+    /// The privilege and high half they are for: `(prv << 32) | (pc >> 32)`; `u64::MAX` for
+    /// none.
+    key: u64,
+}
+
+impl Head {
+    const NONE: u64 = u64::MAX;
+
+    /// `(prv << 32) | (pc >> 32)`: what a line's head depends on beside the hart.
+    #[inline(always)]
+    fn key(prv: Priv, pc: u64) -> u64 {
+        ((prv as u64) << 32) | (pc >> 32)
+    }
+
+    /// The head of the lines of `prv` with `pc`'s high half, on hart `core`.
+    #[cold]
+    fn make(&mut self, core: &[u8; 10], prv: Priv, pc: u64) {
+        let b = &mut self.bytes;
+        b[..10].copy_from_slice(core);
+        b[10] = b'0' + prv as u8;
+        b[11..14].copy_from_slice(b" 0x");
+        b[14..30].copy_from_slice(&hex16(pc >> 32 << 32));
+        self.key = Head::key(prv, pc);
+    }
 }
 
 /// `core %3d: ` for hart `h` (Spike's prefix of every log line).
@@ -265,6 +299,10 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             commits,
             flen32: false,
             core: core_prefix(0),
+            head: Head {
+                bytes: [0; 32],
+                key: Head::NONE,
+            },
             trace: trace.map(|symbols| {
                 Box::new(Trace {
                     symbols,
@@ -406,11 +444,19 @@ impl<W: Write + Send + 'static> CommitLog<W> {
 
     /// Format one line into the buffer.
     pub fn format(&mut self, r: &Retired) {
+        if Head::key(r.prv, r.pc) != self.head.key {
+            self.head.make(&self.core, r.prv, r.pc);
+        }
+        let n = put_head(
+            &mut Window::at(&mut self.buf, self.pos),
+            &self.head.bytes,
+            r.pc,
+            &r.insn,
+        );
         let mut l = Line {
             b: &mut self.buf[self.pos..],
-            n: 0,
+            n,
         };
-        put_head(&mut l, &self.core, r.prv, r.pc, &r.insn);
         let writes = r.writes();
         if writes.len() == 1 {
             put_write(&mut self.csr_prefix, &mut l, writes[0], self.flen32);
@@ -455,19 +501,133 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     }
 }
 
-/// A line's start: `core   0: 3 0x0000000080000000 (0x00004197)`.
+/// Bytes a commit line made from an effect can take, with the fixed-size writes past its
+/// end: the head and the instruction's bits (43), a register (23), an address (23) and a
+/// stored value (19), with room.
+const SIMPLE_LINE: usize = 128;
+
+/// Where a line's start, or a whole line made from an effect, is written: a fixed window at
+/// the end of the chunk buffer (which always has room for one past [`CHUNK`]), twice as long
+/// as such a line, so that a write at an offset below [`SIMPLE_LINE`] needs no bounds check.
+struct Window<'a>(&'a mut [u8; 2 * SIMPLE_LINE]);
+
+impl Window<'_> {
+    /// The window at `pos` in a chunk buffer (`pos` below [`CHUNK`]).
+    #[inline(always)]
+    fn at(buf: &mut [u8], pos: usize) -> Window<'_> {
+        Window(
+            buf[pos..]
+                .first_chunk_mut()
+                .expect("a chunk buffer has room for a line past CHUNK"),
+        )
+    }
+
+    /// `s` at `at` (below [`SIMPLE_LINE`], as every offset in a line made from an effect).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, at: usize, s: &[u8; N]) {
+        const { assert!(N <= SIMPLE_LINE) };
+        debug_assert!(at < SIMPLE_LINE);
+        let at = at % SIMPLE_LINE;
+        self.0[at..at + N].copy_from_slice(s);
+    }
+}
+
+/// The two halves of 16 bytes.
 #[inline(always)]
-fn put_head(l: &mut Line, core: &[u8; 10], prv: Priv, pc: u64, insn: &Insn) {
-    // `core   0: `, the privilege, ` 0x`.
-    let mut head = [b' '; 16];
-    head[..10].copy_from_slice(core);
-    head[10] = b'0' + prv as u8;
-    head[12..14].copy_from_slice(b"0x");
-    l.put_n(&head, 14);
-    l.digits(pc, 16);
-    l.put(b" (0x");
-    l.digits(insn.bits as u64, if insn.len == 2 { 4 } else { 8 });
-    l.put(b")");
+fn halves(x: [u8; 16]) -> ([u8; 8], [u8; 8]) {
+    let (a, b) = x.split_at(8);
+    (
+        a.try_into().unwrap_or_default(),
+        b.try_into().unwrap_or_default(),
+    )
+}
+
+/// A line's start, `core   0: 3 0x0000000080000000 (0x00004197)`, from `head` (the
+/// [`Head`] of `pc`); returns its length. The pc's low half and the instruction's bits are
+/// converted together.
+#[inline(always)]
+fn put_head(w: &mut Window, head: &[u8; 32], pc: u64, insn: &Insn) -> usize {
+    w.put(0, head);
+    let short = insn.len == 2;
+    let bits = if short { insn.bits << 16 } else { insn.bits };
+    let (low, bits) = halves(hex16((pc << 32) | bits as u64));
+    w.put(22, &low);
+    w.put(30, b" (0x");
+    w.put(34, &bits);
+    let n = if short { 38 } else { 42 };
+    w.put(n, b")");
+    n + 1
+}
+
+/// The commit line of `d` at `pc`, an operation of a fixed `shape` that needs no sorting
+/// (see [`Sink::simple_run`] below), made from its effect `e` in `w` after `head` (the
+/// [`Head`] of `pc`); returns its length. `flen32`: FP values in 8 digits.
+#[inline(always)]
+fn simple_line(
+    w: &mut Window,
+    head: &[u8; 32],
+    pc: u64,
+    d: &Insn,
+    e: &Effect,
+    shape: Shape,
+    flen32: bool,
+) -> usize {
+    /// ` x5  0x` or ` f5  0x` (`i`: the register, f registers from 32), then `v` (its
+    /// digits at the top, all sixteen written); returns the end.
+    #[inline(always)]
+    fn reg(w: &mut Window, n: usize, i: usize, v: u64, digits: usize) -> usize {
+        w.put(n, &REG_PREFIX[i]);
+        w.put(n + 7, &hex16(v));
+        n + 7 + digits
+    }
+    /// ` mem 0x` and the address `a`; returns the end.
+    #[inline(always)]
+    fn mem(w: &mut Window, n: usize, a: u64) -> usize {
+        w.put(n, b" mem 0x");
+        w.put(n + 7, &hex16(a));
+        n + 23
+    }
+    let x = |w: &mut Window, n: usize| {
+        if d.rd != 0 {
+            reg(w, n, (d.rd & 31) as usize, e.value, 16)
+        } else {
+            n
+        }
+    };
+    let f = |w: &mut Window, n: usize| {
+        let i = 32 + (d.rd & 31) as usize;
+        if flen32 {
+            reg(w, n, i, e.value << 32, 8)
+        } else {
+            reg(w, n, i, e.value, 16)
+        }
+    };
+    let mut n = put_head(w, head, pc, d);
+    match shape {
+        Shape::Rd | Shape::FpToX => n = x(w, n),
+        Shape::FpToF => n = f(w, n),
+        Shape::Load(_) => {
+            n = x(w, n);
+            n = mem(w, n, e.vaddr);
+        }
+        Shape::FLoad(_) => {
+            n = f(w, n);
+            n = mem(w, n, e.vaddr);
+        }
+        Shape::Store(size) | Shape::FStore(size) => {
+            n = mem(w, n, e.vaddr);
+            // The value as wide as the access (1 to 8 bytes), its digits at the top.
+            w.put(n, b" 0x");
+            w.put(
+                n + 3,
+                &hex16(e.mem_value.wrapping_shl(64 - 8 * size as u32)),
+            );
+            n += 3 + 2 * size as usize;
+        }
+        Shape::Nothing | Shape::Built => {}
+    }
+    w.put(n, b"\n");
+    n + 1
 }
 
 /// Spike's name of an exception (its `trap_t::name`).
@@ -552,44 +712,18 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
                 self.format(&r);
                 self.scratch = r;
             } else {
-                let mut l = Line {
-                    b: &mut self.buf[self.pos..],
-                    n: 0,
-                };
-                put_head(&mut l, &self.core, run.prv, pc, d);
-                let x = |l: &mut Line| {
-                    if d.rd != 0 {
-                        l.put_n(&REG_PREFIX[(d.rd & 31) as usize], 7);
-                        l.digits(e.value, 16);
-                    }
-                };
-                let f_digits = if self.flen32 { 8 } else { 16 };
-                let f = |l: &mut Line| {
-                    l.put_n(&REG_PREFIX[32 + (d.rd & 31) as usize], 7);
-                    l.digits(e.value, f_digits);
-                };
-                match shape {
-                    Shape::Rd | Shape::FpToX => x(&mut l),
-                    Shape::FpToF => f(&mut l),
-                    Shape::Load(_) | Shape::FLoad(_) => {
-                        if matches!(shape, Shape::Load(_)) {
-                            x(&mut l);
-                        } else {
-                            f(&mut l);
-                        }
-                        l.put(b" mem 0x");
-                        l.digits(e.vaddr, 16);
-                    }
-                    Shape::Store(size) | Shape::FStore(size) => {
-                        l.put(b" mem 0x");
-                        l.digits(e.vaddr, 16);
-                        l.put(b" 0x");
-                        l.digits(e.mem_value, 2 * size as usize);
-                    }
-                    Shape::Nothing | Shape::Built => {}
+                if Head::key(run.prv, pc) != self.head.key {
+                    self.head.make(&self.core, run.prv, pc);
                 }
-                l.put(b"\n");
-                self.pos += l.n;
+                self.pos += simple_line(
+                    &mut Window::at(&mut self.buf, self.pos),
+                    &self.head.bytes,
+                    pc,
+                    d,
+                    e,
+                    shape,
+                    self.flen32,
+                );
             }
             pc = run.next_pc_of(i, pc);
             if self.pos >= CHUNK {
@@ -610,6 +744,7 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
 
     fn hart(&mut self, h: usize) {
         self.core = core_prefix(h);
+        self.head.key = Head::NONE;
     }
 }
 
@@ -793,7 +928,7 @@ mod tests {
     /// every shape (FP values in 16 digits and in 8), whatever fflags did.
     #[test]
     fn simple_runs_as_records() {
-        use crate::record::{Effect, SimpleRun};
+        use crate::record::SimpleRun;
         let bits: &[u32] = &[
             0x0010_0293, // addi x5, x0, 1
             0x0000_0013, // nop (rd x0)
@@ -852,6 +987,53 @@ mod tests {
                 assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
             }
         }
+    }
+
+    /// Each line's start is made again when the privilege, the pc's high half or the hart
+    /// changes (also in the middle of a simple run), whichever way the line is made.
+    #[test]
+    fn line_heads() {
+        use crate::record::SimpleRun;
+        // addi x5, x0, 1; c.addi x8, 1 (with bits above its 16 that are not its); nop.
+        let mut insns = vec![decode(0x0010_0293), decode(0x0405), decode(0x0000_0013)];
+        insns[1].bits |= 0xdead_0000;
+        let effects = [Effect::default(); 3];
+        let mut log = CommitLog::new(Vec::new());
+        let mut want = String::new();
+        for (hart, prv, pc) in [
+            (0, Priv::M, 0x8000_0000u64),
+            (0, Priv::S, 0x8000_0000),
+            (0, Priv::S, 0xffff_fffa),
+            (0, Priv::U, 0x1_ffff_fffc),
+            (7, Priv::U, 0x1_ffff_fffc),
+            (7, Priv::M, 0xffff_ffff_ffff_fff8),
+        ] {
+            log.hart(hart);
+            let run = SimpleRun {
+                insns: &insns,
+                effects: &effects,
+                pc,
+                next_pc: pc.wrapping_add(10),
+                prv,
+                time: 0,
+                fetch_page: (0, 0),
+            };
+            log.simple_run(&run);
+            // The same instructions as records, then as the trace of an execution would
+            // give them (format!), for the run's and the records' lines.
+            run.for_each_record(|r| log.retire(r));
+            for _ in 0..2 {
+                let p = prv as u8;
+                let (a, b, c) = (pc, pc.wrapping_add(4), pc.wrapping_add(6));
+                want += &format!(
+                    "core {hart:>3}: {p} 0x{a:016x} (0x00100293) x5  0x{:016x}\n",
+                    0
+                );
+                want += &format!("core {hart:>3}: {p} 0x{b:016x} (0x0405) x8  0x{:016x}\n", 0);
+                want += &format!("core {hart:>3}: {p} 0x{c:016x} (0x00000013)\n");
+            }
+        }
+        assert_eq!(String::from_utf8(log.finish().unwrap()).unwrap(), want);
     }
 
     /// A symbol name longer than a chunk (the ELF decides its length) is written whole.
