@@ -174,12 +174,18 @@ fn spike_key(r: Reg) -> u64 {
 /// Bytes handed to the writer thread at a time.
 const CHUNK: usize = 4 << 20;
 
+/// Chunk buffers made at most (unless the writer thread ends): the one being filled, two
+/// queued and one being written.
+const BUFFERS: usize = 4;
+
 /// Writes Spike's commit log. Lines are formatted on the hart's thread straight into large
 /// buffers that a writer thread writes out, so the hart does not wait for the file system.
 pub struct CommitLog<W: Write + Send + 'static> {
     /// The chunk being filled: always `CHUNK + MAX_LINE + SLACK` long; `pos` bytes are lines.
     buf: Vec<u8>,
     pos: usize,
+    /// Chunk buffers made so far (at most [`BUFFERS`]).
+    buffers: usize,
     ordered: Vec<(u64, RegWrite)>,
     /// A record to make lines from in [`Sink::simple_run`] when its effects need sorting.
     scratch: Box<Retired>,
@@ -291,6 +297,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         CommitLog {
             buf: vec![0; CHUNK + MAX_LINE + SLACK],
             pos: 0,
+            buffers: 1,
             ordered: Vec::with_capacity(8),
             scratch: Box::default(),
             csr_prefix: vec![None; 4096],
@@ -411,7 +418,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     /// Write what is left, stop the writer thread and return the writer, or the first I/O
     /// error met.
     pub fn finish(mut self) -> io::Result<W> {
-        self.hand_over();
+        self.send_chunk();
         match self.writer.take().map(Stage::join) {
             Some(Ok(r)) => r,
             Some(Err(panicked)) => Err(panicked.into()),
@@ -419,20 +426,46 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         }
     }
 
+    /// Send the chunk being filled to the writer, and take an empty one.
     fn hand_over(&mut self) {
-        if self.pos == 0 {
+        if !self.send_chunk() {
             return;
         }
         let Some(w) = &self.writer else {
             return;
         };
-        let mut next = w.recycled().unwrap_or_default();
+        // A buffer the writer gave back; a new one while fewer than BUFFERS were made; else
+        // wait for one (the writer has them all: as if its queue were longer). Not a new one
+        // each time the writer is late, which would cost a 4 MiB allocation and the first
+        // touch of each of its pages.
+        let mut next = match w.recycled() {
+            Some(b) => b,
+            None if self.buffers < BUFFERS => {
+                self.buffers += 1;
+                vec![0; CHUNK + MAX_LINE + SLACK]
+            }
+            // `None`: the writer thread has ended (it panicked: `finish` says so).
+            None => w.wait_recycled().unwrap_or_default(),
+        };
         next.resize(CHUNK + MAX_LINE + SLACK, 0);
-        let mut b = std::mem::replace(&mut self.buf, next);
+        self.buf = next;
+    }
+
+    /// Send the chunk being filled to the writer, if it holds anything; leaves no buffer to
+    /// fill. Whether it sent one.
+    fn send_chunk(&mut self) -> bool {
+        if self.pos == 0 {
+            return false;
+        }
+        let Some(w) = &self.writer else {
+            return false;
+        };
+        let mut b = std::mem::take(&mut self.buf);
         b.truncate(self.pos);
         self.pos = 0;
         // The writer only goes away in `finish`.
         w.send(b);
+        true
     }
 
     /// Write FP register values in 8 hex digits (FLEN 32: a hart with F but not D, whose
@@ -751,7 +784,7 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
 impl<W: Write + Send + 'static> Drop for CommitLog<W> {
     fn drop(&mut self) {
         // Dropped without `finish` (an error path): still write what was logged.
-        self.hand_over();
+        self.send_chunk();
         if let Some(w) = self.writer.take() {
             let _ = w.join();
         }
