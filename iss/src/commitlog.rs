@@ -187,8 +187,6 @@ pub struct CommitLog<W: Write + Send + 'static> {
     /// Chunk buffers made so far (at most [`BUFFERS`]).
     buffers: usize,
     ordered: Vec<(u64, RegWrite)>,
-    /// A record to make lines from in [`Sink::simple_run`] when its effects need sorting.
-    scratch: Box<Retired>,
     /// CSR write prefixes (` c<num>_<name> `), built on first use.
     csr_prefix: Vec<Option<Box<[u8]>>>,
     /// The writer thread: full chunks to it, empty ones back.
@@ -299,7 +297,6 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             pos: 0,
             buffers: 1,
             ordered: Vec::with_capacity(8),
-            scratch: Box::default(),
             csr_prefix: vec![None; 4096],
             writer: Some(writer),
             failed,
@@ -475,6 +472,57 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         self
     }
 
+    /// The lines of the instructions of `run` from `i` (at `pc`) on, made straight from
+    /// their effects, up to the first that is not simple ([`is_simple`]), or the end of the
+    /// run or of the chunk. Returns the index and pc of the next instruction.
+    #[inline(always)]
+    fn simple_lines(&mut self, run: &SimpleRun, mut i: usize, mut pc: u64) -> (usize, u64) {
+        // The buffer as an array, its length known: a line's window at any position below
+        // CHUNK needs no bounds check.
+        let buf: &mut [u8; CHUNK + MAX_LINE + SLACK] = (&mut self.buf[..])
+            .try_into()
+            .expect("the chunk buffer has its length");
+        let insns = run.insns;
+        let effects = &run.effects[..insns.len()];
+        let mut pos = self.pos;
+        while i < insns.len() && pos < CHUNK {
+            let (d, e) = (&insns[i], &effects[i]);
+            if !is_simple(d) {
+                break;
+            }
+            if Head::key(run.prv, pc) != self.head.key {
+                self.head.make(&self.core, run.prv, pc);
+            }
+            let w = (&mut buf[pos..pos + 2 * SIMPLE_LINE])
+                .try_into()
+                .expect("a chunk buffer has room for a line past CHUNK");
+            let shape = SHAPES[d.op as usize];
+            pos += simple_line(
+                &mut Window(w),
+                &self.head.bytes,
+                pc,
+                d,
+                e,
+                shape,
+                self.flen32,
+            );
+            pc = pc.wrapping_add(d.len as u64);
+            i += 1;
+        }
+        self.pos = pos;
+        (i, pc)
+    }
+
+    /// The line of instruction `i` of `run` (at `pc`), which is not simple ([`is_simple`]):
+    /// made from its record.
+    #[cold]
+    #[inline(never)]
+    fn built_line(&mut self, run: &SimpleRun, i: usize, pc: u64) {
+        let mut r = Retired::default();
+        run.record(i, pc, &mut r);
+        self.format(&r);
+    }
+
     /// Format one line into the buffer.
     pub fn format(&mut self, r: &Retired) {
         if Head::key(r.prv, r.pc) != self.head.key {
@@ -535,8 +583,8 @@ impl<W: Write + Send + 'static> CommitLog<W> {
 }
 
 /// Bytes a commit line made from an effect can take, with the fixed-size writes past its
-/// end: the head and the instruction's bits (43), a register (23), an address (23) and a
-/// stored value (19), with room.
+/// end: the head and the instruction's bits (43), then a register (23) and an address (23),
+/// an address and a stored value (42), or a register and fflags (52), with room.
 const SIMPLE_LINE: usize = 128;
 
 /// Where a line's start, or a whole line made from an effect, is written: a fixed window at
@@ -592,8 +640,20 @@ fn put_head(w: &mut Window, head: &[u8; 32], pc: u64, insn: &Insn) -> usize {
     n + 1
 }
 
+/// Whether the line of `d`, which left the effect `e` in a simple run, can be made straight
+/// from the effect: any but a store wider than 8 bytes (none is: cbo.zero's record is built,
+/// and Spike logs its block byte by byte).
+#[inline(always)]
+fn is_simple(d: &Insn) -> bool {
+    match SHAPES[d.op as usize] {
+        Shape::Store(size) | Shape::FStore(size) => size <= 8,
+        Shape::Built => false,
+        _ => true,
+    }
+}
+
 /// The commit line of `d` at `pc`, an operation of a fixed `shape` that needs no sorting
-/// (see [`Sink::simple_run`] below), made from its effect `e` in `w` after `head` (the
+/// ([`is_simple`]), made from its effect `e` in `w` after `head` (the
 /// [`Head`] of `pc`); returns its length. `flen32`: FP values in 8 digits.
 #[inline(always)]
 fn simple_line(
@@ -612,6 +672,13 @@ fn simple_line(
         w.put(n, &REG_PREFIX[i]);
         w.put(n + 7, &hex16(v));
         n + 7 + digits
+    }
+    /// fflags (CSR 1) written with `v`; returns the end.
+    #[inline(always)]
+    fn fflags(w: &mut Window, n: usize, v: u64) -> usize {
+        w.put(n, b" c1_fflags 0x");
+        w.put(n + 13, &hex16(v));
+        n + 29
     }
     /// ` mem 0x` and the address `a`; returns the end.
     #[inline(always)]
@@ -637,8 +704,25 @@ fn simple_line(
     };
     let mut n = put_head(w, head, pc, d);
     match shape {
-        Shape::Rd | Shape::FpToX => n = x(w, n),
-        Shape::FpToF => n = f(w, n),
+        Shape::Rd => n = x(w, n),
+        Shape::FpToF | Shape::FpToX => {
+            // With fflags when the operation raised a flag (its effect's `mem_value`), in
+            // Spike's order (ascending `spike_key`): fflags' key, CSR 1's, comes after x1's,
+            // f0's and f1's (x0 is not logged), before the others'.
+            let flags = e.mem_value != u64::MAX;
+            let fflags_last = d.rd <= 1;
+            if flags && !fflags_last {
+                n = fflags(w, n, e.mem_value);
+            }
+            n = if shape == Shape::FpToF {
+                f(w, n)
+            } else {
+                x(w, n)
+            };
+            if flags && fflags_last {
+                n = fflags(w, n, e.mem_value);
+            }
+        }
         Shape::Load(_) => {
             n = x(w, n);
             n = mem(w, n, e.vaddr);
@@ -723,44 +807,28 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
         }
     }
 
-    /// Each line made from the effects, without the record in between; what needs sorting
-    /// (an FP operation that raised a flag writes fflags too) goes through [`Self::format`].
+    /// Each line made from the effects, without the record in between (an FP operation that
+    /// raised a flag too, its fflags write in Spike's order).
     fn simple_run(&mut self, run: &SimpleRun) {
         if self.trace.is_some() || !self.commits {
             run.for_each_record(|r| self.retire(r));
             return;
         }
-        let mut pc = run.pc;
-        for (i, (d, e)) in run.insns.iter().zip(run.effects).enumerate() {
-            let shape = SHAPES[d.op as usize];
-            let simple = match shape {
-                Shape::Rd | Shape::Nothing | Shape::Load(_) | Shape::FLoad(_) => true,
-                Shape::Store(size) | Shape::FStore(size) => size <= 8,
-                Shape::FpToF | Shape::FpToX => e.mem_value == u64::MAX,
-                Shape::Built => false,
-            };
-            if !simple {
-                let mut r = std::mem::take(&mut self.scratch);
-                run.record(i, pc, &mut r);
-                self.format(&r);
-                self.scratch = r;
-            } else {
-                if Head::key(run.prv, pc) != self.head.key {
-                    self.head.make(&self.core, run.prv, pc);
-                }
-                self.pos += simple_line(
-                    &mut Window::at(&mut self.buf, self.pos),
-                    &self.head.bytes,
-                    pc,
-                    d,
-                    e,
-                    shape,
-                    self.flen32,
-                );
-            }
-            pc = run.next_pc_of(i, pc);
+        let (mut i, mut pc) = (0, run.pc);
+        loop {
+            (i, pc) = self.simple_lines(run, i, pc);
             if self.pos >= CHUNK {
                 self.hand_over();
+            }
+            let Some(d) = run.insns.get(i) else {
+                return;
+            };
+            if !is_simple(d) {
+                self.built_line(run, i, pc);
+                (i, pc) = (i + 1, pc.wrapping_add(d.len as u64));
+                if self.pos >= CHUNK {
+                    self.hand_over();
+                }
             }
         }
     }
@@ -975,8 +1043,12 @@ mod tests {
             0x0011_3427, // fsd f1, 8(x2)
             0x0220_f1d3, // fadd.d f3, f1, f2
             0x0220_f053, // fadd.d f0, f1, f2
+            0x0220_f0d3, // fadd.d f1, f1, f2 (fflags after f1, before f2)
+            0x0220_f153, // fadd.d f2, f1, f2
             0xa220_a553, // feq.d x10, f1, f2
             0xa220_a053, // feq.d x0, f1, f2
+            0xa220_a0d3, // feq.d x1, f1, f2 (fflags after x1, before x2)
+            0xa220_a153, // feq.d x2, f1, f2
             0x0000_8082, // c.ret
         ];
         let insns: Vec<_> = bits.iter().map(|&b| decode(b)).collect();
