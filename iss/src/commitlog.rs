@@ -121,8 +121,8 @@ struct Line<'a> {
     n: usize,
 }
 
-/// Bytes a line's writes may run past its end.
-const SLACK: usize = 16;
+/// Bytes a line's writes may run past its end (a CSR's [`CsrPrefix`]).
+const SLACK: usize = 32;
 
 impl Line<'_> {
     #[inline(always)]
@@ -187,8 +187,8 @@ pub struct CommitLog<W: Write + Send + 'static> {
     /// Chunk buffers made so far (at most [`BUFFERS`]).
     buffers: usize,
     ordered: Vec<(u64, RegWrite)>,
-    /// CSR write prefixes (` c<num>_<name> `), built on first use.
-    csr_prefix: Vec<Option<Box<[u8]>>>,
+    /// CSR write prefixes, by number, each made on first use.
+    csr_prefix: Vec<CsrPrefix>,
     /// The writer thread: full chunks to it, empty ones back.
     writer: Option<Stage<Vec<u8>, io::Result<W>>>,
     /// Set by the writer thread when a write failed ([`Sink::failed`]).
@@ -297,7 +297,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
             pos: 0,
             buffers: 1,
             ordered: Vec::with_capacity(8),
-            csr_prefix: vec![None; 4096],
+            csr_prefix: vec![[0; 32]; 4096],
             writer: Some(writer),
             failed,
             commits,
@@ -768,7 +768,7 @@ fn trap_name(e: Exception) -> &'static str {
 }
 
 #[inline(always)]
-fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, flen32: bool) {
+fn put_write(csr_prefix: &mut [CsrPrefix], l: &mut Line, w: RegWrite, flen32: bool) {
     match w.reg {
         Reg::X(0) => {}
         Reg::X(n) => {
@@ -780,14 +780,32 @@ fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, fl
             l.digits(w.value, if flen32 { 8 } else { 16 });
         }
         Reg::Csr(n) => {
-            let p = csr_prefix[(n & 0xfff) as usize].get_or_insert_with(|| {
-                let name = csr_name(n).unwrap_or_else(|| "unknown".into());
-                format!(" c{n}_{name} ").into_bytes().into_boxed_slice()
-            });
-            l.put(p);
-            l.hex(w.value, 16);
+            let p = &mut csr_prefix[(n & 0xfff) as usize];
+            if p[31] == 0 {
+                make_csr_prefix(p, n);
+            }
+            l.put_n(p, p[31] as usize);
+            l.digits(w.value, 16);
         }
     }
+}
+
+/// The start of a CSR's entry in a line, ` c<number>_<name> 0x` (at most 31 bytes: the
+/// longest name has 13 characters), its length in the last byte; all zero until made.
+type CsrPrefix = [u8; 32];
+
+/// [`CsrPrefix`] of CSR `n`.
+#[cold]
+fn make_csr_prefix(p: &mut CsrPrefix, n: u16) {
+    let name = csr_name(n).unwrap_or_else(|| "unknown".into());
+    let s = format!(" c{n}_{name} 0x");
+    // Every CSR's fits (the test `csr_prefixes` checks each of the 4096).
+    assert!(
+        s.len() < 32,
+        "CSR {n}'s name is too long for the commit log"
+    );
+    p[..s.len()].copy_from_slice(s.as_bytes());
+    p[31] = s.len() as u8;
 }
 
 impl<W: Write + Send + 'static> Sink for CommitLog<W> {
@@ -1139,6 +1157,17 @@ mod tests {
             }
         }
         assert_eq!(String::from_utf8(log.finish().unwrap()).unwrap(), want);
+    }
+
+    /// Every CSR's entry start fits its table slot and reads as Spike's.
+    #[test]
+    fn csr_prefixes() {
+        for n in 0..4096u16 {
+            let mut p = [0; 32];
+            make_csr_prefix(&mut p, n);
+            let name = csr_name(n).unwrap_or_else(|| "unknown".into());
+            assert_eq!(&p[..p[31] as usize], format!(" c{n}_{name} 0x").as_bytes());
+        }
     }
 
     /// A symbol name longer than a chunk (the ELF decides its length) is written whole.
