@@ -35,7 +35,7 @@
 
 use crate::csr::csr_name;
 use crate::insn::{Insn, Op};
-use crate::record::{Detail, Shape, SimpleRun, SHAPES};
+use crate::record::{Detail, Effect, Shape, SimpleRun, SHAPES};
 use crate::record::{MemKind, Reg, RegWrite, Retired, Sink, TrapRecord};
 use crate::stage::{Inbox, Stage};
 use arch::{Cause, Exception, Priv};
@@ -121,8 +121,8 @@ struct Line<'a> {
     n: usize,
 }
 
-/// Bytes a line's writes may run past its end.
-const SLACK: usize = 16;
+/// Bytes a line's writes may run past its end (a CSR's [`CsrPrefix`]).
+const SLACK: usize = 32;
 
 impl Line<'_> {
     #[inline(always)]
@@ -174,17 +174,21 @@ fn spike_key(r: Reg) -> u64 {
 /// Bytes handed to the writer thread at a time.
 const CHUNK: usize = 4 << 20;
 
+/// Chunk buffers made at most (unless the writer thread ends): the one being filled, two
+/// queued and one being written.
+const BUFFERS: usize = 4;
+
 /// Writes Spike's commit log. Lines are formatted on the hart's thread straight into large
 /// buffers that a writer thread writes out, so the hart does not wait for the file system.
 pub struct CommitLog<W: Write + Send + 'static> {
     /// The chunk being filled: always `CHUNK + MAX_LINE + SLACK` long; `pos` bytes are lines.
     buf: Vec<u8>,
     pos: usize,
+    /// Chunk buffers made so far (at most [`BUFFERS`]).
+    buffers: usize,
     ordered: Vec<(u64, RegWrite)>,
-    /// A record to make lines from in [`Sink::simple_run`] when its effects need sorting.
-    scratch: Box<Retired>,
-    /// CSR write prefixes (` c<num>_<name> `), built on first use.
-    csr_prefix: Vec<Option<Box<[u8]>>>,
+    /// CSR write prefixes, by number, each made on first use.
+    csr_prefix: Vec<CsrPrefix>,
     /// The writer thread: full chunks to it, empty ones back.
     writer: Option<Stage<Vec<u8>, io::Result<W>>>,
     /// Set by the writer thread when a write failed ([`Sink::failed`]).
@@ -198,6 +202,40 @@ pub struct CommitLog<W: Write + Send + 'static> {
     flen32: bool,
     /// Each line's start: `core %3d: ` with the running hart's number, as Spike's.
     core: [u8; 10],
+    /// The start of a commit line up to the low half of its pc: [`Head`].
+    head: Head,
+}
+
+/// The first 22 bytes of the commit lines of one privilege and one high half of the pc
+/// (`core   0: 3 0x00000000`), made again when either changes (or the hart does): a line's
+/// start is then one copy, and only the pc's low half is converted.
+struct Head {
+    /// The 22 bytes (and 10 that the line's next writes cover).
+    bytes: [u8; 32],
+    /// The privilege and high half they are for: `(prv << 32) | (pc >> 32)`; `u64::MAX` for
+    /// none.
+    key: u64,
+}
+
+impl Head {
+    const NONE: u64 = u64::MAX;
+
+    /// `(prv << 32) | (pc >> 32)`: what a line's head depends on beside the hart.
+    #[inline(always)]
+    fn key(prv: Priv, pc: u64) -> u64 {
+        ((prv as u64) << 32) | (pc >> 32)
+    }
+
+    /// The head of the lines of `prv` with `pc`'s high half, on hart `core`.
+    #[cold]
+    fn make(&mut self, core: &[u8; 10], prv: Priv, pc: u64) {
+        let b = &mut self.bytes;
+        b[..10].copy_from_slice(core);
+        b[10] = b'0' + prv as u8;
+        b[11..14].copy_from_slice(b" 0x");
+        b[14..30].copy_from_slice(&hex16(pc >> 32 << 32));
+        self.key = Head::key(prv, pc);
+    }
 }
 
 /// `core %3d: ` for hart `h` (Spike's prefix of every log line).
@@ -257,14 +295,18 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         CommitLog {
             buf: vec![0; CHUNK + MAX_LINE + SLACK],
             pos: 0,
+            buffers: 1,
             ordered: Vec::with_capacity(8),
-            scratch: Box::default(),
-            csr_prefix: vec![None; 4096],
+            csr_prefix: vec![[0; 32]; 4096],
             writer: Some(writer),
             failed,
             commits,
             flen32: false,
             core: core_prefix(0),
+            head: Head {
+                bytes: [0; 32],
+                key: Head::NONE,
+            },
             trace: trace.map(|symbols| {
                 Box::new(Trace {
                     symbols,
@@ -373,7 +415,7 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     /// Write what is left, stop the writer thread and return the writer, or the first I/O
     /// error met.
     pub fn finish(mut self) -> io::Result<W> {
-        self.hand_over();
+        self.send_chunk();
         match self.writer.take().map(Stage::join) {
             Some(Ok(r)) => r,
             Some(Err(panicked)) => Err(panicked.into()),
@@ -381,20 +423,46 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         }
     }
 
+    /// Send the chunk being filled to the writer, and take an empty one.
     fn hand_over(&mut self) {
-        if self.pos == 0 {
+        if !self.send_chunk() {
             return;
         }
         let Some(w) = &self.writer else {
             return;
         };
-        let mut next = w.recycled().unwrap_or_default();
+        // A buffer the writer gave back; a new one while fewer than BUFFERS were made; else
+        // wait for one (the writer has them all: as if its queue were longer). Not a new one
+        // each time the writer is late, which would cost a 4 MiB allocation and the first
+        // touch of each of its pages.
+        let mut next = match w.recycled() {
+            Some(b) => b,
+            None if self.buffers < BUFFERS => {
+                self.buffers += 1;
+                vec![0; CHUNK + MAX_LINE + SLACK]
+            }
+            // `None`: the writer thread has ended (it panicked: `finish` says so).
+            None => w.wait_recycled().unwrap_or_default(),
+        };
         next.resize(CHUNK + MAX_LINE + SLACK, 0);
-        let mut b = std::mem::replace(&mut self.buf, next);
+        self.buf = next;
+    }
+
+    /// Send the chunk being filled to the writer, if it holds anything; leaves no buffer to
+    /// fill. Whether it sent one.
+    fn send_chunk(&mut self) -> bool {
+        if self.pos == 0 {
+            return false;
+        }
+        let Some(w) = &self.writer else {
+            return false;
+        };
+        let mut b = std::mem::take(&mut self.buf);
         b.truncate(self.pos);
         self.pos = 0;
         // The writer only goes away in `finish`.
         w.send(b);
+        true
     }
 
     /// Write FP register values in 8 hex digits (FLEN 32: a hart with F but not D, whose
@@ -404,13 +472,72 @@ impl<W: Write + Send + 'static> CommitLog<W> {
         self
     }
 
+    /// The lines of the instructions of `run` from `i` (at `pc`) on, made straight from
+    /// their effects, up to the first that is not simple ([`is_simple`]), or the end of the
+    /// run or of the chunk. Returns the index and pc of the next instruction.
+    #[inline(always)]
+    fn simple_lines(&mut self, run: &SimpleRun, mut i: usize, mut pc: u64) -> (usize, u64) {
+        // The buffer as an array, its length known: a line's window at any position below
+        // CHUNK needs no bounds check.
+        let buf: &mut [u8; CHUNK + MAX_LINE + SLACK] = (&mut self.buf[..])
+            .try_into()
+            .expect("the chunk buffer has its length");
+        let insns = run.insns;
+        let effects = &run.effects[..insns.len()];
+        let mut pos = self.pos;
+        while i < insns.len() && pos < CHUNK {
+            let (d, e) = (&insns[i], &effects[i]);
+            if !is_simple(d) {
+                break;
+            }
+            if Head::key(run.prv, pc) != self.head.key {
+                self.head.make(&self.core, run.prv, pc);
+            }
+            let w = (&mut buf[pos..pos + 2 * SIMPLE_LINE])
+                .try_into()
+                .expect("a chunk buffer has room for a line past CHUNK");
+            let shape = SHAPES[d.op as usize];
+            pos += simple_line(
+                &mut Window(w),
+                &self.head.bytes,
+                pc,
+                d,
+                e,
+                shape,
+                self.flen32,
+            );
+            pc = pc.wrapping_add(d.len as u64);
+            i += 1;
+        }
+        self.pos = pos;
+        (i, pc)
+    }
+
+    /// The line of instruction `i` of `run` (at `pc`), which is not simple ([`is_simple`]):
+    /// made from its record.
+    #[cold]
+    #[inline(never)]
+    fn built_line(&mut self, run: &SimpleRun, i: usize, pc: u64) {
+        let mut r = Retired::default();
+        run.record(i, pc, &mut r);
+        self.format(&r);
+    }
+
     /// Format one line into the buffer.
     pub fn format(&mut self, r: &Retired) {
+        if Head::key(r.prv, r.pc) != self.head.key {
+            self.head.make(&self.core, r.prv, r.pc);
+        }
+        let n = put_head(
+            &mut Window::at(&mut self.buf, self.pos),
+            &self.head.bytes,
+            r.pc,
+            &r.insn,
+        );
         let mut l = Line {
             b: &mut self.buf[self.pos..],
-            n: 0,
+            n,
         };
-        put_head(&mut l, &self.core, r.prv, r.pc, &r.insn);
         let writes = r.writes();
         if writes.len() == 1 {
             put_write(&mut self.csr_prefix, &mut l, writes[0], self.flen32);
@@ -455,19 +582,169 @@ impl<W: Write + Send + 'static> CommitLog<W> {
     }
 }
 
-/// A line's start: `core   0: 3 0x0000000080000000 (0x00004197)`.
+/// Bytes a commit line made from an effect can take, with the fixed-size writes past its
+/// end: the head and the instruction's bits (43), then a register (23) and an address (23),
+/// an address and a stored value (42), or a register and fflags (52), with room.
+const SIMPLE_LINE: usize = 128;
+
+/// Where a line's start, or a whole line made from an effect, is written: a fixed window at
+/// the end of the chunk buffer (which always has room for one past [`CHUNK`]), twice as long
+/// as such a line, so that a write at an offset below [`SIMPLE_LINE`] needs no bounds check.
+struct Window<'a>(&'a mut [u8; 2 * SIMPLE_LINE]);
+
+impl Window<'_> {
+    /// The window at `pos` in a chunk buffer (`pos` below [`CHUNK`]).
+    #[inline(always)]
+    fn at(buf: &mut [u8], pos: usize) -> Window<'_> {
+        Window(
+            buf[pos..]
+                .first_chunk_mut()
+                .expect("a chunk buffer has room for a line past CHUNK"),
+        )
+    }
+
+    /// `s` at `at` (below [`SIMPLE_LINE`], as every offset in a line made from an effect).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, at: usize, s: &[u8; N]) {
+        const { assert!(N <= SIMPLE_LINE) };
+        debug_assert!(at < SIMPLE_LINE);
+        let at = at % SIMPLE_LINE;
+        self.0[at..at + N].copy_from_slice(s);
+    }
+}
+
+/// The two halves of 16 bytes.
 #[inline(always)]
-fn put_head(l: &mut Line, core: &[u8; 10], prv: Priv, pc: u64, insn: &Insn) {
-    // `core   0: `, the privilege, ` 0x`.
-    let mut head = [b' '; 16];
-    head[..10].copy_from_slice(core);
-    head[10] = b'0' + prv as u8;
-    head[12..14].copy_from_slice(b"0x");
-    l.put_n(&head, 14);
-    l.digits(pc, 16);
-    l.put(b" (0x");
-    l.digits(insn.bits as u64, if insn.len == 2 { 4 } else { 8 });
-    l.put(b")");
+fn halves(x: [u8; 16]) -> ([u8; 8], [u8; 8]) {
+    let (a, b) = x.split_at(8);
+    (
+        a.try_into().unwrap_or_default(),
+        b.try_into().unwrap_or_default(),
+    )
+}
+
+/// A line's start, `core   0: 3 0x0000000080000000 (0x00004197)`, from `head` (the
+/// [`Head`] of `pc`); returns its length. The pc's low half and the instruction's bits are
+/// converted together.
+#[inline(always)]
+fn put_head(w: &mut Window, head: &[u8; 32], pc: u64, insn: &Insn) -> usize {
+    w.put(0, head);
+    let short = insn.len == 2;
+    let bits = if short { insn.bits << 16 } else { insn.bits };
+    let (low, bits) = halves(hex16((pc << 32) | bits as u64));
+    w.put(22, &low);
+    w.put(30, b" (0x");
+    w.put(34, &bits);
+    let n = if short { 38 } else { 42 };
+    w.put(n, b")");
+    n + 1
+}
+
+/// Whether the line of `d`, which left the effect `e` in a simple run, can be made straight
+/// from the effect: any but a store wider than 8 bytes (none is: cbo.zero's record is built,
+/// and Spike logs its block byte by byte).
+#[inline(always)]
+fn is_simple(d: &Insn) -> bool {
+    match SHAPES[d.op as usize] {
+        Shape::Store(size) | Shape::FStore(size) => size <= 8,
+        Shape::Built => false,
+        _ => true,
+    }
+}
+
+/// The commit line of `d` at `pc`, an operation of a fixed `shape` that needs no sorting
+/// ([`is_simple`]), made from its effect `e` in `w` after `head` (the
+/// [`Head`] of `pc`); returns its length. `flen32`: FP values in 8 digits.
+#[inline(always)]
+fn simple_line(
+    w: &mut Window,
+    head: &[u8; 32],
+    pc: u64,
+    d: &Insn,
+    e: &Effect,
+    shape: Shape,
+    flen32: bool,
+) -> usize {
+    /// ` x5  0x` or ` f5  0x` (`i`: the register, f registers from 32), then `v` (its
+    /// digits at the top, all sixteen written); returns the end.
+    #[inline(always)]
+    fn reg(w: &mut Window, n: usize, i: usize, v: u64, digits: usize) -> usize {
+        w.put(n, &REG_PREFIX[i]);
+        w.put(n + 7, &hex16(v));
+        n + 7 + digits
+    }
+    /// fflags (CSR 1) written with `v`; returns the end.
+    #[inline(always)]
+    fn fflags(w: &mut Window, n: usize, v: u64) -> usize {
+        w.put(n, b" c1_fflags 0x");
+        w.put(n + 13, &hex16(v));
+        n + 29
+    }
+    /// ` mem 0x` and the address `a`; returns the end.
+    #[inline(always)]
+    fn mem(w: &mut Window, n: usize, a: u64) -> usize {
+        w.put(n, b" mem 0x");
+        w.put(n + 7, &hex16(a));
+        n + 23
+    }
+    let x = |w: &mut Window, n: usize| {
+        if d.rd != 0 {
+            reg(w, n, (d.rd & 31) as usize, e.value, 16)
+        } else {
+            n
+        }
+    };
+    let f = |w: &mut Window, n: usize| {
+        let i = 32 + (d.rd & 31) as usize;
+        if flen32 {
+            reg(w, n, i, e.value << 32, 8)
+        } else {
+            reg(w, n, i, e.value, 16)
+        }
+    };
+    let mut n = put_head(w, head, pc, d);
+    match shape {
+        Shape::Rd => n = x(w, n),
+        Shape::FpToF | Shape::FpToX => {
+            // With fflags when the operation raised a flag (its effect's `mem_value`), in
+            // Spike's order (ascending `spike_key`): fflags' key, CSR 1's, comes after x1's,
+            // f0's and f1's (x0 is not logged), before the others'.
+            let flags = e.mem_value != u64::MAX;
+            let fflags_last = d.rd <= 1;
+            if flags && !fflags_last {
+                n = fflags(w, n, e.mem_value);
+            }
+            n = if shape == Shape::FpToF {
+                f(w, n)
+            } else {
+                x(w, n)
+            };
+            if flags && fflags_last {
+                n = fflags(w, n, e.mem_value);
+            }
+        }
+        Shape::Load(_) => {
+            n = x(w, n);
+            n = mem(w, n, e.vaddr);
+        }
+        Shape::FLoad(_) => {
+            n = f(w, n);
+            n = mem(w, n, e.vaddr);
+        }
+        Shape::Store(size) | Shape::FStore(size) => {
+            n = mem(w, n, e.vaddr);
+            // The value as wide as the access (1 to 8 bytes), its digits at the top.
+            w.put(n, b" 0x");
+            w.put(
+                n + 3,
+                &hex16(e.mem_value.wrapping_shl(64 - 8 * size as u32)),
+            );
+            n += 3 + 2 * size as usize;
+        }
+        Shape::Nothing | Shape::Built => {}
+    }
+    w.put(n, b"\n");
+    n + 1
 }
 
 /// Spike's name of an exception (its `trap_t::name`).
@@ -491,7 +768,7 @@ fn trap_name(e: Exception) -> &'static str {
 }
 
 #[inline(always)]
-fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, flen32: bool) {
+fn put_write(csr_prefix: &mut [CsrPrefix], l: &mut Line, w: RegWrite, flen32: bool) {
     match w.reg {
         Reg::X(0) => {}
         Reg::X(n) => {
@@ -503,14 +780,32 @@ fn put_write(csr_prefix: &mut [Option<Box<[u8]>>], l: &mut Line, w: RegWrite, fl
             l.digits(w.value, if flen32 { 8 } else { 16 });
         }
         Reg::Csr(n) => {
-            let p = csr_prefix[(n & 0xfff) as usize].get_or_insert_with(|| {
-                let name = csr_name(n).unwrap_or_else(|| "unknown".into());
-                format!(" c{n}_{name} ").into_bytes().into_boxed_slice()
-            });
-            l.put(p);
-            l.hex(w.value, 16);
+            let p = &mut csr_prefix[(n & 0xfff) as usize];
+            if p[31] == 0 {
+                make_csr_prefix(p, n);
+            }
+            l.put_n(p, p[31] as usize);
+            l.digits(w.value, 16);
         }
     }
+}
+
+/// The start of a CSR's entry in a line, ` c<number>_<name> 0x` (at most 31 bytes: the
+/// longest name has 13 characters), its length in the last byte; all zero until made.
+type CsrPrefix = [u8; 32];
+
+/// [`CsrPrefix`] of CSR `n`.
+#[cold]
+fn make_csr_prefix(p: &mut CsrPrefix, n: u16) {
+    let name = csr_name(n).unwrap_or_else(|| "unknown".into());
+    let s = format!(" c{n}_{name} 0x");
+    // Every CSR's fits (the test `csr_prefixes` checks each of the 4096).
+    assert!(
+        s.len() < 32,
+        "CSR {n}'s name is too long for the commit log"
+    );
+    p[..s.len()].copy_from_slice(s.as_bytes());
+    p[31] = s.len() as u8;
 }
 
 impl<W: Write + Send + 'static> Sink for CommitLog<W> {
@@ -530,70 +825,28 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
         }
     }
 
-    /// Each line made from the effects, without the record in between; what needs sorting
-    /// (an FP operation that raised a flag writes fflags too) goes through [`Self::format`].
+    /// Each line made from the effects, without the record in between (an FP operation that
+    /// raised a flag too, its fflags write in Spike's order).
     fn simple_run(&mut self, run: &SimpleRun) {
         if self.trace.is_some() || !self.commits {
             run.for_each_record(|r| self.retire(r));
             return;
         }
-        let mut pc = run.pc;
-        for (i, (d, e)) in run.insns.iter().zip(run.effects).enumerate() {
-            let shape = SHAPES[d.op as usize];
-            let simple = match shape {
-                Shape::Rd | Shape::Nothing | Shape::Load(_) | Shape::FLoad(_) => true,
-                Shape::Store(size) | Shape::FStore(size) => size <= 8,
-                Shape::FpToF | Shape::FpToX => e.mem_value == u64::MAX,
-                Shape::Built => false,
-            };
-            if !simple {
-                let mut r = std::mem::take(&mut self.scratch);
-                run.record(i, pc, &mut r);
-                self.format(&r);
-                self.scratch = r;
-            } else {
-                let mut l = Line {
-                    b: &mut self.buf[self.pos..],
-                    n: 0,
-                };
-                put_head(&mut l, &self.core, run.prv, pc, d);
-                let x = |l: &mut Line| {
-                    if d.rd != 0 {
-                        l.put_n(&REG_PREFIX[(d.rd & 31) as usize], 7);
-                        l.digits(e.value, 16);
-                    }
-                };
-                let f_digits = if self.flen32 { 8 } else { 16 };
-                let f = |l: &mut Line| {
-                    l.put_n(&REG_PREFIX[32 + (d.rd & 31) as usize], 7);
-                    l.digits(e.value, f_digits);
-                };
-                match shape {
-                    Shape::Rd | Shape::FpToX => x(&mut l),
-                    Shape::FpToF => f(&mut l),
-                    Shape::Load(_) | Shape::FLoad(_) => {
-                        if matches!(shape, Shape::Load(_)) {
-                            x(&mut l);
-                        } else {
-                            f(&mut l);
-                        }
-                        l.put(b" mem 0x");
-                        l.digits(e.vaddr, 16);
-                    }
-                    Shape::Store(size) | Shape::FStore(size) => {
-                        l.put(b" mem 0x");
-                        l.digits(e.vaddr, 16);
-                        l.put(b" 0x");
-                        l.digits(e.mem_value, 2 * size as usize);
-                    }
-                    Shape::Nothing | Shape::Built => {}
-                }
-                l.put(b"\n");
-                self.pos += l.n;
-            }
-            pc = run.next_pc_of(i, pc);
+        let (mut i, mut pc) = (0, run.pc);
+        loop {
+            (i, pc) = self.simple_lines(run, i, pc);
             if self.pos >= CHUNK {
                 self.hand_over();
+            }
+            let Some(d) = run.insns.get(i) else {
+                return;
+            };
+            if !is_simple(d) {
+                self.built_line(run, i, pc);
+                (i, pc) = (i + 1, pc.wrapping_add(d.len as u64));
+                if self.pos >= CHUNK {
+                    self.hand_over();
+                }
             }
         }
     }
@@ -610,13 +863,14 @@ impl<W: Write + Send + 'static> Sink for CommitLog<W> {
 
     fn hart(&mut self, h: usize) {
         self.core = core_prefix(h);
+        self.head.key = Head::NONE;
     }
 }
 
 impl<W: Write + Send + 'static> Drop for CommitLog<W> {
     fn drop(&mut self) {
         // Dropped without `finish` (an error path): still write what was logged.
-        self.hand_over();
+        self.send_chunk();
         if let Some(w) = self.writer.take() {
             let _ = w.join();
         }
@@ -793,7 +1047,7 @@ mod tests {
     /// every shape (FP values in 16 digits and in 8), whatever fflags did.
     #[test]
     fn simple_runs_as_records() {
-        use crate::record::{Effect, SimpleRun};
+        use crate::record::SimpleRun;
         let bits: &[u32] = &[
             0x0010_0293, // addi x5, x0, 1
             0x0000_0013, // nop (rd x0)
@@ -807,8 +1061,12 @@ mod tests {
             0x0011_3427, // fsd f1, 8(x2)
             0x0220_f1d3, // fadd.d f3, f1, f2
             0x0220_f053, // fadd.d f0, f1, f2
+            0x0220_f0d3, // fadd.d f1, f1, f2 (fflags after f1, before f2)
+            0x0220_f153, // fadd.d f2, f1, f2
             0xa220_a553, // feq.d x10, f1, f2
             0xa220_a053, // feq.d x0, f1, f2
+            0xa220_a0d3, // feq.d x1, f1, f2 (fflags after x1, before x2)
+            0xa220_a153, // feq.d x2, f1, f2
             0x0000_8082, // c.ret
         ];
         let insns: Vec<_> = bits.iter().map(|&b| decode(b)).collect();
@@ -851,6 +1109,64 @@ mod tests {
                 let (a, b) = (direct.finish().unwrap(), records.finish().unwrap());
                 assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
             }
+        }
+    }
+
+    /// Each line's start is made again when the privilege, the pc's high half or the hart
+    /// changes (also in the middle of a simple run), whichever way the line is made.
+    #[test]
+    fn line_heads() {
+        use crate::record::SimpleRun;
+        // addi x5, x0, 1; c.addi x8, 1 (with bits above its 16 that are not its); nop.
+        let mut insns = vec![decode(0x0010_0293), decode(0x0405), decode(0x0000_0013)];
+        insns[1].bits |= 0xdead_0000;
+        let effects = [Effect::default(); 3];
+        let mut log = CommitLog::new(Vec::new());
+        let mut want = String::new();
+        for (hart, prv, pc) in [
+            (0, Priv::M, 0x8000_0000u64),
+            (0, Priv::S, 0x8000_0000),
+            (0, Priv::S, 0xffff_fffa),
+            (0, Priv::U, 0x1_ffff_fffc),
+            (7, Priv::U, 0x1_ffff_fffc),
+            (7, Priv::M, 0xffff_ffff_ffff_fff8),
+        ] {
+            log.hart(hart);
+            let run = SimpleRun {
+                insns: &insns,
+                effects: &effects,
+                pc,
+                next_pc: pc.wrapping_add(10),
+                prv,
+                time: 0,
+                fetch_page: (0, 0),
+            };
+            log.simple_run(&run);
+            // The same instructions as records, then as the trace of an execution would
+            // give them (format!), for the run's and the records' lines.
+            run.for_each_record(|r| log.retire(r));
+            for _ in 0..2 {
+                let p = prv as u8;
+                let (a, b, c) = (pc, pc.wrapping_add(4), pc.wrapping_add(6));
+                want += &format!(
+                    "core {hart:>3}: {p} 0x{a:016x} (0x00100293) x5  0x{:016x}\n",
+                    0
+                );
+                want += &format!("core {hart:>3}: {p} 0x{b:016x} (0x0405) x8  0x{:016x}\n", 0);
+                want += &format!("core {hart:>3}: {p} 0x{c:016x} (0x00000013)\n");
+            }
+        }
+        assert_eq!(String::from_utf8(log.finish().unwrap()).unwrap(), want);
+    }
+
+    /// Every CSR's entry start fits its table slot and reads as Spike's.
+    #[test]
+    fn csr_prefixes() {
+        for n in 0..4096u16 {
+            let mut p = [0; 32];
+            make_csr_prefix(&mut p, n);
+            let name = csr_name(n).unwrap_or_else(|| "unknown".into());
+            assert_eq!(&p[..p[31] as usize], format!(" c{n}_{name} 0x").as_bytes());
         }
     }
 
