@@ -38,6 +38,7 @@ const _: () = assert!(2 * (MAX_BLOCK - 1) <= u8::MAX as usize);
 
 /// When the arena holds this many entries, everything is dropped and decoded again.
 const MAX_ARENA: usize = 1 << 22;
+const _: () = assert!(MAX_ARENA * 16 <= u32::MAX as usize);
 
 /// Whether an instruction ends a block: it may go anywhere but the next instruction, or it
 /// changes something the run loop must look at again (the instruction table's
@@ -102,7 +103,9 @@ pub(crate) struct DecodeCache {
     arena: Vec<Insn>,
     /// Per arena entry (as long as the arena): for a direct jump or branch, the block its
     /// target starts; for an end marker, the block that follows; when that block is in the
-    /// same page and was found once (0: not yet, or never). See `exec::chain_link`.
+    /// same page and was found once (0: not yet, or never). See `exec::chain_link`. A block
+    /// is kept as its place in the arena (`exec::Ix`: its index times 16), which the handlers
+    /// address it by ([`MAX_ARENA`] times 16 fits).
     links: Vec<u32>,
     /// All zeros, at least as long as `links`: the links handlers follow when chaining is
     /// off ([`DecodeCache::links_for`]).
@@ -227,6 +230,14 @@ impl DecodeCache {
         self.entry[p * SLOTS_PER_PAGE + slot]
     }
 
+    /// The address of page `p`'s table of blocks by slot, as [`DecodeCache::block`] reads
+    /// it, for the handlers that chain: valid until the next `build` (which may grow the
+    /// tables); dropping blocks only writes zeros into it.
+    #[inline]
+    pub fn entries(&self, p: usize) -> usize {
+        self.entry[p * SLOTS_PER_PAGE..(p + 1) * SLOTS_PER_PAGE].as_ptr() as usize
+    }
+
     /// The address of the links handlers follow in a block of `len` entries: with chaining
     /// `on`, the cache's own (`len` is the arena's: the cache keeps a link per arena entry,
     /// `build` growing the links with the arena and clearing both together, and a link is 0
@@ -248,7 +259,8 @@ impl DecodeCache {
         self.no_links.as_ptr() as usize
     }
 
-    /// Link arena entry `k` to the block at arena index `to`.
+    /// Link arena entry `k` to the block at place `to` in the arena (`exec::Ix`, its index
+    /// times 16).
     #[inline]
     pub fn set_link(&mut self, k: usize, to: u32) {
         if let Some(l) = self.links.get_mut(k) {

@@ -74,10 +74,12 @@ pub(crate) struct Scheduler {
     paused: bool,
     /// Block chaining ([`crate::exec::done`]): a jump or taken branch of an untraced run
     /// to a decoded block of the same page goes to that block's first handler directly
-    /// instead of returning to the run loop. The page of the running block: its virtual base
-    /// and its number in the decode cache.
+    /// instead of returning to the run loop. The page of the running block: its virtual base,
+    /// and the address of its table of blocks by slot in the decode cache
+    /// ([`crate::dcache::DecodeCache::entries`]; valid while chaining is on, as no block is
+    /// decoded meanwhile).
     pub chain_va: u64,
-    pub chain_page: usize,
+    pub chain_entries: usize,
     /// Chaining is on: the handlers run in the run loop's arena, untraced, with the PMU's
     /// models off (off for every other caller of the handlers, whatever its table).
     pub chain_on: bool,
@@ -160,7 +162,7 @@ impl Scheduler {
         swap(&mut self.last_trap_retired, &mut other.last_trap_retired);
         swap(&mut self.traps_in_a_row, &mut other.traps_in_a_row);
         swap(&mut self.chain_va, &mut other.chain_va);
-        swap(&mut self.chain_page, &mut other.chain_page);
+        swap(&mut self.chain_entries, &mut other.chain_entries);
         swap(&mut self.chain_on, &mut other.chain_on);
         swap(&mut self.links, &mut other.links);
         swap(&mut self.cycles_at_tick, &mut other.cycles_at_tick);
@@ -737,7 +739,7 @@ impl Machine {
                 // trail of the blocks they enter (`walk_trail`).
                 if !S::DETAIL.records() && !self.mode.models() {
                     self.sched.chain_va = page_va;
-                    self.sched.chain_page = p;
+                    self.sched.chain_entries = self.dcache.entries(p);
                     self.sched.chain_on = true;
                     self.sched.links = self.dcache.links_for(true, arena.len());
                 } else {

@@ -102,11 +102,17 @@ impl Lim {
     /// The instructions left at `a[k]`, itself included.
     #[inline(always)]
     pub(crate) fn count(self, k: Ix) -> u64 {
-        debug_assert!(self.0 >= k.0 as u64, "budget {:#x} at {:#x}", self.0, k.0);
-        (self.0 - k.0 as u64) / INSN
+        self.here(k) / INSN
     }
 
-    /// The budget after `a[k]` retired, in [`Lim`]'s units (the place of a block entered then
+    /// The budget at `a[k]`, in these units, with nothing retired there (at an end marker).
+    #[inline(always)]
+    fn here(self, k: Ix) -> u64 {
+        debug_assert!(self.0 >= k.0 as u64, "budget {:#x} at {:#x}", self.0, k.0);
+        self.0 - k.0 as u64
+    }
+
+    /// The budget after `a[k]` retired, in these units (the place of a block entered then
     /// is added to it).
     #[inline(always)]
     fn after(self, k: Ix) -> u64 {
@@ -318,12 +324,13 @@ pub(crate) unsafe fn done<
         let rest = left.after(k);
         let off = r.wrapping_sub(m.sched.chain_va);
         if rest >= ENTER_MIN && m.sched.chain_on && off < crate::bus::PAGE_SIZE {
-            let k2 = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
+            // SAFETY: chaining is on and `off` is in the page.
+            let k2 = unsafe { chain_entry(m, off) };
             // Chaining is only on while `a` is the arena whose blocks the page's table
             // indexes (and holds arena indices of blocks).
             if k2 != 0 {
                 // A transfer ends its block: its end marker follows.
-                return enter::<CTR, I32, TR>(m, a, k.next(), k2, r, rest);
+                return enter::<CTR, I32, TR>(m, a, k.next(), Ix::new(k2), r, rest);
             }
         }
         m.sched.budget = rest / INSN;
@@ -424,22 +431,38 @@ unsafe fn chain<const CTR: bool, const I32: bool, const TR: bool, const END: boo
     // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
     // arena), the arena index of a block (`DecodeCache::links_for`).
     let l = unsafe { link(m, k) };
-    if l != 0 {
+    if l != Ix(0) {
         return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
     }
     chain_link::<CTR, I32, TR, END>(m, a, k, end, r, rest)
 }
 
-/// The link of `a[k]` (0: none).
+/// The arena index of the block that starts `off` bytes into the running block's page (0:
+/// none), from the page's table ([`Scheduler::chain_entries`]).
+///
+/// [`Scheduler::chain_entries`]: crate::run::Scheduler::chain_entries
+///
+/// # Safety
+///
+/// Chaining is on, and `off` is less than the page's size.
+#[inline(always)]
+unsafe fn chain_entry(m: &Machine, off: u64) -> usize {
+    debug_assert!(m.sched.chain_on && off < crate::bus::PAGE_SIZE);
+    // SAFETY: the table has an entry per halfword slot of the page, and is valid while
+    // chaining is on (no block is decoded during a chain).
+    unsafe { *(m.sched.chain_entries as *const u32).add((off >> 1) as usize) as usize }
+}
+
+/// The link of `a[k]`: the place of the block it goes to (`Ix(0)`: none).
 ///
 /// # Safety
 ///
 /// As [`Handler`]'s: `a[k]` is in the arena, as long as the links.
 #[inline(always)]
-unsafe fn link(m: &Machine, k: Ix) -> usize {
+unsafe fn link(m: &Machine, k: Ix) -> Ix {
     // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
-    // arena), the arena index of a block (`DecodeCache::links_for`).
-    unsafe { *(m.sched.links as *const u32).add(k.k()) as usize }
+    // arena), the place of a block (`DecodeCache::links_for`).
+    Ix(unsafe { *(m.sched.links as *const u32).add(k.k()) as usize })
 }
 
 /// [`chain`] with less than [`ENTER_MIN`] of budget left, near the end of the chain's budget:
@@ -460,21 +483,20 @@ unsafe fn chain_short<const CTR: bool, const I32: bool, const TR: bool, const EN
     rest: u64,
 ) -> u64 {
     let l = unsafe { link(m, k) };
-    if l != 0 {
+    if l != Ix(0) {
         // The block's length: up to its end marker, which every block has.
-        let mut i = Ix::new(l);
+        let mut i = l;
         while at(a, i).op != Op::NotDecoded {
             i = i.next();
         }
-        if (i.0 - Ix::new(l).0) as u64 <= rest {
+        if (i.0 - l.0) as u64 <= rest {
             return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
         }
     }
     stop_chain::<END>(m, r, rest)
 }
 
-/// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at arena
-/// index `l`, at `r`, with `rest` of budget in [`Lim`]'s units (at least [`ENTER_MIN`], so
+/// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at `a[l]`, at `r`, with `rest` of budget in [`Lim`]'s units (at least [`ENTER_MIN`], so
 /// that the whole block fits); with `TR`, on the chain's trail ([`crate::run::Trail`]).
 ///
 /// # Safety
@@ -485,14 +507,13 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     end: Ix,
-    l: usize,
+    l: Ix,
     r: u64,
     rest: u64,
 ) -> u64 {
     if TR {
-        m.sched.trail.push(end.k(), l, r);
+        m.sched.trail.push(end.k(), l.k(), r);
     }
-    let l = Ix::new(l);
     #[cfg(debug_assertions)]
     {
         // The whole block fits the budget: its handlers do not count.
@@ -534,10 +555,12 @@ unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END
 ) -> u64 {
     let off = r.wrapping_sub(m.sched.chain_va);
     if m.sched.chain_on && off < crate::bus::PAGE_SIZE {
-        let l = m.dcache.block(m.sched.chain_page, (off >> 1) as usize) as usize;
+        // SAFETY: chaining is on and `off` is in the page.
+        let l = unsafe { chain_entry(m, off) };
         // The page's table holds arena indices of blocks, and `a` is the arena.
         if l != 0 {
-            m.dcache.set_link(k.k(), l as u32);
+            let l = Ix::new(l);
+            m.dcache.set_link(k.k(), l.0 as u32);
             return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
         }
     }
@@ -1137,7 +1160,7 @@ pub(crate) unsafe fn end_of_block<
     // The end of the block (`Insn::block_off` of an end marker).
     let pc = bpc.wrapping_add(at(a, k).imm.unsigned_abs() as u64);
     // The marker retires nothing: the budget it came with (perhaps none) is what is left.
-    let rest = left.0 - k.0 as u64;
+    let rest = left.here(k);
     if !REC && !FX {
         return chain::<CTR, I32, TR, true>(m, a, k, k, pc, rest);
     }
