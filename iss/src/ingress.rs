@@ -370,8 +370,12 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     fn flush(&mut self) {
         debug_assert!(!self.open);
         if !self.batch.is_empty() {
-            let owned: usize = self.batch.iter().map(|b| b.ndata as usize).sum();
-            let owned = owned.min(self.data.len());
+            let owned = if self.data.is_empty() {
+                0
+            } else {
+                let owned: usize = self.batch.iter().map(|b| b.ndata as usize).sum();
+                owned.min(self.data.len())
+            };
             self.out.beats(&self.batch, &self.data[..owned]);
             self.batch.clear();
             self.data.drain(..owned);
