@@ -649,6 +649,7 @@ impl<W: Write> Encoder<W> {
     /// Process one beat: each optional part of the encoder in its turn, in the order the
     /// beat's events happen (the pending target, lost trace, trace on or off, context, periodic
     /// sync, I-CNT, the block's last instruction, the trace-off trigger).
+    #[inline(always)]
     pub fn beat(&mut self, b: &Beat) {
         let hw = b.halfwords(self.single);
         self.begin_beat(b, hw);

@@ -154,6 +154,16 @@ pub trait BeatSink {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]);
     /// The run ended with the hart about to execute `next_pc` in privilege `prv`: flush.
     fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()>;
+    /// Whether the sink would rather take each beat as it is finished ([`BeatSink::beat`]),
+    /// without data trace, than in batches: an encoder in line with the port (building a
+    /// batch and reading it back then only costs). Asked once, when the port is made.
+    fn one_by_one(&self) -> bool {
+        false
+    }
+    /// One finished beat, owning no data accesses (see [`BeatSink::one_by_one`]).
+    fn beat(&mut self, b: &Beat) {
+        self.beats(std::slice::from_ref(b), &[]);
+    }
 }
 
 /// Several beat sinks fed the same beats.
@@ -183,12 +193,15 @@ const BATCH: usize = 4096;
 pub struct IngressPort<B: BeatSink, const DATA: bool> {
     cfg: IngressConfig,
     out: B,
+    /// Finished beats not handed to `out` yet.
     batch: Vec<Beat>,
     data: Vec<DataBeat>,
-    /// The last beat of `batch` is still being built: the open block, or (single
-    /// retirement) the last instruction's beat, held back so an interrupt can be reported on
-    /// it. It is built in place.
+    /// The beat being built, if `open`: the open block, or (single retirement) the last
+    /// instruction's beat, held back so an interrupt can be reported on it.
+    cur: Beat,
     open: bool,
+    /// Finished beats go to `out` one at a time ([`BeatSink::one_by_one`]), not in batches.
+    one_by_one: bool,
     /// The register the instruction retired just before set to a constant (lui/auipc).
     const_rd: Option<u8>,
     context: u64,
@@ -221,6 +234,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             Retirement::Single => (true, 2),
             Retirement::Block { max_halfwords } => (false, max_halfwords.max(2)),
         };
+        let one_by_one = !DATA && out.one_by_one();
         let mut p = IngressPort {
             fast_itype: Box::new([[SLOW; 2]; 256]),
             per_insn: per_insn(&cfg),
@@ -228,7 +242,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             out,
             batch: Vec::with_capacity(BATCH),
             data: Vec::new(),
+            cur: Beat::default(),
             open: false,
+            one_by_one,
             const_rd: None,
             context: 0,
             ctype_pending: false,
@@ -324,8 +340,19 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline]
     fn emit(&mut self, b: Beat) {
         self.close();
-        self.batch.push(b);
+        self.cur = b;
+        self.finished();
+    }
+
+    /// Hand the finished beat `cur` on, or add it to the batch.
+    #[inline(always)]
+    fn finished(&mut self) {
         self.count += 1;
+        if self.one_by_one {
+            self.out.beat(&self.cur);
+            return;
+        }
+        self.batch.push(self.cur);
         if self.batch.len() >= BATCH {
             self.flush();
         }
@@ -335,7 +362,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline]
     fn open_beat(&mut self, b: Beat) {
         self.close();
-        self.batch.push(b);
+        self.cur = b;
         self.open = true;
     }
 
@@ -357,7 +384,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline]
     fn open_mut(&mut self) -> Option<&mut Beat> {
         if self.open {
-            self.batch.last_mut()
+            Some(&mut self.cur)
         } else {
             None
         }
@@ -368,7 +395,6 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// records its accesses before its beat closes the one before it, which may fill the
     /// batch) stays for the next batch, with its beat.
     fn flush(&mut self) {
-        debug_assert!(!self.open);
         if !self.batch.is_empty() {
             let owned = if self.data.is_empty() {
                 0
@@ -388,15 +414,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// trace only: a port with data trace must own the accesses of the beat being built.
     pub fn flush_finished(&mut self) {
         debug_assert!(!DATA);
-        if !self.open {
-            self.flush();
-        } else if self.batch.len() > 1 {
-            let open = self.batch.pop();
-            self.open = false;
-            self.flush();
-            self.batch.extend(open);
-            self.open = true;
-        }
+        self.flush();
     }
 
     /// The sink the beats go to.
@@ -409,10 +427,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     fn close(&mut self) {
         if self.open {
             self.open = false;
-            self.count += 1;
-            if self.batch.len() >= BATCH {
-                self.flush();
-            }
+            self.finished();
         }
     }
 
@@ -642,11 +657,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline(always)]
     fn make_room(&mut self, bytes: u32) -> u32 {
         let hw = bytes / 2;
-        let open_hw = if self.open {
-            self.batch.last().map_or(0, |o| o.iretire)
-        } else {
-            0
-        };
+        let open_hw = if self.open { self.cur.iretire } else { 0 };
         if hw + open_hw > self.max_hw {
             self.close();
         }
@@ -679,10 +690,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         if !self.open {
             self.open_empty(prv_code, pc, ilastsize, ctype, time);
         }
-        let b = match self.open_mut() {
-            Some(b) => b,
-            None => return,
-        };
+        let b = &mut self.cur;
         b.iretire += hw;
         b.ilastsize = ilastsize;
         b.itype = it;
@@ -1091,6 +1099,17 @@ impl PortBatch {
     pub fn clear(&mut self) {
         self.len = 0;
         self.traps.clear();
+    }
+
+    /// Write to every page of the events, so that the hart filling the batch takes no page
+    /// faults (a new batch's memory is mapped on first write).
+    pub fn prefault(&mut self) {
+        const PER_PAGE: usize = 4096 / std::mem::size_of::<PortEvent>();
+        for e in self.events.iter_mut().step_by(PER_PAGE) {
+            // SAFETY: `e` is a valid, aligned reference. (Volatile: the allocator's zeroed
+            // memory already holds EMPTY, and a plain store of it could be dropped.)
+            unsafe { std::ptr::write_volatile(e, PortEvent::EMPTY) };
+        }
     }
 }
 
