@@ -668,14 +668,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// the last instruction's length) whose last instruction has itype code `it` (and `cause`,
     /// `sijump`) to the open block, or to a new one; close the block after a transfer.
     #[inline(always)]
-    fn add_run(
-        &mut self,
-        run: (u64, u32, bool, u8),
-        it: u8,
-        cause: u64,
-        sijump: bool,
-        prv: Priv,
-    ) {
+    fn add_run(&mut self, run: (u64, u32, bool, u8), it: u8, cause: u64, sijump: bool, prv: Priv) {
         let (pc, hw, contiguous, last_len) = run;
         let ctype = self.take_ctype();
         let prv_code = prv as u8;
@@ -1302,6 +1295,80 @@ mod tests {
                     assert_eq!((last.iretire, last.iaddr), (0, 0x8000_0010), "{what}");
                 }
             }
+        }
+    }
+
+    /// Collects beats one at a time ([`BeatSink::one_by_one`]).
+    #[derive(Default)]
+    struct OneByOne(Vec<Beat>);
+
+    impl BeatSink for OneByOne {
+        fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
+            self.0.extend_from_slice(beats);
+        }
+        fn finish(&mut self, _: u64, _: u8) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn one_by_one(&self) -> bool {
+            true
+        }
+        fn beat(&mut self, b: &Beat) {
+            self.0.push(*b);
+        }
+    }
+
+    /// Retirements, traps, trigger pulses and context changes, the same for any sink; the
+    /// port's beats at the end.
+    fn drive<B: BeatSink>(mut p: IngressPort<B, false>) -> (u64, B) {
+        let (addi, beq) = (decode(0x0000_0013), decode(0x00b5_0463));
+        let mut pc = 0x8000_0000u64;
+        for i in 0..3 * BATCH as u64 {
+            if i % 7 == 0 {
+                p.trigger(TRIGGER_NOTIFY);
+            }
+            if i % 13 == 0 {
+                p.see_satp((i / 13 % 3) << 44);
+            }
+            if i % 11 == 0 {
+                p.see_trap(&breakpoint(None, true));
+                pc = 0x8000_0100;
+            }
+            if i % 3 == 0 {
+                p.retire_insn(pc, &beq, false, Priv::M, i / 64, None, 0);
+                pc = 0x8000_0000 + (i % 5) * 4;
+            } else {
+                p.retire_insn(pc, &addi, true, Priv::M, i / 64, None, 0);
+                pc += 4;
+            }
+        }
+        p.close();
+        let count = p.count;
+        (count, p.finish().unwrap())
+    }
+
+    /// A sink that takes each beat as it is finished gets the beats a sink of batches gets,
+    /// in the same order, under both retirements.
+    #[test]
+    fn beats_one_by_one_as_in_batches() {
+        for single in [true, false] {
+            let cfg = IngressConfig {
+                retirement: if single {
+                    Retirement::Single
+                } else {
+                    IngressConfig::default().retirement
+                },
+                ..IngressConfig::default()
+            };
+            let csr = Csrs::default();
+            let batched = IngressPort::<_, false>::new(cfg.clone(), Beats::default(), &csr);
+            let direct = IngressPort::<_, false>::new(cfg, OneByOne::default(), &csr);
+            assert!(direct.one_by_one && !batched.one_by_one);
+            let (n1, a) = drive(batched);
+            let (n2, b) = drive(direct);
+            assert_eq!(n1, n2);
+            assert_eq!(a.0.len() as u64, n1, "single {single}");
+            assert!(a.0.len() > BATCH, "single {single}: {} beats", a.0.len());
+            assert!(a.0 == b.0, "single {single}");
         }
     }
 
