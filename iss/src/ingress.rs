@@ -902,7 +902,7 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
 ///   privilege, bit 59 the next instruction follows the run in memory.
 ///
 /// Bits 55:8 of word 1 of a run through a whole decoded block are its end marker's bytes 1
-/// to 6 (see [`mark_block_end`]): the hart copies them and adds the privilege and bit 59. The
+/// to 6 (see `mark_block_end`): the hart copies them and adds the privilege and bit 59. The
 /// pc after a run is not recorded: the port needs only bit 59, and the last one (`END`).
 #[derive(Clone, Copy, Debug)]
 pub struct PortEvent([u64; 2]);
