@@ -127,9 +127,11 @@ pub enum ToPort {
 /// busy 2-core VM; with 32, 0.75-0.84 in the same hour).
 const PORT_QUEUE: usize = 32;
 
-/// Batches the port's thread makes ready for the hart when it starts, their memory mapped
-/// there: a batch the hart allocates itself takes a page fault per 4 KiB as the hart fills it
-/// (about 1,500 faults in the first 50 M instructions of bench.elf without these).
+/// Batches the port's thread makes ready for the hart, their memory mapped there, one after
+/// each of the first batches it replays (a run shorter than a batch makes none, and its end
+/// does not wait for them): a batch the hart allocates itself takes a page fault per 4 KiB
+/// as the hart fills it (about 1,500 faults in the first 50 M instructions of bench.elf
+/// without these).
 const PREFAULTED: usize = 4;
 
 /// The ingress port and what it feeds, on a thread of their own, fed with the events the
@@ -146,17 +148,19 @@ impl<W: Write + Send + 'static> PortThread<W> {
             PORT_QUEUE,
             PORT_QUEUE,
             move |inbox: Inbox<ToPort>| {
-                for _ in 0..PREFAULTED {
-                    let mut b = PortBatch::default();
-                    b.prefault();
-                    inbox.give_back(ToPort::Batch(b));
-                }
+                let mut prefault = PREFAULTED;
                 for m in inbox.iter() {
                     match m {
                         ToPort::Batch(mut b) => {
                             port.replay(&b);
                             b.clear();
                             inbox.give_back(ToPort::Batch(b));
+                            if prefault > 0 {
+                                prefault -= 1;
+                                let mut b = PortBatch::default();
+                                b.prefault();
+                                inbox.give_back(ToPort::Batch(b));
+                            }
                         }
                         ToPort::End => return port.finish(),
                     }
