@@ -649,6 +649,7 @@ impl<W: Write> Encoder<W> {
     /// Process one beat: each optional part of the encoder in its turn, in the order the
     /// beat's events happen (the pending target, lost trace, trace on or off, context, periodic
     /// sync, I-CNT, the block's last instruction, the trace-off trigger).
+    #[inline(always)]
     pub fn beat(&mut self, b: &Beat) {
         let hw = b.halfwords(self.single);
         self.begin_beat(b, hw);
@@ -908,15 +909,26 @@ impl<W: Write> Encoder<W> {
     }
 
     /// What the block's last instruction does.
+    #[inline(always)]
     fn end_of_block(&mut self, b: &Beat, hw: u64) {
         // A conditional branch in HTM (the usual block end): its direction is HIST's next bit,
         // taken without a branch on it (the guest's branches are hard to predict; the match
-        // below is an indirect jump on them).
+        // in `transfer` is an indirect jump on them).
         const _: () = assert!(Itype::NontakenBranch as u8 == 4 && Itype::TakenBranch as u8 == 5);
         if b.itype & !1 == Itype::NontakenBranch as u8 && self.cfg.htm() {
             self.push_hist((b.itype & 1) as u64, b.time);
             return;
         }
+        // A block ending without a transfer (itype 0) does nothing here.
+        if b.itype != Itype::None as u8 {
+            self.transfer(b, hw);
+        }
+    }
+
+    /// [`Encoder::end_of_block`] for the other block ends: out of line, so that the usual
+    /// ones above do not pay for this one's registers.
+    #[inline(never)]
+    fn transfer(&mut self, b: &Beat, hw: u64) {
         let it = Itype::from_code(b.itype).unwrap_or(Itype::None);
         let last_hw = 1u64 << b.ilastsize;
         // The address after the last instruction: where a call returns.

@@ -370,53 +370,75 @@ impl Body {
     /// The field values in layout order (conditional fields only when present).
     pub fn values(&self) -> Vec<u64> {
         match self {
-            Body::Ownership { process } => vec![*process],
-            Body::DirectBranch { icnt } => vec![*icnt],
-            Body::IndirectBranch { btype, icnt, uaddr } => vec![*btype as u64, *icnt, *uaddr],
-            Body::Error { etype, ecode } => vec![*etype as u64, *ecode],
-            Body::ProgTraceSync { sync, icnt, faddr } => vec![*sync as u64, *icnt, *faddr],
-            Body::DirectBranchSync { sync, icnt, faddr } => vec![*sync as u64, *icnt, *faddr],
+            Body::Other { fields, .. } => fields.clone(),
+            b => {
+                let (v, n) = b.fixed_values();
+                v[..n].to_vec()
+            }
+        }
+    }
+
+    /// [`Body::values`] without allocating: the values in an array, and how many there are
+    /// (none for [`Body::Other`]). Encoding a message is the encoder's usual per-message
+    /// work.
+    fn fixed_values(&self) -> ([u64; 5], usize) {
+        let mut v = [0u64; 5];
+        let mut put = |vals: &[u64]| {
+            v[..vals.len()].copy_from_slice(vals);
+            vals.len()
+        };
+        let n = match self {
+            Body::Ownership { process } => put(&[*process]),
+            Body::DirectBranch { icnt } => put(&[*icnt]),
+            Body::IndirectBranch { btype, icnt, uaddr } => put(&[*btype as u64, *icnt, *uaddr]),
+            Body::Error { etype, ecode } => put(&[*etype as u64, *ecode]),
+            Body::ProgTraceSync { sync, icnt, faddr } => put(&[*sync as u64, *icnt, *faddr]),
+            Body::DirectBranchSync { sync, icnt, faddr } => put(&[*sync as u64, *icnt, *faddr]),
             Body::IndirectBranchSync {
                 sync,
                 btype,
                 icnt,
                 faddr,
-            } => vec![*sync as u64, *btype as u64, *icnt, *faddr],
+            } => put(&[*sync as u64, *btype as u64, *icnt, *faddr]),
             Body::ResourceFull {
                 rcode,
                 rdata,
-                hrepeat,
-            } => {
-                let mut v = vec![*rcode as u64, *rdata];
-                v.extend(hrepeat);
-                v
-            }
+                hrepeat: Some(h),
+            } => put(&[*rcode as u64, *rdata, *h]),
+            Body::ResourceFull {
+                rcode,
+                rdata,
+                hrepeat: None,
+            } => put(&[*rcode as u64, *rdata]),
             Body::IndirectBranchHist {
                 btype,
                 icnt,
                 uaddr,
                 hist,
-            } => vec![*btype as u64, *icnt, *uaddr, *hist],
+            } => put(&[*btype as u64, *icnt, *uaddr, *hist]),
             Body::IndirectBranchHistSync {
                 sync,
                 btype,
                 icnt,
                 faddr,
                 hist,
-            } => vec![*sync as u64, *btype as u64, *icnt, *faddr, *hist],
-            Body::RepeatBranch { bcnt } => vec![*bcnt],
+            } => put(&[*sync as u64, *btype as u64, *icnt, *faddr, *hist]),
+            Body::RepeatBranch { bcnt } => put(&[*bcnt]),
             Body::ProgTraceCorrelation {
                 evcode,
                 cdf,
                 icnt,
-                hist,
-            } => {
-                let mut v = vec![*evcode as u64, *cdf as u64, *icnt];
-                v.extend(hist);
-                v
-            }
-            Body::Other { fields, .. } => fields.clone(),
-        }
+                hist: Some(h),
+            } => put(&[*evcode as u64, *cdf as u64, *icnt, *h]),
+            Body::ProgTraceCorrelation {
+                evcode,
+                cdf,
+                icnt,
+                hist: None,
+            } => put(&[*evcode as u64, *cdf as u64, *icnt]),
+            Body::Other { .. } => 0,
+        };
+        (v, n)
     }
 
     /// Build a body from field values in layout order.
@@ -609,12 +631,23 @@ pub fn encode(m: &Message, f: &Format, out: &mut Vec<u8>) {
     if f.src_bits > 0 {
         p.fixed(f.src_bits, m.src as u64);
     }
-    let values = m.body.values();
+    let fixed;
+    let other;
+    let values: &[u64] = match &m.body {
+        Body::Other { fields, .. } => {
+            other = fields;
+            other
+        }
+        b => {
+            fixed = b.fixed_values();
+            &fixed.0[..fixed.1]
+        }
+    };
     match layout(tcode) {
         Some(l) => {
             let mut vi = 0;
             for (i, (_, kind)) in l.fields.iter().enumerate() {
-                if !conditional(tcode, i, &values) {
+                if !conditional(tcode, i, values) {
                     continue;
                 }
                 let v = values[vi];
@@ -637,7 +670,7 @@ pub fn encode(m: &Message, f: &Format, out: &mut Vec<u8>) {
             }
         }
         None => {
-            for v in values {
+            for &v in values {
                 p.var(v, 0);
             }
         }

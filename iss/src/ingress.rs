@@ -154,6 +154,16 @@ pub trait BeatSink {
     fn beats(&mut self, beats: &[Beat], data: &[DataBeat]);
     /// The run ended with the hart about to execute `next_pc` in privilege `prv`: flush.
     fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()>;
+    /// Whether the sink would rather take each beat as it is finished ([`BeatSink::beat`]),
+    /// without data trace, than in batches: an encoder in line with the port (building a
+    /// batch and reading it back then only costs). Asked once, when the port is made.
+    fn one_by_one(&self) -> bool {
+        false
+    }
+    /// One finished beat, owning no data accesses (see [`BeatSink::one_by_one`]).
+    fn beat(&mut self, b: &Beat) {
+        self.beats(std::slice::from_ref(b), &[]);
+    }
 }
 
 /// Several beat sinks fed the same beats.
@@ -183,12 +193,15 @@ const BATCH: usize = 4096;
 pub struct IngressPort<B: BeatSink, const DATA: bool> {
     cfg: IngressConfig,
     out: B,
+    /// Finished beats not handed to `out` yet.
     batch: Vec<Beat>,
     data: Vec<DataBeat>,
-    /// The last beat of `batch` is still being built: the open block, or (single
-    /// retirement) the last instruction's beat, held back so an interrupt can be reported on
-    /// it. It is built in place.
+    /// The beat being built, if `open`: the open block, or (single retirement) the last
+    /// instruction's beat, held back so an interrupt can be reported on it.
+    cur: Beat,
     open: bool,
+    /// Finished beats go to `out` one at a time ([`BeatSink::one_by_one`]), not in batches.
+    one_by_one: bool,
     /// The register the instruction retired just before set to a constant (lui/auipc).
     const_rd: Option<u8>,
     context: u64,
@@ -221,6 +234,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             Retirement::Single => (true, 2),
             Retirement::Block { max_halfwords } => (false, max_halfwords.max(2)),
         };
+        let one_by_one = !DATA && out.one_by_one();
         let mut p = IngressPort {
             fast_itype: Box::new([[SLOW; 2]; 256]),
             per_insn: per_insn(&cfg),
@@ -228,7 +242,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             out,
             batch: Vec::with_capacity(BATCH),
             data: Vec::new(),
+            cur: Beat::default(),
             open: false,
+            one_by_one,
             const_rd: None,
             context: 0,
             ctype_pending: false,
@@ -324,8 +340,19 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline]
     fn emit(&mut self, b: Beat) {
         self.close();
-        self.batch.push(b);
+        self.cur = b;
+        self.finished();
+    }
+
+    /// Hand the finished beat `cur` on, or add it to the batch.
+    #[inline(always)]
+    fn finished(&mut self) {
         self.count += 1;
+        if self.one_by_one {
+            self.out.beat(&self.cur);
+            return;
+        }
+        self.batch.push(self.cur);
         if self.batch.len() >= BATCH {
             self.flush();
         }
@@ -335,7 +362,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline]
     fn open_beat(&mut self, b: Beat) {
         self.close();
-        self.batch.push(b);
+        self.cur = b;
         self.open = true;
     }
 
@@ -357,7 +384,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     #[inline]
     fn open_mut(&mut self) -> Option<&mut Beat> {
         if self.open {
-            self.batch.last_mut()
+            Some(&mut self.cur)
         } else {
             None
         }
@@ -368,10 +395,13 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// records its accesses before its beat closes the one before it, which may fill the
     /// batch) stays for the next batch, with its beat.
     fn flush(&mut self) {
-        debug_assert!(!self.open);
         if !self.batch.is_empty() {
-            let owned: usize = self.batch.iter().map(|b| b.ndata as usize).sum();
-            let owned = owned.min(self.data.len());
+            let owned = if self.data.is_empty() {
+                0
+            } else {
+                let owned: usize = self.batch.iter().map(|b| b.ndata as usize).sum();
+                owned.min(self.data.len())
+            };
             self.out.beats(&self.batch, &self.data[..owned]);
             self.batch.clear();
             self.data.drain(..owned);
@@ -384,15 +414,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// trace only: a port with data trace must own the accesses of the beat being built.
     pub fn flush_finished(&mut self) {
         debug_assert!(!DATA);
-        if !self.open {
-            self.flush();
-        } else if self.batch.len() > 1 {
-            let open = self.batch.pop();
-            self.open = false;
-            self.flush();
-            self.batch.extend(open);
-            self.open = true;
-        }
+        self.flush();
     }
 
     /// The sink the beats go to.
@@ -405,30 +427,26 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     fn close(&mut self) {
         if self.open {
             self.open = false;
-            self.count += 1;
-            if self.batch.len() >= BATCH {
-                self.flush();
-            }
+            self.finished();
         }
     }
 
-    /// One retired instruction at `pc`, followed by `next_pc`.
+    /// One retired instruction at `pc`, followed by the next one in memory (`contiguous`) or
+    /// not. (The caller keeps [`IngressPort::next_pc`].)
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn retire_insn(
         &mut self,
         pc: u64,
         d: &Insn,
-        next_pc: u64,
+        contiguous: bool,
         prv: Priv,
         time: u64,
         forced: Option<(Itype, u64, u64)>,
         ndata: u8,
     ) {
         let len = d.len as u64;
-        self.next_pc = next_pc;
         self.next_prv = prv;
-        let contiguous = next_pc == pc.wrapping_add(len);
         let (it, cause, tval) = match forced {
             Some(f) => f,
             None if d.op == Op::Ecall => firmware_call(prv),
@@ -514,7 +532,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 self.retire_insn(
                     t.epc,
                     &d,
-                    t.handler,
+                    t.handler == t.epc.wrapping_add(d.len as u64),
                     t.from,
                     t.time,
                     Some((Itype::Exception, t.cause.xcause(), t.tval)),
@@ -573,31 +591,32 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             } else {
                 pc + d.len as u64
             };
-            self.retire_insn(pc, d, next, r.prv, r.time, None, 0);
+            let contiguous = next == pc.wrapping_add(d.len as u64);
+            self.retire_insn(pc, d, contiguous, r.prv, r.time, None, 0);
             pc = next;
         }
     }
 
     /// A run of contiguous instructions under multiple retirement, given by its first pc,
-    /// the pc after it, its length in bytes, its last instruction, and what the instruction
-    /// before the last set to a constant ([`PREV_UNKNOWN`] for a one-instruction run). Only
-    /// the last instruction can have a non-zero itype, so the run extends the open block or
-    /// makes one beat.
+    /// whether the next instruction follows it in memory, its length in bytes, its last
+    /// instruction, and what the instruction before the last set to a constant
+    /// ([`PREV_UNKNOWN`] for a one-instruction run). Only the last instruction can have a
+    /// non-zero itype, so the run extends the open block or makes one beat.
     #[inline]
     fn run_summary(
         &mut self,
         pc: u64,
-        next_pc: u64,
+        contiguous: bool,
         last: &Insn,
         bytes: u32,
         prev_const: u8,
         prv: Priv,
     ) {
         if self.per_insn {
-            self.retire_insn(pc, last, next_pc, prv, self.time, None, 0);
+            self.retire_insn(pc, last, contiguous, prv, self.time, None, 0);
             return;
         }
-        let (hw, contiguous) = self.make_room(pc, next_pc, bytes);
+        let hw = self.make_room(bytes);
         let (it, cause, _) = if last.op == Op::Ecall {
             firmware_call(prv)
         } else {
@@ -610,7 +629,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         };
         let (it, sijump) = self.port_itype(it, last, prev_const);
         self.const_rd = classify::sets_constant(last);
-        let run = (pc, next_pc, hw, contiguous, last.len);
+        let run = (pc, hw, contiguous, last.len);
         self.add_run(run, it.code(), cause, sijump, prv);
     }
 
@@ -618,52 +637,39 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     /// building the instruction; any other through [`IngressPort::run_summary`].
     #[inline(always)]
     fn replay_run(&mut self, ev: &PortEvent) {
-        let w = ev.0[2];
-        let [fall, taken] = self.fast_itype[(w >> 8) as u8 as usize];
-        let (pc, next_pc, bytes, prv) = (ev.pc(), ev.next_pc(), ev.bytes(), ev.prv());
+        let [fall, taken] = self.fast_itype[ev.op() as usize];
+        let (pc, contiguous, bytes, prv) = (ev.pc(), ev.contiguous(), ev.bytes(), ev.prv());
         if fall == SLOW {
             let (last, prev_const) = (ev.last(), ev.prev_const());
-            self.run_summary(pc, next_pc, &last, bytes, prev_const, prv);
+            self.run_summary(pc, contiguous, &last, bytes, prev_const, prv);
             return;
         }
-        let (hw, contiguous) = self.make_room(pc, next_pc, bytes);
+        let hw = self.make_room(bytes);
         let it = if contiguous { fall } else { taken };
         self.const_rd = None;
-        let run = (pc, next_pc, hw, contiguous, (w >> 48) as u8);
+        let run = (pc, hw, contiguous, ev.last_len());
         self.add_run(run, it, 0, false, prv);
     }
 
-    /// A run of `bytes` from `pc`, followed by `next_pc`, under multiple retirement: close the
-    /// open block if the run would take it past the maximum (which is then at least a page,
-    /// and a run never leaves its page: the run fits in a beat of its own). Returns the run's
-    /// half-words and whether `next_pc` follows it.
+    /// A run of `bytes` under multiple retirement: close the open block if the run would
+    /// take it past the maximum (which is then at least a page, and a run never leaves its
+    /// page: the run fits in a beat of its own). Returns the run's half-words.
     #[inline(always)]
-    fn make_room(&mut self, pc: u64, next_pc: u64, bytes: u32) -> (u32, bool) {
+    fn make_room(&mut self, bytes: u32) -> u32 {
         let hw = bytes / 2;
-        let open_hw = if self.open {
-            self.batch.last().map_or(0, |o| o.iretire)
-        } else {
-            0
-        };
+        let open_hw = if self.open { self.cur.iretire } else { 0 };
         if hw + open_hw > self.max_hw {
             self.close();
         }
-        (hw, next_pc == pc.wrapping_add(bytes as u64))
+        hw
     }
 
-    /// Add a run (first pc, next pc, half-words, whether the next pc follows it, the last
-    /// instruction's length) whose last instruction has itype code `it` (and `cause`,
+    /// Add a run (first pc, half-words, whether the next instruction follows it in memory,
+    /// the last instruction's length) whose last instruction has itype code `it` (and `cause`,
     /// `sijump`) to the open block, or to a new one; close the block after a transfer.
     #[inline(always)]
-    fn add_run(
-        &mut self,
-        run: (u64, u64, u32, bool, u8),
-        it: u8,
-        cause: u64,
-        sijump: bool,
-        prv: Priv,
-    ) {
-        let (pc, next_pc, hw, contiguous, last_len) = run;
+    fn add_run(&mut self, run: (u64, u32, bool, u8), it: u8, cause: u64, sijump: bool, prv: Priv) {
+        let (pc, hw, contiguous, last_len) = run;
         let ctype = self.take_ctype();
         let prv_code = prv as u8;
         let ilastsize = (last_len == 4) as u8;
@@ -677,10 +683,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         if !self.open {
             self.open_empty(prv_code, pc, ilastsize, ctype, time);
         }
-        let b = match self.open_mut() {
-            Some(b) => b,
-            None => return,
-        };
+        let b = &mut self.cur;
         b.iretire += hw;
         b.ilastsize = ilastsize;
         b.itype = it;
@@ -688,7 +691,6 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         b.tval = 0;
         b.sijump = sijump;
         b.trigger = trigger;
-        self.next_pc = next_pc;
         self.next_prv = prv;
         if it != 0 || !contiguous || trigger != 0 {
             self.close();
@@ -708,6 +710,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 }
                 PortEvent::TIME => self.time = ev.pc(),
                 PortEvent::TRIGGER => self.pulse |= ev.pc() as u8,
+                PortEvent::END => self.next_pc = ev.pc(),
                 _ => self.see_satp(ev.pc()),
             }
         }
@@ -802,7 +805,9 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
             return;
         }
         let ndata = if self.cfg.data { self.data_of(r) } else { 0 };
-        self.retire_insn(r.pc, &r.insn, r.next_pc, r.prv, r.time, None, ndata);
+        let contiguous = r.next_pc == r.pc.wrapping_add(r.insn.len as u64);
+        self.next_pc = r.next_pc;
+        self.retire_insn(r.pc, &r.insn, contiguous, r.prv, r.time, None, ndata);
         if let Some(w) = r.writes().iter().find(|w| w.reg == Reg::Csr(SATP)) {
             self.see_satp(w.value);
         }
@@ -812,6 +817,7 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
     fn run(&mut self, r: &Run) {
         self.see_satp(r.satp);
         self.time = r.time;
+        self.next_pc = r.next_pc;
         let n = r.insns.len();
         if self.per_insn {
             self.run_each(r);
@@ -819,7 +825,8 @@ impl<B: BeatSink, const DATA: bool> Sink for IngressPort<B, DATA> {
         }
         let prev_const = prev_const_of(r.insns);
         let bytes = r.bytes();
-        self.run_summary(r.pc, r.next_pc, &r.insns[n - 1], bytes, prev_const, r.prv);
+        let contiguous = r.next_pc == r.pc.wrapping_add(bytes as u64);
+        self.run_summary(r.pc, contiguous, &r.insns[n - 1], bytes, prev_const, r.prv);
     }
 
     fn trap(&mut self, t: &TrapRecord) {
@@ -882,22 +889,36 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
     }
 }
 
-/// What the hart reports to a port that runs elsewhere, packed in four words (the hart writes
-/// one per run, so its size and the number of stores are the cost):
+/// What the hart reports to a port that runs elsewhere, packed in two words (the hart writes
+/// one per run, so its size and the number of stores are the cost: the hart's thread spends
+/// most of its capture time on the stores of a batch's cache lines):
 ///
 /// - word 0: [`PortEvent::RUN`]: the first instruction's pc; `TIME`, `SATP`: the new value;
-///   `TRIGGER`: the trigger sideband bits;
-/// - word 1: `RUN`: the pc after the last instruction;
-/// - word 2, byte by byte from the lowest: the kind; then for `RUN`: the last instruction's
-///   operation, rd, rs1; the register the instruction before the last set to a constant (0
-///   none, [`PREV_UNKNOWN`] when the run has one instruction); the privilege; the last
-///   instruction's length; one byte unused;
-/// - word 3: `RUN`: the length in bytes (bits 31:0).
+///   `TRIGGER`: the trigger sideband bits; `END`: where the hart goes next;
+/// - word 1: bits 7:0 the kind; then for `RUN`: bits 15:8 the last instruction's operation,
+///   20:16 its rd, 25:21 its rs1, 31:26 the register the instruction before the last set to
+///   a constant (0 none, 63 when the run has one instruction: [`PREV_UNKNOWN`]), bit 32 the
+///   last instruction is 4 bytes long, 55:33 the run's length in bytes, 58:56 the
+///   privilege, bit 59 the next instruction follows the run in memory.
 ///
-/// Words 2 and 3 of a run through a whole decoded block are its end marker's 16 bytes (see
-/// `mark_block_end`) with the privilege added: the hart copies them as they are.
+/// Bits 55:8 of word 1 of a run through a whole decoded block are its end marker's bytes 1
+/// to 6 (see `mark_block_end`): the hart copies them and adds the privilege and bit 59. The
+/// pc after a run is not recorded: the port needs only bit 59, and the last one (`END`).
 #[derive(Clone, Copy, Debug)]
-pub struct PortEvent([u64; 4]);
+pub struct PortEvent([u64; 2]);
+
+/// [`PortEvent`]'s word 1 of a run: field positions.
+const EV_RD: u32 = 16;
+const EV_RS1: u32 = 21;
+const EV_PREV: u32 = 26;
+const EV_LEN4: u32 = 32;
+const EV_BYTES: u32 = 33;
+const EV_PRV: u32 = 56;
+const EV_CONTIGUOUS: u32 = 59;
+/// The bits of word 1 that a block's end marker carries (its bytes 1 to 6).
+const EV_MARKED: u64 = ((1 << EV_PRV) - 1) & !0xff;
+/// [`PREV_UNKNOWN`] in the event's 6 bits.
+const EV_PREV_UNKNOWN: u64 = 63;
 
 impl PortEvent {
     /// Straight-line instructions (the kind byte of an end marker: [`Op::NotDecoded`]).
@@ -910,39 +931,60 @@ impl PortEvent {
     pub const SATP: u8 = 3;
     /// Trigger sideband bits for the next instruction (word 0).
     pub const TRIGGER: u8 = 4;
+    /// The capture ended with the hart about to execute the instruction at word 0.
+    pub const END: u8 = 5;
 
-    const EMPTY: PortEvent = PortEvent([0; 4]);
+    const EMPTY: PortEvent = PortEvent([0; 2]);
 
     #[inline(always)]
     fn value(kind: u8, v: u64) -> PortEvent {
-        PortEvent([v, 0, kind as u64, 0])
+        PortEvent([v, kind as u64])
+    }
+
+    /// Word 1 of a run of `bytes` ending with `last`, without the privilege and bit 59.
+    #[inline(always)]
+    fn run_word(bytes: u32, last: &Insn, prev_const: u8) -> u64 {
+        let prev = match prev_const {
+            PREV_UNKNOWN => EV_PREV_UNKNOWN,
+            r => (r & 31) as u64,
+        };
+        // A run never leaves its page.
+        debug_assert!(bytes as u64 <= EV_MARKED >> EV_BYTES);
+        (last.op as u64) << 8
+            | ((last.rd & 31) as u64) << EV_RD
+            | ((last.rs1 & 31) as u64) << EV_RS1
+            | prev << EV_PREV
+            | ((last.len == 4) as u64) << EV_LEN4
+            | (bytes as u64 & (EV_MARKED >> EV_BYTES)) << EV_BYTES
+    }
+
+    /// Word 1's privilege and bit 59 for a run from `pc` of `bytes` followed by `next_pc`.
+    #[inline(always)]
+    fn prv_and_next(pc: u64, bytes: u64, next_pc: u64, prv: Priv) -> u64 {
+        let contiguous = next_pc == pc.wrapping_add(bytes);
+        (prv as u64) << EV_PRV | (contiguous as u64) << EV_CONTIGUOUS
     }
 
     #[inline(always)]
     fn run(pc: u64, next_pc: u64, bytes: u32, last: &Insn, prev_const: u8, prv: Priv) -> Self {
-        let w2 = u64::from_le_bytes([
-            PortEvent::RUN,
-            last.op as u8,
-            last.rd,
-            last.rs1,
-            prev_const,
-            prv as u8,
-            last.len,
-            0,
-        ]);
-        PortEvent([pc, next_pc, w2, bytes as u64])
+        let w = Self::run_word(bytes, last, prev_const);
+        PortEvent([pc, w | Self::prv_and_next(pc, bytes as u64, next_pc, prv)])
     }
 
-    /// A run through a whole block, from its end marker.
+    /// A run through a whole block, from its end marker (whose `imm` is the block's length).
     #[inline(always)]
     fn block(pc: u64, next_pc: u64, end: &Insn, prv: Priv) -> Self {
         let m = end.packed();
-        PortEvent([pc, next_pc, m as u64 | (prv as u64) << 40, (m >> 64) as u64])
+        let bytes = (m >> 64) as u32 as u64;
+        PortEvent([
+            pc,
+            (m as u64 & EV_MARKED) | Self::prv_and_next(pc, bytes, next_pc, prv),
+        ])
     }
 
     #[inline]
     pub fn kind(&self) -> u8 {
-        self.0[2] as u8
+        self.0[1] as u8
     }
 
     #[inline]
@@ -950,53 +992,68 @@ impl PortEvent {
         self.0[0]
     }
 
+    /// The next instruction follows the run in memory.
     #[inline]
-    pub fn next_pc(&self) -> u64 {
-        self.0[1]
+    pub fn contiguous(&self) -> bool {
+        (self.0[1] >> EV_CONTIGUOUS) & 1 != 0
     }
 
     #[inline]
     pub fn bytes(&self) -> u32 {
-        self.0[3] as u32
+        ((self.0[1] & EV_MARKED) >> EV_BYTES) as u32
     }
 
     #[inline]
     pub fn prev_const(&self) -> u8 {
-        (self.0[2] >> 32) as u8
+        match (self.0[1] >> EV_PREV) & 63 {
+            EV_PREV_UNKNOWN => PREV_UNKNOWN,
+            r => r as u8,
+        }
     }
 
     #[inline]
     pub fn prv(&self) -> Priv {
-        Priv::from_u8((self.0[2] >> 40) as u8).unwrap_or(Priv::M)
+        Priv::from_u8((self.0[1] >> EV_PRV) as u8 & 7).unwrap_or(Priv::M)
+    }
+
+    /// The last instruction's operation code.
+    #[inline]
+    pub fn op(&self) -> u8 {
+        (self.0[1] >> 8) as u8
+    }
+
+    /// The last instruction's length in bytes.
+    #[inline]
+    pub fn last_len(&self) -> u8 {
+        2 << ((self.0[1] >> EV_LEN4) & 1)
     }
 
     /// The last instruction, as much of it as the port needs.
     pub fn last(&self) -> Insn {
-        let w = self.0[2];
+        let w = self.0[1];
         Insn {
-            op: Op::from_u8((w >> 8) as u8).unwrap_or(Op::NotDecoded),
-            rd: (w >> 16) as u8,
-            rs1: (w >> 24) as u8,
-            len: (w >> 48) as u8,
+            op: Op::from_u8(self.op()).unwrap_or(Op::NotDecoded),
+            rd: (w >> EV_RD) as u8 & 31,
+            rs1: (w >> EV_RS1) as u8 & 31,
+            len: self.last_len(),
             ..Insn::NOT_DECODED
         }
     }
 }
 
 /// Record in a decoded block's end marker (made by [`Insn::block_end`]) what a [`PortEvent`]
-/// of a run through the whole block says of it: the bytes 1 to 6 of the event's word 2 (see
+/// of a run through the whole block says of it: bits 55:8 of the event's word 1 (see
 /// [`PortEvent`]) go to the marker's bytes 1 to 6 (`rd`, `rs1`, `rs2`, `off`, `rm`, `len`),
-/// where [`PortEvent::block`] takes them with one load. Byte 5, the privilege, stays 0 (the
-/// hart adds it); `op` stays [`Op::NotDecoded`] (the event's kind [`PortEvent::RUN`]); `wd`,
-/// `imm` (the block's length in bytes, the event's word 3) and `bits` keep their meaning.
+/// where [`PortEvent::block`] takes them with one load; `op` stays [`Op::NotDecoded`] (the
+/// event's kind [`PortEvent::RUN`]); `wd`, `imm` (the block's length in bytes) and `bits`
+/// keep their meaning.
 pub(crate) fn mark_block_end(end: &mut Insn, block: &[Insn]) {
     let Some(last) = block.last() else { return };
-    let e = PortEvent::run(0, 0, end.imm as u32, last, prev_const_of(block), Priv::U);
-    let w = e.0[2].to_le_bytes();
+    let w = PortEvent::run_word(end.imm as u32, last, prev_const_of(block)).to_le_bytes();
     (end.rd, end.rs1, end.rs2, end.off, end.rm, end.len) = (w[1], w[2], w[3], w[4], w[5], w[6]);
 }
 
-/// Events per batch (1 MiB). Handing a batch to the port's thread wakes it, which costs more
+/// Events per batch (512 KiB). Handing a batch to the port's thread wakes it, which costs more
 /// than the cache misses of a batch larger than the cache: 2,048 events ran slower than 8,192,
 /// and 8,192 than 32,768 (`hookprof`-style hand-over with an idle consumer, best of 15).
 pub const EVENT_BATCH: usize = 32768;
@@ -1036,6 +1093,17 @@ impl PortBatch {
         self.len = 0;
         self.traps.clear();
     }
+
+    /// Write to every page of the events, so that the hart filling the batch takes no page
+    /// faults (a new batch's memory is mapped on first write).
+    pub fn prefault(&mut self) {
+        const PER_PAGE: usize = 4096 / std::mem::size_of::<PortEvent>();
+        for e in self.events.iter_mut().step_by(PER_PAGE) {
+            // SAFETY: `e` is a valid, aligned reference. (Volatile: the allocator's zeroed
+            // memory already holds EMPTY, and a plain store of it could be dropped.)
+            unsafe { std::ptr::write_volatile(e, PortEvent::EMPTY) };
+        }
+    }
 }
 
 /// Takes full batches from a [`Capture`]: it must leave `batch` empty (swapping in an empty
@@ -1051,6 +1119,8 @@ pub struct Capture<E: EventSink> {
     time: u64,
     satp: u64,
     per_insn: bool,
+    /// Where the hart goes after the last run or trap ([`PortEvent::END`]).
+    next_pc: u64,
 }
 
 impl<E: EventSink> Capture<E> {
@@ -1062,11 +1132,13 @@ impl<E: EventSink> Capture<E> {
             time: u64::MAX,
             satp: csr.satp,
             per_insn: per_insn(cfg),
+            next_pc: 0,
         }
     }
 
-    /// Hand over what is left; returns the event sink.
+    /// Hand over what is left, with where the hart goes next; returns the event sink.
     pub fn finish(mut self) -> E {
+        self.push(PortEvent::value(PortEvent::END, self.next_pc));
         if !self.batch.is_empty() {
             self.out.events(&mut self.batch);
         }
@@ -1100,6 +1172,7 @@ impl<E: EventSink> Sink for Capture<E> {
 
     #[inline(always)]
     fn run(&mut self, r: &Run) {
+        self.next_pc = r.next_pc;
         if r.time != self.time {
             self.time = r.time;
             self.push(PortEvent::value(PortEvent::TIME, r.time));
@@ -1136,6 +1209,7 @@ impl<E: EventSink> Sink for Capture<E> {
         }
         self.batch.traps.push(t.clone());
         self.push(PortEvent::value(PortEvent::TRAP, 0));
+        self.next_pc = t.handler;
     }
 
     fn trigger(&mut self, bits: u8) {
@@ -1205,7 +1279,7 @@ mod tests {
                     ..IngressConfig::default()
                 };
                 let mut p = IngressPort::<_, false>::new(cfg, Beats::default(), &Csrs::default());
-                p.retire_insn(0x8000_000c, &addi, 0x8000_0010, Priv::M, 0, None, 0);
+                p.retire_insn(0x8000_000c, &addi, true, Priv::M, 0, None, 0);
                 p.see_trap(&breakpoint(insn, trigger));
                 let beats = p.finish().unwrap().0;
                 let hw: u64 = beats.iter().map(|b| b.halfwords(single)).sum();
@@ -1221,6 +1295,80 @@ mod tests {
                     assert_eq!((last.iretire, last.iaddr), (0, 0x8000_0010), "{what}");
                 }
             }
+        }
+    }
+
+    /// Collects beats one at a time ([`BeatSink::one_by_one`]).
+    #[derive(Default)]
+    struct OneByOne(Vec<Beat>);
+
+    impl BeatSink for OneByOne {
+        fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
+            self.0.extend_from_slice(beats);
+        }
+        fn finish(&mut self, _: u64, _: u8) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn one_by_one(&self) -> bool {
+            true
+        }
+        fn beat(&mut self, b: &Beat) {
+            self.0.push(*b);
+        }
+    }
+
+    /// Retirements, traps, trigger pulses and context changes, the same for any sink; the
+    /// port's beats at the end.
+    fn drive<B: BeatSink>(mut p: IngressPort<B, false>) -> (u64, B) {
+        let (addi, beq) = (decode(0x0000_0013), decode(0x00b5_0463));
+        let mut pc = 0x8000_0000u64;
+        for i in 0..3 * BATCH as u64 {
+            if i % 7 == 0 {
+                p.trigger(TRIGGER_NOTIFY);
+            }
+            if i % 13 == 0 {
+                p.see_satp((i / 13 % 3) << 44);
+            }
+            if i % 11 == 0 {
+                p.see_trap(&breakpoint(None, true));
+                pc = 0x8000_0100;
+            }
+            if i % 3 == 0 {
+                p.retire_insn(pc, &beq, false, Priv::M, i / 64, None, 0);
+                pc = 0x8000_0000 + (i % 5) * 4;
+            } else {
+                p.retire_insn(pc, &addi, true, Priv::M, i / 64, None, 0);
+                pc += 4;
+            }
+        }
+        p.close();
+        let count = p.count;
+        (count, p.finish().unwrap())
+    }
+
+    /// A sink that takes each beat as it is finished gets the beats a sink of batches gets,
+    /// in the same order, under both retirements.
+    #[test]
+    fn beats_one_by_one_as_in_batches() {
+        for single in [true, false] {
+            let cfg = IngressConfig {
+                retirement: if single {
+                    Retirement::Single
+                } else {
+                    IngressConfig::default().retirement
+                },
+                ..IngressConfig::default()
+            };
+            let csr = Csrs::default();
+            let batched = IngressPort::<_, false>::new(cfg.clone(), Beats::default(), &csr);
+            let direct = IngressPort::<_, false>::new(cfg, OneByOne::default(), &csr);
+            assert!(direct.one_by_one && !batched.one_by_one);
+            let (n1, a) = drive(batched);
+            let (n2, b) = drive(direct);
+            assert_eq!(n1, n2);
+            assert_eq!(a.0.len() as u64, n1, "single {single}");
+            assert!(a.0.len() > BATCH, "single {single}: {} beats", a.0.len());
+            assert!(a.0 == b.0, "single {single}");
         }
     }
 
@@ -1248,10 +1396,14 @@ mod tests {
                 let e = PortEvent::block(pc, next, &end, prv);
                 let built = PortEvent::run(pc, next, bytes, last, prev_const, prv);
                 assert_eq!(e.kind(), PortEvent::RUN);
-                assert_eq!((e.pc(), e.next_pc(), e.prv()), (pc, next, prv));
+                assert_eq!((e.pc(), e.contiguous(), e.prv()), (pc, false, prv));
                 assert_eq!(e.bytes(), bytes);
                 assert_eq!(e.prev_const(), prev_const);
+                let fall = PortEvent::block(pc, pc + bytes as u64, &end, prv);
+                assert!(fall.contiguous());
+                assert_eq!(fall.0[1], e.0[1] | 1 << EV_CONTIGUOUS);
                 for e in [e, built] {
+                    assert_eq!(e.0, built.0);
                     let l = e.last();
                     assert_eq!(
                         (l.op, l.rd, l.rs1, l.len),

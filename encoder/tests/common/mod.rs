@@ -120,8 +120,9 @@ impl Sink for Expect {
     }
 }
 
-/// Feeds beats straight to an encoder writing into memory.
-pub struct Direct(pub Option<Encoder<Vec<u8>>>, pub Vec<u8>);
+/// Feeds beats straight to an encoder writing into memory: in batches, or (the third field)
+/// one at a time as they are finished, as the port on its own thread does.
+pub struct Direct(pub Option<Encoder<Vec<u8>>>, pub Vec<u8>, pub bool);
 
 impl BeatSink for Direct {
     fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
@@ -129,6 +130,12 @@ impl BeatSink for Direct {
         for b in beats {
             e.beat(b);
         }
+    }
+    fn one_by_one(&self) -> bool {
+        self.2
+    }
+    fn beat(&mut self, b: &Beat) {
+        self.0.as_mut().unwrap().beat(b);
     }
     fn finish(&mut self, next_pc: u64, prv: u8) -> std::io::Result<()> {
         let (bytes, _) = self.0.take().unwrap().finish(next_pc, prv)?;
@@ -239,7 +246,8 @@ pub fn trace(m: &mut Machine, case: &Case, limit: u64) -> (Stop, Vec<u8>) {
     let mut cfg = case.cfg.clone();
     cfg.retirement = case.icfg.retirement;
     let enc = Encoder::new(cfg, Vec::new()).unwrap();
-    let direct = Direct(Some(enc), Vec::new());
+    // Captured runs go one by one, as with `hartscope run`; the others in batches.
+    let direct = Direct(Some(enc), Vec::new(), case.drive == Drive::Capture);
     match case.drive {
         Drive::Capture => {
             let port = IngressPort::new(case.icfg.clone(), direct, &m.hart.csr);
