@@ -1223,16 +1223,34 @@ mod tests {
     use crate::decode::decode;
     use crate::record::RegWrite;
 
-    /// Collects beats.
+    /// Collects beats: in batches, or one at a time (`ONE`, [`BeatSink::one_by_one`]).
     #[derive(Default)]
-    struct Beats(Vec<Beat>);
+    struct Beats<const ONE: bool>(Vec<Beat>);
 
-    impl BeatSink for Beats {
+    impl<const ONE: bool> BeatSink for Beats<ONE> {
         fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
             self.0.extend_from_slice(beats);
         }
         fn finish(&mut self, _: u64, _: u8) -> std::io::Result<()> {
             Ok(())
+        }
+        fn one_by_one(&self) -> bool {
+            ONE
+        }
+        fn beat(&mut self, b: &Beat) {
+            self.0.push(*b);
+        }
+    }
+
+    /// The default port, retiring one instruction per beat (`single`) or as by default.
+    fn retiring(single: bool) -> IngressConfig {
+        IngressConfig {
+            retirement: if single {
+                Retirement::Single
+            } else {
+                IngressConfig::default().retirement
+            },
+            ..IngressConfig::default()
         }
     }
 
@@ -1270,15 +1288,9 @@ mod tests {
                 (Some(addi), true, false),
                 (Some(ebreak), false, true),
             ] {
-                let cfg = IngressConfig {
-                    retirement: if single {
-                        Retirement::Single
-                    } else {
-                        IngressConfig::default().retirement
-                    },
-                    ..IngressConfig::default()
-                };
-                let mut p = IngressPort::<_, false>::new(cfg, Beats::default(), &Csrs::default());
+                let cfg = retiring(single);
+                let mut p =
+                    IngressPort::<_, false>::new(cfg, Beats::<false>::default(), &Csrs::default());
                 p.retire_insn(0x8000_000c, &addi, true, Priv::M, 0, None, 0);
                 p.see_trap(&breakpoint(insn, trigger));
                 let beats = p.finish().unwrap().0;
@@ -1295,25 +1307,6 @@ mod tests {
                     assert_eq!((last.iretire, last.iaddr), (0, 0x8000_0010), "{what}");
                 }
             }
-        }
-    }
-
-    /// Collects beats one at a time ([`BeatSink::one_by_one`]).
-    #[derive(Default)]
-    struct OneByOne(Vec<Beat>);
-
-    impl BeatSink for OneByOne {
-        fn beats(&mut self, beats: &[Beat], _: &[DataBeat]) {
-            self.0.extend_from_slice(beats);
-        }
-        fn finish(&mut self, _: u64, _: u8) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn one_by_one(&self) -> bool {
-            true
-        }
-        fn beat(&mut self, b: &Beat) {
-            self.0.push(*b);
         }
     }
 
@@ -1351,17 +1344,11 @@ mod tests {
     #[test]
     fn beats_one_by_one_as_in_batches() {
         for single in [true, false] {
-            let cfg = IngressConfig {
-                retirement: if single {
-                    Retirement::Single
-                } else {
-                    IngressConfig::default().retirement
-                },
-                ..IngressConfig::default()
-            };
+            let cfg = retiring(single);
             let csr = Csrs::default();
-            let batched = IngressPort::<_, false>::new(cfg.clone(), Beats::default(), &csr);
-            let direct = IngressPort::<_, false>::new(cfg, OneByOne::default(), &csr);
+            let batched =
+                IngressPort::<_, false>::new(cfg.clone(), Beats::<false>::default(), &csr);
+            let direct = IngressPort::<_, false>::new(cfg, Beats::<true>::default(), &csr);
             assert!(direct.one_by_one && !batched.one_by_one);
             let (n1, a) = drive(batched);
             let (n2, b) = drive(direct);

@@ -465,6 +465,20 @@ unsafe fn link(m: &Machine, k: Ix) -> Ix {
     Ix(unsafe { *(m.sched.links as *const u32).add(k.k()) as usize })
 }
 
+/// The size of the block at `a[l]` in [`Lim`]'s units: up to its end marker.
+///
+/// # Safety
+///
+/// `a[l]` starts a block, which ends with an end marker as every block does.
+#[inline(always)]
+unsafe fn block_size(a: Blk<'_>, l: Ix) -> u64 {
+    let mut i = l;
+    while at(a, i).op != Op::NotDecoded {
+        i = i.next();
+    }
+    (i.0 - l.0) as u64
+}
+
 /// [`chain`] with less than [`ENTER_MIN`] of budget left, near the end of the chain's budget:
 /// enter the block `a[k]` links to only if the budget covers its length; else stop, and the
 /// run loop runs the part of the block the budget allows.
@@ -483,25 +497,20 @@ unsafe fn chain_short<const CTR: bool, const I32: bool, const TR: bool, const EN
     rest: u64,
 ) -> u64 {
     let l = unsafe { link(m, k) };
-    if l != Ix(0) {
-        // The block's length: up to its end marker, which every block has.
-        let mut i = l;
-        while at(a, i).op != Op::NotDecoded {
-            i = i.next();
-        }
-        if (i.0 - l.0) as u64 <= rest {
-            return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
-        }
+    if l != Ix(0) && unsafe { block_size(a, l) } <= rest {
+        return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
     }
     stop_chain::<END>(m, r, rest)
 }
 
-/// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at `a[l]`, at `r`, with `rest` of budget in [`Lim`]'s units (at least [`ENTER_MIN`], so
-/// that the whole block fits); with `TR`, on the chain's trail ([`crate::run::Trail`]).
+/// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at `a[l]`,
+/// at `r`, with `rest` of budget in [`Lim`]'s units, which the whole block fits (at least
+/// [`ENTER_MIN`], or its size: [`chain_short`]); with `TR`, on the chain's trail
+/// ([`crate::run::Trail`]).
 ///
 /// # Safety
 ///
-/// As [`Handler`]'s; `l` is the arena index of a block, and `a` the arena.
+/// As [`Handler`]'s; `a[l]` starts a block, and `a` is the arena.
 #[inline(always)]
 unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     m: &mut Machine,
@@ -514,20 +523,13 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     if TR {
         m.sched.trail.push(end.k(), l.k(), r);
     }
-    #[cfg(debug_assertions)]
-    {
-        // The whole block fits the budget: its handlers do not count.
-        let mut i = l;
-        while at(a, i).op != Op::NotDecoded {
-            i = i.next();
-        }
-        assert!(
-            (i.0 - l.0) as u64 <= rest,
-            "a block of {} entered with {}",
-            i.k() - l.k(),
-            rest / INSN
-        );
-    }
+    // The whole block fits the budget: its handlers do not count.
+    debug_assert!(
+        unsafe { block_size(a, l) } <= rest,
+        "a block of {} entered with {}",
+        unsafe { block_size(a, l) } / INSN,
+        rest / INSN
+    );
     let lim = Lim(l.0 as u64 + rest);
     chain_handlers(CTR, I32, TR)[at(a, l).op as usize](m, a, l, r, lim)
 }
