@@ -738,6 +738,11 @@ impl Machine {
         // block (of one instruction) fits the budget.
         let r = unsafe { t[d.op as usize](self, Blk::new(&block), Ix::new(0), pc, left) };
         (self.sched.chain_on, self.sched.links) = chain;
+        if r == DECODE {
+            // An instruction that fell through reached the block's end marker (untraced
+            // handlers go on to it whatever the budget): its next pc, which the marker set.
+            return self.hart.pc;
+        }
         r
     }
 }
@@ -1249,5 +1254,21 @@ mod tests {
         assert_eq!(rem32(i32::MIN, -1), 0);
         assert_eq!(div(-7, 2), -3);
         assert_eq!(rem(-7, 2), -1);
+    }
+
+    /// An instruction run on its own gives its next pc whatever the budget, though untraced
+    /// handlers go on to the end marker after it without counting (`Lim`).
+    #[test]
+    fn one_instruction_gives_its_next_pc() {
+        let mut m = Machine::new(crate::Config::default());
+        let addi = crate::decode::decode(0x0015_0513); // addi a0, a0, 1
+        let pc = crate::bus::RAM_BASE;
+        for budget in [1, 2, 100] {
+            m.sched.budget = budget;
+            assert_eq!(m.exec::<false>(&addi, pc), pc + 4, "budget {budget}");
+            m.sched.budget = budget;
+            assert_eq!(m.exec::<true>(&addi, pc), pc + 4, "budget {budget}");
+        }
+        assert_eq!(m.hart.x[10], 6);
     }
 }
