@@ -246,13 +246,15 @@ def test_run_releases_the_gil():
         time.sleep(0.05)
         before = count
         start = time.perf_counter()
-        steps, reason = h.run(30_000_000)
+        # One call, long enough to measure on a fast hart (about 0.5 s at 650 MIPS): several
+        # shorter calls would let the counter run between them even with the GIL held.
+        steps, reason = h.run(300_000_000)
         during = count - before
         seconds = time.perf_counter() - start
     finally:
         stop.set()
         t.join()
-    assert (steps, reason) == (30_000_000, "limit")
+    assert (steps, reason) == (300_000_000, "limit")
     # The counter runs ~10 M/s alone; with the GIL held it would not move at all.
     assert seconds > 0.05, seconds
     assert during > 10_000, f"the counter moved {during} times in {seconds:.2f} s"
