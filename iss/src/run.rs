@@ -14,8 +14,8 @@
 //!   pass (and mtime advances) until one is.
 //!
 //! Inside a quantum, instructions run from the decoded-instruction cache in an inner loop that
-//! stays on one virtual page, so sequential code and page-local branches cost one slot load,
-//! one dispatch and one budget decrement each.
+//! stays on one virtual page, where the handlers chain: sequential code costs one dispatch
+//! per instruction, and the budget is checked once per block entered (`exec::Lim`).
 
 use crate::bus::{PlatformExit, PAGE_SIZE};
 use crate::dcache::MAX_BLOCK;
@@ -871,78 +871,76 @@ impl Machine {
     /// [`run_block`]: Machine::run_block
     #[inline(always)]
     fn run_chain<S: Sink>(&mut self, arena: &[Insn], k: usize, pc: u64, sink: &mut S) -> BlockEnd {
-        {
-            // The handlers chain through the block themselves.
-            let left = self.sched.budget;
-            let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
-            // Every run must be seen: the chain leaves a trail of the blocks it enters.
-            let trail = S::DETAIL.runs() || self.mode.per_run();
-            // The chain runs at most CHAIN_INSNS (TRAIL_INSNS with a trail); the rest of the
-            // budget waits here, out of both `budget` and `budget_start` (whose difference the
-            // handlers' clocks read).
-            let rest = self.cut_budget(if trail { TRAIL_INSNS } else { CHAIN_INSNS });
-            let cut = left - rest;
-            let table = self.tables[if trail { 3 } else { 0 }];
-            // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
-            // end marker (`exec::Handler`); the links are as long as the arena; the trail
-            // takes the chain's budget.
-            let npc = unsafe {
-                let d = &arena[k];
-                let bpc = pc.wrapping_sub(d.block_off());
-                let cut = Lim::new(Ix::new(k), cut);
-                table[d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
-            };
-            self.restore_budget(rest);
-            let mut lcofi = false;
-            if trail {
-                // The blocks the chain left, then the one it ended in, as a chain of one.
-                let (k, pc, done) = self.walk_trail(sink, arena, (k, pc), prv, satp);
-                let n = (left - self.sched.budget) as usize - done;
-                if n != 0 {
-                    if self.mode.per_run() {
-                        lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);
-                    }
-                    if S::DETAIL.runs() {
-                        self.report_pulse(sink);
-                        let run = (&arena[k..k + n], &arena[k + n], pc);
-                        self.report_run(sink, run, npc, prv, satp);
-                    }
+        // The handlers chain through the block themselves.
+        let left = self.sched.budget;
+        let (prv, satp) = (self.hart.prv, self.hart.csr.satp);
+        // Every run must be seen: the chain leaves a trail of the blocks it enters.
+        let trail = S::DETAIL.runs() || self.mode.per_run();
+        // The chain runs at most CHAIN_INSNS (TRAIL_INSNS with a trail); the rest of the
+        // budget waits here, out of both `budget` and `budget_start` (whose difference the
+        // handlers' clocks read).
+        let rest = self.cut_budget(if trail { TRAIL_INSNS } else { CHAIN_INSNS });
+        let cut = left - rest;
+        let table = self.tables[if trail { 3 } else { 0 }];
+        // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
+        // end marker (`exec::Handler`); the links are as long as the arena; the trail
+        // takes the chain's budget.
+        let npc = unsafe {
+            let d = &arena[k];
+            let bpc = pc.wrapping_sub(d.block_off());
+            let cut = Lim::new(Ix::new(k), cut);
+            table[d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
+        };
+        self.restore_budget(rest);
+        let mut lcofi = false;
+        if trail {
+            // The blocks the chain left, then the one it ended in, as a chain of one.
+            let (k, pc, done) = self.walk_trail(sink, arena, (k, pc), prv, satp);
+            let n = (left - self.sched.budget) as usize - done;
+            if n != 0 {
+                if self.mode.per_run() {
+                    lcofi = self.account_chain(arena, k, n, pc, npc, prv, true);
+                }
+                if S::DETAIL.runs() {
+                    self.report_pulse(sink);
+                    let run = (&arena[k..k + n], &arena[k + n], pc);
+                    self.report_run(sink, run, npc, prv, satp);
                 }
             }
-            if let Some(end) = self.chain_end(npc, lcofi) {
-                return end;
-            }
-            let (start, pc) = (pc, self.hart.pc);
-            let d = if npc == TRAP {
-                // The instruction that raised it, for the trap record (and the built-in SBI,
-                // which decodes it): the n-th after `k` when the chain did not leave its first
-                // block, which holds no end marker up to it (a chain that left the block
-                // retired all of it). After a chain of blocks (`exec::done`) it is found
-                // again at the trap's pc.
-                let i = k + (left - self.sched.budget) as usize;
-                match arena.get(k..=i) {
-                    Some(run) if run.iter().all(|d| d.op != Op::NotDecoded) => {
-                        debug_assert_eq!(
-                            start.wrapping_add(run[i - k].block_off()),
-                            pc.wrapping_add(arena[k].block_off())
-                        );
-                        run[i - k]
-                    }
-                    _ => {
-                        // The instruction was just fetched from there; the exception is kept
-                        // whatever the fetch says.
-                        let exc = self.exc;
-                        let d = self.fetch_one(pc).map_or(Insn::NOT_DECODED, |(d, _)| d);
-                        self.exc = exc;
-                        d
-                    }
-                }
-            } else {
-                Insn::NOT_DECODED
-            };
-            let e = self.finish_unusual(&d, pc, npc, false, sink);
-            BlockEnd::End(after_lcofi(e, lcofi))
         }
+        if let Some(end) = self.chain_end(npc, lcofi) {
+            return end;
+        }
+        let (start, pc) = (pc, self.hart.pc);
+        let d = if npc == TRAP {
+            // The instruction that raised it, for the trap record (and the built-in SBI,
+            // which decodes it): the n-th after `k` when the chain did not leave its first
+            // block, which holds no end marker up to it (a chain that left the block
+            // retired all of it). After a chain of blocks (`exec::done`) it is found
+            // again at the trap's pc.
+            let i = k + (left - self.sched.budget) as usize;
+            match arena.get(k..=i) {
+                Some(run) if run.iter().all(|d| d.op != Op::NotDecoded) => {
+                    debug_assert_eq!(
+                        start.wrapping_add(run[i - k].block_off()),
+                        pc.wrapping_add(arena[k].block_off())
+                    );
+                    run[i - k]
+                }
+                _ => {
+                    // The instruction was just fetched from there; the exception is kept
+                    // whatever the fetch says.
+                    let exc = self.exc;
+                    let d = self.fetch_one(pc).map_or(Insn::NOT_DECODED, |(d, _)| d);
+                    self.exc = exc;
+                    d
+                }
+            }
+        } else {
+            Insn::NOT_DECODED
+        };
+        let e = self.finish_unusual(&d, pc, npc, false, sink);
+        BlockEnd::End(after_lcofi(e, lcofi))
     }
 
     /// Untraced: run the first instructions of the block at `arena[k]`, at `pc`, as many as

@@ -5,9 +5,9 @@
 //!
 //! A handler executes instruction `a[k]` (its place [`Ix`]) of the block that starts at `bpc`
 //! (so at `pc = bpc + a[k].block_off()`: a handler that falls through passes `bpc` on as it
-//! came, and a straight-line instruction never computes its pc) with `left` (at least 1)
-//! instructions of budget. Untraced, a handler whose instruction falls through to the next one dispatches that
-//! one itself (threaded code: a tail call, one indirect jump site per handler), so a block runs
+//! came, and a straight-line instruction never computes its pc) with the budget `left` ([`Lim`]:
+//! at least 1 instruction, or none at an end marker). Untraced, a handler whose instruction
+//! falls through to the next one dispatches that one itself, without counting the budget (threaded code: a tail call, one indirect jump site per handler), so a block runs
 //! without returning to the run loop; the recursion is bounded by the block length where the
 //! compiler does not turn the call into a jump. The chain stops at a control transfer, a
 //! sentinel, the block's end marker or the end of the budget, returning the next pc or one of
@@ -90,7 +90,7 @@ const INSN: u64 = std::mem::size_of::<Insn>() as u64;
 pub(crate) struct Lim(u64);
 
 /// The budget, in [`Lim`]'s units, below which a chain does not enter another block.
-pub(crate) const ENTER_MIN: u64 = crate::dcache::MAX_BLOCK as u64 * INSN;
+const ENTER_MIN: u64 = crate::dcache::MAX_BLOCK as u64 * INSN;
 
 impl Lim {
     /// `left` instructions of budget from `a[k]` on.
