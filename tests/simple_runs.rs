@@ -4,11 +4,16 @@
 //! configuration that changes how the hart runs (the PMU's per-run accounting and its models,
 //! CTR from handlers or from the run loop, emulated misaligned accesses), the records and
 //! traps a sink sees that way must be exactly those the hart builds one instruction at a time.
+//!
+//! Likewise for sinks that take runs (`Detail::Runs`): the instructions in the runs are those
+//! that retire, in order, and a sink that takes a chain's blocks at once (`Sink::blocks`, as
+//! the N-Trace capture does) hears what it would hear one run at a time.
 
 mod common;
 
 use common::{assert_every_program_has_a_case, program_name, program_options};
-use iss::record::{MemAccess, RegWrite, Retired, Sink, TrapRecord};
+use iss::ingress::{Capture, EventSink, IngressConfig, PortBatch, PortEvent};
+use iss::record::{Blocks, MemAccess, RegWrite, Retired, Run, Sink, TrapRecord};
 use iss::Detail;
 use iss::{Config, Machine, Misaligned};
 use rstest::rstest;
@@ -208,4 +213,139 @@ fn simple_runs_give_the_records_the_hart_builds(
 #[test]
 fn every_program_has_a_case() {
     assert_every_program_has_a_case("simple_runs_give_the_records_the_hart_builds", &[]);
+}
+
+/// A sink of runs: the pc and next pc of each instruction they hold, and each trap's pc and
+/// handler, in order.
+#[derive(Default)]
+struct Flow {
+    seen: Vec<(u64, u64)>,
+    /// Runs that came in `blocks`.
+    in_blocks: u64,
+}
+
+impl Sink for Flow {
+    const DETAIL: Detail = Detail::Runs;
+    fn retire(&mut self, _: &Retired) {
+        unreachable!("a runs sink gets no records")
+    }
+    fn run(&mut self, r: &Run) {
+        assert!(!r.insns.is_empty(), "an empty run at {:#x}", r.pc);
+        let mut pc = r.pc;
+        for (i, d) in r.insns.iter().enumerate() {
+            let next = if i + 1 == r.insns.len() {
+                r.next_pc
+            } else {
+                pc + d.len as u64
+            };
+            self.seen.push((pc, next));
+            pc = next;
+        }
+    }
+    fn blocks(&mut self, b: &Blocks) {
+        self.in_blocks += b.len() as u64;
+        b.for_each_run(|r| self.run(r));
+    }
+    fn trap(&mut self, t: &TrapRecord) {
+        self.seen.push((t.epc, t.handler));
+    }
+}
+
+/// Only what a sink of single runs has: the default `blocks`, which hands each run to `run`.
+struct RunByRun<S>(S);
+
+impl<S: Sink> Sink for RunByRun<S> {
+    const DETAIL: Detail = S::DETAIL;
+    fn retire(&mut self, r: &Retired) {
+        self.0.retire(r)
+    }
+    fn run(&mut self, r: &Run) {
+        self.0.run(r)
+    }
+    fn trap(&mut self, t: &TrapRecord) {
+        self.0.trap(t)
+    }
+    fn trigger(&mut self, bits: u8) {
+        self.0.trigger(bits)
+    }
+}
+
+/// The events of a capture, batch after batch.
+#[derive(Default)]
+struct Events(Vec<PortEvent>);
+
+impl EventSink for Events {
+    fn events(&mut self, batch: &mut PortBatch) {
+        self.0.extend_from_slice(batch.events());
+        batch.clear();
+    }
+}
+
+fn capture<S: Sink>(p: &PathBuf, v: Variant, wrap: impl FnOnce(Capture<Events>) -> S) -> S {
+    let mut m = machine(p, v);
+    let cfg = IngressConfig::default();
+    let mut sink = wrap(Capture::new(&cfg, Events::default(), &m.hart.csr));
+    m.run(&mut sink, Some(LIMIT));
+    sink
+}
+
+#[rstest]
+fn runs_give_the_instructions_that_retire(
+    #[files("programs/bin/*.elf")] path: PathBuf,
+    #[values(Variant::AsShipped, Variant::Counters, Variant::Ctr)] v: Variant,
+) {
+    let name = program_name(&path);
+    let (built, _) = run::<false>(&path, v);
+    let want: Vec<(u64, u64)> = built
+        .seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Retired {
+                pc,
+                next_pc,
+                exception: None,
+                ..
+            } => Some((*pc, *next_pc)),
+            Seen::Retired { .. } => None,
+            Seen::Trap(_) => Some((0, 0)),
+        })
+        .collect();
+    let mut m = machine(&path, v);
+    let mut flow = Flow::default();
+    m.run(&mut flow, Some(LIMIT));
+    // Traps: only where they fall (their records are compared by the other tests).
+    let got: Vec<(u64, u64)> = flow
+        .seen
+        .iter()
+        .zip(&want)
+        .map(|(g, w)| if *w == (0, 0) { (0, 0) } else { *g })
+        .collect();
+    if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
+        panic!(
+            "{name} {v:?}: instruction {i}: runs {:x?}, records {:x?}",
+            got[i], want[i]
+        );
+    }
+    assert_eq!(flow.seen.len(), want.len(), "{name} {v:?}");
+    // A program that runs long enough runs chains of blocks (else this tests single runs only).
+    if want.len() > 100_000 {
+        assert!(flow.in_blocks > 0, "{name} {v:?}: no chain of blocks");
+    }
+
+    // The N-Trace capture's events, from chains' blocks at once or run by run.
+    let whole = capture(&path, v, |c| c).finish().0;
+    let single = capture(&path, v, RunByRun).0.finish().0;
+    if let Some(i) = whole.iter().zip(&single).position(|(a, b)| a != b) {
+        panic!(
+            "{name} {v:?}: capture event {i}: {:?} in blocks, {:?} run by run",
+            whole[i], single[i]
+        );
+    }
+    assert_eq!(whole.len(), single.len(), "{name} {v:?}");
+    assert!(!whole.is_empty(), "{name} {v:?}");
+}
+
+#[test]
+fn every_program_has_a_runs_case() {
+    assert_every_program_has_a_case("runs_give_the_instructions_that_retire", &[]);
 }

@@ -21,7 +21,7 @@ use crate::insn::{Insn, Op};
 use crate::isa::Ext;
 use crate::ops::{AmoOp, Atomic, Flow};
 use crate::record::Detail;
-use crate::record::{MemKind, Reg, Retired, Run, Sink, TrapRecord};
+use crate::record::{Blocks, MemKind, Reg, Retired, Run, Sink, TrapRecord};
 use crate::trace_control::PortControl;
 use arch::{Cause, Exception, Itype, Priv};
 use serde::{Deserialize, Serialize};
@@ -904,7 +904,7 @@ pub fn per_insn(cfg: &IngressConfig) -> bool {
 /// Bits 55:8 of word 1 of a run through a whole decoded block are its end marker's bytes 1
 /// to 6 (see `mark_block_end`): the hart copies them and adds the privilege and bit 59. The
 /// pc after a run is not recorded: the port needs only bit 59, and the last one (`END`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortEvent([u64; 2]);
 
 /// [`PortEvent`]'s word 1 of a run: field positions.
@@ -1163,6 +1163,19 @@ impl<E: EventSink> Capture<E> {
     fn hand_over(&mut self) {
         self.out.events(&mut self.batch);
     }
+
+    /// Record mtime's and satp's values where they changed since the last event.
+    #[inline(always)]
+    fn see(&mut self, time: u64, satp: u64) {
+        if time != self.time {
+            self.time = time;
+            self.push(PortEvent::value(PortEvent::TIME, time));
+        }
+        if satp != self.satp {
+            self.satp = satp;
+            self.push(PortEvent::value(PortEvent::SATP, satp));
+        }
+    }
 }
 
 impl<E: EventSink> Sink for Capture<E> {
@@ -1173,14 +1186,7 @@ impl<E: EventSink> Sink for Capture<E> {
     #[inline(always)]
     fn run(&mut self, r: &Run) {
         self.next_pc = r.next_pc;
-        if r.time != self.time {
-            self.time = r.time;
-            self.push(PortEvent::value(PortEvent::TIME, r.time));
-        }
-        if r.satp != self.satp {
-            self.satp = r.satp;
-            self.push(PortEvent::value(PortEvent::SATP, r.satp));
-        }
+        self.see(r.time, r.satp);
         if self.per_insn {
             let (n, mut pc) = (r.insns.len(), r.pc);
             for (i, d) in r.insns.iter().enumerate() {
@@ -1200,6 +1206,32 @@ impl<E: EventSink> Sink for Capture<E> {
             let e = PortEvent::run(r.pc, r.next_pc, bytes, last, prev_const, r.prv);
             self.push(e);
         }
+    }
+
+    /// Whole blocks, one event each, in one loop: mtime and satp are the same for all. Out of
+    /// line, as a chain's blocks are many: the loop gets the registers to itself.
+    #[inline(never)]
+    fn blocks(&mut self, b: &Blocks) {
+        if self.per_insn {
+            b.for_each_run(|r| self.run(r));
+            return;
+        }
+        self.see(b.time, b.satp);
+        let prv = b.prv;
+        // The batch's length and the last pc in locals, which the stores of events cannot
+        // change.
+        let (mut len, mut next) = (self.batch.len, self.next_pc);
+        b.for_each_block(|pc, next_pc, end| {
+            self.batch.events[len] = PortEvent::block(pc, next_pc, end, prv);
+            len += 1;
+            if len == EVENT_BATCH {
+                self.batch.len = len;
+                self.hand_over();
+                len = self.batch.len;
+            }
+            next = next_pc;
+        });
+        (self.batch.len, self.next_pc) = (len, next);
     }
 
     fn trap(&mut self, t: &TrapRecord) {

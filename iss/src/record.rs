@@ -195,6 +195,93 @@ impl<'a> Run<'a> {
     }
 }
 
+/// Runs that a chain of blocks retired one after the other, in one privilege, with one satp
+/// and mtime: each but the last a whole block left by a transfer (or its end) to the next
+/// run's first instruction. What a chain that leaves a trail ([`crate::run::Trail`]) hands a
+/// [`Detail::Runs`] sink at once ([`Sink::blocks`]), so that a sink can take them in one
+/// loop.
+#[derive(Clone, Copy)]
+pub struct Blocks<'a> {
+    arena: &'a [Insn],
+    /// The arena index and pc of the first run.
+    first: (usize, u64),
+    steps: &'a [crate::run::TrailStep],
+    /// The privilege the instructions ran in.
+    pub prv: Priv,
+    /// mtime while they ran.
+    pub time: u64,
+    /// satp while they ran.
+    pub satp: u64,
+}
+
+impl<'a> Blocks<'a> {
+    /// The runs of a chain that started at `arena[first.0]`, at pc `first.1`, and left a
+    /// block at each of `steps`.
+    #[inline(always)]
+    pub(crate) fn new(
+        arena: &'a [Insn],
+        first: (usize, u64),
+        steps: &'a [crate::run::TrailStep],
+        (prv, time, satp): (Priv, u64, u64),
+    ) -> Blocks<'a> {
+        Blocks {
+            arena,
+            first,
+            steps,
+            prv,
+            time,
+            satp,
+        }
+    }
+
+    /// How many runs.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// No runs.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Each run in order, as a [`Run`].
+    #[inline(always)]
+    pub fn for_each_run(&self, mut f: impl FnMut(&Run)) {
+        let (mut k, mut pc) = self.first;
+        for step in self.steps {
+            let end = step.end();
+            f(&Run {
+                insns: &self.arena[k..end],
+                pc,
+                next_pc: step.pc,
+                prv: self.prv,
+                time: self.time,
+                satp: self.satp,
+                end: &self.arena[end],
+            });
+            (k, pc) = (step.next(), step.pc);
+        }
+    }
+
+    /// Each run's pc, the pc after it, and the entry after its instructions (see
+    /// [`Run::end`]; each is its block's end marker, as every run is a whole block), in
+    /// order: what a sink that wants only each block's summary reads, without the runs'
+    /// instructions.
+    #[inline(always)]
+    pub(crate) fn for_each_block(&self, mut f: impl FnMut(u64, u64, &Insn)) {
+        let mut pc = self.first.1;
+        for step in self.steps {
+            // SAFETY: the trail is of a chain in this arena.
+            let end = unsafe { step.end_in(self.arena) };
+            debug_assert!(end.is_block_end());
+            f(pc, step.pc, end);
+            pc = step.pc;
+        }
+    }
+}
+
 /// The length in bytes of `insns`; `whole`: the end marker of their block when they are all of
 /// it. (The usual run, a whole block, has its block's length, which the end marker carries:
 /// summing would mispredict the loop's exit.)
@@ -519,6 +606,12 @@ pub trait Sink {
     fn retire(&mut self, r: &Retired);
     /// Instructions retired in straight-line order. [`Detail::Runs`] sinks only.
     fn run(&mut self, _r: &Run) {}
+    /// Runs retired one after the other by a chain of blocks. [`Detail::Runs`] sinks only; by
+    /// default, each goes to `run`.
+    #[inline]
+    fn blocks(&mut self, b: &Blocks) {
+        b.for_each_run(|r| self.run(r));
+    }
     /// Instructions of fixed shapes retired in straight-line order. [`Detail::SimpleRuns`] sinks only;
     /// by default, each one's record goes to `retire`.
     fn simple_run(&mut self, r: &SimpleRun) {
@@ -642,6 +735,11 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
         self.1.run(r);
     }
     #[inline]
+    fn blocks(&mut self, b: &Blocks) {
+        self.0.blocks(b);
+        self.1.blocks(b);
+    }
+    #[inline]
     fn trap(&mut self, t: &TrapRecord) {
         self.0.trap(t);
         self.1.trap(t);
@@ -687,6 +785,10 @@ impl<S: Sink> Sink for OneByOne<S> {
         self.0.run(r)
     }
     #[inline]
+    fn blocks(&mut self, b: &Blocks) {
+        self.0.blocks(b)
+    }
+    #[inline]
     fn trap(&mut self, t: &TrapRecord) {
         self.0.trap(t)
     }
@@ -725,6 +827,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn run(&mut self, r: &Run) {
         (**self).run(r)
+    }
+    #[inline]
+    fn blocks(&mut self, b: &Blocks) {
+        (**self).blocks(b)
     }
     #[inline]
     fn trap(&mut self, t: &TrapRecord) {

@@ -24,7 +24,7 @@ use crate::exec::{Blk, Ix, Lim, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WF
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
-use crate::record::{fetch_pa, Effect, Run, SimpleRun, Sink};
+use crate::record::{fetch_pa, Blocks, Effect, Run, SimpleRun, Sink};
 use crate::sbi::{SbiTrap, Then};
 use arch::{Cause, Priv};
 use std::ops::ControlFlow;
@@ -95,13 +95,40 @@ pub(crate) struct Scheduler {
     pub trail: Trail,
 }
 
-/// One block a chain entered: it left the block whose end marker is at arena index `end` by
-/// a transfer (or its end) to `pc`, where the block at arena index `next` starts.
+/// One block a chain entered: it left the block whose end marker is at arena index `end()` by
+/// a transfer (or its end) to `pc`, where the block at arena index `next()` starts. The two
+/// are kept as places in the arena (`exec::Ix`'s byte offsets), as the handlers have them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TrailStep {
-    pub end: u32,
-    pub next: u32,
+    end: u32,
+    next: u32,
     pub pc: u64,
+}
+
+impl TrailStep {
+    /// The arena index of the end marker of the block left.
+    #[inline(always)]
+    pub(crate) fn end(&self) -> usize {
+        self.end as usize / std::mem::size_of::<Insn>()
+    }
+
+    /// The arena index of the block entered.
+    #[inline(always)]
+    pub(crate) fn next(&self) -> usize {
+        self.next as usize / std::mem::size_of::<Insn>()
+    }
+
+    /// The end marker of the block left, in `arena`.
+    ///
+    /// # Safety
+    ///
+    /// `arena` is the arena the step's chain ran in.
+    #[inline(always)]
+    pub(crate) unsafe fn end_in(&self, arena: &[Insn]) -> &Insn {
+        debug_assert!(self.end() < arena.len());
+        // SAFETY: the caller's promise: the trail holds places of end markers in `arena`.
+        unsafe { &*arena.as_ptr().byte_add(self.end as usize) }
+    }
 }
 
 /// Instructions a chain that leaves a trail runs at most: each block it enters follows at
@@ -115,6 +142,9 @@ pub(crate) const TRAIL_INSNS: u64 = 1024;
 pub(crate) struct Trail {
     steps: Box<[TrailStep]>,
     len: usize,
+    /// The budget left as the chain entered its last block, in `exec::Lim`'s units: the
+    /// instructions retired before it are the chain's budget less this.
+    rest: u64,
 }
 
 impl Default for Trail {
@@ -122,19 +152,21 @@ impl Default for Trail {
         Trail {
             steps: vec![TrailStep::default(); TRAIL_INSNS as usize].into_boxed_slice(),
             len: 0,
+            rest: 0,
         }
     }
 }
 
 impl Trail {
-    /// Note a block entered (see [`TrailStep`]).
+    /// Note a block entered (see [`TrailStep`]: `end` and `next` are places in the arena,
+    /// `exec::Ix`'s byte offsets) with `rest` of budget left (in `exec::Lim`'s units).
     ///
     /// # Safety
     ///
     /// Fewer than [`TRAIL_INSNS`] steps since the run loop last read the trail
     /// (`walk_trail`): the chain's budget was cut to it.
     #[inline(always)]
-    pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64) {
+    pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64, rest: u64) {
         debug_assert!(self.len < self.steps.len(), "a trail of {} steps", self.len);
         // SAFETY: the caller's promise.
         unsafe {
@@ -145,6 +177,13 @@ impl Trail {
             };
         }
         self.len += 1;
+        self.rest = rest;
+    }
+
+    /// The instructions of budget left as the chain entered its last block.
+    #[inline(always)]
+    fn rest_insns(&self) -> u64 {
+        self.rest / std::mem::size_of::<Insn>() as u64
     }
 }
 
@@ -895,7 +934,7 @@ impl Machine {
         let mut lcofi = false;
         if trail {
             // The blocks the chain left, then the one it ended in, as a chain of one.
-            let (k, pc, done) = self.walk_trail(sink, arena, (k, pc), prv, satp);
+            let (k, pc, done) = self.walk_trail(sink, arena, (k, pc), cut, (prv, satp));
             let n = (left - self.sched.budget) as usize - done;
             if n != 0 {
                 if self.mode.per_run() {
@@ -980,48 +1019,83 @@ impl Machine {
         self.sched.budget_start += rest;
     }
 
-    /// After a chain that left a trail, from the block at arena index `k` at `pc`: account
-    /// for and report each block it left, whole, for a transfer (or its end) to the next (in
-    /// privilege `prv`, with `satp`). Returns the arena index and pc of the block the chain
-    /// ended in, and the instructions retired before it.
+    /// After a chain that left a trail, from the block at arena index `k` at `pc`, whose
+    /// budget was `cut`: account for and report each block it left, whole, for a transfer
+    /// (or its end) to the next (in privilege `prv`, with `satp`). Returns the arena index and
+    /// pc of the block the chain ended in, and the instructions retired before it.
     #[inline(always)]
     fn walk_trail<S: Sink>(
         &mut self,
         sink: &mut S,
         arena: &[Insn],
-        (mut k, mut pc): (usize, u64),
-        prv: Priv,
-        satp: u64,
+        (k, pc): (usize, u64),
+        cut: u64,
+        (prv, satp): (Priv, u64),
     ) -> (usize, u64, usize) {
-        let mut done = 0;
-        let mut lanes = 0u128;
+        let len = self.sched.trail.len;
+        if len == 0 {
+            return (k, pc, 0);
+        }
         // Out of the scheduler while it is read (an empty boxed slice allocates nothing).
         let steps = std::mem::take(&mut self.sched.trail.steps);
-        for &step in &steps[..self.sched.trail.len] {
-            let end = step.end as usize;
-            let len = end - k;
-            if self.mode.per_run() {
-                let e = &arena[end];
-                if self.mode.fast_blocks() && e.wd == crate::events::FAST_BLOCK {
-                    // As `Machine::account_block`, summed here.
-                    lanes = lanes.wrapping_add(self.block_lanes(e, pc, step.pc));
-                } else {
-                    // Without the models (which do not chain): no LCOFI to take here.
-                    self.account_run(arena, k, len, pc, step.pc, prv, true);
-                }
-            }
-            if S::DETAIL.runs() {
-                self.report_pulse(sink);
-                let run = (&arena[k..end], &arena[end], pc);
-                self.report_run(sink, run, step.pc, prv, satp);
-            }
-            done += len;
-            (k, pc) = (step.next as usize, step.pc);
+        let trail = &steps[..len];
+        if self.mode.per_run() {
+            self.account_trail(arena, (k, pc), trail, prv);
         }
+        if S::DETAIL.runs() {
+            self.report_pulse(sink);
+            let time = self.bus.clint.mtime;
+            sink.blocks(&Blocks::new(arena, (k, pc), trail, (prv, time, satp)));
+        }
+        let last = trail[len - 1];
         self.sched.trail.steps = steps;
         self.sched.trail.len = 0;
+        let done = cut - self.sched.trail.rest_insns();
+        (last.next(), last.pc, done as usize)
+    }
+
+    /// Account for each block a chain left (`trail`, from the block at arena index `k` at
+    /// `pc`, in privilege `prv`), whole, for a transfer (or its end) to the next. Out of line,
+    /// as a chain's blocks are many: the loop gets the registers to itself.
+    #[inline(never)]
+    fn account_trail(
+        &mut self,
+        arena: &[Insn],
+        (mut k, mut pc): (usize, u64),
+        trail: &[TrailStep],
+        prv: Priv,
+    ) {
+        let fast = self.mode.fast_blocks();
+        let mut lanes = 0u128;
+        for step in trail {
+            // SAFETY: the trail is of a chain in `arena`.
+            let e = unsafe { step.end_in(arena) };
+            if fast && e.wd == crate::events::FAST_BLOCK {
+                // As `Machine::account_block`, summed here.
+                lanes = lanes.wrapping_add(self.block_lanes(e, pc, step.pc));
+            } else {
+                self.account_left_block(arena, k, step, pc, prv);
+            }
+            (k, pc) = (step.next(), step.pc);
+        }
         self.lanes = self.lanes.wrapping_add(lanes);
-        (k, pc, done)
+    }
+
+    /// [`Machine::account_trail`] for a block that is not a fast one: at arena index `k`, at
+    /// `pc`, left at `step`.
+    #[cold]
+    #[inline(never)]
+    fn account_left_block(
+        &mut self,
+        arena: &[Insn],
+        k: usize,
+        step: &TrailStep,
+        pc: u64,
+        prv: Priv,
+    ) {
+        // Without the models (which do not chain): no LCOFI to take here.
+        let end = step.end();
+        self.account_run(arena, k, end - k, pc, step.pc, prv, true);
     }
 
     /// Traced, for a sink that takes runs of simple instructions: run the chain of them from

@@ -521,7 +521,7 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     rest: u64,
 ) -> u64 {
     if TR {
-        m.sched.trail.push(end.k(), l.k(), r);
+        m.sched.trail.push(end.0, l.0, r, rest);
     }
     // The whole block fits the budget: its handlers do not count.
     debug_assert!(
