@@ -196,10 +196,10 @@ impl<'a> Run<'a> {
 }
 
 /// Runs that a chain of blocks retired one after the other, in one privilege, with one satp
-/// and mtime: each but the last a whole block left by a transfer (or its end) to the next
-/// run's first instruction. What a chain that leaves a trail ([`crate::run::Trail`]) hands a
+/// and mtime: each a whole block, left by a transfer (or its end) to the next block's first
+/// instruction. What a chain that leaves a trail of the blocks it enters hands a
 /// [`Detail::Runs`] sink at once ([`Sink::blocks`]), so that a sink can take them in one
-/// loop.
+/// loop; the part of the block the chain ended in follows as a [`Run`] of its own.
 #[derive(Clone, Copy)]
 pub struct Blocks<'a> {
     arena: &'a [Insn],
@@ -265,8 +265,8 @@ impl<'a> Blocks<'a> {
         }
     }
 
-    /// Each run's pc, the pc after it, and the entry after its instructions (see
-    /// [`Run::end`]; each is its block's end marker, as every run is a whole block), in
+    /// Each run's pc, the pc after it, and the entry after its instructions (`Run::end`:
+    /// each is its block's end marker, as every run is a whole block), in
     /// order: what a sink that wants only each block's summary reads, without the runs'
     /// instructions.
     #[inline(always)]
