@@ -331,10 +331,11 @@ mod tests {
 /// The type of a retired instruction block's last instruction, as the ingress port reports it
 /// (E-Trace "Instruction Type" `itype` encoding; N-Trace table 2). Control Transfer Records
 /// use the same codes for their TYPE field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Itype {
     /// None of the others.
+    #[default]
     None = 0,
     Exception = 1,
     Interrupt = 2,

@@ -93,6 +93,8 @@ pub(crate) struct Scheduler {
     /// The blocks the running chain entered after its first, when the run loop must account
     /// for each block or report it to the sink (the handlers' `TR` tables).
     pub trail: Trail,
+    /// The type of the transfer a handler of the CTR tables hands to `exec::ctr_done`.
+    pub ctr_ty: arch::Itype,
 }
 
 /// One block a chain entered: it left the block whose end marker is at arena index `end()` by

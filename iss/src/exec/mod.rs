@@ -584,7 +584,9 @@ fn stop_chain<const END: bool>(m: &mut Machine, r: u64, rest: u64) -> u64 {
 /// Finish the handler of jump or branch `a[k]` to `target` (its fall-through when not taken)
 /// when CTR could not simply note it ([`Machine::chain_transfer_noted`]): tell CTR, then go
 /// on as [`done`]. Out of line and called in tail position, so that the handler's common path
-/// makes no call (and saves no registers).
+/// makes no call (and saves no registers). The transfer's type comes in `sched.ctr_ty`: with
+/// it as a seventh argument, which the calling convention passes on the stack, the call is
+/// not a tail call, and every handler of the CTR tables saved registers on entry.
 #[inline(never)]
 unsafe fn ctr_done<
     const REC: bool,
@@ -599,8 +601,8 @@ unsafe fn ctr_done<
     pc: u64,
     left: Lim,
     target: u64,
-    ty: arch::Itype,
 ) -> u64 {
+    let ty = m.sched.ctr_ty;
     m.chain_transfer(pc, target, ty, left.count(k));
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, target)
 }
@@ -612,7 +614,8 @@ macro_rules! tell_ctr {
         if CTR {
             let ty = $ty;
             if !$m.chain_transfer_noted($pc, $target, ty, $left.count($k)) {
-                return ctr_done::<REC, CTR, FX, I32, TR>($m, $a, $k, $pc, $left, $target, ty);
+                $m.sched.ctr_ty = ty;
+                return ctr_done::<REC, CTR, FX, I32, TR>($m, $a, $k, $pc, $left, $target);
             }
         }
     };
