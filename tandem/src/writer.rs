@@ -1725,6 +1725,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             None => rec,
         };
         if let (true, Some(v)) = (self.open, v) {
+            // The group may have ended past CHUNK, where an event has not MAX_EVENT bytes of
+            // room: what is written goes to the writer thread first, and the group goes on
+            // in the next buffer (a CSR instruction's group has no privilege byte to patch).
+            debug_assert!(self.open_priv_pos.is_none());
+            self.reserve();
             let pos = self.pos;
             let mut o = Out::new(&mut self.buf[pos..], &self.enc, &mut self.track);
             o.csr_write(c, v);
