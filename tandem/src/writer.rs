@@ -422,12 +422,16 @@ impl Cursor {
             let opcode = INSN16 as u64 + (d.len >> 2) as u64;
             self.put(opcode | (d.bits as u64) << 8, d.len as usize + 1);
             // x[rd] (not x0) or f[rd]: `04`, GPR_ADDR + rd (+ 32 for an FPR), the value.
+            // (Shape::FREG is 8: `freg << 10` is 32 << 8.)
             let freg = (shape & Shape::FREG) as u64;
-            let addr = GPR_ADDR as u64 + (d.rd & 31) as u64 + (freg << 2);
-            let rd = (shape & Shape::WRITES_RD != 0) & ((d.rd != 0) | (freg != 0));
-            self.at(0, FULL_REG as u64 | addr << 8);
+            let rd = (d.rd & 31) as u64;
+            self.at(
+                0,
+                FULL_REG as u64 | (GPR_ADDR as u64 + rd) << 8 | freg << 10,
+            );
             self.at(3, fx.value);
-            self.skip(11 * rd as usize);
+            let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) != 0) as u64;
+            self.skip(11 * writes as usize);
             // The fflags an FP operation raised.
             if (shape & Shape::FFLAGS != 0) && (fx.mem_value != u64::MAX) && l.fflags {
                 self.put(FULL_REG as u64 | (FFLAGS as u64) << 8, 3);
