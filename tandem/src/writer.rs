@@ -358,7 +358,9 @@ impl Track {
 struct Cursor(*mut u8);
 
 impl Cursor {
-    /// Store the 8 bytes of `v`, little-endian, `off` bytes on.
+    /// Store the 8 bytes of `v`, little-endian, `off` bytes on. (An element of fewer bytes
+    /// is stored so too: the bytes past it are overwritten by the next element or are past
+    /// the stream's end.)
     ///
     /// # Safety
     /// The buffer has `off + 8` bytes from the cursor.
@@ -374,25 +376,12 @@ impl Cursor {
         self.0 = unsafe { self.0.add(k) };
     }
 
-    /// Store the low `k` bytes of `v`, little-endian (and the rest of its 8, which the
-    /// next stores overwrite or which are past the stream's end), and move past them.
-    ///
-    /// # Safety
-    /// The buffer has 8 bytes from the cursor.
-    #[inline(always)]
-    unsafe fn put(&mut self, v: u64, k: usize) {
-        unsafe {
-            self.at(0, v);
-            self.skip(k);
-        }
-    }
-
     /// The group of `d` at `pc`, which left `fx` and went on at `next`, as
     /// [`TandemWriter::plain`] writes its record in layout `l`; false, having written
     /// nothing, for an access to a word the HTIF host may have written (`htif`).
     /// x\[rd\], which some instructions write and others not, and among accesses a store's
-    /// data are stored always and kept or not by how far the cursor moves: no branch on
-    /// them.
+    /// data are stored always and kept or not by how far the group's end moves: no branch
+    /// on them.
     ///
     /// # Safety
     /// The buffer has [`MAX_PLAIN`] bytes from the cursor.
@@ -411,50 +400,61 @@ impl Cursor {
         if shape & Shape::ACCESS != 0 && htif.hit(fx.paddr) {
             return false;
         }
+        // The elements are stored at offsets from the group's start, and the cursor moves
+        // once, at the end: its move from group to group is one addition (the offsets are
+        // summed beside it), not a chain of one per element.
+        let mut o;
         unsafe {
             if l.incr_pc && next == pc.wrapping_add(d.len as u64) {
-                self.put(HEAD | (INCR_PC as u64) << 16, 3);
+                self.at(0, HEAD | (INCR_PC as u64) << 16);
+                o = 3;
             } else {
-                self.put(HEAD | (ADDL_STATE as u64) << 16 | (ADDL_PC as u64) << 24, 4);
-                self.put(next, 8);
+                self.at(0, HEAD | (ADDL_STATE as u64) << 16 | (ADDL_PC as u64) << 24);
+                self.at(4, next);
+                o = 12;
             }
             // INSN16 (3 bytes) or INSN32 (5 bytes).
             let opcode = INSN16 as u64 + (d.len >> 2) as u64;
-            self.put(opcode | (d.bits as u64) << 8, d.len as usize + 1);
+            self.at(o, opcode | (d.bits as u64) << 8);
+            o += d.len as usize + 1;
             // x[rd] (not x0) or f[rd]: `04`, GPR_ADDR + rd (+ 32 for an FPR), the value.
             // (Shape::FREG is 8: `freg << 10` is 32 << 8.)
             let freg = (shape & Shape::FREG) as u64;
             let rd = (d.rd & 31) as u64;
             self.at(
-                0,
+                o,
                 FULL_REG as u64 | (GPR_ADDR as u64 + rd) << 8 | freg << 10,
             );
-            self.at(3, fx.value);
+            self.at(o + 3, fx.value);
             let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) != 0) as u64;
-            self.skip(11 * writes as usize);
+            o += 11 * writes as usize;
             // The fflags an FP operation raised.
             if (shape & Shape::FFLAGS != 0) && (fx.mem_value != u64::MAX) && l.fflags {
-                self.put(FULL_REG as u64 | (FFLAGS as u64) << 8, 3);
-                self.put(fx.mem_value, 8);
+                self.at(o, FULL_REG as u64 | (FFLAGS as u64) << 8);
+                self.at(o + 3, fx.mem_value);
+                o += 11;
             }
             if shape & Shape::ACCESS != 0 {
                 let log_size = shape >> Shape::SIZE_SHIFT;
                 if l.store_data {
                     let store = shape & Shape::STORE != 0;
                     let id = ADDL_DATA8 + log_size;
-                    self.at(0, ADDL_STATE as u64 | (id as u64) << 8);
-                    self.at(2, fx.mem_value);
-                    self.skip(store as usize * (2 + (1 << log_size)));
+                    self.at(o, ADDL_STATE as u64 | (id as u64) << 8);
+                    self.at(o + 2, fx.mem_value);
+                    o += store as usize * (2 + (1 << log_size));
                 }
                 if l.eaddr {
-                    self.put(ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8, 2);
-                    self.put(fx.vaddr, 8);
+                    self.at(o, ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8);
+                    self.at(o + 2, fx.vaddr);
+                    o += 10;
                 }
                 if l.paddr {
-                    self.put(ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8, 2);
-                    self.put(fx.paddr, 8);
+                    self.at(o, ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8);
+                    self.at(o + 2, fx.paddr);
+                    o += 10;
                 }
             }
+            self.skip(o);
         }
         true
     }
