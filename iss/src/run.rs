@@ -1114,6 +1114,17 @@ impl Machine {
         sink: &mut S,
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let left = self.sched.budget;
+        // The handlers do not count the budget (`exec::Lim`): the rest of the block must fit
+        // in it, else a copy cut to it runs.
+        if left < MAX_BLOCK as u64 {
+            let len = arena[k..]
+                .iter()
+                .position(|d| d.op == Op::NotDecoded)
+                .expect("a block ends with an end marker");
+            if len as u64 > left {
+                return self.run_simple_cut(arena, k, pc, block_start, sink);
+            }
+        }
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
         // SAFETY: as in `run_block`: `arena[k]` is checked; the block ends with an end marker.
         // (These handlers do not chain from block to block: an instruction's effect is kept
@@ -1123,6 +1134,13 @@ impl Machine {
             let bpc = pc.wrapping_sub(d.block_off());
             let left = Lim::new(Ix::new(k), left);
             self.tables[2][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
+        };
+        // A chain that used the budget up reached its block's (or cut's) end marker: it ends
+        // at the next pc (hart.pc), as at a budget end after any instruction.
+        let npc = if npc == DECODE && self.sched.budget == 0 {
+            self.hart.pc
+        } else {
+            npc
         };
         // Retired in the chain: all but one that raised an exception or must be built.
         let n = (left - self.sched.budget) as usize;
@@ -1161,6 +1179,30 @@ impl Machine {
         // SERIALIZE, REFETCH, WFI: retired, in the run.
         let e = self.finish_unusual(d, self.hart.pc, npc, false, sink);
         ControlFlow::Break(BlockEnd::End(after_lcofi(e, lcofi)))
+    }
+
+    /// [`Machine::run_simple`] for the first instructions of the block at `arena[k]`, at
+    /// `pc`, as many as the budget (less than the block's length) allows: from a copy of them
+    /// whose end marker says where the block goes on, as [`Machine::run_cut`] runs them
+    /// untraced. `Continue` names the instruction in `arena`.
+    #[cold]
+    #[inline(never)]
+    fn run_simple_cut<S: Sink>(
+        &mut self,
+        arena: &[Insn],
+        k: usize,
+        pc: u64,
+        block_start: bool,
+        sink: &mut S,
+    ) -> ControlFlow<BlockEnd, (usize, u64)> {
+        let n = self.sched.budget as usize;
+        let mut cut = [Insn::NOT_DECODED; MAX_BLOCK];
+        cut[..n].copy_from_slice(&arena[k..k + n]);
+        cut[n] = Insn::cut_end(arena[k + n].insn_off());
+        match self.run_simple(&cut[..=n], 0, pc, block_start, sink) {
+            ControlFlow::Continue((i, pc)) => ControlFlow::Continue((k + i, pc)),
+            end => end,
+        }
     }
 
     /// How the block ends after a chain that returned `npc` (`lcofi`: an LCOFI must be taken

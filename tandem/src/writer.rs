@@ -37,7 +37,7 @@ use iss::csr::{
 use iss::insn::{Insn, Op};
 use iss::ops::{AmoOp, Atomic};
 use iss::record::{
-    At, MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
+    At, Effect, MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
 };
 use iss::stage::{Inbox, Stage};
 use iss::{Cause, Exception, Stop};
@@ -54,6 +54,11 @@ type Chunk = (Vec<u8>, usize);
 const MAX_EVENT: usize = 2048;
 /// fcsr, the register the spec's example ORs new exception flags into.
 const FCSR: u16 = 0x003;
+/// Most bytes [`TandemWriter::plain_run`] stores for one instruction's group: end and begin
+/// group (2), the next pc (10), the instruction (5), x\[rd\] or f\[rd\] (11), fflags (11),
+/// store data (10), effective and physical addresses (10 each), and the bytes the last
+/// 8-byte store writes past them (8).
+const MAX_PLAIN: usize = 2 + 10 + 5 + 11 + 11 + 10 + 10 + 10 + 8;
 
 /// The hart's state when the writer starts: what incremental updates and the program image
 /// need.
@@ -230,16 +235,49 @@ struct Enc {
     /// instruction's group present, 64-bit registers and addresses, nothing followed and no
     /// extras.
     plain: bool,
-    /// fflags writes are written out (full; incremental settings are not plain).
-    fflags_out: bool,
     /// [`Style::FluteStrict`]: Flute's rules, record kind by record kind
     /// ([`Out::strict_instruction`]), and mip's changes.
     strict: bool,
+    /// The settings the plain path tests, and whether they are [`PlainLayout::FLUTE`].
+    layout: PlainLayout,
+    flute_plain: bool,
+}
+
+/// The settings among [`Enc::plain`]'s that change a plain group's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PlainLayout {
+    /// Increment pc (opcode 3) for a sequential instruction.
+    incr_pc: bool,
+    store_data: bool,
+    /// Effective and physical addresses.
+    eaddr: bool,
+    paddr: bool,
+    /// fflags writes are written out (full; incremental settings are not plain).
+    fflags: bool,
+}
+
+impl PlainLayout {
+    /// [`WriterConfig::flute`]'s: the full next pc, store data, effective addresses and
+    /// fflags.
+    const FLUTE: PlainLayout = PlainLayout {
+        incr_pc: false,
+        store_data: true,
+        eaddr: true,
+        paddr: false,
+        fflags: true,
+    };
 }
 
 impl Enc {
     fn new(cfg: WriterConfig) -> Enc {
         let o = &cfg.omit;
+        let layout = PlainLayout {
+            incr_pc: cfg.pc == PcMode::Increment,
+            store_data: cfg.store_data && !o.store_data,
+            eaddr: cfg.eaddr && !o.eaddr,
+            paddr: cfg.paddr,
+            fflags: !o.csr && !o.csrs.contains(&FFLAGS),
+        };
         Enc {
             xb: cfg.params.xbytes(),
             fb: cfg.params.fbytes(),
@@ -274,8 +312,9 @@ impl Enc {
                 && cfg.params.xbytes() == 8
                 && cfg.params.fbytes() == 8
                 && cfg.params.mbytes() == 8,
-            fflags_out: !o.csr && !o.csrs.contains(&FFLAGS),
             strict: cfg.style == Style::FluteStrict,
+            layout,
+            flute_plain: layout == PlainLayout::FLUTE,
             cfg,
         }
     }
@@ -311,6 +350,113 @@ impl Track {
                 _ => {}
             },
         }
+    }
+}
+
+/// Where [`TandemWriter::plain_run`] writes: a pointer into the buffer, which the caller
+/// checked has room for what is written through it.
+struct Cursor(*mut u8);
+
+impl Cursor {
+    /// Store the 8 bytes of `v`, little-endian, `off` bytes on. (An element of fewer bytes
+    /// is stored so too: the bytes past it are overwritten by the next element or are past
+    /// the stream's end.)
+    ///
+    /// # Safety
+    /// The buffer has `off + 8` bytes from the cursor.
+    #[inline(always)]
+    unsafe fn at(&mut self, off: usize, v: u64) {
+        unsafe { (self.0.add(off) as *mut [u8; 8]).write_unaligned(v.to_le_bytes()) };
+    }
+
+    /// # Safety
+    /// The buffer has `k` bytes from the cursor.
+    #[inline(always)]
+    unsafe fn skip(&mut self, k: usize) {
+        self.0 = unsafe { self.0.add(k) };
+    }
+
+    /// The group of `d` at `pc`, which left `fx` and went on at `next`, as
+    /// [`TandemWriter::plain`] writes its record in layout `l`; false, having written
+    /// nothing, for an access to a word the HTIF host may have written (`htif`).
+    /// x\[rd\], which some instructions write and others not, and among accesses a store's
+    /// data are stored always and kept or not by how far the group's end moves: no branch
+    /// on them.
+    ///
+    /// # Safety
+    /// The buffer has [`MAX_PLAIN`] bytes from the cursor.
+    #[inline(always)]
+    unsafe fn plain_group(
+        &mut self,
+        l: PlainLayout,
+        htif: &HtifWatch,
+        d: &Insn,
+        fx: &Effect,
+        pc: u64,
+        next: u64,
+    ) -> bool {
+        const HEAD: u64 = END_GROUP as u64 | (BEGIN_GROUP as u64) << 8;
+        let shape = SHAPE_BITS[d.op as usize];
+        if shape & Shape::ACCESS != 0 && htif.hit(fx.paddr) {
+            return false;
+        }
+        // The elements are stored at offsets from the group's start, and the cursor moves
+        // once, at the end: its move from group to group is one addition (the offsets are
+        // summed beside it), not a chain of one per element.
+        let mut o;
+        unsafe {
+            if l.incr_pc && next == pc.wrapping_add(d.len as u64) {
+                self.at(0, HEAD | (INCR_PC as u64) << 16);
+                o = 3;
+            } else {
+                self.at(0, HEAD | (ADDL_STATE as u64) << 16 | (ADDL_PC as u64) << 24);
+                self.at(4, next);
+                o = 12;
+            }
+            // INSN16 (3 bytes) or INSN32 (5 bytes).
+            let opcode = INSN16 as u64 + (d.len >> 2) as u64;
+            self.at(o, opcode | (d.bits as u64) << 8);
+            o += d.len as usize + 1;
+            // x[rd] (not x0) or f[rd]: `04`, GPR_ADDR + rd (+ 32 for an FPR), the value.
+            // (Shape::FREG is 8: `freg << 10` is 32 << 8.)
+            let freg = (shape & Shape::FREG) as u64;
+            let rd = (d.rd & 31) as u64;
+            self.at(
+                o,
+                FULL_REG as u64 | (GPR_ADDR as u64 + rd) << 8 | freg << 10,
+            );
+            self.at(o + 3, fx.value);
+            let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) != 0) as u64;
+            o += 11 * writes as usize;
+            // The fflags an FP operation raised.
+            if (shape & Shape::FFLAGS != 0) && (fx.mem_value != u64::MAX) && l.fflags {
+                self.at(o, FULL_REG as u64 | (FFLAGS as u64) << 8);
+                self.at(o + 3, fx.mem_value);
+                o += 11;
+            }
+            if shape & Shape::ACCESS != 0 {
+                let log_size = shape >> Shape::SIZE_SHIFT;
+                if l.store_data {
+                    let store = shape & Shape::STORE != 0;
+                    let id = ADDL_DATA8 + log_size;
+                    self.at(o, ADDL_STATE as u64 | (id as u64) << 8);
+                    self.at(o + 2, fx.mem_value);
+                    o += store as usize * (2 + (1 << log_size));
+                }
+                if l.eaddr {
+                    self.at(o, ADDL_STATE as u64 | (ADDL_EADDR as u64) << 8);
+                    self.at(o + 2, fx.vaddr);
+                    o += 10;
+                }
+                if l.paddr {
+                    self.at(o, ADDL_STATE as u64 | (ADDL_PADDR as u64) << 8);
+                    self.at(o + 2, fx.paddr);
+                    o += 10;
+                }
+            }
+            self.skip(o);
+        }
+        true
     }
 }
 
@@ -1340,7 +1486,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
                     reg: Reg::Csr(_), ..
                 } => return false,
             }
-            if fflags & e.fflags_out {
+            if fflags & e.layout.fflags {
                 o.full_reg(FFLAGS, r.writes[1].value, 8);
             }
         }
@@ -1366,72 +1512,85 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
 
     /// A run of simple instructions ([`SimpleRun`]): each one's group as
     /// [`TandemWriter::plain`] writes it, from the instruction and its effect, without a
-    /// record; through its record and [`TandemWriter::retired`] where the plain path would
-    /// not take it.
+    /// record ([`TandemWriter::plain_run`]); through its record and
+    /// [`TandemWriter::retired`] where the plain path would not take it.
     #[inline(always)]
     fn simple(&mut self, run: &SimpleRun) {
-        if !self.fast | (run.prv as u8 != self.cur_priv) {
+        let n = run.insns.len();
+        // Room for every group of the run: no test per instruction (a run near the end of
+        // the buffer, once per CHUNK bytes, goes the general way).
+        if !self.fast | (run.prv as u8 != self.cur_priv) | (self.pos + n * MAX_PLAIN > CHUNK) {
             return self.simple_general(run);
         }
-        let fflags_out = self.enc.fflags_out;
-        let n = run.insns.len();
-        let (insns, effects) = (run.insns, &run.effects[..n]);
-        let mut pc = run.pc;
-        let mut pos = self.pos;
-        let mut buf = self.buf.as_mut_ptr();
-        let mut plain = 0;
-        for i in 0..n {
-            let (d, fx) = (&insns[i], &effects[i]);
-            let next = if i + 1 == n {
-                run.next_pc
-            } else {
-                pc.wrapping_add(d.len as u64)
-            };
-            let shape = SHAPE_BITS[d.op as usize];
-            let access = shape & Shape::ACCESS != 0;
-            if (pos >= CHUNK) || (access && self.htif.hit(fx.paddr)) {
-                (self.pos, self.plain_groups) = (pos, self.plain_groups + plain);
-                plain = 0;
-                self.simple_one(run, i, pc);
-                // (It may have handed the buffer over.)
-                (pos, buf) = (self.pos, self.buf.as_mut_ptr());
-                pc = next;
-                continue;
-            }
-            // SAFETY: `buf` is `self.buf`'s, which has MAX_EVENT bytes past `pos < CHUNK`.
-            let room = unsafe { std::slice::from_raw_parts_mut(buf.add(pos), MAX_EVENT) };
-            let mut o = Out::new(room, &self.enc, &mut self.track);
-            o.plain_head(d, pc, next);
-            // x[rd] (not x0) or f[rd], then the fflags an FP operation raised.
-            let freg = shape & Shape::FREG != 0;
-            if (shape & Shape::WRITES_RD != 0) & ((d.rd != 0) | freg) {
-                let addr = GPR_ADDR + ((freg as u16) << 5) + (d.rd & 31) as u16;
-                o.full_reg(addr, fx.value, 8);
-            }
-            if (shape & Shape::FFLAGS != 0) && fx.mem_value != u64::MAX && fflags_out {
-                o.full_reg(FFLAGS, fx.mem_value, 8);
-            }
-            if access {
-                let store = shape & Shape::STORE != 0;
-                let size = 1 << (shape >> Shape::SIZE_SHIFT);
-                o.plain_access(store, size, fx.mem_value, fx.vaddr, fx.paddr);
-            }
-            pos += o.n;
-            plain += 1;
-            pc = next;
-        }
-        self.pos = pos;
+        let done = if self.enc.flute_plain {
+            self.plain_run::<true>(run)
+        } else {
+            self.plain_run::<false>(run)
+        };
         self.open_priv_pos = None;
-        self.plain_groups += plain;
+        self.plain_groups += done as u64;
+        if done < n {
+            self.simple_rest(run, done);
+        }
     }
 
-    /// Instruction `i` of `run`, at `pc`, through its record.
+    /// The groups of `run`'s instructions, as [`TandemWriter::plain`] writes their records,
+    /// up to the first access to a word the HTIF host may have written (whose group needs
+    /// the general path). `FLUTE`: the settings are [`PlainLayout::FLUTE`] (constants here,
+    /// not flags tested per instruction). Returns how many it wrote.
+    ///
+    /// The caller checked that the buffer has `MAX_PLAIN` bytes per instruction free.
+    /// Elements that some instructions have and others not (x\[rd\], store data) are
+    /// stored always and kept or not by how far the cursor moves: no branch on them.
+    #[inline(always)]
+    fn plain_run<const FLUTE: bool>(&mut self, run: &SimpleRun) -> usize {
+        let l = if FLUTE {
+            PlainLayout::FLUTE
+        } else {
+            self.enc.layout
+        };
+        let htif = &self.htif;
+        let n = run.insns.len();
+        let (insns, effects) = (run.insns, &run.effects[..n]);
+        let base = self.buf.as_mut_ptr();
+        // SAFETY: `pos + n * MAX_PLAIN <= CHUNK` (the caller) and the buffer is longer.
+        let mut c = Cursor(unsafe { base.add(self.pos) });
+        // Each instruction but the last goes on in straight line. (SAFETY: a group stores
+        // at most MAX_PLAIN bytes from its start, counting the 8 bytes each store writes;
+        // the caller checked the room for n of them.)
+        let mut pc = run.pc;
+        let mut i = 0;
+        while i + 1 < n {
+            let next = pc.wrapping_add(insns[i].len as u64);
+            if !unsafe { c.plain_group(l, htif, &insns[i], &effects[i], pc, next) } {
+                break;
+            }
+            (pc, i) = (next, i + 1);
+        }
+        if i + 1 == n && unsafe { c.plain_group(l, htif, &insns[i], &effects[i], pc, run.next_pc) }
+        {
+            i = n;
+        }
+        // SAFETY: `c` moved forward from `base` within the buffer.
+        self.pos = unsafe { c.0.offset_from(base) } as usize;
+        i
+    }
+
+    /// The instructions of `run` from `i` on, through their records ([`TandemWriter::plain`]
+    /// takes those it can).
     #[cold]
     #[inline(never)]
-    fn simple_one(&mut self, run: &SimpleRun, i: usize, pc: u64) {
+    fn simple_rest(&mut self, run: &SimpleRun, i: usize) {
+        let mut pc = run.pc;
+        for d in &run.insns[..i] {
+            pc = pc.wrapping_add(d.len as u64);
+        }
         let mut r = Retired::default();
-        run.record(i, pc, &mut r);
-        self.retired(&r);
+        for j in i..run.insns.len() {
+            run.record(j, pc, &mut r);
+            self.retired(&r);
+            pc = r.next_pc;
+        }
     }
 
     /// A run the plain path does not write (other settings, another privilege): each
@@ -1570,6 +1729,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
             None => rec,
         };
         if let (true, Some(v)) = (self.open, v) {
+            // The group may have ended past CHUNK, where an event has not MAX_EVENT bytes of
+            // room: what is written goes to the writer thread first, and the group goes on
+            // in the next buffer (a CSR instruction's group has no privilege byte to patch).
+            debug_assert!(self.open_priv_pos.is_none());
+            self.reserve();
             let pos = self.pos;
             let mut o = Out::new(&mut self.buf[pos..], &self.enc, &mut self.track);
             o.csr_write(c, v);

@@ -372,6 +372,33 @@ fn csrrx() {
     );
 }
 
+/// A CSR instruction's element comes after its group was written (when the hart is seen
+/// next): the group may have ended past the writer's 1 MiB buffer, the element still follows
+/// it (it once panicked there).
+#[test]
+fn csr_elements_across_buffers() {
+    // csrrw a0,mscratch,a1, 39 bytes a group: groups end past each MiB boundary.
+    let n = 60_000;
+    let events = (0..n)
+        .map(|i| {
+            let r = rec(0x3405_9573, &[(Reg::X(10), i), (Reg::Csr(MSCRATCH), i + 1)]);
+            Ev::Insn(r, Some((MSCRATCH, i + 1)))
+        })
+        .collect();
+    let mut want = Vec::new();
+    for i in 0..n {
+        want.extend(group(&[
+            pc(PC + 4),
+            insn(0x3405_9573),
+            x(10, i),
+            reg(MSCRATCH, i + 1),
+        ]));
+    }
+    let got = strict(events, Priv::M);
+    assert!(got.len() > 2 << 20);
+    assert!(got == want, "the streams differ");
+}
+
 /// `F_FRD` and `F_GRD` (35c72be): rd, then fflags (the whole value) and mstatus, always,
 /// though neither changed; x0 as rd is left out.
 #[test]

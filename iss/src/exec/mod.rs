@@ -84,8 +84,9 @@ const INSN: u64 = std::mem::size_of::<Insn>() as u64;
 /// loop starts a chain only in a block that fits its budget, running the part of a block that
 /// a short budget allows from a copy cut to it (`Machine::run_block`). A block's end marker
 /// may be reached with no budget left: it retires nothing. The record (`REC`) handlers return
-/// after every instruction, and those of simple runs (`FX`) count as they chain within a
-/// block.
+/// after every instruction; those of simple runs (`FX`) chain within a block without
+/// counting either, the run loop starting them where the rest of the block fits (or in a
+/// copy cut to the budget, `Machine::run_simple`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lim(u64);
 
@@ -310,12 +311,13 @@ pub(crate) unsafe fn done<
             let d = at(a, k.next());
             return chain_handlers(CTR, I32, TR)[d.op as usize](m, a, k.next(), bpc, left);
         }
-        let rest = left.count(k) - 1;
-        if FX && rest != 0 {
+        if FX {
+            // The rest of the block fits in the budget (`Machine::run_simple`): go on without
+            // counting, to the block's end marker at the latest.
             let d = at(a, k.next());
             return fx_handlers(CTR, I32)[d.op as usize](m, a, k.next(), bpc, left);
         }
-        m.sched.budget = rest;
+        m.sched.budget = left.count(k) - 1;
         return r;
     }
     if !REC && !FX && r & 1 == 0 {
