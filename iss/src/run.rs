@@ -210,6 +210,17 @@ impl Scheduler {
     }
 }
 
+/// The first `n` instructions of the block at `arena[k]` (fewer than it has), followed by an
+/// end marker that says where the block goes on after them (`Insn::cut_end`), as an
+/// instruction run on its own has: what a budget shorter than the block runs.
+#[inline(always)]
+fn cut_block(arena: &[Insn], k: usize, n: usize) -> [Insn; MAX_BLOCK] {
+    let mut cut = [Insn::NOT_DECODED; MAX_BLOCK];
+    cut[..n].copy_from_slice(&arena[k..k + n]);
+    cut[n] = Insn::cut_end(arena[k + n].insn_off());
+    cut
+}
+
 /// The length of the block an instruction run on its own gets (`[insn, Insn::single_end]`).
 pub(crate) const LONE_BLOCK: usize = 2;
 
@@ -991,9 +1002,7 @@ impl Machine {
     #[inline(never)]
     fn run_cut<S: Sink>(&mut self, arena: &[Insn], k: usize, pc: u64, sink: &mut S) -> BlockEnd {
         let n = self.sched.budget as usize;
-        let mut cut = [Insn::NOT_DECODED; MAX_BLOCK];
-        cut[..n].copy_from_slice(&arena[k..k + n]);
-        cut[n] = Insn::cut_end(arena[k + n].insn_off());
+        let cut = cut_block(arena, k, n);
         let chain = (self.sched.chain_on, self.sched.links);
         self.chain_off(n + 1);
         let e = self.run_chain(&cut[..=n], 0, pc, sink);
@@ -1196,9 +1205,7 @@ impl Machine {
         sink: &mut S,
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let n = self.sched.budget as usize;
-        let mut cut = [Insn::NOT_DECODED; MAX_BLOCK];
-        cut[..n].copy_from_slice(&arena[k..k + n]);
-        cut[n] = Insn::cut_end(arena[k + n].insn_off());
+        let cut = cut_block(arena, k, n);
         match self.run_simple(&cut[..=n], 0, pc, block_start, sink) {
             ControlFlow::Continue((i, pc)) => ControlFlow::Continue((k + i, pc)),
             end => end,
