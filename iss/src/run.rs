@@ -852,14 +852,8 @@ impl Machine {
         if !S::DETAIL.records() {
             // A chain runs whole blocks (`exec::Lim`): a block longer than the budget left
             // runs cut to it.
-            if self.sched.budget < MAX_BLOCK as u64 {
-                let len = arena[k..]
-                    .iter()
-                    .position(|d| d.op == Op::NotDecoded)
-                    .expect("a block ends with an end marker");
-                if len as u64 > self.sched.budget {
-                    return self.run_cut(arena, k, pc, sink);
-                }
+            if self.past_budget(arena, k) {
+                return self.run_cut(arena, k, pc, sink);
             }
             return self.run_chain(arena, k, pc, sink);
         }
@@ -914,6 +908,20 @@ impl Machine {
             }
             let e = self.finish_unusual(d, pc, npc, true, sink);
             return BlockEnd::End(after_lcofi(e, lcofi));
+        }
+    }
+
+    /// The rest of the block from `arena[k]` is longer than the budget left, which the
+    /// chained handlers, as they do not count it (`exec::Lim`), need it to cover.
+    #[inline(always)]
+    fn past_budget(&self, arena: &[Insn], k: usize) -> bool {
+        let left = self.sched.budget;
+        left < MAX_BLOCK as u64 && {
+            let len = arena[k..]
+                .iter()
+                .position(|d| d.op == Op::NotDecoded)
+                .expect("a block ends with an end marker");
+            len as u64 > left
         }
     }
 
@@ -1122,18 +1130,12 @@ impl Machine {
         block_start: bool,
         sink: &mut S,
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
-        let left = self.sched.budget;
         // The handlers do not count the budget (`exec::Lim`): the rest of the block must fit
         // in it, else a copy cut to it runs.
-        if left < MAX_BLOCK as u64 {
-            let len = arena[k..]
-                .iter()
-                .position(|d| d.op == Op::NotDecoded)
-                .expect("a block ends with an end marker");
-            if len as u64 > left {
-                return self.run_simple_cut(arena, k, pc, block_start, sink);
-            }
+        if self.past_budget(arena, k) {
+            return self.run_simple_cut(arena, k, pc, block_start, sink);
         }
+        let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
         // SAFETY: as in `run_block`: `arena[k]` is checked; the block ends with an end marker.
         // (These handlers do not chain from block to block: an instruction's effect is kept
