@@ -644,9 +644,31 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
             self.run_summary(pc, contiguous, &last, bytes, prev_const, prv);
             return;
         }
-        let hw = self.make_room(bytes);
         let it = if contiguous { fall } else { taken };
         self.const_rd = None;
+        if !self.open && (it != 0 || !contiguous) && self.pulse == 0 && !self.ctype_pending {
+            // The usual run: it makes a beat of its own (no block is open, and it ends with a
+            // transfer), as `add_run` would build and close it.
+            self.next_prv = prv;
+            self.cur = Beat {
+                itype: it,
+                cause: 0,
+                tval: 0,
+                prv: prv as u8,
+                iaddr: pc,
+                iretire: bytes / 2,
+                ilastsize: (ev.last_len() == 4) as u8,
+                context: self.context,
+                ctype: 0,
+                time: self.time,
+                sijump: false,
+                trigger: 0,
+                ndata: 0,
+            };
+            self.finished();
+            return;
+        }
+        let hw = self.make_room(bytes);
         let run = (pc, hw, contiguous, ev.last_len());
         self.add_run(run, it, 0, false, prv);
     }
