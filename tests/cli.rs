@@ -1162,11 +1162,12 @@ fn bench_set_reports_traced_modes() {
             .collect();
         assert_eq!(row.len(), 7, "{row:?}");
         assert!(row[1].ends_with('x'), "{row:?}");
-        // Fractions of a run of 20000 instructions, which a thread's start dominates: on a
-        // loaded machine one can print as 0.00. What is checked is the table's shape.
+        // Fractions of a run of 20000 instructions, which a thread's start or a timer tick
+        // dominates: on a loaded machine one prints as 0.00 and another as 5.90 (seen in
+        // CI). What is checked is the table's shape: each a number, finite, not negative.
         for f in &row[2..] {
             let v: f64 = f.parse().unwrap_or_else(|_| panic!("{f} in {row:?}"));
-            assert!((0.0..5.0).contains(&v), "{row:?}");
+            assert!(v.is_finite() && v >= 0.0, "{row:?}");
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
