@@ -320,7 +320,12 @@ pub struct Encoder<W: Write> {
     trig_on: bool,
     /// The last beat's time (for messages not tied to an event).
     now: u64,
-    pub stats: EncoderStats,
+    /// What it produced so far, but for the messages by TCODE, which are in `tcodes` until
+    /// [`Encoder::finish`] hands the statistics over.
+    stats: EncoderStats,
+    /// Messages sent, by TCODE (a 6-bit field): counted here once per message rather than
+    /// in `stats.messages`' map.
+    tcodes: [u64; 64],
     error: Option<io::Error>,
 }
 
@@ -373,6 +378,7 @@ impl<W: Write> Encoder<W> {
             trig_on,
             now: 0,
             stats: EncoderStats::default(),
+            tcodes: [0; 64],
             error: None,
             cfg,
         })
@@ -444,7 +450,7 @@ impl<W: Write> Encoder<W> {
         if tstamp.is_some() {
             self.ts_last = time;
         }
-        *self.stats.messages.entry(m.body.tcode()).or_default() += 1;
+        self.tcodes[(m.body.tcode() & 63) as usize] += 1;
         self.stats.bytes += len;
         self.after_message(&m.body);
         if self.buf.len() >= 1 << 16 {
@@ -1217,6 +1223,11 @@ impl<W: Write> Encoder<W> {
             return Err(e);
         }
         self.out.flush()?;
+        for (t, &n) in self.tcodes.iter().enumerate() {
+            if n != 0 {
+                self.stats.messages.insert(t as u8, n);
+            }
+        }
         Ok((self.out, self.stats))
     }
 }

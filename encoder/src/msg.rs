@@ -238,8 +238,24 @@ pub static LAYOUTS: [Layout; 12] = [
 
 /// The layout of a TCODE.
 pub fn layout(tcode: u8) -> Option<&'static Layout> {
-    LAYOUTS.iter().find(|l| l.tcode == tcode)
+    match LAYOUT_OF.get(tcode as usize) {
+        Some(&i) if i != NO_LAYOUT => Some(&LAYOUTS[i as usize]),
+        _ => None,
+    }
 }
+
+/// [`LAYOUTS`]' index of each TCODE's layout ([`NO_LAYOUT`]: none), so that [`layout`], once
+/// per message encoded or parsed, does not search.
+static LAYOUT_OF: [u8; 64] = {
+    let mut t = [NO_LAYOUT; 64];
+    let mut i = 0;
+    while i < LAYOUTS.len() {
+        t[LAYOUTS[i].tcode as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+const NO_LAYOUT: u8 = u8::MAX;
 
 /// Whether field `i` of a layout is present, given the values of the fields before it:
 /// ResourceFull's HREPEAT only with RCODE 2, ProgTraceCorrelation's HIST only with CDF 1.
