@@ -742,6 +742,30 @@ fn wfi_forever() {
     expect_failure(&[&p], 125, &["WFI"]);
 }
 
+/// A timer whose compare value lies in the last quantum before mtime wraps (here its last
+/// value) wakes a `wfi`: mtime reaches its last value before it wraps, and the program runs
+/// on to its instruction limit. Time stepped over it, and the hart waited for ever, time
+/// going round, ignoring the limit.
+#[test]
+fn wfi_wakes_for_a_timer_just_before_mtime_wraps() {
+    let tmp = TempDir::new("wfi-wrap");
+    let code = [
+        rv::addi(rv::T2, 0, 0x80), // mie.MTIE
+        rv::csrrs(0, rv::MIE, rv::T2),
+        rv::lui(rv::T1, 0x2004),   // the CLINT's mtimecmp (hart 0)
+        rv::addi(rv::T0, 0, -1),   // u64::MAX
+        rv::sd(rv::T0, 0, rv::T1), // mtimecmp = u64::MAX
+        rv::WFI,
+        rv::jal(0, -4),
+    ];
+    let p = tmp.write("wfi.elf", &minimal_elf(&code));
+    expect_failure(
+        &[OsStr::new("--max-insns"), OsStr::new("1000"), p.as_os_str()],
+        124,
+        &["instruction limit"],
+    );
+}
+
 /// A sanity check of the encoders used to build the programs above.
 #[test]
 fn encoders() {

@@ -41,6 +41,19 @@ pub const TICKS_PER_QUANTUM: u64 = 50;
 /// Consecutive traps without a retired instruction that make a trap loop.
 pub const TRAP_LOOP_LIMIT: u32 = 1000;
 
+/// mtime `ticks` after `mtime`. It wraps, as the CLINT's counter does, but not past its last
+/// value: a quantum that would carry it over ends at `u64::MAX`, and the next one wraps. A
+/// tick of one passes through every value, so a timer whose compare value lies in the last
+/// quantum before the wrap must see mtime reach it: stepping over it left a hart that waits
+/// for that timer waiting for ever, time going round (`Machine::wait_for_interrupt`).
+fn tick(mtime: u64, ticks: u64) -> u64 {
+    match mtime.checked_add(ticks) {
+        Some(t) => t,
+        None if mtime != u64::MAX => u64::MAX,
+        None => ticks - 1,
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Scheduler {
     /// Steps left before the current chunk must stop (quantum end or instruction limit).
@@ -537,7 +550,7 @@ impl Machine {
     fn end_quantum(&mut self) -> Option<Stop> {
         self.sched.progress.store(self.now(), Ordering::Relaxed);
         let ticks = self.quantum_ticks();
-        self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(ticks);
+        self.bus.clint.mtime = tick(self.bus.clint.mtime, ticks);
         self.clint_changed();
         // Input for the UART's receive interrupt is looked for once a quantum, as time is.
         if self.bus.uart.rx_irq_enabled() {
@@ -558,7 +571,7 @@ impl Machine {
         self.hart.reservation = None;
         let next = (self.cur + 1) % self.parked.len();
         if next == 0 {
-            self.bus.clint.mtime = self.bus.clint.mtime.wrapping_add(TICKS_PER_QUANTUM);
+            self.bus.clint.mtime = tick(self.bus.clint.mtime, TICKS_PER_QUANTUM);
             if self.bus.uart.rx_irq_enabled() {
                 self.irq_update();
             }

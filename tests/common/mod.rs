@@ -430,6 +430,7 @@ pub mod rv {
         (csr << 20) | (rs1 << 15) | (2 << 12) | (rd << 7) | 0x73
     }
     pub const MSCRATCH: u32 = 0x340;
+    pub const MIE: u32 = 0x304;
     pub const WFI: u32 = 0x1050_0073;
     pub const T0: u32 = 5;
     pub const T1: u32 = 6;
