@@ -519,11 +519,12 @@ impl Verifier {
         let mut initial = Vec::new();
         for idx in 0..NREG {
             let mut f = 0u8;
-            // Views have no index of their own.
+            // Views (and hcontext, mcontext's other name) have no index of their own.
             let is_view = idx < 0x1000
                 && matches!(
                     idx as u16,
-                    SSTATUS | SIE | SIP | FCSR | CYCLE | INSTRET | HPMCOUNTER3..=HPMCOUNTER31
+                    SSTATUS | SIE | SIP | FCSR | CYCLE | INSTRET | HPMCOUNTER3
+                        ..=HPMCOUNTER31 | HCONTEXT
                 );
             if let (false, Some(v)) = (is_view, refhart::read(&self.m, idx)) {
                 f |= EXISTS;
