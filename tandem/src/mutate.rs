@@ -344,7 +344,7 @@ fn inject(
             Kind::RegValue => reg_value(m, w, rng),
             Kind::CsrValue => csr_value(m, w, rng, cfg),
             Kind::NextPc => next_pc(m, w, rng),
-            Kind::DroppedGroup => dropped(m, w),
+            Kind::DroppedGroup => dropped(m, w, cfg),
             Kind::StoreData | Kind::StoreAddr => store(kind, m, w, rng),
             Kind::Priv => privilege(m, w, rng),
             Kind::MissingTrapCsr => missing_trap_csr(m, w, rng, cfg),
@@ -535,7 +535,7 @@ fn self_jump(bits: u32, len: u8) -> bool {
     (len == 4 && bits == 0x0000_006f) || (len == 2 && bits & 0xffff == 0xa001)
 }
 
-fn dropped(m: &mut Machine, w: &mut W) -> Option<Option<Mutation>> {
+fn dropped(m: &mut Machine, w: &mut W, cfg: &WriterConfig) -> Option<Option<Mutation>> {
     if m.pending_interrupt().is_some() {
         // The next event is an interrupt: let it happen, then try again.
         let (_, f) = step(m, w);
@@ -549,18 +549,57 @@ fn dropped(m: &mut Machine, w: &mut W) -> Option<Option<Mutation>> {
         return Some(None);
     };
     m.set_pc(pc.wrapping_add(d.len as u64));
-    // The fault shows in the next group.
-    let (_, f) = step(m, w);
-    if f.rec.is_none() && f.trap.is_none() {
-        return None;
+    // The fault shows in the next group, unless the stream cannot show it there (see
+    // `same_as_skipped`): then at the first group that is not the one a correct core writes.
+    let pc_hidden = (cfg.pc == crate::config::PcMode::Increment || cfg.omit.pc) && !cfg.pc_paddr;
+    let mut shows = false;
+    for k in 0..HORIZON {
+        let (_, f) = step(m, w);
+        if f.rec.is_none() && f.trap.is_none() {
+            if k == 0 {
+                return None;
+            }
+            // The run ended with the stream still the same as a correct core's.
+            break;
+        }
+        feed(w, &f);
+        if !(pc_hidden && same_as_skipped(m, &f, d.bits, d.len)) {
+            shows = true;
+            break;
+        }
     }
-    feed(w, &f);
     Some(Some(Mutation {
         kind: Kind::DroppedGroup,
         group: last_group(w),
-        state_changing: !self_jump(d.bits, d.len),
+        state_changing: shows && !self_jump(d.bits, d.len),
         what: format!("skipped {:08x} at {pc:#x}", d.bits),
     }))
+}
+
+/// Whether the group of a step after a skipped instruction is the group a correct core writes
+/// in its place, in a stream that gives a sequential instruction's next pc as "increment"
+/// (or not at all): a core that skipped an instruction runs one instruction ahead of a
+/// correct one, from the same state but the pc. When the instruction it runs has the skipped
+/// one's bits (`bits`, `len`), retires with no trap, goes on to the next instruction, and
+/// has a result that does not depend on its pc (not `auipc`, not a jump; a branch only when
+/// not taken, and then it goes on the same from either pc), a correct core running the
+/// skipped instruction writes the same group: a stream the same as the correct one so far.
+/// (With a trigger armed, the correct core's pc might match where this one's does not: not
+/// assumed the same.) The fault shows at the first group where this is not so: the first
+/// other instruction (in a run of the same instruction, such as a `nop` sled, the one after
+/// the run), a trap, or a transfer.
+fn same_as_skipped(m: &Machine, f: &Full, bits: u32, len: u8) -> bool {
+    use iss::ops::Flow;
+    let Some(r) = retired_ok(f) else {
+        return false;
+    };
+    let flow = r.insn.op.facts().flow;
+    let word = |b: u32| if len == 2 { b & 0xffff } else { b };
+    r.insn.len == len
+        && word(r.insn.bits) == word(bits)
+        && r.next_pc == r.pc.wrapping_add(len as u64)
+        && matches!(flow, Flow::Straight | Flow::Constant | Flow::Branch)
+        && !m.hart.trig.armed
 }
 
 fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
@@ -999,5 +1038,78 @@ pub fn evaluate(
     if let Some(e) = &report.error {
         tally.false_reports += 1;
         tally.stray.push(format!("{path}: error {e}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Faults the mutation test once judged wrongly, or the verifier once reported wrongly:
+    //! each made as the test makes them, at a chosen place.
+
+    use super::*;
+    use crate::config::PcMode;
+    use crate::verify::{verify, VerifyConfig};
+
+    fn program(name: &str) -> Vec<u8> {
+        let path = format!("{}/../programs/bin/{name}.elf", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(path).expect("program")
+    }
+
+    /// A run of `elf` with its writer, stepped until `stop` holds before a step.
+    fn run_to(elf: &[u8], cfg: &WriterConfig, stop: impl Fn(&mut Machine) -> bool) -> (Machine, W) {
+        let (mut m, prog) = machine(elf, "test", HartConfig::default()).expect("machine");
+        let mut w = writer(&m, &prog, cfg, Vec::new()).expect("writer");
+        for _ in 0..100_000 {
+            if stop(&mut m) {
+                return (m, w);
+            }
+            let (_, f) = step(&mut m, &mut w);
+            feed(&mut w, &f);
+        }
+        panic!("never got there");
+    }
+
+    /// The groups the verifier reports in the stream, after running on for `more`.
+    fn reported(elf: &[u8], cfg: &WriterConfig, mut m: Machine, mut w: W, more: u64) -> Vec<u64> {
+        let limit = m.retired() + more;
+        crate::writer::run(&mut m, &mut w, Some(limit));
+        let (bytes, _) = w.finish(Some(m.hart.prv)).expect("stream");
+        let vcfg = VerifyConfig {
+            params: cfg.params,
+            max_mismatches: 0,
+            flute_strict: cfg.style == crate::config::Style::FluteStrict,
+            ..Default::default()
+        };
+        let r = verify(vcfg, Some((elf, "test")), &bytes[..]);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        r.mismatches.iter().map(|x| x.group).collect()
+    }
+
+    /// The first of three `nop`s (csr's, before it reads minstret) skipped: with full next
+    /// pcs the next group shows it (its pc); with increment pc the next two groups are a
+    /// correct core's (`nop`, `nop`), and it shows, and is reported, only at the third.
+    #[test]
+    fn a_nop_skipped_in_a_run_of_nops_shows_where_the_run_ends() {
+        let elf = program("csr");
+        let mut at = Vec::new();
+        for pc in [PcMode::Full, PcMode::Increment] {
+            let cfg = WriterConfig {
+                pc,
+                ..WriterConfig::flute()
+            };
+            let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+                let pc = m.hart.pc;
+                (0..3).all(|k| refhart::insn_at(m, pc + 4 * k) == Some((0x13, 4)))
+            });
+            let next = w.groups_written();
+            let mu = dropped(&mut m, &mut w, &cfg)
+                .flatten()
+                .expect("a nop skipped");
+            assert!(mu.state_changing, "{mu:?}");
+            assert_eq!(reported(&elf, &cfg, m, w, 200), [mu.group], "{pc:?}");
+            at.push((next, mu.group));
+        }
+        assert_eq!(at[0].0, at[0].1);
+        assert_eq!(at[1].1, at[1].0 + 2, "{at:?}");
     }
 }
