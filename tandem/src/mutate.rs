@@ -23,7 +23,7 @@ use crate::session::{machine, writer, HartConfig, SetupError};
 use crate::writer::TandemWriter;
 use arch::{Cause, Interrupt, Priv};
 use iss::csr::*;
-use iss::record::{MemKind, Reg, RegWrite, Retired, Shape, Sink, TrapRecord};
+use iss::record::{MemAccess, MemKind, Reg, RegWrite, Retired, Shape, Sink, TrapRecord};
 use iss::Detail;
 use iss::{Machine, StepOutcome, Stop};
 use serde::Serialize;
@@ -341,7 +341,7 @@ fn inject(
 ) -> Option<Mutation> {
     for _ in 0..64 {
         let r = match kind {
-            Kind::RegValue => reg_value(m, w, rng),
+            Kind::RegValue => reg_value(m, w, rng, cfg),
             Kind::CsrValue => csr_value(m, w, rng, cfg),
             Kind::NextPc => next_pc(m, w, rng),
             Kind::DroppedGroup => dropped(m, w, cfg),
@@ -391,9 +391,21 @@ fn retired_ok(f: &Full) -> Option<&Retired> {
         .filter(|r| r.exception.is_none() && f.trap.is_none())
 }
 
-fn reg_value(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
+fn reg_value(
+    m: &mut Machine,
+    w: &mut W,
+    rng: &mut Rng,
+    cfg: &WriterConfig,
+) -> Option<Option<Mutation>> {
     let bit = rng.range(0, 64);
-    step_with(
+    let strict = cfg.style == crate::config::Style::FluteStrict;
+    let mut pre = PreStore::default();
+    if strict {
+        predict_store(m, &mut pre);
+    }
+    // An SC that stored and says it failed (below).
+    let mut stored_sc: Option<MemAccess> = None;
+    let r = step_with(
         m,
         w,
         |m, f| {
@@ -403,7 +415,14 @@ fn reg_value(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutatio
                 .iter()
                 .rposition(|x| matches!(x.reg, Reg::X(1..) | Reg::F(_)))?;
             let reg = r.writes[i].reg;
-            let new = r.writes[i].value ^ (1 << bit);
+            let old = r.writes[i].value;
+            let new = old ^ (1 << bit);
+            if strict
+                && matches!(r.insn.op.facts().atomic, iss::ops::Atomic::Sc(_))
+                && (old, new) == (0, 1)
+            {
+                stored_sc = r.mem().iter().copied().find(|a| a.kind == MemKind::Store);
+            }
             let idx = refhart::record_idx(reg)?;
             refhart::write(m, idx, new);
             let rec = f.rec.as_mut()?;
@@ -415,7 +434,64 @@ fn reg_value(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutatio
             Some((true, format!("{reg:?} bit {bit}")))
         },
         Kind::RegValue,
-    )
+    );
+    match (r, stored_sc) {
+        (Some(Some(mu)), Some(a)) => Some(Some(sc_said_failed(m, w, mu, a, &pre))),
+        (r, _) => r,
+    }
+}
+
+/// An SC that stored (`a`; `pre`, the bytes before it) with rd 1 instead of 0, in a strict
+/// Flute stream. Its group is the one a correct core writes when its reservation is lost: rd
+/// 1, the failure code the hart writes, and rs2's value as the data element whether or not
+/// the SC stored (the strict style's AMO rule); an SC may fail at any time. So the fault
+/// shows only where the core reads those bytes: at the first instruction that loads any of
+/// them into a register (a plain load, LR or AMO; it reads the stored bytes where a correct
+/// core reads the old ones), if the SC changed them. A store to them first (or the end of
+/// the run) leaves it unseen. Runs the hart on to that instruction (or to a store to them,
+/// or for `HORIZON` instructions).
+fn sc_said_failed(
+    m: &mut Machine,
+    w: &mut W,
+    mut mu: Mutation,
+    a: MemAccess,
+    pre: &PreStore,
+) -> Mutation {
+    let changed: Vec<u64> = (0..a.size as u64)
+        .map(|i| a.paddr + i)
+        .filter(|&pa| pre.get(pa) != Some((a.value >> (8 * (pa - a.paddr))) as u8))
+        .collect();
+    mu.state_changing = false;
+    for _ in 0..HORIZON {
+        let (_, f) = step(m, w);
+        if f.rec.is_none() && f.trap.is_none() {
+            break;
+        }
+        feed(w, &f);
+        let Some(r) = retired_ok(&f) else { continue };
+        let touches =
+            |x: &MemAccess| x.paddr < a.paddr + a.size as u64 && a.paddr < x.paddr + x.size as u64;
+        let Some(x) = r.mem().iter().find(|x| touches(x)) else {
+            continue;
+        };
+        let loads_reg = r
+            .writes()
+            .iter()
+            .any(|w| matches!(w.reg, Reg::X(1..) | Reg::F(_)));
+        if x.kind == MemKind::Load && !loads_reg {
+            continue;
+        }
+        if x.kind == MemKind::Load {
+            mu.state_changing = changed
+                .iter()
+                .any(|&pa| pa.wrapping_sub(x.paddr) < x.size as u64);
+            mu.group = last_group(w);
+            mu.what
+                .push_str(" (an SC that stored, shown by the next load)");
+        }
+        break;
+    }
+    mu
 }
 
 /// CSRs whose value the stream shows exactly and the verifier compares.
@@ -1049,6 +1125,7 @@ mod tests {
     use super::*;
     use crate::config::PcMode;
     use crate::verify::{verify, VerifyConfig};
+    use iss::ops::Atomic;
 
     fn program(name: &str) -> Vec<u8> {
         let path = format!("{}/../programs/bin/{name}.elf", env!("CARGO_MANIFEST_DIR"));
@@ -1111,5 +1188,57 @@ mod tests {
         }
         assert_eq!(at[0].0, at[0].1);
         assert_eq!(at[1].1, at[1].0 + 2, "{at:?}");
+    }
+
+    /// In a strict Flute stream an SC's group does not say whether it stored. smp's spin lock
+    /// taken by an SC that stored but wrote rd 1 (a lost reservation's code) or 2 (no code):
+    /// the core then spins on its own lock for ever, each `lr.w` reading 1. With rd 1 the
+    /// SC's group is a correct core's (the oracle puts the fault at the `lr.w` after it) and
+    /// the verifier reports the `lr.w` once; with rd 2 it reports the SC, and then nothing:
+    /// it takes the store from the first `lr.w` that shows it.
+    #[test]
+    fn an_sc_that_stored_but_says_it_failed_is_one_report() {
+        let elf = program("smp");
+        let cfg = WriterConfig::flute_strict();
+        for rd_value in [1u64, 2] {
+            let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+                peek_insn(m).is_some_and(|d| matches!(d.op.facts().atomic, Atomic::Sc(_)))
+            });
+            let mut pre = PreStore::default();
+            predict_store(&mut m, &mut pre);
+            let sc_group = w.groups_written();
+            let (_, mut f) = step(&mut m, &mut w);
+            let r = f.rec.as_mut().expect("the SC retires");
+            let store = *r
+                .mem()
+                .iter()
+                .find(|a| a.kind == MemKind::Store)
+                .expect("it stores");
+            let n = r.n_writes as usize;
+            let rd = r.writes[..n]
+                .iter_mut()
+                .find(|x| matches!(x.reg, Reg::X(1..)))
+                .expect("rd");
+            assert_eq!(rd.value, 0);
+            rd.value = rd_value;
+            let Reg::X(x) = rd.reg else { unreachable!() };
+            m.set_x(x, rd_value);
+            feed(&mut w, &f);
+            let mu = Mutation {
+                kind: Kind::RegValue,
+                group: sc_group,
+                state_changing: true,
+                what: String::new(),
+            };
+            let want = if rd_value == 1 {
+                let mu = sc_said_failed(&mut m, &mut w, mu, store, &pre);
+                assert!(mu.state_changing);
+                assert_eq!(mu.group, sc_group + 2, "bnez, then lr.w");
+                mu.group
+            } else {
+                sc_group
+            };
+            assert_eq!(reported(&elf, &cfg, m, w, 2000), [want], "rd {rd_value}");
+        }
     }
 }

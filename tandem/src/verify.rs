@@ -22,6 +22,10 @@
 //!    disassembly, and each element with the reference's and the trace's value), and the
 //!    shadow state is copied to the reference hart, so the next group starts in step.
 //!
+//! In a strict Flute stream an SC's group does not say whether it stored (only rd says it
+//! failed): when the trace says an SC failed that the reference hart would have done, the
+//! first load of its bytes settles whether it stored ([`Verifier`]'s `settle_sc`).
+//!
 //! With a partial trace, registers of an absent class the trace does not mention, the
 //! privilege, the instruction and memory stores are taken from the reference hart instead
 //! of compared (values the trace does give are still compared).
@@ -394,6 +398,21 @@ struct MemWrite {
     value: u64,
 }
 
+/// An SC of a strict Flute stream that the trace said failed while the reference hart held
+/// its reservation: the stream does not say whether it stored (its data element is rs2's
+/// value either way; only rd says it failed), so the reference hart's memory may lack its
+/// store. The next load of its bytes tells ([`Verifier::settle_sc`]).
+#[derive(Clone, Copy, Debug)]
+struct UnsureSc {
+    group: u64,
+    pa: u64,
+    size: u8,
+    value: u64,
+    /// The SC's group was reported (its rd was wrong): what its store did is part of that
+    /// report.
+    reported: bool,
+}
+
 /// The verifier: a reference hart, the shadow state, and the report.
 pub struct Verifier {
     pub m: Machine,
@@ -416,6 +435,8 @@ pub struct Verifier {
     counters_dirty: bool,
     /// The reference hart's LR reservation before the step.
     reservation_before: Option<u64>,
+    /// An SC whose store the stream left open, until a load of its bytes settles it.
+    unsure_sc: Option<UnsureSc>,
     /// Where the last instruction group's instruction was.
     prev_insn_pc: Option<u64>,
     /// The pc before the step of [`Verifier::check_plain`].
@@ -503,6 +524,7 @@ impl Verifier {
             plain_pc: 0,
             counters_dirty: false,
             reservation_before: None,
+            unsure_sc: None,
             prev_insn_pc: None,
             htif_words,
             has_program,
@@ -593,6 +615,7 @@ impl Verifier {
         let h = &self.m.htif;
         self.htif_words
             .extend([h.tohost, h.fromhost].into_iter().flatten());
+        self.unsure_sc = None;
         self.init_shadow();
     }
 
@@ -607,6 +630,7 @@ impl Verifier {
         self.shadow_pc = self.m.hart.pc;
         self.shadow_prv = self.m.hart.prv;
         self.prev_insn_pc = None;
+        self.unsure_sc = None;
     }
 
     /// What the reference hart did in the last group: its instruction record (none for an
@@ -712,8 +736,9 @@ impl Verifier {
             self.m.bus.clint.mtime = t;
             self.shadow[TIME as usize] = t;
         }
+        let mut sc_reservation = None;
         if self.cfg.nondet.sc && self.trace_sc_failed(g, pc_before) {
-            self.m.hart.reservation = None;
+            sc_reservation = self.m.hart.reservation.take();
         }
         if kind == Kind::Update {
             self.report.updates += 1;
@@ -727,9 +752,100 @@ impl Verifier {
         self.trace_insn = g.insn.map(|i| i.bits);
         self.step_reference(kind);
         self.nondet_reads(g);
+        let unsure = sc_reservation.and_then(|res| self.unsure_sc(g, res));
         // 4, 5. Compare; report and resynchronise.
+        let mismatches = self.report.mismatching_groups;
         self.compare(g, kind, pc_before);
+        if let Some(mut u) = unsure {
+            u.reported = self.report.mismatching_groups > mismatches;
+            self.unsure_sc = Some(u);
+        }
         Ok(())
+    }
+
+    /// The SC the reference hart just failed because the trace said so, when it held the
+    /// reservation (`reservation`, taken away before the step) for the SC's address and the
+    /// stream cannot say whether the SC stored (strict Flute).
+    fn unsure_sc(&mut self, g: &Group, reservation: u64) -> Option<UnsureSc> {
+        let rs2 = self.atomic_rs2?;
+        let r = self.cap.retired()?;
+        let iss::ops::Atomic::Sc(size) = r.insn.op.facts().atomic else {
+            return None;
+        };
+        if r.exception.is_some() || !r.sc_failed {
+            return None;
+        }
+        let pa = self.m.translate(r.sc_addr, Access::Store).ok()?;
+        (pa == reservation).then_some(UnsureSc {
+            group: g.index,
+            pa,
+            size,
+            value: rs2 & size_mask(size),
+            reported: false,
+        })
+    }
+
+    /// The first load (or LR) of an unsure SC's bytes after it settles what it did: the
+    /// reference hart loaded them without the SC's store; when the trace's rd differs and is
+    /// what the load reads with that store (in the bytes loaded), the SC stored. Then the
+    /// store goes to the reference hart's memory (so that later loads of it agree) and rd is
+    /// the trace's; the difference is reported here unless the SC's group was (its wrong rd
+    /// is the fault). Anything else the load shows is compared as usual. A store to those
+    /// bytes, or an AMO on them, settles it too: what was there before no longer shows.
+    fn settle_sc(&mut self) {
+        let Some(u) = self.unsure_sc else { return };
+        let Some(r) = self.cap.retired() else { return };
+        if r.exception.is_some() {
+            return;
+        }
+        let overlaps = |a: &iss::record::MemAccess| {
+            a.paddr < u.pa + u.size as u64 && u.pa < a.paddr + a.size as u64
+        };
+        let Some(a) = r.mem().iter().copied().find(overlaps) else {
+            return;
+        };
+        // The register the load writes (none: rd is x0, and the load shows nothing).
+        let rd = r.written().iter().map(|&i| i as usize).find(|&i| i > GPR0);
+        if a.kind == MemKind::Load
+            && rd.is_none()
+            && !matches!(r.insn.op.facts().atomic, iss::ops::Atomic::Amo(..))
+        {
+            return;
+        }
+        self.unsure_sc = None;
+        let Some(rd) = rd.filter(|_| a.kind == MemKind::Load && r.mem().len() == 1) else {
+            return;
+        };
+        if !self.touched.contains(&rd) {
+            return;
+        }
+        let (expected, actual) = (self.ref_value(rd), self.shadow[rd]);
+        let mut with_store = a.value;
+        for i in 0..a.size as u64 {
+            let pa = a.paddr + i;
+            if pa.wrapping_sub(u.pa) < u.size as u64 {
+                let b = (u.value >> (8 * (pa - u.pa))) & 0xff;
+                with_store = (with_store & !(0xff << (8 * i))) | (b << (8 * i));
+            }
+        }
+        let mask = size_mask(a.size);
+        if expected == actual || (actual ^ with_store) & mask != 0 {
+            return;
+        }
+        refhart::write_ram(&mut self.m, u.pa, &u.value.to_le_bytes()[..u.size as usize]);
+        refhart::write(&mut self.m, rd, actual);
+        if !u.reported {
+            self.diffs.push(Diff {
+                element: reg_name(refhart::addr_of(rd)).into_owned(),
+                expected: hex(expected),
+                actual: hex(actual),
+            });
+            self.diffs.push(Diff {
+                element: format!("sc (group {})", u.group),
+                expected: "failed: no store".into(),
+                actual: format!("stored {} at {}", hex_sized(u.value, u.size), hex(u.pa)),
+            });
+        }
     }
 
     /// The interrupt-pending bits and counters the trace owns, to the reference hart before
@@ -1108,6 +1224,7 @@ impl Verifier {
             resync_prv = Some(trace_prv);
         }
         self.shadow_prv = trace_prv;
+        self.settle_sc();
         // Registers either side changed.
         self.compare_regs();
         // Memory.
@@ -1390,6 +1507,7 @@ impl Verifier {
         self.m.set_pc(pc);
         self.m.set_priv_level(prv);
         self.m.hart.reservation = None;
+        self.unsure_sc = None;
         self.prev_insn_pc = None;
         self.trace_mip = None;
         self.shadow_pc = pc;
