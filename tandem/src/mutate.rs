@@ -1190,6 +1190,29 @@ mod tests {
         assert_eq!(at[1].1, at[1].0 + 2, "{at:?}");
     }
 
+    /// An `mret` skipped in an increment-pc stream (isa_svinval's first to U-mode with
+    /// translation on): the verifier finds the core's next instruction after it as the core
+    /// fetched it, in M-mode (the reference hart, which ran the `mret`, is in U-mode by then,
+    /// where the handler's page cannot be fetched), and resynchronises there: one report.
+    #[test]
+    fn a_skipped_mret_is_one_report_with_increment_pc() {
+        let elf = program("isa_svinval");
+        let cfg = WriterConfig {
+            pc: PcMode::Increment,
+            ..WriterConfig::flute()
+        };
+        let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+            let to_u = m.hart.csr.mstatus & MSTATUS_MPP == 0;
+            m.hart.csr.satp >> 60 != 0
+                && to_u
+                && peek_insn(m).is_some_and(|d| d.op == iss::insn::Op::Mret)
+        });
+        let mu = dropped(&mut m, &mut w, &cfg)
+            .flatten()
+            .expect("mret skipped");
+        assert_eq!(reported(&elf, &cfg, m, w, 300), [mu.group]);
+    }
+
     /// In a strict Flute stream an SC's group does not say whether it stored. smp's spin lock
     /// taken by an SC that stored but wrote rd 1 (a lost reservation's code) or 2 (no code):
     /// the core then spins on its own lock for ever, each `lr.w` reading 1. With rd 1 the

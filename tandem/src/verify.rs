@@ -435,6 +435,8 @@ pub struct Verifier {
     counters_dirty: bool,
     /// The reference hart's LR reservation before the step.
     reservation_before: Option<u64>,
+    /// The privilege and satp the reference hart fetched the step's instruction with.
+    fetch_before: (Priv, u64),
     /// An SC whose store the stream left open, until a load of its bytes settles it.
     unsure_sc: Option<UnsureSc>,
     /// Where the last instruction group's instruction was.
@@ -524,6 +526,7 @@ impl Verifier {
             plain_pc: 0,
             counters_dirty: false,
             reservation_before: None,
+            fetch_before: (Priv::M, 0),
             unsure_sc: None,
             prev_insn_pc: None,
             htif_words,
@@ -875,6 +878,7 @@ impl Verifier {
     fn step_reference(&mut self, kind: Kind) {
         refhart::predict_store(&mut self.m, &mut self.pre);
         self.reservation_before = self.m.hart.reservation;
+        self.fetch_before = (self.m.hart.prv, self.m.hart.csr.satp);
         self.cap.clear();
         let outcome = if self.cfg.follow_interrupts && kind == Kind::Step {
             self.m.step_insn(&mut self.cap)
@@ -1131,6 +1135,16 @@ impl Verifier {
         let _ = g;
     }
 
+    /// The instruction at `va` as the reference hart fetched before the step (its privilege
+    /// and satp then; nothing is changed: the walk only reads).
+    fn insn_fetched_before(&mut self, va: u64) -> Option<(u32, u8)> {
+        let now = (self.m.hart.prv, self.m.hart.csr.satp);
+        (self.m.hart.prv, self.m.hart.csr.satp) = self.fetch_before;
+        let insn = refhart::insn_at(&mut self.m, va);
+        (self.m.hart.prv, self.m.hart.csr.satp) = now;
+        insn
+    }
+
     /// The reference hart's value of a register.
     #[inline]
     fn ref_value(&self, idx: usize) -> u64 {
@@ -1182,12 +1196,14 @@ impl Verifier {
         // left out) the stream only says "the next instruction": after a core skipped or
         // repeated one, the reference hart would stay one instruction off for good. The
         // trace's instruction word says which: the one after the reference's (skipped), or
-        // the one before it (repeated).
+        // the one before it (repeated), each as the core fetched it: with the privilege and
+        // translation of before the step (the reference's instruction may have changed them:
+        // a skipped `mret`).
         let mut insn_pc = pc_before;
         if let (true, None, Some((bits, len))) = (insn_differs, g.pc, trace_insn) {
             let skipped = ref_insn.map(|(_, l)| pc_before.wrapping_add(l as u64));
             for c in [skipped, self.prev_insn_pc].into_iter().flatten() {
-                if refhart::insn_at(&mut self.m, c) == Some((bits, len)) {
+                if self.insn_fetched_before(c) == Some((bits, len)) {
                     insn_pc = c;
                     trace_pc = Some(c.wrapping_add(len as u64));
                     break;
