@@ -345,7 +345,7 @@ fn inject(
             Kind::CsrValue => csr_value(m, w, rng, cfg),
             Kind::NextPc => next_pc(m, w, rng),
             Kind::DroppedGroup => dropped(m, w, cfg),
-            Kind::StoreData | Kind::StoreAddr => store(kind, m, w, rng),
+            Kind::StoreData | Kind::StoreAddr => store(kind, m, w, rng, cfg),
             Kind::Priv => privilege(m, w, rng),
             Kind::MissingTrapCsr => missing_trap_csr(m, w, rng, cfg),
             Kind::SpuriousInterrupt => return Some(spurious(m, w, rng)),
@@ -445,21 +445,38 @@ fn reg_value(
 /// Flute stream. Its group is the one a correct core writes when its reservation is lost: rd
 /// 1, the failure code the hart writes, and rs2's value as the data element whether or not
 /// the SC stored (the strict style's AMO rule); an SC may fail at any time. So the fault
-/// shows only where the core reads those bytes: at the first instruction that loads any of
-/// them into a register (a plain load, LR or AMO; it reads the stored bytes where a correct
-/// core reads the old ones), if the SC changed them. A store to them first (or the end of
-/// the run) leaves it unseen. Runs the hart on to that instruction (or to a store to them,
-/// or for `HORIZON` instructions).
+/// shows only where the core reads those bytes ([`shown_by_next_load`]; a correct core
+/// reads the old ones).
 fn sc_said_failed(
+    m: &mut Machine,
+    w: &mut W,
+    mu: Mutation,
+    a: MemAccess,
+    pre: &PreStore,
+) -> Mutation {
+    let old: Vec<Option<u8>> = (0..a.size as u64).map(|i| pre.get(a.paddr + i)).collect();
+    let mut mu = shown_by_next_load(m, w, mu, a, |i| old[i as usize]);
+    mu.what.push_str(" (an SC that stored)");
+    mu
+}
+
+/// A fault in what a store (`a`: address, size, the value the core stored) put in memory,
+/// that its group does not show. It shows where the core first loads any of those bytes
+/// into a register (a plain load, LR or AMO), if one of the bytes loaded is not what a
+/// correct core would have there (`correct(i)`, for byte `i` of `a`; `None`: unknown, taken
+/// as different). A store to them first (or the end of the run) leaves it unseen: not
+/// state-changing. Runs the hart on to that instruction (or to a store to them, or for
+/// `HORIZON` instructions).
+fn shown_by_next_load(
     m: &mut Machine,
     w: &mut W,
     mut mu: Mutation,
     a: MemAccess,
-    pre: &PreStore,
+    correct: impl Fn(u64) -> Option<u8>,
 ) -> Mutation {
-    let changed: Vec<u64> = (0..a.size as u64)
+    let differs: Vec<u64> = (0..a.size as u64)
+        .filter(|&i| correct(i) != Some((a.value >> (8 * i)) as u8))
         .map(|i| a.paddr + i)
-        .filter(|&pa| pre.get(pa) != Some((a.value >> (8 * (pa - a.paddr))) as u8))
         .collect();
     mu.state_changing = false;
     for _ in 0..HORIZON {
@@ -470,8 +487,8 @@ fn sc_said_failed(
         feed(w, &f);
         let Some(r) = retired_ok(&f) else { continue };
         let touches =
-            |x: &MemAccess| x.paddr < a.paddr + a.size as u64 && a.paddr < x.paddr + x.size as u64;
-        let Some(x) = r.mem().iter().find(|x| touches(x)) else {
+            |x: &&MemAccess| x.paddr < a.paddr + a.size as u64 && a.paddr < x.paddr + x.size as u64;
+        let Some(x) = r.mem().iter().find(touches) else {
             continue;
         };
         let loads_reg = r
@@ -482,12 +499,11 @@ fn sc_said_failed(
             continue;
         }
         if x.kind == MemKind::Load {
-            mu.state_changing = changed
+            mu.state_changing = differs
                 .iter()
                 .any(|&pa| pa.wrapping_sub(x.paddr) < x.size as u64);
             mu.group = last_group(w);
-            mu.what
-                .push_str(" (an SC that stored, shown by the next load)");
+            mu.what.push_str(", shown by the next load");
         }
         break;
     }
@@ -678,7 +694,13 @@ fn same_as_skipped(m: &Machine, f: &Full, bits: u32, len: u8) -> bool {
         && !m.hart.trig.armed
 }
 
-fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
+fn store(
+    kind: Kind,
+    m: &mut Machine,
+    w: &mut W,
+    rng: &mut Rng,
+    cfg: &WriterConfig,
+) -> Option<Option<Mutation>> {
     let mut pre = PreStore::default();
     predict_store(m, &mut pre);
     let bit = rng.range(0, 64);
@@ -686,7 +708,12 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
     if rng.next_u64() & 1 == 0 {
         delta = -delta;
     }
-    step_with(
+    // A wrong value stored by an AMO or SC of a strict Flute stream: its group carries rs2's
+    // value, not what was stored (the access as stored, and the value a correct core
+    // stored).
+    let strict = cfg.style == crate::config::Style::FluteStrict;
+    let mut unseen: Option<(MemAccess, u64)> = None;
+    let r = step_with(
         m,
         w,
         |m, f| {
@@ -704,6 +731,9 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
                     let new = a.value ^ (1 << b);
                     write_ram(m, a.paddr, &new.to_le_bytes()[..n]);
                     f.rec.as_mut()?.mem[i].value = new;
+                    if strict && op.facts().atomic != iss::ops::Atomic::No {
+                        unseen = Some((MemAccess { value: new, ..a }, a.value));
+                    }
                     Some((true, format!("store data bit {b} at {:#x}", a.paddr)))
                 }
                 _ => {
@@ -754,7 +784,13 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
             }
         },
         kind,
-    )
+    );
+    match (r, unseen) {
+        (Some(Some(mu)), Some((a, correct))) => Some(Some(shown_by_next_load(m, w, mu, a, |i| {
+            Some((correct >> (8 * i)) as u8)
+        }))),
+        (r, _) => r,
+    }
 }
 
 fn privilege(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
@@ -1211,6 +1247,33 @@ mod tests {
             .flatten()
             .expect("mret skipped");
         assert_eq!(reported(&elf, &cfg, m, w, 300), [mu.group]);
+    }
+
+    /// A wrong value stored by an SC of a strict Flute stream (its data element is rs2's
+    /// value, not what was stored) shows where the core loads it: smp's LR/SC increment of
+    /// its counter, at the next `lr.d` of it, reported there; its spin lock's `sc.w`, which
+    /// `sw zero` releases before anything loads it, changes nothing and nothing is reported.
+    #[test]
+    fn a_wrong_value_an_sc_stored_shows_at_the_next_load_of_it() {
+        let elf = program("smp");
+        let cfg = WriterConfig::flute_strict();
+        for (sc, seen) in [(Atomic::Sc(4), false), (Atomic::Sc(8), true)] {
+            let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+                peek_insn(m).is_some_and(|d| d.op.facts().atomic == sc)
+            });
+            let sc_group = w.groups_written();
+            let mu = store(Kind::StoreData, &mut m, &mut w, &mut Rng::new(7), &cfg)
+                .flatten()
+                .expect("a fault in the data stored");
+            assert_eq!(mu.state_changing, seen, "{mu:?}");
+            let want = if seen {
+                assert!(mu.group > sc_group, "{mu:?}");
+                vec![mu.group]
+            } else {
+                vec![]
+            };
+            assert_eq!(reported(&elf, &cfg, m, w, 2000), want, "{sc:?}");
+        }
     }
 
     /// In a strict Flute stream an SC's group does not say whether it stored. smp's spin lock
