@@ -435,8 +435,6 @@ pub struct Verifier {
     counters_dirty: bool,
     /// The reference hart's LR reservation before the step.
     reservation_before: Option<u64>,
-    /// The privilege and satp the reference hart fetched the step's instruction with.
-    fetch_before: (Priv, u64),
     /// An SC whose store the stream left open, until a load of its bytes settles it.
     unsure_sc: Option<UnsureSc>,
     /// Where the last instruction group's instruction was.
@@ -526,7 +524,6 @@ impl Verifier {
             plain_pc: 0,
             counters_dirty: false,
             reservation_before: None,
-            fetch_before: (Priv::M, 0),
             unsure_sc: None,
             prev_insn_pc: None,
             htif_words,
@@ -755,13 +752,15 @@ impl Verifier {
         self.trace_insn = g.insn.map(|i| i.bits);
         self.step_reference(kind);
         self.nondet_reads(g);
-        let unsure = sc_reservation.and_then(|res| self.unsure_sc(g, res));
         // 4, 5. Compare; report and resynchronise.
-        let mismatches = self.report.mismatching_groups;
-        self.compare(g, kind, pc_before);
-        if let Some(mut u) = unsure {
-            u.reported = self.report.mismatching_groups > mismatches;
-            self.unsure_sc = Some(u);
+        match sc_reservation.and_then(|res| self.unsure_sc(g, res)) {
+            None => self.compare(g, kind, pc_before),
+            Some(mut u) => {
+                let mismatches = self.report.mismatching_groups;
+                self.compare(g, kind, pc_before);
+                u.reported = self.report.mismatching_groups > mismatches;
+                self.unsure_sc = Some(u);
+            }
         }
         Ok(())
     }
@@ -795,6 +794,7 @@ impl Verifier {
     /// the trace's; the difference is reported here unless the SC's group was (its wrong rd
     /// is the fault). Anything else the load shows is compared as usual. A store to those
     /// bytes, or an AMO on them, settles it too: what was there before no longer shows.
+    #[inline(never)]
     fn settle_sc(&mut self) {
         let Some(u) = self.unsure_sc else { return };
         let Some(r) = self.cap.retired() else { return };
@@ -878,7 +878,6 @@ impl Verifier {
     fn step_reference(&mut self, kind: Kind) {
         refhart::predict_store(&mut self.m, &mut self.pre);
         self.reservation_before = self.m.hart.reservation;
-        self.fetch_before = (self.m.hart.prv, self.m.hart.csr.satp);
         self.cap.clear();
         let outcome = if self.cfg.follow_interrupts && kind == Kind::Step {
             self.m.step_insn(&mut self.cap)
@@ -1135,11 +1134,24 @@ impl Verifier {
         let _ = g;
     }
 
-    /// The instruction at `va` as the reference hart fetched before the step (its privilege
-    /// and satp then; nothing is changed: the walk only reads).
+    /// The instruction at `va` as the reference hart fetched before the step, with the
+    /// privilege and satp it had then (the walk only reads: nothing is changed). Both sides
+    /// were in step before the group: the privilege is the shadow's before the group (not
+    /// updated yet), and satp, if the reference's instruction wrote it and the trace's did
+    /// not, the shadow's (the trace's, unchanged); otherwise the reference's.
     fn insn_fetched_before(&mut self, va: u64) -> Option<(u32, u8)> {
+        let satp_idx = SATP as usize;
+        let ref_wrote_satp = self
+            .cap
+            .retired()
+            .is_some_and(|r| r.written().contains(&SATP));
+        let satp = if ref_wrote_satp && !self.touched.contains(&satp_idx) {
+            self.shadow[satp_idx]
+        } else {
+            self.m.hart.csr.satp
+        };
         let now = (self.m.hart.prv, self.m.hart.csr.satp);
-        (self.m.hart.prv, self.m.hart.csr.satp) = self.fetch_before;
+        (self.m.hart.prv, self.m.hart.csr.satp) = (self.shadow_prv, satp);
         let insn = refhart::insn_at(&mut self.m, va);
         (self.m.hart.prv, self.m.hart.csr.satp) = now;
         insn
@@ -1240,7 +1252,9 @@ impl Verifier {
             resync_prv = Some(trace_prv);
         }
         self.shadow_prv = trace_prv;
-        self.settle_sc();
+        if self.unsure_sc.is_some() {
+            self.settle_sc();
+        }
         // Registers either side changed.
         self.compare_regs();
         // Memory.
