@@ -1226,6 +1226,27 @@ mod tests {
         assert_eq!(at[1].1, at[1].0 + 2, "{at:?}");
     }
 
+    /// Two of csr's three `nop`s skipped, in an increment-pc stream: the stream is a correct
+    /// core's until the run of `nop`s ends; there the verifier finds the core's instruction
+    /// past the run and resynchronises: one report.
+    #[test]
+    fn two_nops_skipped_in_a_run_are_one_report() {
+        let elf = program("csr");
+        let cfg = WriterConfig {
+            pc: PcMode::Increment,
+            ..WriterConfig::flute()
+        };
+        let (mut m, w) = run_to(&elf, &cfg, |m| {
+            let pc = m.hart.pc;
+            (0..3).all(|k| refhart::insn_at(m, pc + 4 * k) == Some((0x13, 4)))
+        });
+        let next = w.groups_written();
+        let pc = m.hart.pc;
+        m.set_pc(pc + 8);
+        // The third nop (a correct core's first), then the instruction after the run.
+        assert_eq!(reported(&elf, &cfg, m, w, 200), [next + 1]);
+    }
+
     /// An `mret` skipped in an increment-pc stream (isa_svinval's first to U-mode with
     /// translation on): the verifier finds the core's next instruction after it as the core
     /// fetched it, in M-mode (the reference hart, which ran the `mret`, is in U-mode by then,

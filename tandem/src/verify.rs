@@ -376,6 +376,10 @@ const ABSENT: u8 = 4;
 /// moves, like CTR entries): compared when either side writes it, not in the full comparison.
 const VOLATILE: u8 = 8;
 
+/// The longest run of the same instruction a core may have skipped part of that the verifier
+/// looks past (a page of 4-byte `nop`s).
+const MAX_SKIPPED_RUN: usize = 1024;
+
 /// The interrupt-pending bits devices drive.
 const HW_IRQ: u64 = MIP_MSIP | MIP_MTIP | MIP_MEIP | MIP_LCOFIP;
 
@@ -1210,10 +1214,21 @@ impl Verifier {
         // trace's instruction word says which: the one after the reference's (skipped), or
         // the one before it (repeated), each as the core fetched it: with the privilege and
         // translation of before the step (the reference's instruction may have changed them:
-        // a skipped `mret`).
+        // a skipped `mret`). After a run of instructions the same as the reference's (`nop`
+        // padding), the one after the run: a core that skipped some of them wrote a correct
+        // core's stream until the run ended, and how many it skipped shows only here.
         let mut insn_pc = pc_before;
         if let (true, None, Some((bits, len))) = (insn_differs, g.pc, trace_insn) {
-            let skipped = ref_insn.map(|(_, l)| pc_before.wrapping_add(l as u64));
+            let skipped = ref_insn.map(|(b, l)| {
+                let mut c = pc_before.wrapping_add(l as u64);
+                for _ in 0..MAX_SKIPPED_RUN {
+                    if self.insn_fetched_before(c) != Some((b, l)) {
+                        break;
+                    }
+                    c = c.wrapping_add(l as u64);
+                }
+                c
+            });
             for c in [skipped, self.prev_insn_pc].into_iter().flatten() {
                 if self.insn_fetched_before(c) == Some((bits, len)) {
                     insn_pc = c;
