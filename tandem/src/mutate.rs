@@ -23,7 +23,7 @@ use crate::session::{machine, writer, HartConfig, SetupError};
 use crate::writer::TandemWriter;
 use arch::{Cause, Interrupt, Priv};
 use iss::csr::*;
-use iss::record::{MemKind, Reg, RegWrite, Retired, Shape, Sink, TrapRecord};
+use iss::record::{MemAccess, MemKind, Reg, RegWrite, Retired, Shape, Sink, TrapRecord};
 use iss::Detail;
 use iss::{Machine, StepOutcome, Stop};
 use serde::Serialize;
@@ -341,11 +341,11 @@ fn inject(
 ) -> Option<Mutation> {
     for _ in 0..64 {
         let r = match kind {
-            Kind::RegValue => reg_value(m, w, rng),
+            Kind::RegValue => reg_value(m, w, rng, cfg),
             Kind::CsrValue => csr_value(m, w, rng, cfg),
             Kind::NextPc => next_pc(m, w, rng),
-            Kind::DroppedGroup => dropped(m, w),
-            Kind::StoreData | Kind::StoreAddr => store(kind, m, w, rng),
+            Kind::DroppedGroup => dropped(m, w, cfg),
+            Kind::StoreData | Kind::StoreAddr => store(kind, m, w, rng, cfg),
             Kind::Priv => privilege(m, w, rng),
             Kind::MissingTrapCsr => missing_trap_csr(m, w, rng, cfg),
             Kind::SpuriousInterrupt => return Some(spurious(m, w, rng)),
@@ -391,9 +391,21 @@ fn retired_ok(f: &Full) -> Option<&Retired> {
         .filter(|r| r.exception.is_none() && f.trap.is_none())
 }
 
-fn reg_value(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
+fn reg_value(
+    m: &mut Machine,
+    w: &mut W,
+    rng: &mut Rng,
+    cfg: &WriterConfig,
+) -> Option<Option<Mutation>> {
     let bit = rng.range(0, 64);
-    step_with(
+    let strict = cfg.style == crate::config::Style::FluteStrict;
+    let mut pre = PreStore::default();
+    if strict {
+        predict_store(m, &mut pre);
+    }
+    // An SC that stored and says it failed (below).
+    let mut stored_sc: Option<MemAccess> = None;
+    let r = step_with(
         m,
         w,
         |m, f| {
@@ -403,7 +415,14 @@ fn reg_value(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutatio
                 .iter()
                 .rposition(|x| matches!(x.reg, Reg::X(1..) | Reg::F(_)))?;
             let reg = r.writes[i].reg;
-            let new = r.writes[i].value ^ (1 << bit);
+            let old = r.writes[i].value;
+            let new = old ^ (1 << bit);
+            if strict
+                && matches!(r.insn.op.facts().atomic, iss::ops::Atomic::Sc(_))
+                && (old, new) == (0, 1)
+            {
+                stored_sc = r.mem().iter().copied().find(|a| a.kind == MemKind::Store);
+            }
             let idx = refhart::record_idx(reg)?;
             refhart::write(m, idx, new);
             let rec = f.rec.as_mut()?;
@@ -415,7 +434,80 @@ fn reg_value(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutatio
             Some((true, format!("{reg:?} bit {bit}")))
         },
         Kind::RegValue,
-    )
+    );
+    match (r, stored_sc) {
+        (Some(Some(mu)), Some(a)) => Some(Some(sc_said_failed(m, w, mu, a, &pre))),
+        (r, _) => r,
+    }
+}
+
+/// An SC that stored (`a`; `pre`, the bytes before it) with rd 1 instead of 0, in a strict
+/// Flute stream. Its group is the one a correct core writes when its reservation is lost: rd
+/// 1, the failure code the hart writes, and rs2's value as the data element whether or not
+/// the SC stored (the strict style's AMO rule); an SC may fail at any time. So the fault
+/// shows only where the core reads those bytes ([`shown_by_next_load`]; a correct core
+/// reads the old ones).
+fn sc_said_failed(
+    m: &mut Machine,
+    w: &mut W,
+    mu: Mutation,
+    a: MemAccess,
+    pre: &PreStore,
+) -> Mutation {
+    let old: Vec<Option<u8>> = (0..a.size as u64).map(|i| pre.get(a.paddr + i)).collect();
+    let mut mu = shown_by_next_load(m, w, mu, a, |i| old[i as usize]);
+    mu.what.push_str(" (an SC that stored)");
+    mu
+}
+
+/// A fault in what a store (`a`: address, size, the value the core stored) put in memory,
+/// that its group does not show. It shows where the core first loads any of those bytes
+/// into a register (a plain load, LR or AMO), if one of the bytes loaded is not what a
+/// correct core would have there (`correct(i)`, for byte `i` of `a`; `None`: unknown, taken
+/// as different). A store to them first (or the end of the run) leaves it unseen: not
+/// state-changing. Runs the hart on to that instruction (or to a store to them, or for
+/// `HORIZON` instructions).
+fn shown_by_next_load(
+    m: &mut Machine,
+    w: &mut W,
+    mut mu: Mutation,
+    a: MemAccess,
+    correct: impl Fn(u64) -> Option<u8>,
+) -> Mutation {
+    let differs: Vec<u64> = (0..a.size as u64)
+        .filter(|&i| correct(i) != Some((a.value >> (8 * i)) as u8))
+        .map(|i| a.paddr + i)
+        .collect();
+    mu.state_changing = false;
+    for _ in 0..HORIZON {
+        let (_, f) = step(m, w);
+        if f.rec.is_none() && f.trap.is_none() {
+            break;
+        }
+        feed(w, &f);
+        let Some(r) = retired_ok(&f) else { continue };
+        let touches =
+            |x: &&MemAccess| x.paddr < a.paddr + a.size as u64 && a.paddr < x.paddr + x.size as u64;
+        let Some(x) = r.mem().iter().find(touches) else {
+            continue;
+        };
+        let loads_reg = r
+            .writes()
+            .iter()
+            .any(|w| matches!(w.reg, Reg::X(1..) | Reg::F(_)));
+        if x.kind == MemKind::Load && !loads_reg {
+            continue;
+        }
+        if x.kind == MemKind::Load {
+            mu.state_changing = differs
+                .iter()
+                .any(|&pa| pa.wrapping_sub(x.paddr) < x.size as u64);
+            mu.group = last_group(w);
+            mu.what.push_str(", shown by the next load");
+        }
+        break;
+    }
+    mu
 }
 
 /// CSRs whose value the stream shows exactly and the verifier compares.
@@ -535,7 +627,7 @@ fn self_jump(bits: u32, len: u8) -> bool {
     (len == 4 && bits == 0x0000_006f) || (len == 2 && bits & 0xffff == 0xa001)
 }
 
-fn dropped(m: &mut Machine, w: &mut W) -> Option<Option<Mutation>> {
+fn dropped(m: &mut Machine, w: &mut W, cfg: &WriterConfig) -> Option<Option<Mutation>> {
     if m.pending_interrupt().is_some() {
         // The next event is an interrupt: let it happen, then try again.
         let (_, f) = step(m, w);
@@ -549,21 +641,66 @@ fn dropped(m: &mut Machine, w: &mut W) -> Option<Option<Mutation>> {
         return Some(None);
     };
     m.set_pc(pc.wrapping_add(d.len as u64));
-    // The fault shows in the next group.
-    let (_, f) = step(m, w);
-    if f.rec.is_none() && f.trap.is_none() {
-        return None;
+    // The fault shows in the next group, unless the stream cannot show it there (see
+    // `same_as_skipped`): then at the first group that is not the one a correct core writes.
+    let pc_hidden = (cfg.pc == crate::config::PcMode::Increment || cfg.omit.pc) && !cfg.pc_paddr;
+    let mut shows = false;
+    for k in 0..HORIZON {
+        let (_, f) = step(m, w);
+        if f.rec.is_none() && f.trap.is_none() {
+            if k == 0 {
+                return None;
+            }
+            // The run ended with the stream still the same as a correct core's.
+            break;
+        }
+        feed(w, &f);
+        if !(pc_hidden && same_as_skipped(m, &f, d.bits, d.len)) {
+            shows = true;
+            break;
+        }
     }
-    feed(w, &f);
     Some(Some(Mutation {
         kind: Kind::DroppedGroup,
         group: last_group(w),
-        state_changing: !self_jump(d.bits, d.len),
+        state_changing: shows && !self_jump(d.bits, d.len),
         what: format!("skipped {:08x} at {pc:#x}", d.bits),
     }))
 }
 
-fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
+/// Whether the group of a step after a skipped instruction is the group a correct core writes
+/// in its place, in a stream that gives a sequential instruction's next pc as "increment"
+/// (or not at all): a core that skipped an instruction runs one instruction ahead of a
+/// correct one, from the same state but the pc. When the instruction it runs has the skipped
+/// one's bits (`bits`, `len`), retires with no trap, goes on to the next instruction, and
+/// has a result that does not depend on its pc (not `auipc`, not a jump; a branch only when
+/// not taken, and then it goes on the same from either pc), a correct core running the
+/// skipped instruction writes the same group: a stream the same as the correct one so far.
+/// (With a trigger armed, the correct core's pc might match where this one's does not: not
+/// assumed the same.) The fault shows at the first group where this is not so: the first
+/// other instruction (in a run of the same instruction, such as a `nop` sled, the one after
+/// the run), a trap, or a transfer.
+fn same_as_skipped(m: &Machine, f: &Full, bits: u32, len: u8) -> bool {
+    use iss::ops::Flow;
+    let Some(r) = retired_ok(f) else {
+        return false;
+    };
+    let flow = r.insn.op.facts().flow;
+    let word = |b: u32| if len == 2 { b & 0xffff } else { b };
+    r.insn.len == len
+        && word(r.insn.bits) == word(bits)
+        && r.next_pc == r.pc.wrapping_add(len as u64)
+        && matches!(flow, Flow::Straight | Flow::Constant | Flow::Branch)
+        && !m.hart.trig.armed
+}
+
+fn store(
+    kind: Kind,
+    m: &mut Machine,
+    w: &mut W,
+    rng: &mut Rng,
+    cfg: &WriterConfig,
+) -> Option<Option<Mutation>> {
     let mut pre = PreStore::default();
     predict_store(m, &mut pre);
     let bit = rng.range(0, 64);
@@ -571,7 +708,12 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
     if rng.next_u64() & 1 == 0 {
         delta = -delta;
     }
-    step_with(
+    // A wrong value stored by an AMO or SC of a strict Flute stream: its group carries rs2's
+    // value, not what was stored (the access as stored, and the value a correct core
+    // stored).
+    let strict = cfg.style == crate::config::Style::FluteStrict;
+    let mut unseen: Option<(MemAccess, u64)> = None;
+    let r = step_with(
         m,
         w,
         |m, f| {
@@ -589,6 +731,9 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
                     let new = a.value ^ (1 << b);
                     write_ram(m, a.paddr, &new.to_le_bytes()[..n]);
                     f.rec.as_mut()?.mem[i].value = new;
+                    if strict && op.facts().atomic != iss::ops::Atomic::No {
+                        unseen = Some((MemAccess { value: new, ..a }, a.value));
+                    }
                     Some((true, format!("store data bit {b} at {:#x}", a.paddr)))
                 }
                 _ => {
@@ -639,7 +784,13 @@ fn store(kind: Kind, m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option
             }
         },
         kind,
-    )
+    );
+    match (r, unseen) {
+        (Some(Some(mu)), Some((a, correct))) => Some(Some(shown_by_next_load(m, w, mu, a, |i| {
+            Some((correct >> (8 * i)) as u8)
+        }))),
+        (r, _) => r,
+    }
 }
 
 fn privilege(m: &mut Machine, w: &mut W, rng: &mut Rng) -> Option<Option<Mutation>> {
@@ -999,5 +1150,202 @@ pub fn evaluate(
     if let Some(e) = &report.error {
         tally.false_reports += 1;
         tally.stray.push(format!("{path}: error {e}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Faults the mutation test once judged wrongly, or the verifier once reported wrongly:
+    //! each made as the test makes them, at a chosen place.
+
+    use super::*;
+    use crate::config::PcMode;
+    use crate::verify::{verify, VerifyConfig};
+    use iss::ops::Atomic;
+
+    fn program(name: &str) -> Vec<u8> {
+        let path = format!("{}/../programs/bin/{name}.elf", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(path).expect("program")
+    }
+
+    /// A run of `elf` with its writer, stepped until `stop` holds before a step.
+    fn run_to(elf: &[u8], cfg: &WriterConfig, stop: impl Fn(&mut Machine) -> bool) -> (Machine, W) {
+        let (mut m, prog) = machine(elf, "test", HartConfig::default()).expect("machine");
+        let mut w = writer(&m, &prog, cfg, Vec::new()).expect("writer");
+        for _ in 0..100_000 {
+            if stop(&mut m) {
+                return (m, w);
+            }
+            let (_, f) = step(&mut m, &mut w);
+            feed(&mut w, &f);
+        }
+        panic!("never got there");
+    }
+
+    /// The groups the verifier reports in the stream, after running on for `more`.
+    fn reported(elf: &[u8], cfg: &WriterConfig, mut m: Machine, mut w: W, more: u64) -> Vec<u64> {
+        let limit = m.retired() + more;
+        crate::writer::run(&mut m, &mut w, Some(limit));
+        let (bytes, _) = w.finish(Some(m.hart.prv)).expect("stream");
+        let vcfg = VerifyConfig {
+            params: cfg.params,
+            max_mismatches: 0,
+            flute_strict: cfg.style == crate::config::Style::FluteStrict,
+            ..Default::default()
+        };
+        let r = verify(vcfg, Some((elf, "test")), &bytes[..]);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        r.mismatches.iter().map(|x| x.group).collect()
+    }
+
+    /// The first of three `nop`s (csr's, before it reads minstret) skipped: with full next
+    /// pcs the next group shows it (its pc); with increment pc the next two groups are a
+    /// correct core's (`nop`, `nop`), and it shows, and is reported, only at the third.
+    #[test]
+    fn a_nop_skipped_in_a_run_of_nops_shows_where_the_run_ends() {
+        let elf = program("csr");
+        let mut at = Vec::new();
+        for pc in [PcMode::Full, PcMode::Increment] {
+            let cfg = WriterConfig {
+                pc,
+                ..WriterConfig::flute()
+            };
+            let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+                let pc = m.hart.pc;
+                (0..3).all(|k| refhart::insn_at(m, pc + 4 * k) == Some((0x13, 4)))
+            });
+            let next = w.groups_written();
+            let mu = dropped(&mut m, &mut w, &cfg)
+                .flatten()
+                .expect("a nop skipped");
+            assert!(mu.state_changing, "{mu:?}");
+            assert_eq!(reported(&elf, &cfg, m, w, 200), [mu.group], "{pc:?}");
+            at.push((next, mu.group));
+        }
+        assert_eq!(at[0].0, at[0].1);
+        assert_eq!(at[1].1, at[1].0 + 2, "{at:?}");
+    }
+
+    /// Two of csr's three `nop`s skipped, in an increment-pc stream: the stream is a correct
+    /// core's until the run of `nop`s ends; there the verifier finds the core's instruction
+    /// past the run and resynchronises: one report.
+    #[test]
+    fn two_nops_skipped_in_a_run_are_one_report() {
+        let elf = program("csr");
+        let cfg = WriterConfig {
+            pc: PcMode::Increment,
+            ..WriterConfig::flute()
+        };
+        let (mut m, w) = run_to(&elf, &cfg, |m| {
+            let pc = m.hart.pc;
+            (0..3).all(|k| refhart::insn_at(m, pc + 4 * k) == Some((0x13, 4)))
+        });
+        let next = w.groups_written();
+        let pc = m.hart.pc;
+        m.set_pc(pc + 8);
+        // The third nop (a correct core's first), then the instruction after the run.
+        assert_eq!(reported(&elf, &cfg, m, w, 200), [next + 1]);
+    }
+
+    /// An `mret` skipped in an increment-pc stream (isa_svinval's first to U-mode with
+    /// translation on): the verifier finds the core's next instruction after it as the core
+    /// fetched it, in M-mode (the reference hart, which ran the `mret`, is in U-mode by then,
+    /// where the handler's page cannot be fetched), and resynchronises there: one report.
+    #[test]
+    fn a_skipped_mret_is_one_report_with_increment_pc() {
+        let elf = program("isa_svinval");
+        let cfg = WriterConfig {
+            pc: PcMode::Increment,
+            ..WriterConfig::flute()
+        };
+        let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+            let to_u = m.hart.csr.mstatus & MSTATUS_MPP == 0;
+            m.hart.csr.satp >> 60 != 0
+                && to_u
+                && peek_insn(m).is_some_and(|d| d.op == iss::insn::Op::Mret)
+        });
+        let mu = dropped(&mut m, &mut w, &cfg)
+            .flatten()
+            .expect("mret skipped");
+        assert_eq!(reported(&elf, &cfg, m, w, 300), [mu.group]);
+    }
+
+    /// A wrong value stored by an SC of a strict Flute stream (its data element is rs2's
+    /// value, not what was stored) shows where the core loads it: smp's LR/SC increment of
+    /// its counter, at the next `lr.d` of it, reported there; its spin lock's `sc.w`, which
+    /// `sw zero` releases before anything loads it, changes nothing and nothing is reported.
+    #[test]
+    fn a_wrong_value_an_sc_stored_shows_at_the_next_load_of_it() {
+        let elf = program("smp");
+        let cfg = WriterConfig::flute_strict();
+        for (sc, seen) in [(Atomic::Sc(4), false), (Atomic::Sc(8), true)] {
+            let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+                peek_insn(m).is_some_and(|d| d.op.facts().atomic == sc)
+            });
+            let sc_group = w.groups_written();
+            let mu = store(Kind::StoreData, &mut m, &mut w, &mut Rng::new(7), &cfg)
+                .flatten()
+                .expect("a fault in the data stored");
+            assert_eq!(mu.state_changing, seen, "{mu:?}");
+            let want = if seen {
+                assert!(mu.group > sc_group, "{mu:?}");
+                vec![mu.group]
+            } else {
+                vec![]
+            };
+            assert_eq!(reported(&elf, &cfg, m, w, 2000), want, "{sc:?}");
+        }
+    }
+
+    /// In a strict Flute stream an SC's group does not say whether it stored. smp's spin lock
+    /// taken by an SC that stored but wrote rd 1 (a lost reservation's code) or 2 (no code):
+    /// the core then spins on its own lock for ever, each `lr.w` reading 1. With rd 1 the
+    /// SC's group is a correct core's (the oracle puts the fault at the `lr.w` after it) and
+    /// the verifier reports the `lr.w` once; with rd 2 it reports the SC, and then nothing:
+    /// it takes the store from the first `lr.w` that shows it.
+    #[test]
+    fn an_sc_that_stored_but_says_it_failed_is_one_report() {
+        let elf = program("smp");
+        let cfg = WriterConfig::flute_strict();
+        for rd_value in [1u64, 2] {
+            let (mut m, mut w) = run_to(&elf, &cfg, |m| {
+                peek_insn(m).is_some_and(|d| matches!(d.op.facts().atomic, Atomic::Sc(_)))
+            });
+            let mut pre = PreStore::default();
+            predict_store(&mut m, &mut pre);
+            let sc_group = w.groups_written();
+            let (_, mut f) = step(&mut m, &mut w);
+            let r = f.rec.as_mut().expect("the SC retires");
+            let store = *r
+                .mem()
+                .iter()
+                .find(|a| a.kind == MemKind::Store)
+                .expect("it stores");
+            let n = r.n_writes as usize;
+            let rd = r.writes[..n]
+                .iter_mut()
+                .find(|x| matches!(x.reg, Reg::X(1..)))
+                .expect("rd");
+            assert_eq!(rd.value, 0);
+            rd.value = rd_value;
+            let Reg::X(x) = rd.reg else { unreachable!() };
+            m.set_x(x, rd_value);
+            feed(&mut w, &f);
+            let mu = Mutation {
+                kind: Kind::RegValue,
+                group: sc_group,
+                state_changing: true,
+                what: String::new(),
+            };
+            let want = if rd_value == 1 {
+                let mu = sc_said_failed(&mut m, &mut w, mu, store, &pre);
+                assert!(mu.state_changing);
+                assert_eq!(mu.group, sc_group + 2, "bnez, then lr.w");
+                mu.group
+            } else {
+                sc_group
+            };
+            assert_eq!(reported(&elf, &cfg, m, w, 2000), [want], "rd {rd_value}");
+        }
     }
 }

@@ -5,7 +5,8 @@
 //! Registers are indexed 0..4096 for CSRs, 4096 + n for xn and 4128 + n for fn (the debug
 //! spec's addresses, packed). View CSRs (sstatus, sie, sip, fcsr, cycle, instret,
 //! hpmcounterN) have no index of their own: writes to them are applied to the registers
-//! that hold their bits.
+//! that hold their bits. So has hcontext: without H it is only the name the hart's records
+//! (and Spike's commit log) give mcontext's writes.
 
 use crate::opcode::{FPR_ADDR, GPR_ADDR};
 use iss::csr::*;
@@ -13,6 +14,7 @@ use iss::insn::{Insn, Op};
 use iss::mmu::Access;
 use iss::ops::Atomic;
 use iss::record::{MemAccess, MemKind, Reg, Retired, Shape, Sink, TrapRecord};
+use iss::trigger::MCONTEXT;
 use iss::Detail;
 use iss::{Machine, Priv};
 
@@ -51,6 +53,8 @@ pub fn target(addr: u16) -> Target {
         CYCLE => Target::Reg(MCYCLE as usize),
         INSTRET => Target::Reg(MINSTRET as usize),
         HPMCOUNTER3..=HPMCOUNTER31 => Target::Reg((addr - CYCLE + MCYCLE) as usize),
+        // One register, two names: a write of hcontext is mcontext's.
+        HCONTEXT => Target::Reg(MCONTEXT as usize),
         0..=0xfff => Target::Reg(addr as usize),
         _ => Target::Unknown,
     }
@@ -457,6 +461,8 @@ mod tests {
         assert_eq!(target(0xc02), Target::Reg(MINSTRET as usize));
         assert_eq!(target(0xc05), Target::Reg(0xb05));
         assert_eq!(target(0x2000), Target::Unknown);
+        assert_eq!(target(HCONTEXT), Target::Reg(MCONTEXT as usize));
+        assert_eq!(record_idx(Reg::Csr(HCONTEXT)), Some(MCONTEXT as usize));
         assert_eq!(addr_of(GPR0 + 3), 0x1003);
         assert_eq!(addr_of(FPR0 + 7), 0x1027);
         assert_eq!(addr_of(0x300), 0x300);

@@ -22,6 +22,10 @@
 //!    disassembly, and each element with the reference's and the trace's value), and the
 //!    shadow state is copied to the reference hart, so the next group starts in step.
 //!
+//! In a strict Flute stream an SC's group does not say whether it stored (only rd says it
+//! failed): when the trace says an SC failed that the reference hart would have done, the
+//! first load of its bytes settles whether it stored ([`Verifier`]'s `settle_sc`).
+//!
 //! With a partial trace, registers of an absent class the trace does not mention, the
 //! privilege, the instruction and memory stores are taken from the reference hart instead
 //! of compared (values the trace does give are still compared).
@@ -372,6 +376,10 @@ const ABSENT: u8 = 4;
 /// moves, like CTR entries): compared when either side writes it, not in the full comparison.
 const VOLATILE: u8 = 8;
 
+/// The longest run of the same instruction a core may have skipped part of that the verifier
+/// looks past (a page of 4-byte `nop`s).
+const MAX_SKIPPED_RUN: usize = 1024;
+
 /// The interrupt-pending bits devices drive.
 const HW_IRQ: u64 = MIP_MSIP | MIP_MTIP | MIP_MEIP | MIP_LCOFIP;
 
@@ -392,6 +400,21 @@ struct MemWrite {
     pa: u64,
     size: u8,
     value: u64,
+}
+
+/// An SC of a strict Flute stream that the trace said failed while the reference hart held
+/// its reservation: the stream does not say whether it stored (its data element is rs2's
+/// value either way; only rd says it failed), so the reference hart's memory may lack its
+/// store. The next load of its bytes tells ([`Verifier::settle_sc`]).
+#[derive(Clone, Copy, Debug)]
+struct UnsureSc {
+    group: u64,
+    pa: u64,
+    size: u8,
+    value: u64,
+    /// The SC's group was reported (its rd was wrong): what its store did is part of that
+    /// report.
+    reported: bool,
 }
 
 /// The verifier: a reference hart, the shadow state, and the report.
@@ -416,6 +439,8 @@ pub struct Verifier {
     counters_dirty: bool,
     /// The reference hart's LR reservation before the step.
     reservation_before: Option<u64>,
+    /// An SC whose store the stream left open, until a load of its bytes settles it.
+    unsure_sc: Option<UnsureSc>,
     /// Where the last instruction group's instruction was.
     prev_insn_pc: Option<u64>,
     /// The pc before the step of [`Verifier::check_plain`].
@@ -503,6 +528,7 @@ impl Verifier {
             plain_pc: 0,
             counters_dirty: false,
             reservation_before: None,
+            unsure_sc: None,
             prev_insn_pc: None,
             htif_words,
             has_program,
@@ -519,11 +545,12 @@ impl Verifier {
         let mut initial = Vec::new();
         for idx in 0..NREG {
             let mut f = 0u8;
-            // Views have no index of their own.
+            // Views (and hcontext, mcontext's other name) have no index of their own.
             let is_view = idx < 0x1000
                 && matches!(
                     idx as u16,
-                    SSTATUS | SIE | SIP | FCSR | CYCLE | INSTRET | HPMCOUNTER3..=HPMCOUNTER31
+                    SSTATUS | SIE | SIP | FCSR | CYCLE | INSTRET | HPMCOUNTER3
+                        ..=HPMCOUNTER31 | HCONTEXT
                 );
             if let (false, Some(v)) = (is_view, refhart::read(&self.m, idx)) {
                 f |= EXISTS;
@@ -592,6 +619,7 @@ impl Verifier {
         let h = &self.m.htif;
         self.htif_words
             .extend([h.tohost, h.fromhost].into_iter().flatten());
+        self.unsure_sc = None;
         self.init_shadow();
     }
 
@@ -606,6 +634,7 @@ impl Verifier {
         self.shadow_pc = self.m.hart.pc;
         self.shadow_prv = self.m.hart.prv;
         self.prev_insn_pc = None;
+        self.unsure_sc = None;
     }
 
     /// What the reference hart did in the last group: its instruction record (none for an
@@ -711,8 +740,9 @@ impl Verifier {
             self.m.bus.clint.mtime = t;
             self.shadow[TIME as usize] = t;
         }
+        let mut sc_reservation = None;
         if self.cfg.nondet.sc && self.trace_sc_failed(g, pc_before) {
-            self.m.hart.reservation = None;
+            sc_reservation = self.m.hart.reservation.take();
         }
         if kind == Kind::Update {
             self.report.updates += 1;
@@ -727,8 +757,102 @@ impl Verifier {
         self.step_reference(kind);
         self.nondet_reads(g);
         // 4, 5. Compare; report and resynchronise.
-        self.compare(g, kind, pc_before);
+        match sc_reservation.and_then(|res| self.unsure_sc(g, res)) {
+            None => self.compare(g, kind, pc_before),
+            Some(mut u) => {
+                let mismatches = self.report.mismatching_groups;
+                self.compare(g, kind, pc_before);
+                u.reported = self.report.mismatching_groups > mismatches;
+                self.unsure_sc = Some(u);
+            }
+        }
         Ok(())
+    }
+
+    /// The SC the reference hart just failed because the trace said so, when it held the
+    /// reservation (`reservation`, taken away before the step) for the SC's address and the
+    /// stream cannot say whether the SC stored (strict Flute).
+    fn unsure_sc(&mut self, g: &Group, reservation: u64) -> Option<UnsureSc> {
+        let rs2 = self.atomic_rs2?;
+        let r = self.cap.retired()?;
+        let iss::ops::Atomic::Sc(size) = r.insn.op.facts().atomic else {
+            return None;
+        };
+        if r.exception.is_some() || !r.sc_failed {
+            return None;
+        }
+        let pa = self.m.translate(r.sc_addr, Access::Store).ok()?;
+        (pa == reservation).then_some(UnsureSc {
+            group: g.index,
+            pa,
+            size,
+            value: rs2 & size_mask(size),
+            reported: false,
+        })
+    }
+
+    /// The first load (or LR) of an unsure SC's bytes after it settles what it did: the
+    /// reference hart loaded them without the SC's store; when the trace's rd differs and is
+    /// what the load reads with that store (in the bytes loaded), the SC stored. Then the
+    /// store goes to the reference hart's memory (so that later loads of it agree) and rd is
+    /// the trace's; the difference is reported here unless the SC's group was (its wrong rd
+    /// is the fault). Anything else the load shows is compared as usual. A store to those
+    /// bytes, or an AMO on them, settles it too: what was there before no longer shows.
+    #[inline(never)]
+    fn settle_sc(&mut self) {
+        let Some(u) = self.unsure_sc else { return };
+        let Some(r) = self.cap.retired() else { return };
+        if r.exception.is_some() {
+            return;
+        }
+        let overlaps = |a: &iss::record::MemAccess| {
+            a.paddr < u.pa + u.size as u64 && u.pa < a.paddr + a.size as u64
+        };
+        let Some(a) = r.mem().iter().copied().find(overlaps) else {
+            return;
+        };
+        // The register the load writes (none: rd is x0, and the load shows nothing).
+        let rd = r.written().iter().map(|&i| i as usize).find(|&i| i > GPR0);
+        if a.kind == MemKind::Load
+            && rd.is_none()
+            && !matches!(r.insn.op.facts().atomic, iss::ops::Atomic::Amo(..))
+        {
+            return;
+        }
+        self.unsure_sc = None;
+        let Some(rd) = rd.filter(|_| a.kind == MemKind::Load && r.mem().len() == 1) else {
+            return;
+        };
+        if !self.touched.contains(&rd) {
+            return;
+        }
+        let (expected, actual) = (self.ref_value(rd), self.shadow[rd]);
+        let mut with_store = a.value;
+        for i in 0..a.size as u64 {
+            let pa = a.paddr + i;
+            if pa.wrapping_sub(u.pa) < u.size as u64 {
+                let b = (u.value >> (8 * (pa - u.pa))) & 0xff;
+                with_store = (with_store & !(0xff << (8 * i))) | (b << (8 * i));
+            }
+        }
+        let mask = size_mask(a.size);
+        if expected == actual || (actual ^ with_store) & mask != 0 {
+            return;
+        }
+        refhart::write_ram(&mut self.m, u.pa, &u.value.to_le_bytes()[..u.size as usize]);
+        refhart::write(&mut self.m, rd, actual);
+        if !u.reported {
+            self.diffs.push(Diff {
+                element: reg_name(refhart::addr_of(rd)).into_owned(),
+                expected: hex(expected),
+                actual: hex(actual),
+            });
+            self.diffs.push(Diff {
+                element: format!("sc (group {})", u.group),
+                expected: "failed: no store".into(),
+                actual: format!("stored {} at {}", hex_sized(u.value, u.size), hex(u.pa)),
+            });
+        }
     }
 
     /// The interrupt-pending bits and counters the trace owns, to the reference hart before
@@ -1014,6 +1138,29 @@ impl Verifier {
         let _ = g;
     }
 
+    /// The instruction at `va` as the reference hart fetched before the step, with the
+    /// privilege and satp it had then (the walk only reads: nothing is changed). Both sides
+    /// were in step before the group: the privilege is the shadow's before the group (not
+    /// updated yet), and satp, if the reference's instruction wrote it and the trace's did
+    /// not, the shadow's (the trace's, unchanged); otherwise the reference's.
+    fn insn_fetched_before(&mut self, va: u64) -> Option<(u32, u8)> {
+        let satp_idx = SATP as usize;
+        let ref_wrote_satp = self
+            .cap
+            .retired()
+            .is_some_and(|r| r.written().contains(&SATP));
+        let satp = if ref_wrote_satp && !self.touched.contains(&satp_idx) {
+            self.shadow[satp_idx]
+        } else {
+            self.m.hart.csr.satp
+        };
+        let now = (self.m.hart.prv, self.m.hart.csr.satp);
+        (self.m.hart.prv, self.m.hart.csr.satp) = (self.shadow_prv, satp);
+        let insn = refhart::insn_at(&mut self.m, va);
+        (self.m.hart.prv, self.m.hart.csr.satp) = now;
+        insn
+    }
+
     /// The reference hart's value of a register.
     #[inline]
     fn ref_value(&self, idx: usize) -> u64 {
@@ -1065,12 +1212,25 @@ impl Verifier {
         // left out) the stream only says "the next instruction": after a core skipped or
         // repeated one, the reference hart would stay one instruction off for good. The
         // trace's instruction word says which: the one after the reference's (skipped), or
-        // the one before it (repeated).
+        // the one before it (repeated), each as the core fetched it: with the privilege and
+        // translation of before the step (the reference's instruction may have changed them:
+        // a skipped `mret`). After a run of instructions the same as the reference's (`nop`
+        // padding), the one after the run: a core that skipped some of them wrote a correct
+        // core's stream until the run ended, and how many it skipped shows only here.
         let mut insn_pc = pc_before;
         if let (true, None, Some((bits, len))) = (insn_differs, g.pc, trace_insn) {
-            let skipped = ref_insn.map(|(_, l)| pc_before.wrapping_add(l as u64));
+            let skipped = ref_insn.map(|(b, l)| {
+                let mut c = pc_before.wrapping_add(l as u64);
+                for _ in 0..MAX_SKIPPED_RUN {
+                    if self.insn_fetched_before(c) != Some((b, l)) {
+                        break;
+                    }
+                    c = c.wrapping_add(l as u64);
+                }
+                c
+            });
             for c in [skipped, self.prev_insn_pc].into_iter().flatten() {
-                if refhart::insn_at(&mut self.m, c) == Some((bits, len)) {
+                if self.insn_fetched_before(c) == Some((bits, len)) {
                     insn_pc = c;
                     trace_pc = Some(c.wrapping_add(len as u64));
                     break;
@@ -1107,6 +1267,9 @@ impl Verifier {
             resync_prv = Some(trace_prv);
         }
         self.shadow_prv = trace_prv;
+        if self.unsure_sc.is_some() {
+            self.settle_sc();
+        }
         // Registers either side changed.
         self.compare_regs();
         // Memory.
@@ -1389,6 +1552,7 @@ impl Verifier {
         self.m.set_pc(pc);
         self.m.set_priv_level(prv);
         self.m.hart.reservation = None;
+        self.unsure_sc = None;
         self.prev_insn_pc = None;
         self.trace_mip = None;
         self.shadow_pc = pc;
