@@ -38,7 +38,8 @@ const _: () = assert!(2 * (MAX_BLOCK - 1) <= u8::MAX as usize);
 
 /// When the arena holds this many entries, everything is dropped and decoded again.
 const MAX_ARENA: usize = 1 << 22;
-const _: () = assert!(MAX_ARENA * 16 <= u32::MAX as usize);
+// A link (u32) holds an arena place (`exec::Ix`).
+const _: () = assert!(MAX_ARENA * crate::exec::IX_STEP <= u32::MAX as usize);
 
 /// Whether an instruction ends a block: it may go anywhere but the next instruction, or it
 /// changes something the run loop must look at again (the instruction table's

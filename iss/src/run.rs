@@ -112,7 +112,7 @@ pub(crate) struct Scheduler {
 
 /// One block a chain entered: it left the block whose end marker is at arena index `end()` by
 /// a transfer (or its end) to `pc`, where the block at arena index `next()` starts. The two
-/// are kept as places in the arena (`exec::Ix`'s byte offsets), as the handlers have them.
+/// are kept as places in the arena (`exec::Ix`'s offsets), as the handlers have them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TrailStep {
     end: u32,
@@ -124,13 +124,13 @@ impl TrailStep {
     /// The arena index of the end marker of the block left.
     #[inline(always)]
     pub(crate) fn end(&self) -> usize {
-        self.end as usize / std::mem::size_of::<Insn>()
+        self.end as usize / crate::exec::IX_STEP
     }
 
     /// The arena index of the block entered.
     #[inline(always)]
     pub(crate) fn next(&self) -> usize {
-        self.next as usize / std::mem::size_of::<Insn>()
+        self.next as usize / crate::exec::IX_STEP
     }
 
     /// The end marker of the block left, in `arena`.
@@ -139,10 +139,13 @@ impl TrailStep {
     ///
     /// `arena` is the arena the step's chain ran in.
     #[inline(always)]
-    pub(crate) unsafe fn end_in(&self, arena: &[Insn]) -> &Insn {
+    pub(crate) unsafe fn end_in<'a>(&self, arena: &'a [Insn]) -> &'a Insn {
         debug_assert!(self.end() < arena.len());
-        // SAFETY: the caller's promise: the trail holds places of end markers in `arena`.
-        unsafe { &*arena.as_ptr().byte_add(self.end as usize) }
+        // SAFETY: the caller's promise: the trail holds places of end markers in `arena`,
+        // multiples of `IX_STEP`: the place times the size of an `Insn` over `IX_STEP` is the
+        // byte offset.
+        let bytes = self.end as usize * (std::mem::size_of::<Insn>() / crate::exec::IX_STEP);
+        unsafe { &*arena.as_ptr().byte_add(bytes) }
     }
 }
 
@@ -174,7 +177,7 @@ impl Default for Trail {
 
 impl Trail {
     /// Note a block entered (see [`TrailStep`]: `end` and `next` are places in the arena,
-    /// `exec::Ix`'s byte offsets) with `rest` of budget left (in `exec::Lim`'s units).
+    /// `exec::Ix`'s offsets) with `rest` of budget left (in `exec::Lim`'s units).
     ///
     /// # Safety
     ///
@@ -198,7 +201,7 @@ impl Trail {
     /// The instructions of budget left as the chain entered its last block.
     #[inline(always)]
     fn rest_insns(&self) -> u64 {
-        self.rest / std::mem::size_of::<Insn>() as u64
+        self.rest / crate::exec::IX_STEP as u64
     }
 }
 

@@ -70,12 +70,19 @@ pub(crate) const BUILD: u64 = 13;
 /// fall through to it, without bounds checks ([`at`]).
 pub(crate) type Handler = unsafe fn(&mut Machine, Blk<'_>, Ix, u64, Lim) -> u64;
 
-/// The size of an [`Insn`], the step of an [`Ix`].
-const INSN: u64 = std::mem::size_of::<Insn>() as u64;
+/// The step of an [`Ix`] from one instruction to the next: the size of a link
+/// ([`Scheduler::links`]), so that a place addresses the instruction's link without scaling
+/// (and the instruction itself with the scale of an address, `a + 4 * k`).
+///
+/// [`Scheduler::links`]: crate::run::Scheduler::links
+pub(crate) const IX_STEP: usize = std::mem::size_of::<u32>();
+/// [`IX_STEP`] in [`Lim`]'s units.
+const INSN: u64 = IX_STEP as u64;
+const _: () = assert!(std::mem::size_of::<Insn>() == 4 * IX_STEP);
 
 /// The budget of instructions as handlers pass it on: the place in the block or arena (an
-/// [`Ix`]'s byte offset) at which it would run out if the chain went on in straight line, so
-/// that `a[k]` has `(lim - k) / 16` instructions left, itself included ([`Lim::count`]).
+/// [`Ix`]'s offset) at which it would run out if the chain went on in straight line, so
+/// that `a[k]` has `(lim - k) / IX_STEP` instructions left, itself included ([`Lim::count`]).
 ///
 /// An untraced handler that falls through passes it on as it came: nothing counts or checks
 /// the budget instruction by instruction. Instead a chain enters a block only with at least
@@ -145,8 +152,9 @@ impl<'a> Blk<'a> {
     }
 }
 
-/// An instruction's place in its block, as handlers pass it: kept as a byte offset, so that
-/// they address the instruction and the next one without scaling an index.
+/// An instruction's place in its block, as handlers pass it: its index times [`IX_STEP`],
+/// the byte offset of its link, so that they address the instruction (scaled by 4, in the
+/// address itself) and its link without shifting an index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Ix(usize);
 
@@ -154,19 +162,25 @@ impl Ix {
     /// The place of `a[k]`.
     #[inline(always)]
     pub(crate) fn new(k: usize) -> Ix {
-        Ix(k * std::mem::size_of::<Insn>())
+        Ix(k * IX_STEP)
     }
 
     /// The index in the block (`k` of `a[k]`).
     #[inline(always)]
     pub(crate) fn k(self) -> usize {
-        self.0 / std::mem::size_of::<Insn>()
+        self.0 / IX_STEP
     }
 
     /// The place of the next instruction.
     #[inline(always)]
     pub(crate) fn next(self) -> Ix {
-        Ix(self.0 + std::mem::size_of::<Insn>())
+        Ix(self.0 + IX_STEP)
+    }
+
+    /// The byte offset of the instruction at this place.
+    #[inline(always)]
+    fn bytes(self) -> usize {
+        self.0 * (std::mem::size_of::<Insn>() / IX_STEP)
     }
 }
 
@@ -184,8 +198,8 @@ pub(crate) unsafe fn at(a: Blk<'_>, k: Ix) -> &Insn {
         k.k(),
         a.len
     );
-    // SAFETY: the caller's promise; `k.0` is a multiple of the size of an `Insn`.
-    unsafe { &*a.p.byte_add(k.0) }
+    // SAFETY: the caller's promise.
+    unsafe { &*a.p.byte_add(k.bytes()) }
 }
 
 /// The handlers when no record is built.
@@ -464,7 +478,8 @@ unsafe fn chain_entry(m: &Machine, off: u64) -> usize {
 unsafe fn link(m: &Machine, k: Ix) -> Ix {
     // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
     // arena), the place of a block (`DecodeCache::links_for`).
-    Ix(unsafe { *(m.sched.links as *const u32).add(k.k()) as usize })
+    // (`k.0` is the link's byte offset: `IX_STEP` is a link's size.)
+    Ix(unsafe { *(m.sched.links as *const u8).add(k.0).cast::<u32>() as usize })
 }
 
 /// The size of the block at `a[l]` in [`Lim`]'s units: up to its end marker.
