@@ -540,6 +540,9 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
 /// link `a[k]` to it and enter it; or, when it is in another page or not decoded, stop the
 /// chain. Out of line and called in tail position, as loads' slow path.
 ///
+/// A block that ends with a branch to its own fall-through is not linked, and a chain that
+/// leaves a trail stops after it (see below).
+///
 /// A link stays right as long as `a[k]` can run: the target is in the same physical page
 /// (a direct transfer's or the fall-through's offset in the page is fixed, whatever virtual
 /// page maps it), and blocks are only ever dropped a whole page at a time (or all at once),
@@ -564,7 +567,16 @@ unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END
         // The page's table holds arena indices of blocks, and `a` is the arena.
         if l != 0 {
             let l = Ix::new(l);
-            m.dcache.set_link(k.k(), l.0 as u32);
+            if at(a, end).wd == crate::events::FAST_BLOCK {
+                m.dcache.set_link(k.k(), l.0 as u32);
+            } else if TR {
+                // The block being left ends with a branch to its own fall-through (see
+                // `events::mark_block`): where it went does not say whether it was taken,
+                // which the run loop's accounting of its run reads from the registers. A
+                // chain that leaves a trail stops here, before anything changes them; and
+                // such a branch is never linked, so that every chain comes here.
+                return stop_chain::<END>(m, r, rest);
+            }
             return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
         }
     }
