@@ -219,6 +219,103 @@ fn every_program_has_a_case() {
     assert_every_program_has_a_case("simple_runs_give_the_records_the_hart_builds", &[]);
 }
 
+/// Passes of [`counted_loop`].
+const PASSES: usize = 200;
+
+/// A counted loop of [`PASSES`] passes over three blocks (one of them skipped every other
+/// pass), each pass adding 3 to t1, storing it and loading it back; then a jump to itself.
+/// `ctr`: CTR records M-mode transfers from the start (mctrctl.M).
+fn counted_loop(ctr: bool) -> Vec<u8> {
+    use common::rv::{addi, andi, auipc, beq, bne, jal, ld, sd, T0, T1, T2};
+    let (t3, t4, t5) = (28, 29, 30);
+    let mut code = Vec::new();
+    if ctr {
+        // csrrw zero, mctrctl, t6 with t6 = M.
+        code.extend([
+            addi(31, 0, 4),
+            (0x34e << 20) | (31 << 15) | (1 << 12) | 0x73,
+        ]);
+    }
+    code.extend([
+        addi(T0, 0, PASSES as i32), // 0
+        addi(T1, 0, 0),             // 4
+        auipc(T2, 0x10),            // 8: t2 = 0x8001_0008, data
+        addi(T1, T1, 3),            // 12: loop
+        andi(t3, T1, 1),            // 16
+        beq(t3, 0, 8),              // 20: to 28
+        addi(t4, t4, 1),            // 24
+        sd(T1, 0, T2),              // 28
+        ld(t5, 0, T2),              // 32
+        addi(T2, T2, 8),            // 36
+        addi(T0, T0, -1),           // 40
+        bne(T0, 0, -32),            // 44: to 12
+        jal(0, 0),                  // 48
+    ]);
+    common::minimal_elf(&code)
+}
+
+/// A chain of simple runs that enters the same blocks again and again (a counted loop) keeps
+/// each pass's effects apart: the records made from them are those the hart builds one
+/// instruction at a time. Kept by the instruction's place in the decode cache instead, each
+/// block's effects would be those of its last pass in the chain.
+#[rstest]
+fn a_chain_through_a_loop_keeps_each_pass(
+    #[values(Variant::AsShipped, Variant::Counters, Variant::Ctr, Variant::Models)] v: Variant,
+) {
+    let elf = counted_loop(matches!(v, Variant::Ctr));
+    let limit = 3000;
+    let run = |simple: bool| {
+        let args = match v {
+            Variant::Ctr => ["--isa", "rv64gc_zicntr_zihpm_smctr", "--ctr", "1.0"]
+                .map(String::from)
+                .to_vec(),
+            _ => Vec::new(),
+        };
+        let mut m = machine_of("loop", args, &elf, v);
+        let mut log = Log::<true> {
+            seen: Vec::new(),
+            runs: 0,
+        };
+        let stop = if simple {
+            m.run(&mut log, Some(limit))
+        } else {
+            m.run(&mut iss::record::OneByOne(&mut log), Some(limit))
+        };
+        (log, end_state(&m, stop))
+    };
+    let (built, built_end) = run(false);
+    let (simple, simple_end) = run(true);
+    assert_eq!(built.runs, 0);
+    assert!(simple.runs > PASSES as u64, "{v:?}: {} runs", simple.runs);
+    // The program did what it says: a store of each pass's own sum.
+    let stored: std::collections::BTreeSet<u64> = built
+        .seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Retired { mem, .. }
+                if mem.len() == 1 && mem[0].kind == iss::record::MemKind::Store =>
+            {
+                Some(mem[0].value)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stored.len(), PASSES, "{v:?}");
+    if let Some(i) = built
+        .seen
+        .iter()
+        .zip(&simple.seen)
+        .position(|(a, b)| a != b)
+    {
+        panic!(
+            "{v:?}: event {i} differs\n  built:  {:?}\n  simple: {:?}",
+            built.seen[i], simple.seen[i]
+        );
+    }
+    assert_eq!(built.seen.len(), simple.seen.len(), "{v:?}");
+    assert_eq!(built_end, simple_end, "{v:?}");
+}
+
 /// A sink of runs: the pc and next pc of each instruction they hold, and each trap's pc and
 /// handler, in order.
 #[derive(Default)]
@@ -360,28 +457,15 @@ fn every_program_has_a_runs_case() {
 /// a time, the branches taken and not taken are the same.
 #[test]
 fn a_branch_to_its_own_fall_through_counts_its_direction() {
-    use common::rv::{addi, jal, T0};
+    use common::rv::{addi, beq, bne, jal, xori, T0};
     let t3 = 28;
-    let b = |f3: u32, rs1: u32, rs2: u32, off: i32| {
-        let o = off as u32;
-        (((o >> 12) & 1) << 31)
-            | (((o >> 5) & 0x3f) << 25)
-            | (rs2 << 20)
-            | (rs1 << 15)
-            | (f3 << 12)
-            | (((o >> 1) & 0xf) << 8)
-            | (((o >> 11) & 1) << 7)
-            | 0x63
-    };
-    let xori =
-        |rd: u32, rs1: u32, imm: u32| (imm << 20) | (rs1 << 15) | (4 << 12) | (rd << 7) | 0x13;
     let elf = common::minimal_elf(&[
         addi(T0, 0, 0),   // 0
         addi(t3, 0, 300), // 4
-        b(0, T0, 0, 4),   // 8: beq t0, zero, 12 (its own fall-through)
+        beq(T0, 0, 4),    // 8: to 12, its own fall-through
         xori(T0, T0, 1),  // 12
         addi(t3, t3, -1), // 16
-        b(1, t3, 0, -12), // 20: bne t3, zero, 8
+        bne(t3, 0, -12),  // 20: to 8
         jal(0, 0),        // 24
     ]);
     let counts = |how: usize| {
