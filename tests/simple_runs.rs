@@ -316,6 +316,43 @@ fn a_chain_through_a_loop_keeps_each_pass(
     assert_eq!(built_end, simple_end, "{v:?}");
 }
 
+/// A chain of simple runs that starts at a block's end marker, after an atomic (whose record
+/// is built) that ended its block (the CSR instruction after it starts a block of its own),
+/// reports no empty run for that block; the records are those built one at a time.
+#[test]
+fn a_chain_from_an_end_marker_reports_no_empty_run() {
+    use common::rv::{addi, auipc, bne, csrrs, jal, MSCRATCH, T0, T1, T2};
+    let t3 = 28;
+    // amoadd.w t2, t1, (t3)
+    let amoadd = (T1 << 20) | (t3 << 15) | (2 << 12) | (T2 << 7) | 0x2f;
+    let elf = common::minimal_elf(&[
+        addi(T0, 0, 100),       // 0
+        auipc(t3, 0x10),        // 4: t3 = 0x8001_0004, data
+        amoadd,                 // 8: loop
+        csrrs(T1, MSCRATCH, 0), // 12
+        addi(T1, T1, 1),        // 16
+        addi(T0, T0, -1),       // 20
+        bne(T0, 0, -16),        // 24: to 8
+        jal(0, 0),              // 28
+    ]);
+    let run = |simple: bool| {
+        let mut m = machine_of("csr_loop", Vec::new(), &elf, Variant::AsShipped);
+        let mut log = Log::<true> {
+            seen: Vec::new(),
+            runs: 0,
+        };
+        if simple {
+            m.run(&mut log, Some(1000));
+        } else {
+            m.run(&mut iss::record::OneByOne(&mut log), Some(1000));
+        }
+        log
+    };
+    let (built, simple) = (run(false), run(true));
+    assert!(simple.runs > 100, "{} runs", simple.runs);
+    assert_eq!(built.seen, simple.seen);
+}
+
 /// A sink of runs: the pc and next pc of each instruction they hold, and each trap's pc and
 /// handler, in order.
 #[derive(Default)]

@@ -1238,6 +1238,13 @@ impl Machine {
         }
         self.report_pulse(sink);
         let (mut k, mut pc, mut done) = (k, pc, 0);
+        // The first block is empty when the chain started at its end marker, after a record
+        // built for the instruction before it; every other block has an instruction or more.
+        let mut trail = trail;
+        if k == trail[0].end() {
+            (k, pc) = (trail[0].next(), trail[0].pc);
+            trail = &trail[1..];
+        }
         for step in trail {
             let n = step.end() - k;
             sink.simple_run(&SimpleRun {

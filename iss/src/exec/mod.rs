@@ -412,9 +412,9 @@ unsafe fn branch_untraced<const FX: bool, const I32: bool, const TR: bool>(
 
 /// Untraced or in a simple run (`FX`): go on at `r` from `a[k]`, a direct transfer or a
 /// block's end marker, through `a[k]`'s link when it has one, with `rest` of budget in
-/// [`Lim`]'s units (the transfer already retired); `a[end]` is the end marker of the block being left. `END`: the end
-/// marker's own handler, which retires nothing, so an unlinked `r` returns as [`DECODE`]. With
-/// chaining off, every link reads 0 ([`Scheduler::links`]).
+/// [`Lim`]'s units (the transfer already retired); `a[end]` is the end marker of the block
+/// being left. `END`: the end marker's own handler, which retires nothing, so an unlinked `r`
+/// returns as [`DECODE`]. With chaining off, every link reads 0 ([`Scheduler::links`]).
 ///
 /// [`Scheduler::links`]: crate::run::Scheduler::links
 ///
