@@ -100,7 +100,12 @@ enum Variant {
 
 fn machine(p: &PathBuf, v: Variant) -> Machine {
     let name = program_name(p);
-    let mut args = program_options(&name);
+    let bytes = std::fs::read(p).unwrap();
+    machine_of(&name, program_options(&name), &bytes, v)
+}
+
+/// A machine of variant `v` with the options `args`, booted into the ELF `bytes` (of `name`).
+fn machine_of(name: &str, mut args: Vec<String>, bytes: &[u8], v: Variant) -> Machine {
     // `--uart-input FILE` is the run's, not the hart's: the bytes go to the UART here.
     let input = args.iter().position(|a| a == "--uart-input").map(|i| {
         let f = args.get(i + 1).cloned().unwrap_or_default();
@@ -133,8 +138,7 @@ fn machine(p: &PathBuf, v: Variant) -> Machine {
     if let Some(bytes) = &input {
         m.bus.uart.input.extend(bytes);
     }
-    let bytes = std::fs::read(p).unwrap();
-    let prog = iss::elf::load(&mut m, &bytes, &p.display().to_string()).unwrap();
+    let prog = iss::elf::load(&mut m, bytes, name).unwrap();
     m.boot(prog.entry);
     m
 }
@@ -213,6 +217,140 @@ fn simple_runs_give_the_records_the_hart_builds(
 #[test]
 fn every_program_has_a_case() {
     assert_every_program_has_a_case("simple_runs_give_the_records_the_hart_builds", &[]);
+}
+
+/// Passes of [`counted_loop`].
+const PASSES: usize = 200;
+
+/// A counted loop of [`PASSES`] passes over three blocks (one of them skipped every other
+/// pass), each pass adding 3 to t1, storing it and loading it back; then a jump to itself.
+/// `ctr`: CTR records M-mode transfers from the start (mctrctl.M).
+fn counted_loop(ctr: bool) -> Vec<u8> {
+    use common::rv::{addi, andi, auipc, beq, bne, jal, ld, sd, T0, T1, T2};
+    let (t3, t4, t5) = (28, 29, 30);
+    let mut code = Vec::new();
+    if ctr {
+        // csrrw zero, mctrctl, t6 with t6 = M.
+        code.extend([
+            addi(31, 0, 4),
+            (0x34e << 20) | (31 << 15) | (1 << 12) | 0x73,
+        ]);
+    }
+    code.extend([
+        addi(T0, 0, PASSES as i32), // 0
+        addi(T1, 0, 0),             // 4
+        auipc(T2, 0x10),            // 8: t2 = 0x8001_0008, data
+        addi(T1, T1, 3),            // 12: loop
+        andi(t3, T1, 1),            // 16
+        beq(t3, 0, 8),              // 20: to 28
+        addi(t4, t4, 1),            // 24
+        sd(T1, 0, T2),              // 28
+        ld(t5, 0, T2),              // 32
+        addi(T2, T2, 8),            // 36
+        addi(T0, T0, -1),           // 40
+        bne(T0, 0, -32),            // 44: to 12
+        jal(0, 0),                  // 48
+    ]);
+    common::minimal_elf(&code)
+}
+
+/// A chain of simple runs that enters the same blocks again and again (a counted loop) keeps
+/// each pass's effects apart: the records made from them are those the hart builds one
+/// instruction at a time. Kept by the instruction's place in the decode cache instead, each
+/// block's effects would be those of its last pass in the chain.
+#[rstest]
+fn a_chain_through_a_loop_keeps_each_pass(
+    #[values(Variant::AsShipped, Variant::Counters, Variant::Ctr, Variant::Models)] v: Variant,
+) {
+    let elf = counted_loop(matches!(v, Variant::Ctr));
+    let limit = 3000;
+    let run = |simple: bool| {
+        let args = match v {
+            Variant::Ctr => ["--isa", "rv64gc_zicntr_zihpm_smctr", "--ctr", "1.0"]
+                .map(String::from)
+                .to_vec(),
+            _ => Vec::new(),
+        };
+        let mut m = machine_of("loop", args, &elf, v);
+        let mut log = Log::<true> {
+            seen: Vec::new(),
+            runs: 0,
+        };
+        let stop = if simple {
+            m.run(&mut log, Some(limit))
+        } else {
+            m.run(&mut iss::record::OneByOne(&mut log), Some(limit))
+        };
+        (log, end_state(&m, stop))
+    };
+    let (built, built_end) = run(false);
+    let (simple, simple_end) = run(true);
+    assert_eq!(built.runs, 0);
+    assert!(simple.runs > PASSES as u64, "{v:?}: {} runs", simple.runs);
+    // The program did what it says: a store of each pass's own sum.
+    let stored: std::collections::BTreeSet<u64> = built
+        .seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Retired { mem, .. }
+                if mem.len() == 1 && mem[0].kind == iss::record::MemKind::Store =>
+            {
+                Some(mem[0].value)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stored.len(), PASSES, "{v:?}");
+    if let Some(i) = built
+        .seen
+        .iter()
+        .zip(&simple.seen)
+        .position(|(a, b)| a != b)
+    {
+        panic!(
+            "{v:?}: event {i} differs\n  built:  {:?}\n  simple: {:?}",
+            built.seen[i], simple.seen[i]
+        );
+    }
+    assert_eq!(built.seen.len(), simple.seen.len(), "{v:?}");
+    assert_eq!(built_end, simple_end, "{v:?}");
+}
+
+/// A chain of simple runs that starts at a block's end marker, after an atomic (whose record
+/// is built) that ended its block (the CSR instruction after it starts a block of its own),
+/// reports no empty run for that block; the records are those built one at a time.
+#[test]
+fn a_chain_from_an_end_marker_reports_no_empty_run() {
+    use common::rv::{addi, auipc, bne, csrrs, jal, MSCRATCH, T0, T1, T2};
+    let t3 = 28;
+    // amoadd.w t2, t1, (t3)
+    let amoadd = (T1 << 20) | (t3 << 15) | (2 << 12) | (T2 << 7) | 0x2f;
+    let elf = common::minimal_elf(&[
+        addi(T0, 0, 100),       // 0
+        auipc(t3, 0x10),        // 4: t3 = 0x8001_0004, data
+        amoadd,                 // 8: loop
+        csrrs(T1, MSCRATCH, 0), // 12
+        addi(T1, T1, 1),        // 16
+        addi(T0, T0, -1),       // 20
+        bne(T0, 0, -16),        // 24: to 8
+        jal(0, 0),              // 28
+    ]);
+    let run = |simple: bool| {
+        let mut m = machine_of("csr_loop", Vec::new(), &elf, Variant::AsShipped);
+        let mut log = Log::<true> {
+            seen: Vec::new(),
+            runs: 0,
+        };
+        if simple {
+            m.run(&mut log, Some(1000));
+        } else {
+            m.run(&mut iss::record::OneByOne(&mut log), Some(1000));
+        }
+        log
+    };
+    let (built, simple) = (run(false), run(true));
+    assert!(simple.runs > 100, "{} runs", simple.runs);
+    assert_eq!(built.seen, simple.seen);
 }
 
 /// A sink of runs: the pc and next pc of each instruction they hold, and each trap's pc and
@@ -348,4 +486,47 @@ fn runs_give_the_instructions_that_retire(
 #[test]
 fn every_program_has_a_runs_case() {
     assert_every_program_has_a_case("runs_give_the_instructions_that_retire", &[]);
+}
+
+/// A loop whose first block is a branch to its own fall-through, taken every other pass:
+/// the next pc does not tell its direction, which the PMU's class counts must have from the
+/// registers as the branch saw them. Counted untraced, in simple runs and one instruction at
+/// a time, the branches taken and not taken are the same.
+#[test]
+fn a_branch_to_its_own_fall_through_counts_its_direction() {
+    use common::rv::{addi, beq, bne, jal, xori, T0};
+    let t3 = 28;
+    let elf = common::minimal_elf(&[
+        addi(T0, 0, 0),   // 0
+        addi(t3, 0, 300), // 4
+        beq(T0, 0, 4),    // 8: to 12, its own fall-through
+        xori(T0, T0, 1),  // 12
+        addi(t3, t3, -1), // 16
+        bne(t3, 0, -12),  // 20: to 8
+        jal(0, 0),        // 24
+    ]);
+    let counts = |how: usize| {
+        let mut m = machine_of("own_fall", Vec::new(), &elf, Variant::Counters);
+        for (i, ev) in [(3, 0x20004), (4, 0x20005)] {
+            assert!(m.set_reg(iss::csr::MHPMEVENT3 + i - 3, ev));
+            assert!(m.set_reg(iss::csr::MHPMCOUNTER3 + i - 3, 0));
+        }
+        assert!(m.set_reg(iss::csr::MCOUNTINHIBIT, 0));
+        let mut log = Log::<true> {
+            seen: Vec::new(),
+            runs: 0,
+        };
+        let limit = Some(2000);
+        match how {
+            0 => m.run(&mut iss::NoSink, limit),
+            1 => m.run(&mut log, limit),
+            _ => m.run(&mut iss::record::OneByOne(&mut log), limit),
+        };
+        (m.hart.pmu.counter(3), m.hart.pmu.counter(4))
+    };
+    let built = counts(2);
+    // 300 beq (150 each way), 299 bne taken and one not.
+    assert_eq!(built, (150 + 299, 150 + 1));
+    assert_eq!(counts(1), built, "simple runs");
+    assert_eq!(counts(0), built, "untraced");
 }

@@ -182,9 +182,13 @@ pub struct Machine {
     pub(crate) dcache: DecodeCache,
     /// The record of the instruction being executed (filled only when a sink wants it).
     pub(crate) rec: Retired,
-    /// For runs of simple instructions: the effect of each, by its index in the decoded
-    /// block ([`crate::record::SimpleRun`]); at least as long as the block arena.
+    /// For runs of simple instructions: the effect of each, by its place in the chain of
+    /// blocks it ran in ([`crate::record::SimpleRun`], [`Machine::effect`]); as long as the
+    /// longest chain ([`crate::run::TRAIL_INSNS`]), when a sink takes simple runs.
     pub(crate) effects: Vec<crate::record::Effect>,
+    /// The address past the place in `effects` of the running chain's last instruction, had
+    /// it run its whole budget ([`Machine::fx_chain`]).
+    pub(crate) fx_end: usize,
     /// The physical address of the last data access (left there for `effects`).
     pub(crate) fx_paddr: u64,
     /// The exception the current instruction raised (valid when exec returned `TRAP`).
@@ -309,6 +313,7 @@ impl Machine {
             dcache: DecodeCache::new(bus_ram_base),
             rec: Retired::default(),
             effects: Vec::new(),
+            fx_end: 0,
             fx_paddr: 0,
             exc: (Cause::Exception(arch::Exception::IllegalInstruction), 0),
             retired: 0,

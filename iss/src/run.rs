@@ -93,8 +93,9 @@ pub(crate) struct Scheduler {
     /// decoded meanwhile).
     pub chain_va: u64,
     pub chain_entries: usize,
-    /// Chaining is on: the handlers run in the run loop's arena, untraced, with the PMU's
-    /// models off (off for every other caller of the handlers, whatever its table).
+    /// Chaining is on: the handlers run in the run loop's arena, untraced or in simple runs,
+    /// with the PMU's models off (off for every other caller of the handlers, whatever its
+    /// table).
     pub chain_on: bool,
     /// The links the handlers follow ([`crate::dcache::DecodeCache::links_for`]): the
     /// cache's own when chaining is on, all zeros when it is off, as long as the arena
@@ -150,13 +151,15 @@ impl TrailStep {
 }
 
 /// Instructions a chain that leaves a trail runs at most: each block it enters follows at
-/// least one retired instruction, so the trail never holds more steps than this.
+/// least one retired instruction, so the trail never holds more steps than this. A chain of
+/// simple runs keeps as many effects at most (`Machine::effects`).
 pub(crate) const TRAIL_INSNS: u64 = 1024;
 
 /// The blocks a chain entered, in order ([`TrailStep`]), so that a chain can run through
 /// blocks whose every run the run loop must see: the PMU counting instruction classes
-/// ([`Machine::account_chain`]), a sink that takes runs. The handlers that leave it
-/// (`exec`'s `TR` tables) run at most [`TRAIL_INSNS`] instructions in a chain.
+/// ([`Machine::account_chain`]), a sink that takes runs or simple runs. The handlers that
+/// leave it (`exec`'s `TR` and `FX` tables) run at most [`TRAIL_INSNS`] instructions in a
+/// chain.
 pub(crate) struct Trail {
     steps: Box<[TrailStep]>,
     len: usize,
@@ -743,7 +746,7 @@ impl Machine {
     }
 
     fn run_blocks<S: Sink>(&mut self, arena: &mut Vec<Insn>, sink: &mut S) -> ChunkEnd {
-        self.fit_effects::<S>(arena.len());
+        self.fit_effects::<S>();
         // Set to run the next instruction outside the cache (it crosses a page boundary).
         let mut uncached = false;
         'page: loop {
@@ -795,7 +798,6 @@ impl Machine {
                         |s| ram.read_u16(base + 2 * s),
                         |bits| isa.filter(decode(bits)),
                     );
-                    self.fit_effects::<S>(arena.len());
                     if k == 0 {
                         self.hart.pc = pc;
                         uncached = true;
@@ -804,8 +806,9 @@ impl Machine {
                 }
                 self.dcache.dirty = false;
                 // A sink that takes runs and the PMU counting classes chain too, leaving a
-                // trail of the blocks they enter (`walk_trail`).
-                if !S::DETAIL.records() && !self.mode.models() {
+                // trail of the blocks they enter (`walk_trail`), and so do the simple runs
+                // of a sink that takes them (`simple_trail`).
+                if (!S::DETAIL.records() || S::DETAIL.simple_runs()) && !self.mode.models() {
                     self.sched.chain_va = page_va;
                     self.sched.chain_entries = self.dcache.entries(p);
                     self.sched.chain_on = true;
@@ -1134,9 +1137,10 @@ impl Machine {
     }
 
     /// Traced, for a sink that takes runs of simple instructions: run the chain of them from
-    /// `arena[k]` at `pc` (`block_start`: the first of its block) and hand it to the sink.
-    /// `Continue`: the chain stopped before an instruction whose record must be built (its
-    /// index and pc); `Break`: how the block ended.
+    /// `arena[k]` at `pc` (`block_start`: the first of its block), through the blocks it
+    /// enters as an untraced chain does, and hand each block's run to the sink. `Continue`:
+    /// the chain stopped before an instruction whose record must be built (its index and pc);
+    /// `Break`: how the block the chain ended in ended.
     #[inline(always)]
     fn run_simple<S: Sink>(
         &mut self,
@@ -1153,15 +1157,21 @@ impl Machine {
         }
         let left = self.sched.budget;
         let (prv, time) = (self.hart.prv, self.bus.clint.mtime);
-        // SAFETY: as in `run_block`: `arena[k]` is checked; the block ends with an end marker.
-        // (These handlers do not chain from block to block: an instruction's effect is kept
-        // at its arena index, which a loop in one chain would overwrite.)
+        // The chain runs at most TRAIL_INSNS, as many as there are effects and trail steps;
+        // the rest of the budget waits here (as in `run_chain`).
+        let rest = self.cut_budget(TRAIL_INSNS);
+        let cut = left - rest;
+        self.fx_chain(cut);
+        // SAFETY: as in `run_chain`: `arena[k]` is checked; the block ends with an end
+        // marker; the links are as long as the arena; the trail and the effects take the
+        // chain's budget.
         let npc = unsafe {
             let d = &arena[k];
             let bpc = pc.wrapping_sub(d.block_off());
-            let left = Lim::new(Ix::new(k), left);
-            self.tables[2][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
+            let cut = Lim::new(Ix::new(k), cut);
+            self.tables[2][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
         };
+        self.restore_budget(rest);
         // A chain that used the budget up reached its block's (or cut's) end marker: it ends
         // at the next pc (hart.pc), as at a budget end after any instruction.
         let npc = if npc == DECODE && self.sched.budget == 0 {
@@ -1169,8 +1179,11 @@ impl Machine {
         } else {
             npc
         };
-        // Retired in the chain: all but one that raised an exception or must be built.
-        let n = (left - self.sched.budget) as usize;
+        // The blocks the chain left, whole (the first from `k`), then the one it ended in.
+        let (k, pc, block_start, done) =
+            self.simple_trail(sink, arena, (k, pc, block_start), (prv, time));
+        // Retired in the last block: all but one that raised an exception or must be built.
+        let n = (left - self.sched.budget) as usize - done;
         let mut lcofi = false;
         if n != 0 {
             if self.mode.per_run() {
@@ -1179,7 +1192,7 @@ impl Machine {
             self.report_pulse(sink);
             sink.simple_run(&SimpleRun {
                 insns: &arena[k..k + n],
-                effects: &self.effects[k..k + n],
+                effects: &self.effects[done..done + n],
                 pc,
                 // A transfer, or the end of the budget; else hart.pc (see `report_run`).
                 next_pc: if npc & 1 == 0 { npc } else { self.hart.pc },
@@ -1208,10 +1221,69 @@ impl Machine {
         ControlFlow::Break(BlockEnd::End(after_lcofi(e, lcofi)))
     }
 
+    /// After a chain of simple runs from `arena[k]` at `pc` (`block_start`: the first of its
+    /// block), in privilege `prv` at mtime `time`: account for and report each block it left
+    /// (on its trail), whole from its first instruction (the first block from `k`), with the
+    /// effects at their places in the chain. Returns the arena index and pc of the block the
+    /// chain ended in, whether that is its first instruction, and the instructions retired
+    /// before it (the place of its first effect).
+    #[inline(always)]
+    fn simple_trail<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        arena: &[Insn],
+        (k, pc, block_start): (usize, u64, bool),
+        (prv, time): (Priv, u64),
+    ) -> (usize, u64, bool, usize) {
+        let len = self.sched.trail.len;
+        if len == 0 {
+            return (k, pc, block_start, 0);
+        }
+        // Out of the scheduler while it is read (an empty boxed slice allocates nothing).
+        let steps = std::mem::take(&mut self.sched.trail.steps);
+        let trail = &steps[..len];
+        if self.mode.per_run() {
+            // Without the models (which do not chain): no LCOFI to take here.
+            if block_start {
+                self.account_trail(arena, (k, pc), trail, prv);
+            } else {
+                let first = &trail[0];
+                self.account_run(arena, k, first.end() - k, pc, first.pc, prv, false);
+                self.account_trail(arena, (first.next(), first.pc), &trail[1..], prv);
+            }
+        }
+        self.report_pulse(sink);
+        let (mut k, mut pc, mut done) = (k, pc, 0);
+        // The first block is empty when the chain started at its end marker, after a record
+        // built for the instruction before it; every other block has an instruction or more.
+        let mut trail = trail;
+        if k == trail[0].end() {
+            (k, pc) = (trail[0].next(), trail[0].pc);
+            trail = &trail[1..];
+        }
+        for step in trail {
+            let n = step.end() - k;
+            sink.simple_run(&SimpleRun {
+                insns: &arena[k..k + n],
+                effects: &self.effects[done..done + n],
+                pc,
+                next_pc: step.pc,
+                prv,
+                time,
+                fetch_page: self.fetch_page,
+            });
+            done += n;
+            (k, pc) = (step.next(), step.pc);
+        }
+        self.sched.trail.steps = steps;
+        self.sched.trail.len = 0;
+        (k, pc, true, done)
+    }
+
     /// [`Machine::run_simple`] for the first instructions of the block at `arena[k]`, at
     /// `pc`, as many as the budget (less than the block's length) allows: from a copy of them
     /// whose end marker says where the block goes on, as [`Machine::run_cut`] runs them
-    /// untraced. `Continue` names the instruction in `arena`.
+    /// untraced (chaining off). `Continue` names the instruction in `arena`.
     #[cold]
     #[inline(never)]
     fn run_simple_cut<S: Sink>(
@@ -1224,7 +1296,11 @@ impl Machine {
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let n = self.sched.budget as usize;
         let cut = cut_block(arena, k, n);
-        match self.run_simple(&cut[..=n], 0, pc, block_start, sink) {
+        let chain = (self.sched.chain_on, self.sched.links);
+        self.chain_off(n + 1);
+        let e = self.run_simple(&cut[..=n], 0, pc, block_start, sink);
+        (self.sched.chain_on, self.sched.links) = chain;
+        match e {
             ControlFlow::Continue((i, pc)) => ControlFlow::Continue((k + i, pc)),
             end => end,
         }
@@ -1267,15 +1343,12 @@ impl Machine {
         self.rec.fetch_pa = Some(fetch_pa(self.fetch_page, pc));
     }
 
-    /// Make `effects` at least as long as the block arena, of `len` entries (the handlers of
-    /// runs index it by arena index), and as an instruction run uncached, whose arena of 2 is
-    /// its own. Only decoding lengthens the arena.
+    /// For a sink that takes simple runs: make `effects` as long as the longest chain of
+    /// them ([`TRAIL_INSNS`]: the handlers keep each effect at its place in the chain).
     #[inline(always)]
-    fn fit_effects<S: Sink>(&mut self, len: usize) {
-        let want = len.max(256);
-        if S::DETAIL.simple_runs() && self.effects.len() < want {
-            self.effects
-                .resize(want.next_power_of_two(), Effect::default());
+    fn fit_effects<S: Sink>(&mut self) {
+        if S::DETAIL.simple_runs() && self.effects.len() < TRAIL_INSNS as usize {
+            self.effects.resize(TRAIL_INSNS as usize, Effect::default());
         }
     }
 

@@ -395,8 +395,37 @@ pub mod rv {
         let imm = imm as u32 & 0xfff;
         ((imm >> 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | ((imm & 0x1f) << 7) | 0x23
     }
+    fn b_type(f3: u32, rs1: u32, rs2: u32, off: i32) -> u32 {
+        assert!((-4096..4096).contains(&off) && off % 2 == 0);
+        let o = off as u32;
+        (((o >> 12) & 1) << 31)
+            | (((o >> 5) & 0x3f) << 25)
+            | (rs2 << 20)
+            | (rs1 << 15)
+            | (f3 << 12)
+            | (((o >> 1) & 0xf) << 8)
+            | (((o >> 11) & 1) << 7)
+            | 0x63
+    }
     pub fn addi(rd: u32, rs1: u32, imm: i32) -> u32 {
         i_type(imm, rs1, 0, rd, 0x13)
+    }
+    pub fn xori(rd: u32, rs1: u32, imm: i32) -> u32 {
+        i_type(imm, rs1, 4, rd, 0x13)
+    }
+    pub fn andi(rd: u32, rs1: u32, imm: i32) -> u32 {
+        i_type(imm, rs1, 7, rd, 0x13)
+    }
+    pub fn ld(rd: u32, imm: i32, rs1: u32) -> u32 {
+        i_type(imm, rs1, 3, rd, 0x03)
+    }
+    /// `beq rs1, rs2, offset` (offset: even, within +-4 KiB).
+    pub fn beq(rs1: u32, rs2: u32, off: i32) -> u32 {
+        b_type(0, rs1, rs2, off)
+    }
+    /// `bne rs1, rs2, offset` (offset: even, within +-4 KiB).
+    pub fn bne(rs1: u32, rs2: u32, off: i32) -> u32 {
+        b_type(1, rs1, rs2, off)
     }
     /// `lui rd, imm20` (rd = sign-extended imm20 << 12).
     pub fn lui(rd: u32, imm20: u32) -> u32 {

@@ -109,7 +109,7 @@ macro_rules! fp_ops {
                 $m.accrue::<REC>(flags);
                 if FX {
                     let fflags = if flags != 0 { $m.hart.csr.fflags as u64 } else { u64::MAX };
-                    let e = &mut $m.effects[k.k()];
+                    let e = $m.effect(k, left);
                     e.value = v;
                     e.mem_value = fflags;
                 }
@@ -321,9 +321,9 @@ unsafe fn fload_done<
         raw
     };
     m.wf::<REC>(d.rd, v);
-    m.fx_access::<FX>(k, addr, raw);
+    m.fx_access::<FX>(k, left, addr, raw);
     if FX {
-        m.effects[k.k()].value = v;
+        m.effect(k, left).value = v;
     }
     let pc = bpc.wrapping_add(d.insn_off());
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
@@ -358,7 +358,7 @@ unsafe fn fstore<
     if !m.store_fast::<REC, FX>(addr, SIZE, v) {
         return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
     }
-    m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
+    m.fx_access::<FX>(k, left, addr, crate::mmu::low_bytes(v, SIZE));
     // The fast path never writes a page with decoded code: no block was dropped.
     let pc = bpc.wrapping_add(d.insn_off());
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
@@ -390,7 +390,7 @@ unsafe fn fstore_slow<
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     htri!(m, k, pc, left, m.store::<REC, FX>(addr, SIZE, v));
-    m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, SIZE));
+    m.fx_access::<FX>(k, left, addr, crate::mmu::low_bytes(v, SIZE));
     let r = m.after_store(next(d, pc));
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
 }

@@ -16,14 +16,16 @@
 //! run loop sees every instruction to hand its record to the sink. For a sink that takes runs
 //! of simple instructions ([`crate::record::Detail::SimpleRuns`]), the handlers of operations
 //! whose records have a fixed shape chain as untraced and leave each instruction's
-//! [`Effect`](crate::record::Effect) (`FX`); the others stop the chain before they execute
-//! ([`BUILD`]) so that the run loop builds their records.
+//! [`Effect`](crate::record::Effect) at its place in the chain (`FX`, [`Machine::effect`]);
+//! the others stop the chain before they execute ([`BUILD`]) so that the run loop builds
+//! their records.
 //!
 //! Untraced runs chain from block to block too ([`chain`]), CTR's tables included (their jumps
 //! and branches tell CTR as they go). When the run loop must see every block's run (the PMU
 //! counting instruction classes, a sink that takes runs), the chain goes on through the `TR`
 //! tables, which leave a trail of the blocks they enter ([`crate::run::Trail`]) for the run
-//! loop to account for and report after the chain.
+//! loop to account for and report after the chain. The `FX` tables chain from block to block
+//! the same way, leaving the same trail.
 
 mod a;
 mod fd;
@@ -91,9 +93,9 @@ const _: () = assert!(std::mem::size_of::<Insn>() == 4 * IX_STEP);
 /// loop starts a chain only in a block that fits its budget, running the part of a block that
 /// a short budget allows from a copy cut to it (`Machine::run_block`). A block's end marker
 /// may be reached with no budget left: it retires nothing. The record (`REC`) handlers return
-/// after every instruction; those of simple runs (`FX`) chain within a block without
-/// counting either, the run loop starting them where the rest of the block fits (or in a
-/// copy cut to the budget, `Machine::run_simple`).
+/// after every instruction; those of simple runs (`FX`) chain as the untraced ones do, the
+/// run loop starting them where the rest of the block fits (or in a copy cut to the budget,
+/// `Machine::run_simple`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lim(u64);
 
@@ -334,7 +336,7 @@ pub(crate) unsafe fn done<
         m.sched.budget = left.count(k) - 1;
         return r;
     }
-    if !REC && !FX && r & 1 == 0 {
+    if !REC && r & 1 == 0 {
         // A jump or taken branch: chain to the target's block when it is decoded in the
         // running block's page (see `Scheduler::chain_on`).
         let rest = left.after(k);
@@ -346,7 +348,7 @@ pub(crate) unsafe fn done<
             // indexes (and holds arena indices of blocks).
             if k2 != 0 {
                 // A transfer ends its block: its end marker follows.
-                return enter::<CTR, I32, TR>(m, a, k.next(), Ix::new(k2), r, rest);
+                return enter::<CTR, FX, I32, TR>(m, a, k.next(), Ix::new(k2), r, rest);
             }
         }
         m.sched.budget = rest / INSN;
@@ -380,26 +382,27 @@ pub(crate) unsafe fn done_direct<
     left: Lim,
     r: u64,
 ) -> u64 {
-    if !REC && !FX && r & 1 == 0 {
+    if !REC && r & 1 == 0 {
         let rest = left.after(k);
         if r != next(at(a, k), pc) {
-            return chain::<CTR, I32, TR, false>(m, a, k, k.next(), r, rest);
+            return chain::<CTR, FX, I32, TR, false>(m, a, k, k.next(), r, rest);
         }
         // Not taken: a jump or branch ends its block, so its end marker follows; go where
         // that goes without dispatching it.
-        return chain::<CTR, I32, TR, false>(m, a, k.next(), k.next(), r, rest);
+        return chain::<CTR, FX, I32, TR, false>(m, a, k.next(), k.next(), r, rest);
     }
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
 }
 
-/// Untraced: finish conditional branch `a[k]` at `pc`, `taken` or not, as [`done_direct`]
-/// does, without finding out again from the next pc whether it was taken.
+/// Untraced or in a simple run (`FX`), without CTR: finish conditional branch `a[k]` at `pc`,
+/// `taken` or not, as [`done_direct`] does, without finding out again from the next pc
+/// whether it was taken.
 ///
 /// # Safety
 ///
 /// As [`Handler`]'s.
 #[inline(always)]
-unsafe fn branch_untraced<const I32: bool, const TR: bool>(
+unsafe fn branch_untraced<const FX: bool, const I32: bool, const TR: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -414,18 +417,18 @@ unsafe fn branch_untraced<const I32: bool, const TR: bool>(
             let r = m.misaligned_target(target);
             return special(m, k, pc, left, r);
         }
-        return chain::<false, I32, TR, false>(m, a, k, k.next(), target, left.after(k));
+        return chain::<false, FX, I32, TR, false>(m, a, k, k.next(), target, left.after(k));
     }
     // A branch ends its block, so its end marker follows: go where that goes.
     let r = next(d, pc);
-    chain::<false, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
+    chain::<false, FX, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
 }
 
-/// Untraced: go on at `r` from `a[k]`, a direct transfer or a block's end marker, through
-/// `a[k]`'s link when it has one, with `rest` of budget in [`Lim`]'s units (the transfer
-/// already retired); `a[end]` is the end marker of the block being left. `END`: the end
-/// marker's own handler, which retires nothing, so an unlinked `r` returns as [`DECODE`]. With
-/// chaining off, every link reads 0 ([`Scheduler::links`]).
+/// Untraced or in a simple run (`FX`): go on at `r` from `a[k]`, a direct transfer or a
+/// block's end marker, through `a[k]`'s link when it has one, with `rest` of budget in
+/// [`Lim`]'s units (the transfer already retired); `a[end]` is the end marker of the block
+/// being left. `END`: the end marker's own handler, which retires nothing, so an unlinked `r`
+/// returns as [`DECODE`]. With chaining off, every link reads 0 ([`Scheduler::links`]).
 ///
 /// [`Scheduler::links`]: crate::run::Scheduler::links
 ///
@@ -433,7 +436,13 @@ unsafe fn branch_untraced<const I32: bool, const TR: bool>(
 ///
 /// As [`Handler`]'s.
 #[inline(always)]
-unsafe fn chain<const CTR: bool, const I32: bool, const TR: bool, const END: bool>(
+unsafe fn chain<
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const TR: bool,
+    const END: bool,
+>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -442,15 +451,15 @@ unsafe fn chain<const CTR: bool, const I32: bool, const TR: bool, const END: boo
     rest: u64,
 ) -> u64 {
     if rest < ENTER_MIN {
-        return chain_short::<CTR, I32, TR, END>(m, a, k, end, r, rest);
+        return chain_short::<CTR, FX, I32, TR, END>(m, a, k, end, r, rest);
     }
     // SAFETY: the links are as long as `a`, and a link is 0 or, with chaining on (`a` is the
     // arena), the arena index of a block (`DecodeCache::links_for`).
     let l = unsafe { link(m, k) };
     if l != Ix(0) {
-        return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
+        return enter::<CTR, FX, I32, TR>(m, a, end, l, r, rest);
     }
-    chain_link::<CTR, I32, TR, END>(m, a, k, end, r, rest)
+    chain_link::<CTR, FX, I32, TR, END>(m, a, k, end, r, rest)
 }
 
 /// The arena index of the block that starts `off` bytes into the running block's page (0:
@@ -505,7 +514,13 @@ unsafe fn block_size(a: Blk<'_>, l: Ix) -> u64 {
 /// As [`Handler`]'s.
 #[cold]
 #[inline(never)]
-unsafe fn chain_short<const CTR: bool, const I32: bool, const TR: bool, const END: bool>(
+unsafe fn chain_short<
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const TR: bool,
+    const END: bool,
+>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -515,21 +530,21 @@ unsafe fn chain_short<const CTR: bool, const I32: bool, const TR: bool, const EN
 ) -> u64 {
     let l = unsafe { link(m, k) };
     if l != Ix(0) && unsafe { block_size(a, l) } <= rest {
-        return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
+        return enter::<CTR, FX, I32, TR>(m, a, end, l, r, rest);
     }
     stop_chain::<END>(m, r, rest)
 }
 
-/// Untraced, chaining: leave the block whose end marker is `a[end]` for the block at `a[l]`,
-/// at `r`, with `rest` of budget in [`Lim`]'s units, which the whole block fits (at least
-/// [`ENTER_MIN`], or its size: [`chain_short`]); with `TR`, on the chain's trail
-/// ([`crate::run::Trail`]).
+/// Untraced or in a simple run (`FX`), chaining: leave the block whose end marker is `a[end]`
+/// for the block at `a[l]`, at `r`, with `rest` of budget in [`Lim`]'s units, which the whole
+/// block fits (at least [`ENTER_MIN`], or its size: [`chain_short`]); with `TR` or `FX`, on
+/// the chain's trail ([`crate::run::Trail`]).
 ///
 /// # Safety
 ///
 /// As [`Handler`]'s; `a[l]` starts a block, and `a` is the arena.
 #[inline(always)]
-unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
+unsafe fn enter<const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     end: Ix,
@@ -537,7 +552,7 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
     r: u64,
     rest: u64,
 ) -> u64 {
-    if TR {
+    if TR || FX {
         m.sched.trail.push(end.0, l.0, r, rest);
     }
     // The whole block fits the budget: its handlers do not count.
@@ -548,12 +563,20 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
         rest / INSN
     );
     let lim = Lim(l.0 as u64 + rest);
-    chain_handlers(CTR, I32, TR)[at(a, l).op as usize](m, a, l, r, lim)
+    let t = if FX {
+        fx_handlers(CTR, I32)
+    } else {
+        chain_handlers(CTR, I32, TR)
+    };
+    t[at(a, l).op as usize](m, a, l, r, lim)
 }
 
 /// [`chain`] where `a[k]` has no link yet: find the block at `r` in the running block's page,
 /// link `a[k]` to it and enter it; or, when it is in another page or not decoded, stop the
 /// chain. Out of line and called in tail position, as loads' slow path.
+///
+/// A block that ends with a branch to its own fall-through is not linked, and a chain that
+/// leaves a trail stops after it (see below).
 ///
 /// A link stays right as long as `a[k]` can run: the target is in the same physical page
 /// (a direct transfer's or the fall-through's offset in the page is fixed, whatever virtual
@@ -564,7 +587,13 @@ unsafe fn enter<const CTR: bool, const I32: bool, const TR: bool>(
 ///
 /// As [`Handler`]'s.
 #[inline(never)]
-unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END: bool>(
+unsafe fn chain_link<
+    const CTR: bool,
+    const FX: bool,
+    const I32: bool,
+    const TR: bool,
+    const END: bool,
+>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -579,8 +608,27 @@ unsafe fn chain_link<const CTR: bool, const I32: bool, const TR: bool, const END
         // The page's table holds arena indices of blocks, and `a` is the arena.
         if l != 0 {
             let l = Ix::new(l);
-            m.dcache.set_link(k.k(), l.0 as u32);
-            return enter::<CTR, I32, TR>(m, a, end, l, r, rest);
+            // The end marker of the block being left: `a[k]` is that, or the jump or branch
+            // that ends the block. (Found from `k`, not `end`, which the tables without a
+            // trail do not use otherwise: the compiler drops it from their `chain_link`,
+            // whose callers then pass their arguments where they have them.)
+            let left_end = if at(a, k).op == Op::NotDecoded {
+                at(a, k)
+            } else {
+                at(a, k.next())
+            };
+            debug_assert_eq!(left_end as *const Insn, at(a, end) as *const Insn);
+            if left_end.wd == crate::events::FAST_BLOCK {
+                m.dcache.set_link(k.k(), l.0 as u32);
+            } else if TR || FX {
+                // The block being left ends with a branch to its own fall-through (see
+                // `events::mark_block`): where it went does not say whether it was taken,
+                // which the run loop's accounting of its run reads from the registers. A
+                // chain that leaves a trail stops here, before anything changes them; and
+                // such a branch is never linked, so that every chain comes here.
+                return stop_chain::<END>(m, r, rest);
+            }
+            return enter::<CTR, FX, I32, TR>(m, a, end, l, r, rest);
         }
     }
     stop_chain::<END>(m, r, rest)
@@ -682,26 +730,65 @@ impl Machine {
         }
     }
 
-    /// Write the destination GPR of `a[k]` (`d`); `FX`: keep the value as its effect.
+    /// Write the destination GPR of `a[k]` (`d`, run with budget `left`); `FX`: keep the
+    /// value as its effect.
     #[inline(always)]
-    pub(crate) fn wxe<const REC: bool, const FX: bool>(&mut self, d: &Insn, k: Ix, v: u64) {
+    pub(crate) fn wxe<const REC: bool, const FX: bool>(
+        &mut self,
+        d: &Insn,
+        k: Ix,
+        left: Lim,
+        v: u64,
+    ) {
         self.wx::<REC>(d, v);
         if FX {
-            self.effects[k.k()].value = v;
+            self.effect(k, left).value = v;
         }
     }
 
-    /// `FX`: keep the data access of `a[k]` (at `vaddr`, of `value`; its physical address is
-    /// in `fx_paddr`) as its effect.
+    /// `FX`: keep the data access of `a[k]` (run with budget `left`; at `vaddr`, of `value`;
+    /// its physical address is in `fx_paddr`) as its effect.
     #[inline(always)]
-    pub(crate) fn fx_access<const FX: bool>(&mut self, k: Ix, vaddr: u64, value: u64) {
+    pub(crate) fn fx_access<const FX: bool>(&mut self, k: Ix, left: Lim, vaddr: u64, value: u64) {
         if FX {
             let paddr = self.fx_paddr;
-            let e = &mut self.effects[k.k()];
+            let e = self.effect(k, left);
             e.mem_value = value;
             e.vaddr = vaddr;
             e.paddr = paddr;
         }
+    }
+
+    /// In a chain of simple runs (`FX`), the effect of `a[k]`, run with budget `left`: at its
+    /// place in the chain, which is the number of instructions the chain retired before it.
+    /// The budget says which: `a[k]` has `left.count(k)` of the chain's budget left, itself
+    /// included, and `fx_end` is the place past the chain's whole budget
+    /// ([`Machine::fx_chain`]). So a loop that enters a block again in the same chain keeps
+    /// each pass's effects apart, and nothing is updated as a block is entered.
+    #[inline(always)]
+    pub(crate) fn effect(&mut self, k: Ix, left: Lim) -> &mut crate::record::Effect {
+        const { assert!(size_of::<crate::record::Effect>() == 2 * INSN as usize) };
+        // The budget left, in bytes of effects.
+        let back = left.here(k) as usize * 2;
+        debug_assert!(
+            back != 0 && back <= self.fx_end - self.effects.as_ptr() as usize,
+            "an effect {back:#x} bytes before the end of a chain of {:#x}",
+            self.fx_end - self.effects.as_ptr() as usize
+        );
+        // SAFETY: `fx_end` is `effects`' place for the chain's budget, which is at most its
+        // length (`Machine::fx_chain`); `a[k]` is a real instruction of a block that fits the
+        // budget (`Lim`), so `left.count(k)` is at least 1 and at most that budget.
+        unsafe { &mut *((self.fx_end - back) as *mut crate::record::Effect) }
+    }
+
+    /// Start a chain of simple runs (`FX`) with `budget` instructions, at most
+    /// [`TRAIL_INSNS`](crate::run::TRAIL_INSNS): their effects go to `effects[..budget]`
+    /// ([`Machine::effect`]).
+    #[inline(always)]
+    pub(crate) fn fx_chain(&mut self, budget: u64) {
+        assert!(budget as usize <= self.effects.len());
+        self.fx_end =
+            self.effects.as_ptr() as usize + budget as usize * size_of::<crate::record::Effect>();
     }
 
     /// After a store: if it overwrote decoded instructions, the run loop must pick up the
@@ -802,10 +889,10 @@ macro_rules! handlers {
 macro_rules! alu {
     ($($name:ident => |$a:ident, $b:ident| $e:expr;)*) => {
         handlers! {$(
-            $name => |m, a, k, d, pc, _left| {
+            $name => |m, a, k, d, pc, left| {
                 let $a = m.rs1(d);
                 let $b = m.rs2(d);
-                m.wxe::<REC, FX>(d, k, $e);
+                m.wxe::<REC, FX>(d, k, left, $e);
                 next(d, pc)
             };
         )*}
@@ -816,10 +903,10 @@ macro_rules! alu {
 macro_rules! alui {
     ($($name:ident => |$a:ident, $i:ident| $e:expr;)*) => {
         handlers! {$(
-            $name => |m, a, k, d, pc, _left| {
+            $name => |m, a, k, d, pc, left| {
                 let $a = m.rs1(d);
                 let $i = imm(d);
-                m.wxe::<REC, FX>(d, k, $e);
+                m.wxe::<REC, FX>(d, k, left, $e);
                 next(d, pc)
             };
         )*}
@@ -847,8 +934,8 @@ macro_rules! branch {
         handlers! {@finish done_direct; $(
             $name => |m, a, k, d, pc, left| {
                 let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
-                if !REC && !FX && !CTR {
-                    return branch_untraced::<I32, TR>(m, a, k, pc, left, taken);
+                if !REC && !CTR {
+                    return branch_untraced::<FX, I32, TR>(m, a, k, pc, left, taken);
                 }
                 let target = if taken {
                     pc.wrapping_add(imm(d))
@@ -895,8 +982,8 @@ macro_rules! load {
                 let pc = bpc.wrapping_add(d.insn_off());
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let $v = htri!(m, k, pc, left, m.load::<REC, FX>(addr, $size));
-                m.fx_access::<FX>(k, addr, $v);
-                m.wxe::<REC, FX>(d, k, $e);
+                m.fx_access::<FX>(k, left, addr, $v);
+                m.wxe::<REC, FX>(d, k, left, $e);
                 done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
             }
             let d = at(a, k);
@@ -904,8 +991,8 @@ macro_rules! load {
             let Some($v) = m.load_fast::<REC, FX>(addr, $size) else {
                 return slow::<REC, CTR, FX, I32, TR>(m, a, k, bpc, left);
             };
-            m.fx_access::<FX>(k, addr, $v);
-            m.wxe::<REC, FX>(d, k, $e);
+            m.fx_access::<FX>(k, left, addr, $v);
+            m.wxe::<REC, FX>(d, k, left, $e);
             let pc = bpc.wrapping_add(d.insn_off());
             done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
         }
@@ -937,7 +1024,7 @@ macro_rules! store {
                 let addr = m.rs1(d).wrapping_add(imm(d));
                 let v = m.rs2(d);
                 htri!(m, k, pc, left, m.store::<REC, FX>(addr, $size, v));
-                m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
+                m.fx_access::<FX>(k, left, addr, crate::mmu::low_bytes(v, $size));
                 let r = m.after_store(next(d, pc));
                 done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
             }
@@ -947,7 +1034,7 @@ macro_rules! store {
             if !m.store_fast::<REC, FX>(addr, $size, v) {
                 return slow::<REC, CTR, FX, I32, TR>(m, a, k, bpc, left);
             }
-            m.fx_access::<FX>(k, addr, crate::mmu::low_bytes(v, $size));
+            m.fx_access::<FX>(k, left, addr, crate::mmu::low_bytes(v, $size));
             // The fast path never writes a page with decoded code: no block was dropped.
             let pc = bpc.wrapping_add(d.insn_off());
             done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, next(d, pc))
@@ -956,12 +1043,12 @@ macro_rules! store {
 }
 
 handlers! {
-    lui => |m, a, k, d, pc, _left| {
-        m.wxe::<REC, FX>(d, k, imm(d));
+    lui => |m, a, k, d, pc, left| {
+        m.wxe::<REC, FX>(d, k, left, imm(d));
         next(d, pc)
     };
-    auipc => |m, a, k, d, pc, _left| {
-        m.wxe::<REC, FX>(d, k, pc.wrapping_add(imm(d)));
+    auipc => |m, a, k, d, pc, left| {
+        m.wxe::<REC, FX>(d, k, left, pc.wrapping_add(imm(d)));
         next(d, pc)
     };
 }
@@ -972,7 +1059,7 @@ handlers! {@finish done_direct;
             let r = m.misaligned_target(pc.wrapping_add(imm(d)));
             return special(m, k, pc, left, r);
         }
-        m.wxe::<REC, FX>(d, k, next(d, pc));
+        m.wxe::<REC, FX>(d, k, left, next(d, pc));
         let target = pc.wrapping_add(imm(d));
         tell_ctr!(m, a, k, pc, left, target, flow_ctr_type(Flow::DirectJump, d.rd, d.rs1, true));
         target
@@ -986,7 +1073,7 @@ handlers! {
             let r = m.misaligned_target(target);
             return special(m, k, pc, left, r);
         }
-        m.wxe::<REC, FX>(d, k, next(d, pc));
+        m.wxe::<REC, FX>(d, k, left, next(d, pc));
         tell_ctr!(m, a, k, pc, left, target, flow_ctr_type(Flow::IndirectJump, d.rd, d.rs1, true));
         target
     };
@@ -1188,8 +1275,8 @@ pub(crate) unsafe fn end_of_block<
     let pc = bpc.wrapping_add(at(a, k).imm.unsigned_abs() as u64);
     // The marker retires nothing: the budget it came with (perhaps none) is what is left.
     let rest = left.here(k);
-    if !REC && !FX {
-        return chain::<CTR, I32, TR, true>(m, a, k, k, pc, rest);
+    if !REC {
+        return chain::<CTR, FX, I32, TR, true>(m, a, k, k, pc, rest);
     }
     stop_chain::<true>(m, pc, rest)
 }
