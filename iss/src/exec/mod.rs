@@ -767,9 +767,11 @@ impl Machine {
     /// each pass's effects apart, and nothing is updated as a block is entered.
     #[inline(always)]
     pub(crate) fn effect(&mut self, k: Ix, left: Lim) -> &mut crate::record::Effect {
-        const { assert!(size_of::<crate::record::Effect>() == 2 * INSN as usize) };
+        // An effect is a whole number of `Lim` units (`IX_STEP`s) long.
+        const EFFECT: usize = size_of::<crate::record::Effect>();
+        const { assert!(EFFECT % IX_STEP == 0) };
         // The budget left, in bytes of effects.
-        let back = left.here(k) as usize * 2;
+        let back = left.here(k) as usize * (EFFECT / IX_STEP);
         debug_assert!(
             back != 0 && back <= self.fx_end - self.effects.as_ptr() as usize,
             "an effect {back:#x} bytes before the end of a chain of {:#x}",
