@@ -187,21 +187,6 @@ fn csrs(csr: u32, rs1: u32) -> u32 {
 fn csrc(csr: u32, rs1: u32) -> u32 {
     csr_op(3, ZERO, csr, rs1)
 }
-fn b_type(f3: u32, rs1: u32, rs2: u32, off: i64) -> u32 {
-    assert!(
-        (-4096..4096).contains(&off) && off % 2 == 0,
-        "branch offset {off}"
-    );
-    let o = off as u32;
-    (((o >> 12) & 1) << 31)
-        | (((o >> 5) & 0x3f) << 25)
-        | (rs2 << 20)
-        | (rs1 << 15)
-        | (f3 << 12)
-        | (((o >> 1) & 0xf) << 8)
-        | (((o >> 11) & 1) << 7)
-        | 0x63
-}
 fn j_type(rd: u32, off: i64) -> u32 {
     assert!(
         (-(1 << 20)..1 << 20).contains(&off) && off % 2 == 0,
@@ -383,7 +368,9 @@ impl Asm {
                 h[i + 1] = (w >> 16) as u16;
             };
             match f {
-                Fix::Branch(f3, rs1, rs2) => put32(&mut self.h, i, b_type(f3, rs1, rs2, off)),
+                Fix::Branch(f3, rs1, rs2) => {
+                    put32(&mut self.h, i, common::rv::b_type(f3, rs1, rs2, off))
+                }
                 Fix::Jal(rd) => put32(&mut self.h, i, j_type(rd, off)),
                 Fix::CBranch(nz, rs1) => self.h[i] = c_bz(nz, rs1, off),
                 Fix::CJ => self.h[i] = c_j(off),

@@ -188,18 +188,7 @@ fn simple_runs_give_the_records_the_hart_builds(
         built_end, untraced_end,
         "{name} {v:?}: untraced ended apart"
     );
-    if let Some(i) = built
-        .seen
-        .iter()
-        .zip(&simple.seen)
-        .position(|(a, b)| a != b)
-    {
-        panic!(
-            "{name} {v:?}: event {i} differs\n  built:  {:?}\n  simple: {:?}",
-            built.seen[i], simple.seen[i]
-        );
-    }
-    assert_eq!(built.seen.len(), simple.seen.len(), "{name} {v:?}");
+    same_events(&format!("{name} {v:?}"), &built.seen, &simple.seen);
     assert_eq!(
         built_end, simple_end,
         "{name} {v:?}: the machine ended apart"
@@ -301,18 +290,7 @@ fn a_chain_through_a_loop_keeps_each_pass(
         })
         .collect();
     assert_eq!(stored.len(), PASSES, "{v:?}");
-    if let Some(i) = built
-        .seen
-        .iter()
-        .zip(&simple.seen)
-        .position(|(a, b)| a != b)
-    {
-        panic!(
-            "{v:?}: event {i} differs\n  built:  {:?}\n  simple: {:?}",
-            built.seen[i], simple.seen[i]
-        );
-    }
-    assert_eq!(built.seen.len(), simple.seen.len(), "{v:?}");
+    same_events(&format!("{v:?}"), &built.seen, &simple.seen);
     assert_eq!(built_end, simple_end, "{v:?}");
 }
 
@@ -529,4 +507,16 @@ fn a_branch_to_its_own_fall_through_counts_its_direction() {
     assert_eq!(built, (150 + 299, 150 + 1));
     assert_eq!(counts(1), built, "simple runs");
     assert_eq!(counts(0), built, "untraced");
+}
+
+/// The events the records gave (`built`) and the simple runs gave (`simple`) are the same:
+/// else name the first that differs, in `what`.
+fn same_events(what: &str, built: &[Seen], simple: &[Seen]) {
+    if let Some(i) = built.iter().zip(simple).position(|(a, b)| a != b) {
+        panic!(
+            "{what}: event {i} differs\n  built:  {:?}\n  simple: {:?}",
+            built[i], simple[i]
+        );
+    }
+    assert_eq!(built.len(), simple.len(), "{what}");
 }

@@ -395,8 +395,12 @@ pub mod rv {
         let imm = imm as u32 & 0xfff;
         ((imm >> 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | ((imm & 0x1f) << 7) | 0x23
     }
-    fn b_type(f3: u32, rs1: u32, rs2: u32, off: i32) -> u32 {
-        assert!((-4096..4096).contains(&off) && off % 2 == 0);
+    /// A B-type instruction (a branch) with funct3 `f3`, `off` bytes from its own pc.
+    pub fn b_type(f3: u32, rs1: u32, rs2: u32, off: i64) -> u32 {
+        assert!(
+            (-4096..4096).contains(&off) && off % 2 == 0,
+            "branch offset {off}"
+        );
         let o = off as u32;
         (((o >> 12) & 1) << 31)
             | (((o >> 5) & 0x3f) << 25)
@@ -421,11 +425,11 @@ pub mod rv {
     }
     /// `beq rs1, rs2, offset` (offset: even, within +-4 KiB).
     pub fn beq(rs1: u32, rs2: u32, off: i32) -> u32 {
-        b_type(0, rs1, rs2, off)
+        b_type(0, rs1, rs2, off as i64)
     }
     /// `bne rs1, rs2, offset` (offset: even, within +-4 KiB).
     pub fn bne(rs1: u32, rs2: u32, off: i32) -> u32 {
-        b_type(1, rs1, rs2, off)
+        b_type(1, rs1, rs2, off as i64)
     }
     /// `lui rd, imm20` (rd = sign-extended imm20 << 12).
     pub fn lui(rd: u32, imm20: u32) -> u32 {

@@ -769,7 +769,7 @@ impl Machine {
     pub(crate) fn effect(&mut self, k: Ix, left: Lim) -> &mut crate::record::Effect {
         // An effect is a whole number of `Lim` units (`IX_STEP`s) long.
         const EFFECT: usize = size_of::<crate::record::Effect>();
-        const { assert!(EFFECT % IX_STEP == 0) };
+        const { assert!(EFFECT.is_multiple_of(IX_STEP)) };
         // The budget left, in bytes of effects.
         let back = left.here(k) as usize * (EFFECT / IX_STEP);
         debug_assert!(
