@@ -97,6 +97,30 @@ impl Ctr {
         true
     }
 
+    /// [`Ctr::transfer_noted`] for a caller whose `ty` is fixed where it is inlined (a
+    /// branch handler's taken or not-taken path): whether the type is wanted is then a branch
+    /// on the settings alone, which predicts, and a transfer not wanted (a not-taken branch
+    /// without NTBREN, the common case) writes nothing.
+    #[inline(always)]
+    pub fn transfer_noted_fixed(
+        &mut self,
+        src_pc: u64,
+        target_pc: u64,
+        ty: Itype,
+        prv: Priv,
+        now_cycles: u64,
+    ) -> bool {
+        const BOTH: u32 = crate::GATE_OPEN | crate::GATE_DEFER;
+        let gate = self.gate[prv.bits() as usize];
+        if gate & BOTH != BOTH {
+            return false;
+        }
+        if (gate >> ty.code()) & 1 != 0 {
+            self.note(src_pc, target_pc, ty, false, now_cycles, 1);
+        }
+        true
+    }
+
     /// Note a record for [`Ctr::flush`]: written whether wanted or not, kept only if
     /// `wanted` (1): no branch on the type, which follows the program's branches. (The ring
     /// overwrites records older than any flush can need.)

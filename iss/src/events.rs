@@ -422,6 +422,24 @@ impl Machine {
         }
     }
 
+    /// [`Machine::chain_transfer_noted`] for a `ty` fixed where it is inlined (a branch's
+    /// taken or not-taken path): [`ctr::Ctr::transfer_noted_fixed`].
+    #[inline(always)]
+    pub(crate) fn chain_branch_noted(
+        &mut self,
+        pc: u64,
+        target: u64,
+        ty: Itype,
+        left: u64,
+    ) -> bool {
+        let cycles = self.chain_now(left);
+        let prv = self.hart.prv;
+        match self.hart.ctr.as_mut() {
+            Some(c) => c.transfer_noted_fixed(pc, target, ty, prv, cycles),
+            None => true,
+        }
+    }
+
     /// [`Machine::chain_transfer_noted`] in every case.
     #[inline(never)]
     pub(crate) fn chain_transfer(&mut self, pc: u64, target: u64, ty: Itype, left: u64) {

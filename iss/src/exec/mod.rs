@@ -424,6 +424,45 @@ unsafe fn branch_untraced<const FX: bool, const I32: bool, const TR: bool>(
     chain::<false, FX, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
 }
 
+/// [`branch_untraced`] with CTR: each path tells CTR its own transfer type, so that what
+/// the settings want of it is known there ([`Machine::chain_branch_noted`]).
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[inline(always)]
+unsafe fn branch_ctr<const FX: bool, const I32: bool, const TR: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    pc: u64,
+    left: Lim,
+    taken: bool,
+) -> u64 {
+    let d = at(a, k);
+    if taken {
+        let target = pc.wrapping_add(imm(d));
+        if I32 && target & 2 != 0 {
+            let r = m.misaligned_target(target);
+            return special(m, k, pc, left, r);
+        }
+        let ty = arch::Itype::TakenBranch;
+        if !m.chain_branch_noted(pc, target, ty, left.count(k)) {
+            m.sched.ctr_ty = ty;
+            return ctr_done::<false, true, FX, I32, TR>(m, a, k, pc, left, target);
+        }
+        return chain::<true, FX, I32, TR, false>(m, a, k, k.next(), target, left.after(k));
+    }
+    let r = next(d, pc);
+    let ty = arch::Itype::NontakenBranch;
+    if !m.chain_branch_noted(pc, r, ty, left.count(k)) {
+        m.sched.ctr_ty = ty;
+        return ctr_done::<false, true, FX, I32, TR>(m, a, k, pc, left, r);
+    }
+    // A branch ends its block, so its end marker follows: go where that goes.
+    chain::<true, FX, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
+}
+
 /// Untraced or in a simple run (`FX`): go on at `r` from `a[k]`, a direct transfer or a
 /// block's end marker, through `a[k]`'s link when it has one, with `rest` of budget in
 /// [`Lim`]'s units (the transfer already retired); `a[end]` is the end marker of the block
@@ -938,6 +977,9 @@ macro_rules! branch {
                 let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
                 if !REC && !CTR {
                     return branch_untraced::<FX, I32, TR>(m, a, k, pc, left, taken);
+                }
+                if !REC {
+                    return branch_ctr::<FX, I32, TR>(m, a, k, pc, left, taken);
                 }
                 let target = if taken {
                     pc.wrapping_add(imm(d))
