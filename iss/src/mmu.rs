@@ -70,25 +70,51 @@ pub(crate) struct TlbEntry {
     /// Where the page is in RAM, as the page's offset in RAM less its virtual address (both
     /// wrapping): `va + va_off` is the RAM offset of any `va` in the page, with no masking.
     va_off: u64,
-    /// Store TLB only: the page's number in the decoded-instruction cache plus one, or 0 when
-    /// the page holds no decoded instructions.
-    code: u64,
 }
 
 const EMPTY: TlbEntry = TlbEntry {
     tag: u64::MAX,
     va_off: 0,
-    code: 0,
 };
+
+/// One of the fetch, load and store translation tables, by field: each field an array by
+/// slot, so that a handler's fast path reads one as the machine's address + a constant +
+/// slot x 8 (one instruction), where entries of several fields need the slot multiplied and
+/// the entry's address formed first. The fields mean what [`TlbEntry`]'s do.
+#[derive(Clone)]
+pub(crate) struct TlbTable {
+    tag: [u64; TLB_ENTRIES],
+    va_off: [u64; TLB_ENTRIES],
+}
+
+impl TlbTable {
+    const EMPTY: TlbTable = TlbTable {
+        tag: [u64::MAX; TLB_ENTRIES],
+        va_off: [0; TLB_ENTRIES],
+    };
+
+    /// `va`'s RAM offset if slot `slot` holds `tag`.
+    #[inline(always)]
+    fn hit(&self, slot: usize, tag: u64, va: u64) -> Option<u64> {
+        if self.tag[slot] == tag {
+            Some(va.wrapping_add(self.va_off[slot]))
+        } else {
+            None
+        }
+    }
+}
 
 pub(crate) struct Tlb {
     /// Current generation, already shifted into tag position.
     gen: u64,
     // In line, not boxed: the handlers' fast paths address an entry from the machine's
     // own address, without loading the table's first.
-    fetch: [TlbEntry; TLB_ENTRIES],
-    load: [TlbEntry; TLB_ENTRIES],
-    store: [TlbEntry; TLB_ENTRIES],
+    fetch: TlbTable,
+    load: TlbTable,
+    store: TlbTable,
+    /// The store table's third field, by slot: the page's number in the decoded-instruction
+    /// cache plus one, or 0 when the page holds no decoded instructions.
+    store_code: [u64; TLB_ENTRIES],
     /// One load translation to a page of the boot ROM (`va_off`: to the page's offset in the
     /// ROM), filled and flushed as the others: firmware such as OpenSBI reads the device tree
     /// there with byte loads (150k of them in a Linux boot), which it serves without a walk.
@@ -107,9 +133,10 @@ impl Tlb {
     pub fn new() -> Tlb {
         Tlb {
             gen: 0,
-            fetch: [EMPTY; TLB_ENTRIES],
-            load: [EMPTY; TLB_ENTRIES],
-            store: [EMPTY; TLB_ENTRIES],
+            fetch: TlbTable::EMPTY,
+            load: TlbTable::EMPTY,
+            store: TlbTable::EMPTY,
+            store_code: [0; TLB_ENTRIES],
             rom: EMPTY,
             pmp: [(0, 0, 0); PMP_MAX],
             pmp_len: 0,
@@ -122,9 +149,10 @@ impl Tlb {
     pub fn flush(&mut self) {
         let g = (self.gen >> GEN_SHIFT) + 1;
         if g >= GEN_LIMIT {
-            self.fetch.fill(EMPTY);
-            self.load.fill(EMPTY);
-            self.store.fill(EMPTY);
+            self.fetch = TlbTable::EMPTY;
+            self.load = TlbTable::EMPTY;
+            self.store = TlbTable::EMPTY;
+            self.store_code = [0; TLB_ENTRIES];
             self.rom = EMPTY;
             self.gen = 0;
         } else {
@@ -143,7 +171,7 @@ impl Tlb {
     }
 
     #[inline(always)]
-    fn table(&self, a: Access) -> &[TlbEntry; TLB_ENTRIES] {
+    fn table(&self, a: Access) -> &TlbTable {
         match a {
             Access::Fetch => &self.fetch,
             Access::Load => &self.load,
@@ -153,26 +181,21 @@ impl Tlb {
 
     #[inline(always)]
     pub(crate) fn lookup(&self, a: Access, va: u64) -> Option<u64> {
-        let e = &self.table(a)[Self::slot(va)];
-        if e.tag == self.tag(va) {
-            Some(va.wrapping_add(e.va_off))
-        } else {
-            None
-        }
+        self.table(a).hit(Self::slot(va), self.tag(va), va)
     }
 
     fn fill(&mut self, a: Access, va: u64, ram_off_page: u64, code: u64) {
-        let e = TlbEntry {
-            tag: self.tag(va),
-            va_off: ram_off_page.wrapping_sub(va & !(PAGE_SIZE - 1)),
-            code,
-        };
+        let (slot, tag) = (Self::slot(va), self.tag(va));
         let t = match a {
             Access::Fetch => &mut self.fetch,
             Access::Load => &mut self.load,
-            Access::Store => &mut self.store,
+            Access::Store => {
+                self.store_code[slot] = code;
+                &mut self.store
+            }
         };
-        t[Self::slot(va)] = e;
+        t.tag[slot] = tag;
+        t.va_off[slot] = ram_off_page.wrapping_sub(va & !(PAGE_SIZE - 1));
     }
 
     /// Recompute the PMP ranges from the CSRs (with the granularity's address bits, as
@@ -538,7 +561,6 @@ impl Machine {
                     self.tlb.rom = TlbEntry {
                         tag: self.tlb.tag(va),
                         va_off: off.wrapping_sub(va & !(PAGE_SIZE - 1)),
-                        code: 0,
                     };
                 }
             }
@@ -584,11 +606,13 @@ impl Machine {
         if va & (size as u64 - 1) != 0 {
             return false;
         }
-        let e = self.tlb.store[Tlb::slot(va)];
-        if e.tag != self.tlb.tag(va) || e.code != 0 {
+        let slot = Tlb::slot(va);
+        let Some(off) = self.tlb.store.hit(slot, self.tlb.tag(va), va) else {
+            return false;
+        };
+        if self.tlb.store_code[slot] != 0 {
             return false;
         }
-        let off = va.wrapping_add(e.va_off);
         self.bus.ram.write_in_page(off as usize, size, val);
         if REC {
             let v = low_bytes(val, size);
@@ -747,13 +771,13 @@ impl Machine {
         val: u64,
     ) -> Result<(), ()> {
         if va & (size as u64 - 1) == 0 {
-            let e = self.tlb.store[Tlb::slot(va)];
-            if e.tag == self.tlb.tag(va) {
-                let off = va.wrapping_add(e.va_off);
+            let slot = Tlb::slot(va);
+            if let Some(off) = self.tlb.store.hit(slot, self.tlb.tag(va), va) {
                 self.bus.ram.write(off as usize, size, val);
-                if e.code != 0 {
+                let code = self.tlb.store_code[slot];
+                if code != 0 {
                     self.dcache
-                        .store_in_page((e.code - 1) as usize, va & (PAGE_SIZE - 1), size);
+                        .store_in_page((code - 1) as usize, va & (PAGE_SIZE - 1), size);
                 }
                 if REC {
                     let v = low_bytes(val, size);
