@@ -125,13 +125,13 @@ impl TrailStep {
     /// The arena index of the end marker of the block left.
     #[inline(always)]
     pub(crate) fn end(&self) -> usize {
-        self.end as usize / crate::exec::IX_STEP
+        Ix::from_place(self.end).k()
     }
 
     /// The arena index of the block entered.
     #[inline(always)]
     pub(crate) fn next(&self) -> usize {
-        self.next as usize / crate::exec::IX_STEP
+        Ix::from_place(self.next).k()
     }
 
     /// The end marker of the block left, in `arena`.
@@ -142,11 +142,8 @@ impl TrailStep {
     #[inline(always)]
     pub(crate) unsafe fn end_in<'a>(&self, arena: &'a [Insn]) -> &'a Insn {
         debug_assert!(self.end() < arena.len());
-        // SAFETY: the caller's promise: the trail holds places of end markers in `arena`,
-        // multiples of `IX_STEP`: the place times the size of an `Insn` over `IX_STEP` is the
-        // byte offset.
-        let bytes = self.end as usize * (std::mem::size_of::<Insn>() / crate::exec::IX_STEP);
-        unsafe { &*arena.as_ptr().byte_add(bytes) }
+        // SAFETY: the caller's promise: the trail holds places of end markers in `arena`.
+        unsafe { &*arena.as_ptr().byte_add(Ix::from_place(self.end).bytes()) }
     }
 }
 

@@ -167,6 +167,12 @@ impl Ix {
         Ix(k * IX_STEP)
     }
 
+    /// A place kept as a number (a trail step's, `run::TrailStep`).
+    #[inline(always)]
+    pub(crate) fn from_place(place: u32) -> Ix {
+        Ix(place as usize)
+    }
+
     /// The index in the block (`k` of `a[k]`).
     #[inline(always)]
     pub(crate) fn k(self) -> usize {
@@ -181,7 +187,7 @@ impl Ix {
 
     /// The byte offset of the instruction at this place.
     #[inline(always)]
-    fn bytes(self) -> usize {
+    pub(crate) fn bytes(self) -> usize {
         self.0 * (std::mem::size_of::<Insn>() / IX_STEP)
     }
 }
