@@ -113,7 +113,7 @@ pub(crate) struct DecodeCache {
     no_links: Vec<u32>,
     /// Per block, what a run through it means for the PMU and CTR (its end marker's `bits`
     /// index it).
-    pub meta: Vec<crate::events::BlockMeta>,
+    pub meta: crate::events::BlockMetas,
     /// One bit per RAM page: has blocks.
     code: Vec<u64>,
     /// The running block must stop after the current instruction (a store checks it, see
@@ -137,7 +137,7 @@ impl DecodeCache {
             arena: vec![Insn::NOT_DECODED],
             links: vec![0],
             no_links: vec![0; 2],
-            meta: Vec::new(),
+            meta: crate::events::BlockMetas::default(),
             code: Vec::new(),
             dirty: false,
         }

@@ -171,12 +171,64 @@ pub(crate) struct BlockMeta {
     pub kind: u8,
 }
 
+/// The blocks' [`BlockMeta`]s by index, their fields apart: the class counts that a chain's
+/// accounting adds for every block it left ([`Machine::block_lanes`]) are 32 bytes each,
+/// found by one shift and read without a bounds check, which the end marker's index makes
+/// safe ([`BlockMetas::lanes`]).
+#[derive(Debug, Default)]
+pub(crate) struct BlockMetas {
+    lanes: Vec<[u128; 2]>,
+    kind: Vec<u8>,
+}
+
+impl BlockMetas {
+    fn push(&mut self, m: BlockMeta) -> usize {
+        self.lanes.push(m.lanes);
+        self.kind.push(m.kind);
+        self.lanes.len() - 1
+    }
+
+    /// Forget them all, with the arena whose end markers index them.
+    pub(crate) fn clear(&mut self) {
+        self.lanes.clear();
+        self.kind.clear();
+    }
+
+    /// The meta of the block whose end marker is `end`.
+    ///
+    /// # Panics
+    ///
+    /// When `end` does not index a meta (is not an end marker of the arena).
+    pub(crate) fn get(&self, end: &Insn) -> BlockMeta {
+        let i = end.bits as usize;
+        BlockMeta {
+            lanes: self.lanes[i],
+            kind: self.kind[i],
+        }
+    }
+
+    /// The class counts of the block whose end marker is `end`, taken or not.
+    ///
+    /// # Safety
+    ///
+    /// `end` is the end marker of a block of the arena these metas are of: `mark_block` gave
+    /// its `bits` the index of its meta, and the metas are only cleared with that arena
+    /// (`DecodeCache::build`).
+    #[inline(always)]
+    pub(crate) unsafe fn lanes(&self, end: &Insn, taken: bool) -> u128 {
+        let i = end.bits as usize;
+        debug_assert!(i < self.lanes.len(), "meta {i} of {}", self.lanes.len());
+        // SAFETY: the caller's promise.
+        unsafe { self.lanes.get_unchecked(i)[taken as usize] }
+    }
+}
+
 /// Make a block's [`BlockMeta`], at the index its end marker's `bits` then hold. The marker is
 /// [`FAST_BLOCK`]
 /// when a run through the whole block can be accounted from its meta alone: its last
 /// instruction neither changes the privilege (xRET) nor is a branch to its own fall-through
 /// (whose direction the next pc does not tell).
-pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>) {
+pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut BlockMetas) {
     let mut c = [0u8; 5];
     for d in block {
         c[op_class(d.op) as usize] += 1;
@@ -191,11 +243,10 @@ pub(crate) fn mark_block(m: &mut Insn, block: &[Insn], meta: &mut Vec<BlockMeta>
         0 => 0,
         _ => lane(KIND_CLASS[k][by(t)]),
     };
-    meta.push(BlockMeta {
+    m.bits = meta.push(BlockMeta {
         lanes: [counts + class_lane(0), counts + class_lane(1)],
         kind,
-    });
-    m.bits = (meta.len() - 1) as u32;
+    }) as u32;
     let own_fall = k == 1 && last.imm == last.len as i32;
     if last.op.flow() != Flow::TrapReturn && !own_fall {
         m.wd = FAST_BLOCK;
@@ -389,7 +440,10 @@ impl Machine {
         // `ExecMode::pmu_counts`) the compiler lays out the run loop worse
         // (cachegrind: +6 M host instructions per 20 M, untraced).
         if self.mode.pmu_counts() {
-            self.lanes = self.lanes.wrapping_add(self.block_lanes(end, pc, target));
+            // SAFETY: a [`FAST_BLOCK`] end marker is only made by `mark_block`, in the arena
+            // (a block cut to the budget or run on its own ends otherwise).
+            let lanes = unsafe { self.block_lanes(end, pc, target) };
+            self.lanes = self.lanes.wrapping_add(lanes);
         }
     }
 
@@ -397,9 +451,14 @@ impl Machine {
     /// ([`FAST_BLOCK`]) from `pc`, which went on at `target`: its block meta's taken version
     /// when `target` is not the block's fall-through.
     #[inline(always)]
-    pub(crate) fn block_lanes(&self, end: &Insn, pc: u64, target: u64) -> u128 {
+    ///
+    /// # Safety
+    ///
+    /// As [`BlockMetas::lanes`]': `end` is an end marker of the arena.
+    pub(crate) unsafe fn block_lanes(&self, end: &Insn, pc: u64, target: u64) -> u128 {
         let taken = target != pc.wrapping_add(end.imm as u64);
-        self.dcache.meta[end.bits as usize].lanes[taken as usize]
+        // SAFETY: the caller's promise.
+        unsafe { self.dcache.meta.lanes(end, taken) }
     }
 
     /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type
@@ -507,7 +566,7 @@ impl Machine {
         let bytes = crate::record::run_bytes(&a[k..k + n], full.then_some(end)) as u64;
         // A run through its whole block has its block's meta (class counts, the transfer's
         // kind); any other counts its own instructions.
-        let meta = full.then(|| self.dcache.meta[end.bits as usize]);
+        let meta = full.then(|| self.dcache.meta.get(end));
         let pmu = self.mode.pmu_counts();
         let kind = match meta {
             Some(m) => m.kind as usize,

@@ -1102,16 +1102,22 @@ impl Machine {
     ) {
         let fast = self.mode.fast_blocks();
         let mut lanes = 0u128;
-        for step in trail {
+        for (i, step) in trail.iter().enumerate() {
             // SAFETY: the trail is of a chain in `arena`.
             let e = unsafe { step.end_in(arena) };
             if fast && e.wd == crate::events::FAST_BLOCK {
                 // As `Machine::account_block`, summed here.
-                lanes = lanes.wrapping_add(self.block_lanes(e, pc, step.pc));
+                // SAFETY: `e` is an end marker of the arena, as the trail's are.
+                lanes = lanes.wrapping_add(unsafe { self.block_lanes(e, pc, step.pc) });
             } else {
+                // The block's index, from the step before (found only here: fast blocks
+                // need none).
+                if let Some(before) = i.checked_sub(1) {
+                    k = trail[before].next();
+                }
                 self.account_left_block(arena, k, step, pc, prv);
             }
-            (k, pc) = (step.next(), step.pc);
+            pc = step.pc;
         }
         self.lanes = self.lanes.wrapping_add(lanes);
     }
