@@ -78,8 +78,14 @@ impl Ctr {
     /// [`Ctr::transfer`] (not mispredicted) when it takes its fast path with deferred records,
     /// which is one load and no call; false, having done nothing, for anything else (call
     /// `transfer` then). For callers that must not make a call on their common path.
+    ///
+    /// `FIXED`: the caller's `ty` is fixed where this is inlined (a branch handler's taken or
+    /// not-taken path), so whether the type is wanted is a branch on the settings alone, which
+    /// predicts, and a transfer not wanted (a not-taken branch without NTBREN, the common
+    /// case) writes nothing. Otherwise the record is written whether wanted or not, and kept
+    /// only if wanted: no branch on a type that follows the program's branches.
     #[inline(always)]
-    pub fn transfer_noted(
+    pub fn transfer_noted<const FIXED: bool>(
         &mut self,
         src_pc: u64,
         target_pc: u64,
@@ -93,29 +99,9 @@ impl Ctr {
             return false;
         }
         let wanted = u64::from(gate >> ty.code()) & 1;
-        self.note(src_pc, target_pc, ty, false, now_cycles, wanted);
-        true
-    }
-
-    /// [`Ctr::transfer_noted`] for a caller whose `ty` is fixed where it is inlined (a
-    /// branch handler's taken or not-taken path): whether the type is wanted is then a branch
-    /// on the settings alone, which predicts, and a transfer not wanted (a not-taken branch
-    /// without NTBREN, the common case) writes nothing.
-    #[inline(always)]
-    pub fn transfer_noted_fixed(
-        &mut self,
-        src_pc: u64,
-        target_pc: u64,
-        ty: Itype,
-        prv: Priv,
-        now_cycles: u64,
-    ) -> bool {
-        const BOTH: u32 = crate::GATE_OPEN | crate::GATE_DEFER;
-        let gate = self.gate[prv.bits() as usize];
-        if gate & BOTH != BOTH {
-            return false;
-        }
-        if (gate >> ty.code()) & 1 != 0 {
+        if !FIXED {
+            self.note(src_pc, target_pc, ty, false, now_cycles, wanted);
+        } else if wanted != 0 {
             self.note(src_pc, target_pc, ty, false, now_cycles, 1);
         }
         true

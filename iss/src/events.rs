@@ -463,10 +463,11 @@ impl Machine {
 
     /// A jump or branch at `pc` to `target` (its fall-through when not taken), of CTR type
     /// `ty`, told by its handler with the budget `left` it ran with ([`ExecMode::ctr_chain`]),
-    /// when CTR can note it without a call ([`ctr::Ctr::transfer_noted`]). False, having done
-    /// nothing, when it needs [`Machine::chain_transfer`].
+    /// when CTR can note it without a call ([`ctr::Ctr::transfer_noted`]; `FIXED`: `ty` is
+    /// fixed where this is inlined). False, having done nothing, when it needs
+    /// [`Machine::chain_transfer`].
     #[inline(always)]
-    pub(crate) fn chain_transfer_noted(
+    pub(crate) fn chain_transfer_noted<const FIXED: bool>(
         &mut self,
         pc: u64,
         target: u64,
@@ -476,25 +477,7 @@ impl Machine {
         let cycles = self.chain_now(left);
         let prv = self.hart.prv;
         match self.hart.ctr.as_mut() {
-            Some(c) => c.transfer_noted(pc, target, ty, prv, cycles),
-            None => true,
-        }
-    }
-
-    /// [`Machine::chain_transfer_noted`] for a `ty` fixed where it is inlined (a branch's
-    /// taken or not-taken path): [`ctr::Ctr::transfer_noted_fixed`].
-    #[inline(always)]
-    pub(crate) fn chain_branch_noted(
-        &mut self,
-        pc: u64,
-        target: u64,
-        ty: Itype,
-        left: u64,
-    ) -> bool {
-        let cycles = self.chain_now(left);
-        let prv = self.hart.prv;
-        match self.hart.ctr.as_mut() {
-            Some(c) => c.transfer_noted_fixed(pc, target, ty, prv, cycles),
+            Some(c) => c.transfer_noted::<FIXED>(pc, target, ty, prv, cycles),
             None => true,
         }
     }

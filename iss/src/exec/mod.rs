@@ -400,44 +400,16 @@ pub(crate) unsafe fn done_direct<
     done::<REC, CTR, FX, I32, TR>(m, a, k, pc, left, r)
 }
 
-/// Untraced or in a simple run (`FX`), without CTR: finish conditional branch `a[k]` at `pc`,
-/// `taken` or not, as [`done_direct`] does, without finding out again from the next pc
-/// whether it was taken.
+/// Untraced or in a simple run (`FX`), with CTR or not: finish conditional branch `a[k]` at
+/// `pc`, `taken` or not, as [`done_direct`] does, without finding out again from the next pc
+/// whether it was taken. With CTR each path tells it its own transfer type, so that what the
+/// settings want of that type is known there ([`Machine::chain_transfer_noted`], fixed).
 ///
 /// # Safety
 ///
 /// As [`Handler`]'s.
 #[inline(always)]
-unsafe fn branch_untraced<const FX: bool, const I32: bool, const TR: bool>(
-    m: &mut Machine,
-    a: Blk<'_>,
-    k: Ix,
-    pc: u64,
-    left: Lim,
-    taken: bool,
-) -> u64 {
-    let d = at(a, k);
-    if taken {
-        let target = pc.wrapping_add(imm(d));
-        if I32 && target & 2 != 0 {
-            let r = m.misaligned_target(target);
-            return special(m, k, pc, left, r);
-        }
-        return chain::<false, FX, I32, TR, false>(m, a, k, k.next(), target, left.after(k));
-    }
-    // A branch ends its block, so its end marker follows: go where that goes.
-    let r = next(d, pc);
-    chain::<false, FX, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
-}
-
-/// [`branch_untraced`] with CTR: each path tells CTR its own transfer type, so that what
-/// the settings want of it is known there ([`Machine::chain_branch_noted`]).
-///
-/// # Safety
-///
-/// As [`Handler`]'s.
-#[inline(always)]
-unsafe fn branch_ctr<const FX: bool, const I32: bool, const TR: bool>(
+unsafe fn branch_chain<const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
@@ -453,20 +425,36 @@ unsafe fn branch_ctr<const FX: bool, const I32: bool, const TR: bool>(
             return special(m, k, pc, left, r);
         }
         let ty = arch::Itype::TakenBranch;
-        if !m.chain_branch_noted(pc, target, ty, left.count(k)) {
-            m.sched.ctr_ty = ty;
-            return ctr_done::<false, true, FX, I32, TR>(m, a, k, pc, left, target);
-        }
-        return chain::<true, FX, I32, TR, false>(m, a, k, k.next(), target, left.after(k));
+        return branch_to::<CTR, FX, I32, TR>(m, a, k, k, pc, left, target, ty);
     }
-    let r = next(d, pc);
+    // A branch ends its block, so its end marker follows: go where that goes.
     let ty = arch::Itype::NontakenBranch;
-    if !m.chain_branch_noted(pc, r, ty, left.count(k)) {
+    branch_to::<CTR, FX, I32, TR>(m, a, k, k.next(), pc, left, next(d, pc), ty)
+}
+
+/// [`branch_chain`]'s end on each path: to `r` through `a[from]`'s link, having told CTR of
+/// the transfer, of type `ty`.
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn branch_to<const CTR: bool, const FX: bool, const I32: bool, const TR: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    from: Ix,
+    pc: u64,
+    left: Lim,
+    r: u64,
+    ty: arch::Itype,
+) -> u64 {
+    if CTR && !m.chain_transfer_noted::<true>(pc, r, ty, left.count(k)) {
         m.sched.ctr_ty = ty;
         return ctr_done::<false, true, FX, I32, TR>(m, a, k, pc, left, r);
     }
-    // A branch ends its block, so its end marker follows: go where that goes.
-    chain::<true, FX, I32, TR, false>(m, a, k.next(), k.next(), r, left.after(k))
+    chain::<CTR, FX, I32, TR, false>(m, a, from, k.next(), r, left.after(k))
 }
 
 /// Untraced or in a simple run (`FX`): go on at `r` from `a[k]`, a direct transfer or a
@@ -723,7 +711,7 @@ macro_rules! tell_ctr {
     ($m:ident, $a:ident, $k:ident, $pc:ident, $left:ident, $target:ident, $ty:expr) => {
         if CTR {
             let ty = $ty;
-            if !$m.chain_transfer_noted($pc, $target, ty, $left.count($k)) {
+            if !$m.chain_transfer_noted::<false>($pc, $target, ty, $left.count($k)) {
                 $m.sched.ctr_ty = ty;
                 return ctr_done::<REC, CTR, FX, I32, TR>($m, $a, $k, $pc, $left, $target);
             }
@@ -981,11 +969,8 @@ macro_rules! branch {
         handlers! {@finish done_direct; $(
             $name => |m, a, k, d, pc, left| {
                 let taken = branch_condition(Op::$op, m.rs1(d), m.rs2(d));
-                if !REC && !CTR {
-                    return branch_untraced::<FX, I32, TR>(m, a, k, pc, left, taken);
-                }
                 if !REC {
-                    return branch_ctr::<FX, I32, TR>(m, a, k, pc, left, taken);
+                    return branch_chain::<CTR, FX, I32, TR>(m, a, k, pc, left, taken);
                 }
                 let target = if taken {
                     pc.wrapping_add(imm(d))
