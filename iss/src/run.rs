@@ -894,7 +894,14 @@ impl Machine {
             let npc = unsafe {
                 let bpc = pc.wrapping_sub(d.block_off());
                 let left = Lim::new(Ix::new(k), left);
-                self.tables[1][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, left)
+                self.tables[1][d.op as usize](
+                    self,
+                    Blk::new(arena),
+                    Ix::new(k),
+                    crate::exec::SPARE,
+                    bpc,
+                    left,
+                )
             };
             let lcofi = self.mode.per_run()
                 && (npc & 1 == 0 || matches!(npc, SERIALIZE | REFETCH | WFI))
@@ -965,7 +972,14 @@ impl Machine {
             let d = &arena[k];
             let bpc = pc.wrapping_sub(d.block_off());
             let cut = Lim::new(Ix::new(k), cut);
-            table[d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
+            table[d.op as usize](
+                self,
+                Blk::new(arena),
+                Ix::new(k),
+                crate::exec::SPARE,
+                bpc,
+                cut,
+            )
         };
         self.restore_budget(rest);
         let mut lcofi = false;
@@ -1172,7 +1186,14 @@ impl Machine {
             let d = &arena[k];
             let bpc = pc.wrapping_sub(d.block_off());
             let cut = Lim::new(Ix::new(k), cut);
-            self.tables[2][d.op as usize](self, Blk::new(arena), Ix::new(k), bpc, cut)
+            self.tables[2][d.op as usize](
+                self,
+                Blk::new(arena),
+                Ix::new(k),
+                crate::exec::SPARE,
+                bpc,
+                cut,
+            )
         };
         self.restore_budget(rest);
         // A chain that used the budget up reached its block's (or cut's) end marker: it ends

@@ -8,7 +8,7 @@
 //! in the 64-bit registers: operands are unboxed (an improperly boxed value reads as the
 //! canonical NaN) and results boxed on write.
 
-use super::{at, build_record, done, htri, imm, next, Blk, Ix, Lim};
+use super::{at, build_record, done, htri, imm, next, Blk, Ix, Lim, Spare, SPARE};
 use crate::csr::{FFLAGS, MSTATUS, MSTATUS_FS};
 use crate::fp;
 use crate::insn::Insn;
@@ -93,9 +93,9 @@ impl Machine {
 /// `(value, flags)`.
 macro_rules! fp_ops {
     ($($name:ident => $dst:ident, $rm:tt, |$m:ident, $d:ident, $r:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: Lim) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, a: Blk<'_>, k: Ix, _spare: Spare, bpc: u64, left: Lim) -> u64 {
             if $m.fs_not_dirty::<FX>() {
-                return build_record($m, a, k, bpc, left);
+                return build_record($m, a, k, SPARE, bpc, left);
             }
             let $d = at(a, k);
             let pc = bpc.wrapping_add($d.insn_off());
@@ -249,22 +249,23 @@ unsafe fn fload<
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    _spare: Spare,
     bpc: u64,
     left: Lim,
 ) -> u64 {
     if m.fs_not_dirty::<FX>() {
-        return build_record(m, a, k, bpc, left);
+        return build_record(m, a, k, SPARE, bpc, left);
     }
     let d = at(a, k);
     if m.fs_off() {
-        return fload_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
+        return fload_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     // Nothing is recorded unless the load is made.
     let Some(raw) = m.load_fast::<REC, FX>(addr, SIZE) else {
-        return fload_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
+        return fload_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left);
     };
-    fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left, addr, raw)
+    fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left, addr, raw)
 }
 
 /// [`fload`] with FS off, or a load its fast path could not make.
@@ -281,6 +282,7 @@ unsafe fn fload_slow<
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    _spare: Spare,
     bpc: u64,
     left: Lim,
 ) -> u64 {
@@ -292,7 +294,7 @@ unsafe fn fload_slow<
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let raw = htri!(m, k, pc, left, m.load::<REC, FX>(addr, SIZE));
-    fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left, addr, raw)
+    fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left, addr, raw)
 }
 
 /// An FP load read `raw` at `addr`: write f[rd] and go on.
@@ -309,6 +311,7 @@ unsafe fn fload_done<
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    _spare: Spare,
     bpc: u64,
     left: Lim,
     addr: u64,
@@ -343,20 +346,21 @@ unsafe fn fstore<
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    _spare: Spare,
     bpc: u64,
     left: Lim,
 ) -> u64 {
     if m.fs_not_dirty::<FX>() {
-        return build_record(m, a, k, bpc, left);
+        return build_record(m, a, k, SPARE, bpc, left);
     }
     let d = at(a, k);
     if m.fs_off() {
-        return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
+        return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left);
     }
     let addr = m.rs1(d).wrapping_add(imm(d));
     let v = m.f2(d);
     if !m.store_fast::<REC, FX>(addr, SIZE, v) {
-        return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, bpc, left);
+        return fstore_slow::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left);
     }
     m.fx_access::<FX>(k, left, addr, crate::mmu::low_bytes(v, SIZE));
     // The fast path never writes a page with decoded code: no block was dropped.
@@ -378,6 +382,7 @@ unsafe fn fstore_slow<
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    _spare: Spare,
     bpc: u64,
     left: Lim,
 ) -> u64 {
@@ -402,10 +407,11 @@ macro_rules! fp_access {
             m: &mut Machine,
             a: Blk<'_>,
             k: Ix,
+            _spare: Spare,
             bpc: u64,
             left: Lim,
         ) -> u64 {
-            $f::<REC, CTR, FX, I32, TR, $size>(m, a, k, bpc, left)
+            $f::<REC, CTR, FX, I32, TR, $size>(m, a, k, SPARE, bpc, left)
         }
     )*};
 }

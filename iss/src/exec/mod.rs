@@ -61,7 +61,8 @@ pub(crate) const DECODE: u64 = 11;
 /// operation's [`Shape`] is `Built`, or FS is not Dirty for an FP one); `hart.pc` is its pc.
 pub(crate) const BUILD: u64 = 13;
 
-/// An instruction handler: `(machine, block, index in the block, pc, budget left) -> next pc`.
+/// An instruction handler: `(machine, block, place in the block, [`Spare`], block's pc, budget
+/// left) -> next pc`.
 ///
 /// # Safety
 ///
@@ -70,7 +71,16 @@ pub(crate) const BUILD: u64 = 13;
 /// cache's arena ends with one, as does every block built for a single instruction
 /// (`[insn, Insn::single_end(len)]`). Handlers read their instruction, and the next one when they
 /// fall through to it, without bounds checks ([`at`]).
-pub(crate) type Handler = unsafe fn(&mut Machine, Blk<'_>, Ix, u64, Lim) -> u64;
+pub(crate) type Handler = unsafe fn(&mut Machine, Blk<'_>, Ix, Spare, u64, Lim) -> u64;
+
+/// A handler's fourth argument, which holds nothing: it keeps the register it is passed in
+/// (rcx on x86-64, the only register a shift by a variable count can take its count from)
+/// free for the handlers, which would otherwise move the pc out of it and back around every
+/// shift.
+pub(crate) type Spare = std::mem::MaybeUninit<u64>;
+
+/// The [`Spare`] argument handlers pass on.
+pub(crate) const SPARE: Spare = std::mem::MaybeUninit::uninit();
 
 /// The step of an [`Ix`] from one instruction to the next: the size of a link
 /// ([`Scheduler::links`]), so that a place addresses the instruction's link without scaling
@@ -331,13 +341,13 @@ pub(crate) unsafe fn done<
         if !REC && !FX {
             // The block fits in the budget (`Lim`): go on without counting.
             let d = at(a, k.next());
-            return chain_handlers(CTR, I32, TR)[d.op as usize](m, a, k.next(), bpc, left);
+            return chain_handlers(CTR, I32, TR)[d.op as usize](m, a, k.next(), SPARE, bpc, left);
         }
         if FX {
             // The rest of the block fits in the budget (`Machine::run_simple`): go on without
             // counting, to the block's end marker at the latest.
             let d = at(a, k.next());
-            return fx_handlers(CTR, I32)[d.op as usize](m, a, k.next(), bpc, left);
+            return fx_handlers(CTR, I32)[d.op as usize](m, a, k.next(), SPARE, bpc, left);
         }
         m.sched.budget = left.count(k) - 1;
         return r;
@@ -601,7 +611,7 @@ unsafe fn enter<const CTR: bool, const FX: bool, const I32: bool, const TR: bool
     } else {
         chain_handlers(CTR, I32, TR)
     };
-    t[at(a, l).op as usize](m, a, l, r, lim)
+    t[at(a, l).op as usize](m, a, l, SPARE, r, lim)
 }
 
 /// [`chain`] where `a[k]` has no link yet: find the block at `r` in the running block's page,
@@ -878,7 +888,7 @@ impl Machine {
         self.chain_off(block.len());
         // SAFETY: instruction 0 of a block that ends with an end marker, chaining off; the
         // block (of one instruction) fits the budget.
-        let r = unsafe { t[d.op as usize](self, Blk::new(&block), Ix::new(0), pc, left) };
+        let r = unsafe { t[d.op as usize](self, Blk::new(&block), Ix::new(0), SPARE, pc, left) };
         (self.sched.chain_on, self.sched.links) = chain;
         if r == DECODE {
             // An instruction that fell through reached the block's end marker (untraced
@@ -911,7 +921,7 @@ macro_rules! handlers {
     };
     // Finished by `$fin` (`done`, or `done_direct` for direct jumps and branches).
     (@finish $fin:ident; $($name:ident => |$m:ident, $a:ident, $k:ident, $d:ident, $pc:ident, $left:ident| $e:expr;)*) => {$(
-        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, bpc: u64, $left: Lim) -> u64 {
+        pub(crate) unsafe fn $name<const REC: bool, const CTR: bool, const FX: bool, const I32: bool, const TR: bool>($m: &mut Machine, $a: Blk<'_>, $k: Ix, _spare: Spare, bpc: u64, $left: Lim) -> u64 {
             let $d = at($a, $k);
             let $pc = bpc.wrapping_add($d.insn_off());
             let r = $e;
@@ -998,6 +1008,7 @@ macro_rules! load {
             m: &mut Machine,
             a: Blk<'_>,
             k: Ix,
+            _spare: Spare,
             bpc: u64,
             left: Lim,
         ) -> u64 {
@@ -1010,6 +1021,7 @@ macro_rules! load {
                 m: &mut Machine,
                 a: Blk<'_>,
                 k: Ix,
+                _spare: Spare,
                 bpc: u64,
                 left: Lim,
             ) -> u64 {
@@ -1024,7 +1036,7 @@ macro_rules! load {
             let d = at(a, k);
             let addr = m.rs1(d).wrapping_add(imm(d));
             let Some($v) = m.load_fast::<REC, FX>(addr, $size) else {
-                return slow::<REC, CTR, FX, I32, TR>(m, a, k, bpc, left);
+                return slow::<REC, CTR, FX, I32, TR>(m, a, k, SPARE, bpc, left);
             };
             m.fx_access::<FX>(k, left, addr, $v);
             m.wxe::<REC, FX>(d, k, left, $e);
@@ -1040,6 +1052,7 @@ macro_rules! store {
             m: &mut Machine,
             a: Blk<'_>,
             k: Ix,
+            _spare: Spare,
             bpc: u64,
             left: Lim,
         ) -> u64 {
@@ -1051,6 +1064,7 @@ macro_rules! store {
                 m: &mut Machine,
                 a: Blk<'_>,
                 k: Ix,
+                _spare: Spare,
                 bpc: u64,
                 left: Lim,
             ) -> u64 {
@@ -1067,7 +1081,7 @@ macro_rules! store {
             let addr = m.rs1(d).wrapping_add(imm(d));
             let v = m.rs2(d);
             if !m.store_fast::<REC, FX>(addr, $size, v) {
-                return slow::<REC, CTR, FX, I32, TR>(m, a, k, bpc, left);
+                return slow::<REC, CTR, FX, I32, TR>(m, a, k, SPARE, bpc, left);
             }
             m.fx_access::<FX>(k, left, addr, crate::mmu::low_bytes(v, $size));
             // The fast path never writes a page with decoded code: no block was dropped.
@@ -1303,6 +1317,7 @@ pub(crate) unsafe fn end_of_block<
     m: &mut Machine,
     a: Blk<'_>,
     k: Ix,
+    _spare: Spare,
     bpc: u64,
     left: Lim,
 ) -> u64 {
@@ -1317,7 +1332,14 @@ pub(crate) unsafe fn end_of_block<
 }
 
 /// In the `FX` tables, an operation whose record must be built: stop before it.
-pub(super) unsafe fn build_record(m: &mut Machine, a: Blk<'_>, k: Ix, bpc: u64, left: Lim) -> u64 {
+pub(super) unsafe fn build_record(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    _spare: Spare,
+    bpc: u64,
+    left: Lim,
+) -> u64 {
     m.hart.pc = bpc.wrapping_add(at(a, k).block_off());
     m.sched.budget = left.count(k);
     BUILD
