@@ -1410,7 +1410,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         let htif =
             r.n_mem != 0 && self.htif.active() && r.mem().iter().any(|m| self.htif.hit(m.paddr));
         if self.pos >= CHUNK || htif {
-            self.close(prv);
+            // The open group's privilege is placed (above): end it (`close` would place an
+            // xRET's a second time).
+            if self.open {
+                self.end();
+            }
             self.reserve();
             if htif {
                 self.htif_access(r);
@@ -1955,6 +1959,56 @@ mod tests {
                     assert_eq!(fast.len(), general.len(), "{how}");
                 }
             }
+        }
+    }
+
+    /// An MRET's group always carries the privilege after it, once, also when the group ends
+    /// past a buffer's end (where the next record's group starts in a new buffer): the
+    /// streams of k instructions, an MRET and an instruction in U-mode differ only by the k
+    /// groups, for k around a buffer's worth.
+    #[test]
+    fn xret_group_at_a_buffer_end_has_its_privilege_once() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/bin/rv64i.elf");
+        let elf = std::fs::read(path).unwrap();
+        let (m, prog) = machine(&elf, "rv64i", HartConfig::default()).unwrap();
+        let addi = iss::decode::decode(0x0010_8093); // addi x1, x1, 1
+        let mret = iss::decode::decode(0x3020_0073);
+        let record = |insn: Insn, pc: u64, next_pc: u64, prv: Priv| {
+            let mut r = Retired {
+                pc,
+                insn,
+                next_pc,
+                prv,
+                ..Retired::default()
+            };
+            if insn.op == Op::Addi {
+                r.writes[0] = RegWrite {
+                    reg: Reg::X(1),
+                    value: 7,
+                };
+                r.n_writes = 1;
+            }
+            r
+        };
+        let stream = |k: usize| {
+            let mut w = writer(&m, &prog, &WriterConfig::flute(), Vec::new()).unwrap();
+            let pc = 0x8000_0000;
+            for _ in 0..k {
+                w.retire(&record(addi, pc, pc, Priv::M));
+            }
+            w.retire(&record(mret, pc, 0x8000_1000, Priv::M));
+            w.retire(&record(addi, 0x8000_1000, 0x8000_1004, Priv::U));
+            w.finish(Some(Priv::U)).unwrap().0
+        };
+        // One addi group: end and begin group, the next pc, the instruction, x1.
+        let group = 2 + 10 + 5 + 11;
+        let first = CHUNK / group - 4;
+        let base = stream(first);
+        let tail = &base[base.len() - 40..];
+        for k in first + 1..first + 8 {
+            let s = stream(k);
+            assert_eq!(s.len(), base.len() + (k - first) * group, "k = {k}");
+            assert_eq!(&s[s.len() - 40..], tail, "k = {k}");
         }
     }
 }
