@@ -37,7 +37,8 @@ use iss::csr::{
 use iss::insn::{Insn, Op};
 use iss::ops::{AmoOp, Atomic};
 use iss::record::{
-    At, Effect, MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
+    At, Effect, MemKind, Reg, RegWrite, Retired, Shape, SimpleChain, SimpleRun, Sink, TrapRecord,
+    SHAPE_BITS,
 };
 use iss::stage::{Inbox, Stage};
 use iss::{Cause, Exception, Stop};
@@ -457,6 +458,35 @@ impl Cursor {
             self.skip(o);
         }
         true
+    }
+
+    /// The groups of `run`'s instructions, as [`Cursor::plain_group`] writes them, up to the
+    /// first access to a word the HTIF host may have written; returns how many it wrote.
+    ///
+    /// # Safety
+    /// The buffer has [`MAX_PLAIN`] bytes per instruction of `run` from the cursor.
+    #[inline(always)]
+    unsafe fn plain_insns(&mut self, l: PlainLayout, htif: &HtifWatch, run: &SimpleRun) -> usize {
+        let n = run.insns.len();
+        let (insns, effects) = (run.insns, &run.effects[..n]);
+        // Each instruction but the last goes on in straight line. (SAFETY: a group stores
+        // at most MAX_PLAIN bytes from its start, counting the 8 bytes each store writes;
+        // the caller checked the room for n of them.)
+        let mut pc = run.pc;
+        let mut i = 0;
+        while i + 1 < n {
+            let next = pc.wrapping_add(insns[i].len as u64);
+            if !unsafe { self.plain_group(l, htif, &insns[i], &effects[i], pc, next) } {
+                return i;
+            }
+            (pc, i) = (next, i + 1);
+        }
+        if i + 1 == n
+            && unsafe { self.plain_group(l, htif, &insns[i], &effects[i], pc, run.next_pc) }
+        {
+            i = n;
+        }
+        i
     }
 }
 
@@ -1553,31 +1583,111 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         } else {
             self.enc.layout
         };
-        let htif = &self.htif;
-        let n = run.insns.len();
-        let (insns, effects) = (run.insns, &run.effects[..n]);
         let base = self.buf.as_mut_ptr();
         // SAFETY: `pos + n * MAX_PLAIN <= CHUNK` (the caller) and the buffer is longer.
         let mut c = Cursor(unsafe { base.add(self.pos) });
-        // Each instruction but the last goes on in straight line. (SAFETY: a group stores
-        // at most MAX_PLAIN bytes from its start, counting the 8 bytes each store writes;
-        // the caller checked the room for n of them.)
-        let mut pc = run.pc;
-        let mut i = 0;
-        while i + 1 < n {
-            let next = pc.wrapping_add(insns[i].len as u64);
-            if !unsafe { c.plain_group(l, htif, &insns[i], &effects[i], pc, next) } {
-                break;
-            }
-            (pc, i) = (next, i + 1);
-        }
-        if i + 1 == n && unsafe { c.plain_group(l, htif, &insns[i], &effects[i], pc, run.next_pc) }
-        {
-            i = n;
-        }
+        let i = unsafe { c.plain_insns(l, &self.htif, run) };
         // SAFETY: `c` moved forward from `base` within the buffer.
         self.pos = unsafe { c.0.offset_from(base) } as usize;
         i
+    }
+
+    /// The runs of a chain ([`SimpleChain`]): as [`TandemWriter::simple`] writes each, with
+    /// the tests of the writer's state and of the room in the buffer once for all of them,
+    /// and the cursor kept from run to run.
+    #[inline(always)]
+    fn chain(&mut self, c: &SimpleChain) {
+        let n = c.insns();
+        // Room for every group of the chain (near the end of the buffer, from a new one),
+        // else run by run, as are the chains the plain path does not write.
+        if !self.fast
+            | (c.prv as u8 != self.cur_priv)
+            | ((self.pos + n * MAX_PLAIN > CHUNK) && !self.make_room(n * MAX_PLAIN))
+        {
+            return self.chain_by_runs(c);
+        }
+        let done = if self.enc.flute_plain {
+            self.plain_chain::<true>(c)
+        } else {
+            self.plain_chain::<false>(c)
+        };
+        self.open_priv_pos = None;
+        self.plain_groups += done as u64;
+        if done < n {
+            self.chain_rest(c, done);
+        }
+    }
+
+    /// The groups of the instructions of `c`'s runs, as [`TandemWriter::plain_run`] writes
+    /// each run's, up to the first access to a word the HTIF host may have written. Returns
+    /// how many it wrote.
+    ///
+    /// The caller checked that the buffer has `MAX_PLAIN` bytes per instruction free.
+    #[inline(always)]
+    fn plain_chain<const FLUTE: bool>(&mut self, c: &SimpleChain) -> usize {
+        let l = if FLUTE {
+            PlainLayout::FLUTE
+        } else {
+            self.enc.layout
+        };
+        let htif = &self.htif;
+        let base = self.buf.as_mut_ptr();
+        // SAFETY: `pos + c.insns() * MAX_PLAIN <= CHUNK` (the caller) and the buffer is
+        // longer.
+        let mut cur = Cursor(unsafe { base.add(self.pos) });
+        let mut done = 0;
+        for run in c.iter() {
+            // SAFETY: the room for the runs before and this one.
+            let i = unsafe { cur.plain_insns(l, htif, &run) };
+            done += i;
+            if i < run.insns.len() {
+                break;
+            }
+        }
+        // SAFETY: `cur` moved forward from `base` within the buffer.
+        self.pos = unsafe { cur.0.offset_from(base) } as usize;
+        done
+    }
+
+    /// The instructions of `c` from the `i`-th on, run by run: through their records in the
+    /// run of the `i`-th ([`TandemWriter::simple_rest`]), then as [`TandemWriter::simple`]
+    /// writes each run.
+    #[cold]
+    #[inline(never)]
+    fn chain_rest(&mut self, c: &SimpleChain, i: usize) {
+        let mut before = 0;
+        for run in c.iter() {
+            let n = run.insns.len();
+            if before + n <= i {
+                before += n;
+                continue;
+            }
+            if before <= i {
+                self.simple_rest(&run, i - before);
+            } else {
+                self.simple(&run);
+            }
+            before += n;
+        }
+    }
+
+    /// Room for `need` bytes (at most `CHUNK`) of plain groups: what is written goes to the
+    /// writer thread first (the open group goes on in the next buffer), unless the open
+    /// group has a privilege byte to patch. Whether there is room now.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, need: usize) -> bool {
+        if self.open_priv_pos.is_none() {
+            self.hand_over();
+        }
+        self.pos + need <= CHUNK
+    }
+
+    /// A chain the plain path does not write at once: run by run.
+    #[cold]
+    #[inline(never)]
+    fn chain_by_runs(&mut self, c: &SimpleChain) {
+        c.for_each_run(|r| self.simple(r));
     }
 
     /// The instructions of `run` from `i` on, through their records ([`TandemWriter::plain`]
@@ -1814,6 +1924,11 @@ impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
     #[inline(always)]
     fn simple_run(&mut self, r: &SimpleRun) {
         self.simple(r);
+    }
+
+    #[inline(always)]
+    fn simple_chain(&mut self, c: &SimpleChain) {
+        self.chain(c);
     }
 
     #[inline(always)]
