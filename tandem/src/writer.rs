@@ -202,6 +202,33 @@ impl HtifWatch {
 
     #[inline(always)]
     fn hit(&self, pa: u64) -> bool {
+        self.filter().hit(pa)
+    }
+
+    /// What [`HtifWatch::hit`] tests, as a value (kept in registers by a loop that writes
+    /// through a raw pointer, which might otherwise alias it).
+    #[inline(always)]
+    fn filter(&self) -> HtifFilter {
+        HtifFilter {
+            lo: self.lo,
+            span: self.span,
+            magic: self.magic,
+        }
+    }
+}
+
+/// [`HtifWatch`]'s test of an access's physical address.
+#[derive(Clone, Copy)]
+struct HtifFilter {
+    lo: u64,
+    span: u64,
+    magic: u64,
+}
+
+impl HtifFilter {
+    /// The access at `pa` may touch a word the HTIF host may have written.
+    #[inline(always)]
+    fn hit(self, pa: u64) -> bool {
         (pa.wrapping_sub(self.lo) < self.span) | (pa & !7 == self.magic)
     }
 }
@@ -378,8 +405,9 @@ impl Cursor {
     }
 
     /// The group of `d` at `pc`, which left `fx` and went on at `next`, as
-    /// [`TandemWriter::plain`] writes its record in layout `l`; false, having written
-    /// nothing, for an access to a word the HTIF host may have written (`htif`).
+    /// [`TandemWriter::plain`] writes its record in layout `l`; false, the cursor not moved
+    /// (what was stored past it is not the stream's), for an access to a word the HTIF host
+    /// may have written (`htif`).
     /// x\[rd\], which some instructions write and others not, and among accesses a store's
     /// data are stored always and kept or not by how far the group's end moves: no branch
     /// on them.
@@ -390,7 +418,7 @@ impl Cursor {
     unsafe fn plain_group(
         &mut self,
         l: PlainLayout,
-        htif: &HtifWatch,
+        htif: HtifFilter,
         d: &Insn,
         fx: &Effect,
         pc: u64,
@@ -398,9 +426,6 @@ impl Cursor {
     ) -> bool {
         const HEAD: u64 = END_GROUP as u64 | (BEGIN_GROUP as u64) << 8;
         let shape = SHAPE_BITS[d.op as usize];
-        if shape & Shape::ACCESS != 0 && htif.hit(fx.paddr) {
-            return false;
-        }
         // The elements are stored at offsets from the group's start, and the cursor moves
         // once, at the end: its move from group to group is one addition (the offsets are
         // summed beside it), not a chain of one per element.
@@ -415,7 +440,7 @@ impl Cursor {
                 o = 12;
             }
             // INSN16 (3 bytes) or INSN32 (5 bytes).
-            let opcode = INSN16 as u64 + (d.len >> 2) as u64;
+            let opcode = INSN16 as u64 + (d.len as u64 >> 2);
             self.at(o, opcode | (d.bits as u64) << 8);
             o += d.len as usize + 1;
             // x[rd] (not x0) or f[rd]: `04`, GPR_ADDR + rd (+ 32 for an FPR), the value.
@@ -427,7 +452,8 @@ impl Cursor {
                 FULL_REG as u64 | (GPR_ADDR as u64 + rd) << 8 | freg << 10,
             );
             self.at(o + 3, fx.value);
-            let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) != 0) as u64;
+            // (`rd | freg` is below 32: plus 31, bit 5 says it is not 0.)
+            let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) + 31) >> 5;
             o += 11 * writes as usize;
             // The fflags an FP operation raised.
             if (shape & Shape::FFLAGS != 0) && (fx.mem_value != u64::MAX) && l.fflags {
@@ -436,6 +462,10 @@ impl Cursor {
                 o += 11;
             }
             if shape & Shape::ACCESS != 0 {
+                // What was stored stays past the cursor, not in the stream.
+                if htif.hit(fx.paddr) {
+                    return false;
+                }
                 let log_size = shape >> Shape::SIZE_SHIFT;
                 if l.store_data {
                     let store = shape & Shape::STORE != 0;
@@ -466,7 +496,7 @@ impl Cursor {
     /// # Safety
     /// The buffer has [`MAX_PLAIN`] bytes per instruction of `run` from the cursor.
     #[inline(always)]
-    unsafe fn plain_insns(&mut self, l: PlainLayout, htif: &HtifWatch, run: &SimpleRun) -> usize {
+    unsafe fn plain_insns(&mut self, l: PlainLayout, htif: HtifFilter, run: &SimpleRun) -> usize {
         let n = run.insns.len();
         let (insns, effects) = (run.insns, &run.effects[..n]);
         // Each instruction but the last goes on in straight line. (SAFETY: a group stores
@@ -1586,7 +1616,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         let base = self.buf.as_mut_ptr();
         // SAFETY: `pos + n * MAX_PLAIN <= CHUNK` (the caller) and the buffer is longer.
         let mut c = Cursor(unsafe { base.add(self.pos) });
-        let i = unsafe { c.plain_insns(l, &self.htif, run) };
+        let i = unsafe { c.plain_insns(l, self.htif.filter(), run) };
         // SAFETY: `c` moved forward from `base` within the buffer.
         self.pos = unsafe { c.0.offset_from(base) } as usize;
         i
@@ -1630,7 +1660,7 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         } else {
             self.enc.layout
         };
-        let htif = &self.htif;
+        let htif = self.htif.filter();
         let base = self.buf.as_mut_ptr();
         // SAFETY: `pos + c.insns() * MAX_PLAIN <= CHUNK` (the caller) and the buffer is
         // longer.
