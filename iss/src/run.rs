@@ -150,6 +150,15 @@ impl TrailStep {
     }
 }
 
+/// Where the runs of a chain of simple runs start ([`Machine::simple_trail`]): the arena index
+/// and pc of the first one's first instruction, and the trail step that ends it.
+#[derive(Clone, Copy)]
+struct ChainStart {
+    k: usize,
+    pc: u64,
+    step: usize,
+}
+
 /// Instructions a chain that leaves a trail runs at most: each block it enters follows at
 /// least one retired instruction, so the trail never holds more steps than this. A chain of
 /// simple runs keeps as many effects at most (`Machine::effects`), and the trail has room for
@@ -1212,15 +1221,15 @@ impl Machine {
         if len != 0 {
             self.report_pulse(sink);
         }
-        if first.2 < len {
+        if first.step < len {
             // SAFETY: the trail's steps from `first` each end a run of one instruction or
             // more (an empty first block was skipped), whose effects the handlers left at
             // their places in the chain: `done + n` of them.
             let chain = unsafe {
                 SimpleChain::new(
                     arena,
-                    (first.0, first.1),
-                    &self.sched.trail.steps[first.2..len],
+                    (first.k, first.pc),
+                    &self.sched.trail.steps[first.step..len],
                     &self.effects[..done + n],
                     (prv, time, self.fetch_page),
                 )
@@ -1263,10 +1272,10 @@ impl Machine {
         (k, pc, block_start): (usize, u64, bool),
         cut: u64,
         prv: Priv,
-    ) -> ((usize, u64, usize), (usize, u64, bool, usize)) {
+    ) -> (ChainStart, (usize, u64, bool, usize)) {
         let len = self.sched.trail.len;
         if len == 0 {
-            return ((k, pc, 0), (k, pc, block_start, 0));
+            return (ChainStart { k, pc, step: 0 }, (k, pc, block_start, 0));
         }
         // Out of the scheduler while it is read (an empty boxed slice allocates nothing).
         let steps = std::mem::take(&mut self.sched.trail.steps);
@@ -1284,9 +1293,13 @@ impl Machine {
         // The first block is empty when the chain started at its end marker, after a record
         // built for the instruction before it; every other block has an instruction or more.
         let first = if k == trail[0].end() {
-            (trail[0].next(), trail[0].pc, 1)
+            ChainStart {
+                k: trail[0].next(),
+                pc: trail[0].pc,
+                step: 1,
+            }
         } else {
-            (k, pc, 0)
+            ChainStart { k, pc, step: 0 }
         };
         let last = trail[len - 1];
         // Retired before the last block: the chain's budget less what was left as it
