@@ -7,13 +7,14 @@
 //!
 //! Likewise for sinks that take runs (`Detail::Runs`): the instructions in the runs are those
 //! that retire, in order, and a sink that takes a chain's blocks at once (`Sink::blocks`, as
-//! the N-Trace capture does) hears what it would hear one run at a time.
+//! the N-Trace capture does) hears what it would hear one run at a time. So does a sink that
+//! takes a chain's simple runs at once (`Sink::simple_chain`, as the tandem writer does).
 
 mod common;
 
 use common::{assert_every_program_has_a_case, program_name, program_options};
 use iss::ingress::{Capture, EventSink, IngressConfig, PortBatch, PortEvent};
-use iss::record::{Blocks, MemAccess, RegWrite, Retired, Run, Sink, TrapRecord};
+use iss::record::{Blocks, MemAccess, RegWrite, Retired, Run, SimpleChain, Sink, TrapRecord};
 use iss::Detail;
 use iss::{Config, Machine, Misaligned};
 use rstest::rstest;
@@ -215,6 +216,11 @@ const PASSES: usize = 200;
 /// pass), each pass adding 3 to t1, storing it and loading it back; then a jump to itself.
 /// `ctr`: CTR records M-mode transfers from the start (mctrctl.M).
 fn counted_loop(ctr: bool) -> Vec<u8> {
+    counted_loop_of(ctr, common::rv::addi(common::rv::T0, 0, PASSES as i32))
+}
+
+/// [`counted_loop`] with `count` setting t0 to the number of passes.
+fn counted_loop_of(ctr: bool, count: u32) -> Vec<u8> {
     use common::rv::{addi, andi, auipc, beq, bne, jal, ld, sd, T0, T1, T2};
     let (t3, t4, t5) = (28, 29, 30);
     let mut code = Vec::new();
@@ -226,19 +232,19 @@ fn counted_loop(ctr: bool) -> Vec<u8> {
         ]);
     }
     code.extend([
-        addi(T0, 0, PASSES as i32), // 0
-        addi(T1, 0, 0),             // 4
-        auipc(T2, 0x10),            // 8: t2 = 0x8001_0008, data
-        addi(T1, T1, 3),            // 12: loop
-        andi(t3, T1, 1),            // 16
-        beq(t3, 0, 8),              // 20: to 28
-        addi(t4, t4, 1),            // 24
-        sd(T1, 0, T2),              // 28
-        ld(t5, 0, T2),              // 32
-        addi(T2, T2, 8),            // 36
-        addi(T0, T0, -1),           // 40
-        bne(T0, 0, -32),            // 44: to 12
-        jal(0, 0),                  // 48
+        count,            // 0
+        addi(T1, 0, 0),   // 4
+        auipc(T2, 0x10),  // 8: t2 = 0x8001_0008, data
+        addi(T1, T1, 3),  // 12: loop
+        andi(t3, T1, 1),  // 16
+        beq(t3, 0, 8),    // 20: to 28
+        addi(t4, t4, 1),  // 24
+        sd(T1, 0, T2),    // 28
+        ld(t5, 0, T2),    // 32
+        addi(T2, T2, 8),  // 36
+        addi(T0, T0, -1), // 40
+        bne(T0, 0, -32),  // 44: to 12
+        jal(0, 0),        // 48
     ]);
     common::minimal_elf(&code)
 }
@@ -292,6 +298,154 @@ fn a_chain_through_a_loop_keeps_each_pass(
     assert_eq!(stored.len(), PASSES, "{v:?}");
     same_events(&format!("{v:?}"), &built.seen, &simple.seen);
     assert_eq!(built_end, simple_end, "{v:?}");
+}
+
+/// A sink that takes each chain of simple runs at once ([`Sink::simple_chain`]), checks that
+/// its runs follow one another, and hands each to a [`Log`] (as the trait's default does);
+/// it counts the chains of several runs, and those that enter a block again.
+struct ChainLog {
+    log: Log<true>,
+    several: u64,
+    loops: u64,
+}
+
+impl Sink for ChainLog {
+    const DETAIL: Detail = Detail::SimpleRuns;
+    fn retire(&mut self, r: &Retired) {
+        self.log.retire(r);
+    }
+    fn simple_chain(&mut self, c: &SimpleChain) {
+        assert!(c.runs() != 0, "a chain of no runs");
+        let (mut pcs, mut insns, mut next) = (Vec::new(), 0, None);
+        for r in c.iter() {
+            if let Some(pc) = next {
+                assert_eq!(r.pc, pc, "a run starts where the one before went");
+            }
+            assert_eq!((r.prv, r.time, r.fetch_page), (c.prv, c.time, c.fetch_page));
+            next = Some(r.next_pc);
+            insns += r.insns.len();
+            pcs.push(r.pc);
+            self.log.simple_run(&r);
+        }
+        assert_eq!((pcs.len(), insns), (c.runs(), c.insns()));
+        self.several += (c.runs() > 2) as u64;
+        pcs.sort_unstable();
+        self.loops += pcs.windows(2).any(|w| w[0] == w[1]) as u64;
+    }
+    fn trap(&mut self, t: &TrapRecord) {
+        self.log.trap(t);
+    }
+}
+
+/// The chains of simple runs a sink is handed ([`Sink::simple_chain`]) hold the runs it
+/// hears one at a time through the trait's default (each to `simple_run`), whose records
+/// are those the hart builds one instruction at a time: through a counted loop, whose
+/// chains have several blocks and enter the same ones again, in every configuration that
+/// changes how the hart runs.
+#[rstest]
+fn a_chain_holds_the_runs_of_its_blocks(
+    #[values(
+        Variant::AsShipped,
+        Variant::Counters,
+        Variant::Ctr,
+        Variant::Misaligned
+    )]
+    v: Variant,
+) {
+    let elf = counted_loop(matches!(v, Variant::Ctr));
+    let args = || match v {
+        Variant::Ctr => ["--isa", "rv64gc_zicntr_zihpm_smctr", "--ctr", "1.0"]
+            .map(String::from)
+            .to_vec(),
+        _ => Vec::new(),
+    };
+    let log = || Log::<true> {
+        seen: Vec::new(),
+        runs: 0,
+    };
+    let limit = Some(3000);
+    let mut built = log();
+    machine_of("loop", args(), &elf, v).run(&mut iss::record::OneByOne(&mut built), limit);
+    let mut by_runs = log();
+    machine_of("loop", args(), &elf, v).run(&mut by_runs, limit);
+    let mut chains = ChainLog {
+        log: log(),
+        several: 0,
+        loops: 0,
+    };
+    machine_of("loop", args(), &elf, v).run(&mut chains, limit);
+    assert!(by_runs.runs > PASSES as u64, "{v:?}: {} runs", by_runs.runs);
+    assert_eq!(chains.log.runs, by_runs.runs, "{v:?}");
+    assert!(chains.several > 0 && chains.loops > 0, "{v:?}");
+    same_events(&format!("{v:?} by runs"), &built.seen, &by_runs.seen);
+    same_events(&format!("{v:?} chains"), &built.seen, &chains.log.seen);
+    assert_eq!(built.seen.len(), chains.log.seen.len(), "{v:?}");
+}
+
+/// The tandem writer through the trait's default [`Sink::simple_chain`]: each run of a
+/// chain to its `simple_run`.
+struct ByRuns<'a, W: std::io::Write + Send + 'static>(&'a mut tandem::TandemWriter<W>);
+
+impl<W: std::io::Write + Send + 'static> Sink for ByRuns<'_, W> {
+    const DETAIL: Detail = Detail::SimpleRuns;
+    fn retire(&mut self, r: &Retired) {
+        self.0.retire(r);
+    }
+    fn simple_run(&mut self, r: &iss::record::SimpleRun) {
+        self.0.simple_run(r);
+    }
+    fn trap(&mut self, t: &TrapRecord) {
+        self.0.trap(t);
+    }
+}
+
+/// The tandem writer's own loop over a chain's runs ([`Sink::simple_chain`]) writes the
+/// stream it writes run by run and record by record, through a counted loop (chains of
+/// several blocks, entering the same ones again) long enough that its buffers fill and go
+/// to the writer thread many times, in the layouts of its plain path.
+#[rstest]
+fn the_tandem_writer_writes_a_chain_as_its_runs_and_records(
+    #[values(
+        tandem::WriterConfig::flute(),
+        tandem::WriterConfig::spec(),
+        tandem::WriterConfig { paddr: true, store_data: false, ..tandem::WriterConfig::flute() }
+    )]
+    cfg: tandem::WriterConfig,
+) {
+    // 32768 passes (t0 = 8 << 12).
+    let elf = counted_loop_of(false, common::rv::lui(common::rv::T0, 8));
+    let limit = Some(250_000);
+    let stream = |how: u8| {
+        let (mut m, prog) =
+            tandem::session::machine(&elf, "loop", tandem::session::HartConfig::default()).unwrap();
+        let mut w = tandem::session::writer(&m, &prog, &cfg, Vec::new()).unwrap();
+        let mut chains = ChainLog {
+            log: Log {
+                seen: Vec::new(),
+                runs: 0,
+            },
+            several: 0,
+            loops: 0,
+        };
+        match how {
+            0 => m.run(&mut (&mut chains, &mut w), limit),
+            1 => m.run(&mut ByRuns(&mut w), limit),
+            _ => m.run(&mut iss::record::OneByOne(&mut w), limit),
+        };
+        if how == 0 {
+            assert!(chains.several > 0 && chains.loops > 0);
+        }
+        assert_eq!(m.retired(), 250_000);
+        w.finish(Some(m.hart.prv)).unwrap().0
+    };
+    let (chains, runs, records) = (stream(0), stream(1), stream(2));
+    assert!(records.len() > 3 << 20, "{} bytes", records.len());
+    for (how, s) in [("chains", &chains), ("runs", &runs)] {
+        if let Some(i) = s.iter().zip(&records).position(|(a, b)| a != b) {
+            panic!("{cfg:?}: by {how}, the stream differs from byte {i}");
+        }
+        assert_eq!(s.len(), records.len(), "{cfg:?}: by {how}");
+    }
 }
 
 /// A chain of simple runs that starts at a block's end marker, after an atomic (whose record

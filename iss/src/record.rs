@@ -480,6 +480,141 @@ impl SimpleRun<'_> {
     }
 }
 
+/// The simple runs a chain of blocks retired one after the other, in one privilege and at
+/// one mtime, from one fetch page: each whole block it left, left by a transfer (or its end)
+/// to the next block's first instruction (the first from where the chain started), then
+/// the part of the block it ended in that retired. What the run loop hands a
+/// [`Detail::SimpleRuns`] sink at once ([`Sink::simple_chain`]), so that a sink can take
+/// them in one loop; each is the [`SimpleRun`] it would hear one at a time.
+#[derive(Clone, Copy)]
+pub struct SimpleChain<'a> {
+    arena: &'a [Insn],
+    /// The arena index and pc of the first run's first instruction.
+    first: (usize, u64),
+    /// Where each run ends (`end()`: the arena index after its last instruction), the pc
+    /// after it, and where the next starts.
+    steps: &'a [crate::run::TrailStep],
+    /// One per instruction of all the runs, in order.
+    effects: &'a [Effect],
+    /// The privilege they ran in.
+    pub prv: Priv,
+    /// mtime while they ran.
+    pub time: u64,
+    /// The virtual page they were fetched from, and its physical page.
+    pub fetch_page: (u64, u64),
+}
+
+impl<'a> SimpleChain<'a> {
+    /// The runs of a chain that started at `arena[first.0]`, at pc `first.1`, and ended each
+    /// run at one of `steps`, with the effects of their instructions.
+    ///
+    /// # Safety
+    ///
+    /// Each step ends a run of at least one instruction in `arena` (`first.0 < end()`, then
+    /// `next() < end()` of the step after), and `effects` has one per instruction of them.
+    #[inline(always)]
+    pub(crate) unsafe fn new(
+        arena: &'a [Insn],
+        first: (usize, u64),
+        steps: &'a [crate::run::TrailStep],
+        effects: &'a [Effect],
+        (prv, time, fetch_page): (Priv, u64, (u64, u64)),
+    ) -> SimpleChain<'a> {
+        debug_assert_eq!(
+            steps
+                .iter()
+                .fold((first.0, 0), |(k, n), s| {
+                    assert!(k < s.end() && s.end() <= arena.len(), "an empty or bad run");
+                    (s.next(), n + s.end() - k)
+                })
+                .1,
+            effects.len()
+        );
+        SimpleChain {
+            arena,
+            first,
+            steps,
+            effects,
+            prv,
+            time,
+            fetch_page,
+        }
+    }
+
+    /// How many runs.
+    #[inline(always)]
+    pub fn runs(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// How many instructions, in all the runs.
+    #[inline(always)]
+    pub fn insns(&self) -> usize {
+        self.effects.len()
+    }
+
+    /// The runs in order.
+    #[inline(always)]
+    pub fn iter(&self) -> SimpleChainIter<'a> {
+        SimpleChainIter {
+            chain: *self,
+            step: 0,
+            k: self.first.0,
+            pc: self.first.1,
+            done: 0,
+        }
+    }
+
+    /// Each run in order.
+    #[inline(always)]
+    pub fn for_each_run(&self, mut f: impl FnMut(&SimpleRun)) {
+        for r in self.iter() {
+            f(&r);
+        }
+    }
+}
+
+/// The runs of a [`SimpleChain`], in order.
+pub struct SimpleChainIter<'a> {
+    chain: SimpleChain<'a>,
+    /// The next run's step, arena index, pc, and the effects of the runs before it.
+    step: usize,
+    k: usize,
+    pc: u64,
+    done: usize,
+}
+
+impl<'a> Iterator for SimpleChainIter<'a> {
+    type Item = SimpleRun<'a>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<SimpleRun<'a>> {
+        let c = &self.chain;
+        let step = c.steps.get(self.step)?;
+        let (k, end, done) = (self.k, step.end(), self.done);
+        let n = end - k;
+        // SAFETY: `SimpleChain::new`'s promise: the run is in the arena, and there are
+        // effects for it after those of the runs before.
+        let (insns, effects) = unsafe {
+            (
+                c.arena.get_unchecked(k..end),
+                c.effects.get_unchecked(done..done + n),
+            )
+        };
+        let run = SimpleRun {
+            insns,
+            effects,
+            pc: self.pc,
+            next_pc: step.pc,
+            prv: c.prv,
+            time: c.time,
+            fetch_page: c.fetch_page,
+        };
+        (self.step, self.k, self.pc, self.done) = (self.step + 1, step.next(), step.pc, done + n);
+        Some(run)
+    }
+}
+
 /// The physical address of `pc`, fetched from the virtual page `page.0`, which is at the
 /// physical page `page.1`.
 #[inline(always)]
@@ -617,6 +752,12 @@ pub trait Sink {
     fn simple_run(&mut self, r: &SimpleRun) {
         r.for_each_record(|rec| self.retire(rec));
     }
+    /// Simple runs retired one after the other by a chain of blocks. [`Detail::SimpleRuns`]
+    /// sinks only; by default, each goes to `simple_run`.
+    #[inline]
+    fn simple_chain(&mut self, c: &SimpleChain) {
+        c.for_each_run(|r| self.simple_run(r));
+    }
     /// A trap was taken (after the `retire` of the excepting instruction, or on its own for an
     /// interrupt).
     fn trap(&mut self, t: &TrapRecord);
@@ -626,9 +767,9 @@ pub trait Sink {
     fn hart(&mut self, _h: usize) {}
 
     /// Debug triggers with a trace action fired for the next instruction the sink hears of
-    /// (through `retire`, `run` or `simple_run`: with a trigger armed the hart reports one
-    /// instruction at a time): the ingress port's `trigger` sideband bits (0 trace-on, 1
-    /// trace-off, 2 trace-notify), pulsed with that instruction's retirement
+    /// (through `retire`, `run`, `simple_run` or `simple_chain`: with a trigger armed the
+    /// hart reports one instruction at a time): the ingress port's `trigger` sideband bits
+    /// (0 trace-on, 1 trace-off, 2 trace-notify), pulsed with that instruction's retirement
     /// ([`crate::trigger`]). Any detail but [`Detail::Nothing`].
     fn trigger(&mut self, _bits: u8) {}
 
@@ -730,6 +871,11 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
         self.1.simple_run(r);
     }
     #[inline]
+    fn simple_chain(&mut self, c: &SimpleChain) {
+        self.0.simple_chain(c);
+        self.1.simple_chain(c);
+    }
+    #[inline]
     fn run(&mut self, r: &Run) {
         self.0.run(r);
         self.1.run(r);
@@ -823,6 +969,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn simple_run(&mut self, r: &SimpleRun) {
         (**self).simple_run(r)
+    }
+    #[inline]
+    fn simple_chain(&mut self, c: &SimpleChain) {
+        (**self).simple_chain(c)
     }
     #[inline]
     fn run(&mut self, r: &Run) {

@@ -24,7 +24,7 @@ use crate::exec::{Blk, Ix, Lim, BUILD, DECODE, IRQ, REFETCH, SERIALIZE, TRAP, WF
 use crate::insn::{Insn, Op};
 use crate::machine::Machine;
 use crate::mmu::Access;
-use crate::record::{fetch_pa, Blocks, Effect, Run, SimpleRun, Sink};
+use crate::record::{fetch_pa, Blocks, Effect, Run, SimpleChain, Sink};
 use crate::sbi::{SbiTrap, Then};
 use arch::{Cause, Priv};
 use std::ops::ControlFlow;
@@ -147,9 +147,20 @@ impl TrailStep {
     }
 }
 
+/// Where the runs of a chain of simple runs start ([`Machine::simple_trail`]): the arena index
+/// and pc of the first one's first instruction, and the trail step that ends it.
+#[derive(Clone, Copy)]
+struct ChainStart {
+    k: usize,
+    pc: u64,
+    step: usize,
+}
+
 /// Instructions a chain that leaves a trail runs at most: each block it enters follows at
 /// least one retired instruction, so the trail never holds more steps than this. A chain of
-/// simple runs keeps as many effects at most (`Machine::effects`).
+/// simple runs keeps as many effects at most (`Machine::effects`), and the trail has room for
+/// one step more, where the run loop notes the end of the run in the block the chain ended
+/// in (`Machine::run_simple`).
 pub(crate) const TRAIL_INSNS: u64 = 1024;
 
 /// The blocks a chain entered, in order ([`TrailStep`]), so that a chain can run through
@@ -168,7 +179,7 @@ pub(crate) struct Trail {
 impl Default for Trail {
     fn default() -> Trail {
         Trail {
-            steps: vec![TrailStep::default(); TRAIL_INSNS as usize].into_boxed_slice(),
+            steps: vec![TrailStep::default(); TRAIL_INSNS as usize + 1].into_boxed_slice(),
             len: 0,
             rest: 0,
         }
@@ -185,7 +196,11 @@ impl Trail {
     /// (`walk_trail`): the chain's budget was cut to it.
     #[inline(always)]
     pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64, rest: u64) {
-        debug_assert!(self.len < self.steps.len(), "a trail of {} steps", self.len);
+        debug_assert!(
+            self.len < TRAIL_INSNS as usize,
+            "a trail of {} steps",
+            self.len
+        );
         // SAFETY: the caller's promise.
         unsafe {
             *self.steps.get_unchecked_mut(self.len) = TrailStep {
@@ -1155,7 +1170,8 @@ impl Machine {
 
     /// Traced, for a sink that takes runs of simple instructions: run the chain of them from
     /// `arena[k]` at `pc` (`block_start`: the first of its block), through the blocks it
-    /// enters as an untraced chain does, and hand each block's run to the sink. `Continue`:
+    /// enters as an untraced chain does, and hand the sink the runs, one per block, at once
+    /// ([`Sink::simple_chain`]). `Continue`:
     /// the chain stopped before an instruction whose record must be built (its index and pc);
     /// `Break`: how the block the chain ended in ended.
     #[inline(always)]
@@ -1204,8 +1220,8 @@ impl Machine {
             npc
         };
         // The blocks the chain left, whole (the first from `k`), then the one it ended in.
-        let (k, pc, block_start, done) =
-            self.simple_trail(sink, arena, (k, pc, block_start), (prv, time));
+        let (first, (k, pc, block_start, done)) =
+            self.simple_trail(arena, (k, pc, block_start), cut, prv);
         // Retired in the last block: all but one that raised an exception or must be built.
         let n = (left - self.sched.budget) as usize - done;
         let mut lcofi = false;
@@ -1213,18 +1229,38 @@ impl Machine {
             if self.mode.per_run() {
                 lcofi = self.account_chain(arena, k, n, pc, npc, prv, block_start);
             }
-            self.report_pulse(sink);
-            sink.simple_run(&SimpleRun {
-                insns: &arena[k..k + n],
-                effects: &self.effects[done..done + n],
-                pc,
-                // A transfer, or the end of the budget; else hart.pc (see `report_run`).
-                next_pc: if npc & 1 == 0 { npc } else { self.hart.pc },
-                prv,
-                time,
-                fetch_page: self.fetch_page,
-            });
+            // Its run, as one step more on the trail: it ends at `k + n`, before the next pc
+            // (a transfer, or the end of the budget; else hart.pc: see `report_run`).
+            let next_pc = if npc & 1 == 0 { npc } else { self.hart.pc };
+            let trail = &mut self.sched.trail;
+            trail.steps[trail.len] = TrailStep {
+                end: ((k + n) * crate::exec::IX_STEP) as u32,
+                next: 0,
+                pc: next_pc,
+            };
+            trail.len += 1;
         }
+        // The chain's runs, to the sink at once.
+        let len = self.sched.trail.len;
+        if len != 0 {
+            self.report_pulse(sink);
+        }
+        if first.step < len {
+            // SAFETY: the trail's steps from `first` each end a run of one instruction or
+            // more (an empty first block was skipped), whose effects the handlers left at
+            // their places in the chain: `done + n` of them.
+            let chain = unsafe {
+                SimpleChain::new(
+                    arena,
+                    (first.k, first.pc),
+                    &self.sched.trail.steps[first.step..len],
+                    &self.effects[..done + n],
+                    (prv, time, self.fetch_page),
+                )
+            };
+            sink.simple_chain(&chain);
+        }
+        self.sched.trail.len = 0;
         if let Some(end) = self.chain_end(npc, lcofi) {
             return ControlFlow::Break(end);
         }
@@ -1246,22 +1282,24 @@ impl Machine {
     }
 
     /// After a chain of simple runs from `arena[k]` at `pc` (`block_start`: the first of its
-    /// block), in privilege `prv` at mtime `time`: account for and report each block it left
-    /// (on its trail), whole from its first instruction (the first block from `k`), with the
-    /// effects at their places in the chain. Returns the arena index and pc of the block the
-    /// chain ended in, whether that is its first instruction, and the instructions retired
-    /// before it (the place of its first effect).
+    /// block), whose budget was `cut`, in privilege `prv`: account for each block it left (on
+    /// its trail), whole from its first instruction (the first block from `k`). Returns where
+    /// the chain's runs start (the arena index and pc of the first one's first instruction,
+    /// and the trail step that ends it: the first block is skipped when it is empty), and the
+    /// arena index and pc of the block the chain ended in, whether that is its first
+    /// instruction, and the instructions retired before it (the place of its first effect).
+    /// The trail stays, for the sink.
     #[inline(always)]
-    fn simple_trail<S: Sink>(
+    fn simple_trail(
         &mut self,
-        sink: &mut S,
         arena: &[Insn],
         (k, pc, block_start): (usize, u64, bool),
-        (prv, time): (Priv, u64),
-    ) -> (usize, u64, bool, usize) {
+        cut: u64,
+        prv: Priv,
+    ) -> (ChainStart, (usize, u64, bool, usize)) {
         let len = self.sched.trail.len;
         if len == 0 {
-            return (k, pc, block_start, 0);
+            return (ChainStart { k, pc, step: 0 }, (k, pc, block_start, 0));
         }
         // Out of the scheduler while it is read (an empty boxed slice allocates nothing).
         let steps = std::mem::take(&mut self.sched.trail.steps);
@@ -1276,32 +1314,30 @@ impl Machine {
                 self.account_trail(arena, (first.next(), first.pc), &trail[1..], prv);
             }
         }
-        self.report_pulse(sink);
-        let (mut k, mut pc, mut done) = (k, pc, 0);
         // The first block is empty when the chain started at its end marker, after a record
         // built for the instruction before it; every other block has an instruction or more.
-        let mut trail = trail;
-        if k == trail[0].end() {
-            (k, pc) = (trail[0].next(), trail[0].pc);
-            trail = &trail[1..];
-        }
-        for step in trail {
-            let n = step.end() - k;
-            sink.simple_run(&SimpleRun {
-                insns: &arena[k..k + n],
-                effects: &self.effects[done..done + n],
-                pc,
-                next_pc: step.pc,
-                prv,
-                time,
-                fetch_page: self.fetch_page,
-            });
-            done += n;
-            (k, pc) = (step.next(), step.pc);
-        }
+        let first = if k == trail[0].end() {
+            ChainStart {
+                k: trail[0].next(),
+                pc: trail[0].pc,
+                step: 1,
+            }
+        } else {
+            ChainStart { k, pc, step: 0 }
+        };
+        let last = trail[len - 1];
+        // Retired before the last block: the chain's budget less what was left as it
+        // entered that block.
+        let done = (cut - self.sched.trail.rest_insns()) as usize;
+        debug_assert_eq!(
+            done,
+            trail
+                .iter()
+                .fold((k, 0), |(k, n), s| (s.next(), n + s.end() - k))
+                .1
+        );
         self.sched.trail.steps = steps;
-        self.sched.trail.len = 0;
-        (k, pc, true, done)
+        (first, (last.next(), last.pc, true, done))
     }
 
     /// [`Machine::run_simple`] for the first instructions of the block at `arena[k]`, at

@@ -37,7 +37,8 @@ use iss::csr::{
 use iss::insn::{Insn, Op};
 use iss::ops::{AmoOp, Atomic};
 use iss::record::{
-    At, Effect, MemKind, Reg, RegWrite, Retired, Shape, SimpleRun, Sink, TrapRecord, SHAPE_BITS,
+    At, Effect, MemKind, Reg, RegWrite, Retired, Shape, SimpleChain, SimpleRun, Sink, TrapRecord,
+    SHAPE_BITS,
 };
 use iss::stage::{Inbox, Stage};
 use iss::{Cause, Exception, Stop};
@@ -201,6 +202,33 @@ impl HtifWatch {
 
     #[inline(always)]
     fn hit(&self, pa: u64) -> bool {
+        self.filter().hit(pa)
+    }
+
+    /// What [`HtifWatch::hit`] tests, as a value (kept in registers by a loop that writes
+    /// through a raw pointer, which might otherwise alias it).
+    #[inline(always)]
+    fn filter(&self) -> HtifFilter {
+        HtifFilter {
+            lo: self.lo,
+            span: self.span,
+            magic: self.magic,
+        }
+    }
+}
+
+/// [`HtifWatch`]'s test of an access's physical address.
+#[derive(Clone, Copy)]
+struct HtifFilter {
+    lo: u64,
+    span: u64,
+    magic: u64,
+}
+
+impl HtifFilter {
+    /// The access at `pa` may touch a word the HTIF host may have written.
+    #[inline(always)]
+    fn hit(self, pa: u64) -> bool {
         (pa.wrapping_sub(self.lo) < self.span) | (pa & !7 == self.magic)
     }
 }
@@ -377,8 +405,9 @@ impl Cursor {
     }
 
     /// The group of `d` at `pc`, which left `fx` and went on at `next`, as
-    /// [`TandemWriter::plain`] writes its record in layout `l`; false, having written
-    /// nothing, for an access to a word the HTIF host may have written (`htif`).
+    /// [`TandemWriter::plain`] writes its record in layout `l`; false, the cursor not moved
+    /// (what was stored past it is not the stream's), for an access to a word the HTIF host
+    /// may have written (`htif`).
     /// x\[rd\], which some instructions write and others not, and among accesses a store's
     /// data are stored always and kept or not by how far the group's end moves: no branch
     /// on them.
@@ -389,7 +418,7 @@ impl Cursor {
     unsafe fn plain_group(
         &mut self,
         l: PlainLayout,
-        htif: &HtifWatch,
+        htif: HtifFilter,
         d: &Insn,
         fx: &Effect,
         pc: u64,
@@ -397,9 +426,6 @@ impl Cursor {
     ) -> bool {
         const HEAD: u64 = END_GROUP as u64 | (BEGIN_GROUP as u64) << 8;
         let shape = SHAPE_BITS[d.op as usize];
-        if shape & Shape::ACCESS != 0 && htif.hit(fx.paddr) {
-            return false;
-        }
         // The elements are stored at offsets from the group's start, and the cursor moves
         // once, at the end: its move from group to group is one addition (the offsets are
         // summed beside it), not a chain of one per element.
@@ -414,7 +440,7 @@ impl Cursor {
                 o = 12;
             }
             // INSN16 (3 bytes) or INSN32 (5 bytes).
-            let opcode = INSN16 as u64 + (d.len >> 2) as u64;
+            let opcode = INSN16 as u64 + (d.len as u64 >> 2);
             self.at(o, opcode | (d.bits as u64) << 8);
             o += d.len as usize + 1;
             // x[rd] (not x0) or f[rd]: `04`, GPR_ADDR + rd (+ 32 for an FPR), the value.
@@ -426,7 +452,8 @@ impl Cursor {
                 FULL_REG as u64 | (GPR_ADDR as u64 + rd) << 8 | freg << 10,
             );
             self.at(o + 3, fx.value);
-            let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) != 0) as u64;
+            // (`rd | freg` is below 32: plus 31, bit 5 says it is not 0.)
+            let writes = (shape & Shape::WRITES_RD) as u64 & ((rd | freg) + 31) >> 5;
             o += 11 * writes as usize;
             // The fflags an FP operation raised.
             if (shape & Shape::FFLAGS != 0) && (fx.mem_value != u64::MAX) && l.fflags {
@@ -435,6 +462,10 @@ impl Cursor {
                 o += 11;
             }
             if shape & Shape::ACCESS != 0 {
+                // What was stored stays past the cursor, not in the stream.
+                if htif.hit(fx.paddr) {
+                    return false;
+                }
                 let log_size = shape >> Shape::SIZE_SHIFT;
                 if l.store_data {
                     let store = shape & Shape::STORE != 0;
@@ -457,6 +488,35 @@ impl Cursor {
             self.skip(o);
         }
         true
+    }
+
+    /// The groups of `run`'s instructions, as [`Cursor::plain_group`] writes them, up to the
+    /// first access to a word the HTIF host may have written; returns how many it wrote.
+    ///
+    /// # Safety
+    /// The buffer has [`MAX_PLAIN`] bytes per instruction of `run` from the cursor.
+    #[inline(always)]
+    unsafe fn plain_insns(&mut self, l: PlainLayout, htif: HtifFilter, run: &SimpleRun) -> usize {
+        let n = run.insns.len();
+        let (insns, effects) = (run.insns, &run.effects[..n]);
+        // Each instruction but the last goes on in straight line. (SAFETY: a group stores
+        // at most MAX_PLAIN bytes from its start, counting the 8 bytes each store writes;
+        // the caller checked the room for n of them.)
+        let mut pc = run.pc;
+        let mut i = 0;
+        while i + 1 < n {
+            let next = pc.wrapping_add(insns[i].len as u64);
+            if !unsafe { self.plain_group(l, htif, &insns[i], &effects[i], pc, next) } {
+                return i;
+            }
+            (pc, i) = (next, i + 1);
+        }
+        if i + 1 == n
+            && unsafe { self.plain_group(l, htif, &insns[i], &effects[i], pc, run.next_pc) }
+        {
+            i = n;
+        }
+        i
     }
 }
 
@@ -1410,7 +1470,11 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         let htif =
             r.n_mem != 0 && self.htif.active() && r.mem().iter().any(|m| self.htif.hit(m.paddr));
         if self.pos >= CHUNK || htif {
-            self.close(prv);
+            // The open group's privilege is placed (above): end it (`close` would place an
+            // xRET's a second time).
+            if self.open {
+                self.end();
+            }
             self.reserve();
             if htif {
                 self.htif_access(r);
@@ -1549,31 +1613,111 @@ impl<W: Write + Send + 'static> TandemWriter<W> {
         } else {
             self.enc.layout
         };
-        let htif = &self.htif;
-        let n = run.insns.len();
-        let (insns, effects) = (run.insns, &run.effects[..n]);
         let base = self.buf.as_mut_ptr();
         // SAFETY: `pos + n * MAX_PLAIN <= CHUNK` (the caller) and the buffer is longer.
         let mut c = Cursor(unsafe { base.add(self.pos) });
-        // Each instruction but the last goes on in straight line. (SAFETY: a group stores
-        // at most MAX_PLAIN bytes from its start, counting the 8 bytes each store writes;
-        // the caller checked the room for n of them.)
-        let mut pc = run.pc;
-        let mut i = 0;
-        while i + 1 < n {
-            let next = pc.wrapping_add(insns[i].len as u64);
-            if !unsafe { c.plain_group(l, htif, &insns[i], &effects[i], pc, next) } {
-                break;
-            }
-            (pc, i) = (next, i + 1);
-        }
-        if i + 1 == n && unsafe { c.plain_group(l, htif, &insns[i], &effects[i], pc, run.next_pc) }
-        {
-            i = n;
-        }
+        let i = unsafe { c.plain_insns(l, self.htif.filter(), run) };
         // SAFETY: `c` moved forward from `base` within the buffer.
         self.pos = unsafe { c.0.offset_from(base) } as usize;
         i
+    }
+
+    /// The runs of a chain ([`SimpleChain`]): as [`TandemWriter::simple`] writes each, with
+    /// the tests of the writer's state and of the room in the buffer once for all of them,
+    /// and the cursor kept from run to run.
+    #[inline(always)]
+    fn chain(&mut self, c: &SimpleChain) {
+        let n = c.insns();
+        // Room for every group of the chain (near the end of the buffer, from a new one),
+        // else run by run, as are the chains the plain path does not write.
+        if !self.fast
+            | (c.prv as u8 != self.cur_priv)
+            | ((self.pos + n * MAX_PLAIN > CHUNK) && !self.make_room(n * MAX_PLAIN))
+        {
+            return self.chain_by_runs(c);
+        }
+        let done = if self.enc.flute_plain {
+            self.plain_chain::<true>(c)
+        } else {
+            self.plain_chain::<false>(c)
+        };
+        self.open_priv_pos = None;
+        self.plain_groups += done as u64;
+        if done < n {
+            self.chain_rest(c, done);
+        }
+    }
+
+    /// The groups of the instructions of `c`'s runs, as [`TandemWriter::plain_run`] writes
+    /// each run's, up to the first access to a word the HTIF host may have written. Returns
+    /// how many it wrote.
+    ///
+    /// The caller checked that the buffer has `MAX_PLAIN` bytes per instruction free.
+    #[inline(always)]
+    fn plain_chain<const FLUTE: bool>(&mut self, c: &SimpleChain) -> usize {
+        let l = if FLUTE {
+            PlainLayout::FLUTE
+        } else {
+            self.enc.layout
+        };
+        let htif = self.htif.filter();
+        let base = self.buf.as_mut_ptr();
+        // SAFETY: `pos + c.insns() * MAX_PLAIN <= CHUNK` (the caller) and the buffer is
+        // longer.
+        let mut cur = Cursor(unsafe { base.add(self.pos) });
+        let mut done = 0;
+        for run in c.iter() {
+            // SAFETY: the room for the runs before and this one.
+            let i = unsafe { cur.plain_insns(l, htif, &run) };
+            done += i;
+            if i < run.insns.len() {
+                break;
+            }
+        }
+        // SAFETY: `cur` moved forward from `base` within the buffer.
+        self.pos = unsafe { cur.0.offset_from(base) } as usize;
+        done
+    }
+
+    /// The instructions of `c` from the `i`-th on, run by run: through their records in the
+    /// run of the `i`-th ([`TandemWriter::simple_rest`]), then as [`TandemWriter::simple`]
+    /// writes each run.
+    #[cold]
+    #[inline(never)]
+    fn chain_rest(&mut self, c: &SimpleChain, i: usize) {
+        let mut before = 0;
+        for run in c.iter() {
+            let n = run.insns.len();
+            if before + n <= i {
+                before += n;
+                continue;
+            }
+            if before <= i {
+                self.simple_rest(&run, i - before);
+            } else {
+                self.simple(&run);
+            }
+            before += n;
+        }
+    }
+
+    /// Room for `need` bytes (at most `CHUNK`) of plain groups: what is written goes to the
+    /// writer thread first (the open group goes on in the next buffer), unless the open
+    /// group has a privilege byte to patch. Whether there is room now.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, need: usize) -> bool {
+        if self.open_priv_pos.is_none() {
+            self.hand_over();
+        }
+        self.pos + need <= CHUNK
+    }
+
+    /// A chain the plain path does not write at once: run by run.
+    #[cold]
+    #[inline(never)]
+    fn chain_by_runs(&mut self, c: &SimpleChain) {
+        c.for_each_run(|r| self.simple(r));
     }
 
     /// The instructions of `run` from `i` on, through their records ([`TandemWriter::plain`]
@@ -1813,6 +1957,11 @@ impl<W: Write + Send + 'static> Sink for TandemWriter<W> {
     }
 
     #[inline(always)]
+    fn simple_chain(&mut self, c: &SimpleChain) {
+        self.chain(c);
+    }
+
+    #[inline(always)]
     fn retire(&mut self, r: &Retired) {
         if r.exception.is_some() {
             self.pending = Some(PendingExc {
@@ -1955,6 +2104,56 @@ mod tests {
                     assert_eq!(fast.len(), general.len(), "{how}");
                 }
             }
+        }
+    }
+
+    /// An MRET's group always carries the privilege after it, once, also when the group ends
+    /// past a buffer's end (where the next record's group starts in a new buffer): the
+    /// streams of k instructions, an MRET and an instruction in U-mode differ only by the k
+    /// groups, for k around a buffer's worth.
+    #[test]
+    fn xret_group_at_a_buffer_end_has_its_privilege_once() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/bin/rv64i.elf");
+        let elf = std::fs::read(path).unwrap();
+        let (m, prog) = machine(&elf, "rv64i", HartConfig::default()).unwrap();
+        let addi = iss::decode::decode(0x0010_8093); // addi x1, x1, 1
+        let mret = iss::decode::decode(0x3020_0073);
+        let record = |insn: Insn, pc: u64, next_pc: u64, prv: Priv| {
+            let mut r = Retired {
+                pc,
+                insn,
+                next_pc,
+                prv,
+                ..Retired::default()
+            };
+            if insn.op == Op::Addi {
+                r.writes[0] = RegWrite {
+                    reg: Reg::X(1),
+                    value: 7,
+                };
+                r.n_writes = 1;
+            }
+            r
+        };
+        let stream = |k: usize| {
+            let mut w = writer(&m, &prog, &WriterConfig::flute(), Vec::new()).unwrap();
+            let pc = 0x8000_0000;
+            for _ in 0..k {
+                w.retire(&record(addi, pc, pc, Priv::M));
+            }
+            w.retire(&record(mret, pc, 0x8000_1000, Priv::M));
+            w.retire(&record(addi, 0x8000_1000, 0x8000_1004, Priv::U));
+            w.finish(Some(Priv::U)).unwrap().0
+        };
+        // One addi group: end and begin group, the next pc, the instruction, x1.
+        let group = 2 + 10 + 5 + 11;
+        let first = CHUNK / group - 4;
+        let base = stream(first);
+        let tail = &base[base.len() - 40..];
+        for k in first + 1..first + 8 {
+            let s = stream(k);
+            assert_eq!(s.len(), base.len() + (k - first) * group, "k = {k}");
+            assert_eq!(&s[s.len() - 40..], tail, "k = {k}");
         }
     }
 }
