@@ -112,8 +112,10 @@ pub(crate) struct Scheduler {
 }
 
 /// One block a chain entered: it left the block whose end marker is at arena index `end()` by
-/// a transfer (or its end) to `pc`, where the block at arena index `next()` starts. The two
-/// are kept as places in the arena (`exec::Ix`'s offsets), as the handlers have them.
+/// a transfer (or its end) to `pc`, where the block at arena index `next()` starts; `taken()`:
+/// `pc` is not the left block's fall-through. The two are kept as places in the arena
+/// (`exec::Ix`'s offsets), as the handlers have them, the end's with `taken()` in its low bit
+/// (a place is a multiple of `exec::IX_STEP`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TrailStep {
     end: u32,
@@ -125,7 +127,18 @@ impl TrailStep {
     /// The arena index of the end marker of the block left.
     #[inline(always)]
     pub(crate) fn end(&self) -> usize {
-        Ix::from_place(self.end).k()
+        self.end_place().k()
+    }
+
+    fn end_place(&self) -> Ix {
+        Ix::from_place(self.end & !(crate::exec::IX_STEP as u32 - 1))
+    }
+
+    /// The transfer to `pc` was taken: `pc` is not the fall-through of the block left (which
+    /// only a conditional branch has), so that a block's counts need not be found from pcs.
+    #[inline(always)]
+    pub(crate) fn taken(&self) -> bool {
+        self.end & 1 != 0
     }
 
     /// The arena index of the block entered.
@@ -143,7 +156,7 @@ impl TrailStep {
     pub(crate) unsafe fn end_in<'a>(&self, arena: &'a [Insn]) -> &'a Insn {
         debug_assert!(self.end() < arena.len());
         // SAFETY: the caller's promise: the trail holds places of end markers in `arena`.
-        unsafe { &*arena.as_ptr().byte_add(Ix::from_place(self.end).bytes()) }
+        unsafe { &*arena.as_ptr().byte_add(self.end_place().bytes()) }
     }
 }
 
@@ -188,14 +201,15 @@ impl Default for Trail {
 
 impl Trail {
     /// Note a block entered (see [`TrailStep`]: `end` and `next` are places in the arena,
-    /// `exec::Ix`'s offsets) with `rest` of budget left (in `exec::Lim`'s units).
+    /// `exec::Ix`'s offsets), by a transfer `taken` or not, with `rest` of budget left (in
+    /// `exec::Lim`'s units).
     ///
     /// # Safety
     ///
     /// Fewer than [`TRAIL_INSNS`] steps since the run loop last read the trail
     /// (`walk_trail`): the chain's budget was cut to it.
     #[inline(always)]
-    pub(crate) unsafe fn push(&mut self, end: usize, next: usize, pc: u64, rest: u64) {
+    pub(crate) unsafe fn push(&mut self, end: usize, next: usize, taken: bool, pc: u64, rest: u64) {
         debug_assert!(
             self.len < TRAIL_INSNS as usize,
             "a trail of {} steps",
@@ -204,7 +218,7 @@ impl Trail {
         // SAFETY: the caller's promise.
         unsafe {
             *self.steps.get_unchecked_mut(self.len) = TrailStep {
-                end: end as u32,
+                end: end as u32 | taken as u32,
                 next: next as u32,
                 pc,
             };
@@ -1137,16 +1151,15 @@ impl Machine {
             if fast && e.wd == crate::events::FAST_BLOCK {
                 // As `Machine::account_block`, summed here.
                 // SAFETY: `e` is an end marker of the arena, as the trail's are.
-                lanes = lanes.wrapping_add(unsafe { self.block_lanes(e, pc, step.pc) });
+                lanes = lanes.wrapping_add(unsafe { self.dcache.meta.lanes(e, step.taken()) });
             } else {
-                // The block's index, from the step before (found only here: fast blocks
-                // need none).
+                // The block's index and pc, from the step before (found only here: fast
+                // blocks need neither).
                 if let Some(before) = i.checked_sub(1) {
-                    k = trail[before].next();
+                    (k, pc) = (trail[before].next(), trail[before].pc);
                 }
                 self.account_left_block(arena, k, step, pc, prv);
             }
-            pc = step.pc;
         }
         self.lanes = self.lanes.wrapping_add(lanes);
     }

@@ -364,7 +364,8 @@ pub(crate) unsafe fn done<
             // indexes (and holds arena indices of blocks).
             if k2 != 0 {
                 // A transfer ends its block: its end marker follows.
-                return enter::<CTR, FX, I32, TR>(m, a, k.next(), Ix::new(k2), r, rest);
+                let taken = r != next(at(a, k), pc);
+                return enter::<CTR, FX, I32, TR>(m, a, k.next(), Ix::new(k2), taken, r, rest);
             }
         }
         m.sched.budget = rest / INSN;
@@ -500,7 +501,7 @@ unsafe fn chain<
     // arena), the arena index of a block (`DecodeCache::links_for`).
     let l = unsafe { link(m, k) };
     if l != Ix(0) {
-        return enter::<CTR, FX, I32, TR>(m, a, end, l, r, rest);
+        return enter::<CTR, FX, I32, TR>(m, a, end, l, k != end, r, rest);
     }
     chain_link::<CTR, FX, I32, TR, END>(m, a, k, end, r, rest)
 }
@@ -573,13 +574,13 @@ unsafe fn chain_short<
 ) -> u64 {
     let l = unsafe { link(m, k) };
     if l != Ix(0) && unsafe { block_size(a, l) } <= rest {
-        return enter::<CTR, FX, I32, TR>(m, a, end, l, r, rest);
+        return enter::<CTR, FX, I32, TR>(m, a, end, l, k != end, r, rest);
     }
     stop_chain::<END>(m, r, rest)
 }
 
 /// Untraced or in a simple run (`FX`), chaining: leave the block whose end marker is `a[end]`
-/// for the block at `a[l]`, at `r`, with `rest` of budget in [`Lim`]'s units, which the whole
+/// for the block at `a[l]`, at `r` (`taken`: not its fall-through), with `rest` of budget in [`Lim`]'s units, which the whole
 /// block fits (at least [`ENTER_MIN`], or its size: [`chain_short`]); with `TR` or `FX`, on
 /// the chain's trail ([`crate::run::Trail`]).
 ///
@@ -592,11 +593,12 @@ unsafe fn enter<const CTR: bool, const FX: bool, const I32: bool, const TR: bool
     a: Blk<'_>,
     end: Ix,
     l: Ix,
+    taken: bool,
     r: u64,
     rest: u64,
 ) -> u64 {
     if TR || FX {
-        m.sched.trail.push(end.0, l.0, r, rest);
+        m.sched.trail.push(end.0, l.0, taken, r, rest);
     }
     // The whole block fits the budget: its handlers do not count.
     debug_assert!(
@@ -671,7 +673,7 @@ unsafe fn chain_link<
                 // such a branch is never linked, so that every chain comes here.
                 return stop_chain::<END>(m, r, rest);
             }
-            return enter::<CTR, FX, I32, TR>(m, a, end, l, r, rest);
+            return enter::<CTR, FX, I32, TR>(m, a, end, l, k != end, r, rest);
         }
     }
     stop_chain::<END>(m, r, rest)
