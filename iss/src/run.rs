@@ -977,6 +977,30 @@ impl Machine {
         }
     }
 
+    /// Start a chain of `table`'s handlers at `arena[k]`, at `pc`, with `cut` instructions of
+    /// budget (which the chain's blocks must fit).
+    ///
+    /// # Safety
+    ///
+    /// As a handler's call: every block handed to the run loop ends with an end marker
+    /// (`exec::Handler`); with a trail or effects, they take `cut`.
+    #[inline(always)]
+    unsafe fn start_chain(
+        &mut self,
+        table: &[crate::exec::Handler; 256],
+        arena: &[Insn],
+        k: usize,
+        pc: u64,
+        cut: u64,
+    ) -> u64 {
+        let d = &arena[k];
+        let bpc = pc.wrapping_sub(d.block_off());
+        let cut = Lim::new(Ix::new(k), cut);
+        let (a, k) = (Blk::new(arena), Ix::new(k));
+        // SAFETY: the caller's promise; `arena[k]` is checked.
+        unsafe { table[d.op as usize](self, a, k, crate::exec::SPARE, bpc, cut) }
+    }
+
     /// Untraced: run the block at `arena[k]`, at `pc`, which fits the budget, as [`run_block`]
     /// does, and the blocks its handlers chain to.
     ///
@@ -997,19 +1021,7 @@ impl Machine {
         // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
         // end marker (`exec::Handler`); the links are as long as the arena; the trail
         // takes the chain's budget.
-        let npc = unsafe {
-            let d = &arena[k];
-            let bpc = pc.wrapping_sub(d.block_off());
-            let cut = Lim::new(Ix::new(k), cut);
-            table[d.op as usize](
-                self,
-                Blk::new(arena),
-                Ix::new(k),
-                crate::exec::SPARE,
-                bpc,
-                cut,
-            )
-        };
+        let npc = unsafe { self.start_chain(table, arena, k, pc, cut) };
         self.restore_budget(rest);
         let mut lcofi = false;
         if trail {
@@ -1211,19 +1223,7 @@ impl Machine {
         // SAFETY: as in `run_chain`: `arena[k]` is checked; the block ends with an end
         // marker; the links are as long as the arena; the trail and the effects take the
         // chain's budget.
-        let npc = unsafe {
-            let d = &arena[k];
-            let bpc = pc.wrapping_sub(d.block_off());
-            let cut = Lim::new(Ix::new(k), cut);
-            self.tables[2][d.op as usize](
-                self,
-                Blk::new(arena),
-                Ix::new(k),
-                crate::exec::SPARE,
-                bpc,
-                cut,
-            )
-        };
+        let npc = unsafe { self.start_chain(self.tables[2], arena, k, pc, cut) };
         self.restore_budget(rest);
         // A chain that used the budget up reached its block's (or cut's) end marker: it ends
         // at the next pc (hart.pc), as at a budget end after any instruction.
