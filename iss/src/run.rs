@@ -183,7 +183,9 @@ pub(crate) const TRAIL_INSNS: u64 = 1024;
 /// chain.
 pub(crate) struct Trail {
     steps: Box<[TrailStep]>,
-    len: usize,
+    /// The address of the next step's slot in `steps` (the steps so far end there): the
+    /// handlers' push is a store through it and an add, with no index to scale.
+    next: usize,
     /// The budget left as the chain entered its last block, in `exec::Lim`'s units: the
     /// instructions retired before it are the chain's budget less this.
     rest: u64,
@@ -191,9 +193,10 @@ pub(crate) struct Trail {
 
 impl Default for Trail {
     fn default() -> Trail {
+        let steps = vec![TrailStep::default(); TRAIL_INSNS as usize + 1].into_boxed_slice();
         Trail {
-            steps: vec![TrailStep::default(); TRAIL_INSNS as usize + 1].into_boxed_slice(),
-            len: 0,
+            next: steps.as_ptr() as usize,
+            steps,
             rest: 0,
         }
     }
@@ -211,20 +214,44 @@ impl Trail {
     #[inline(always)]
     pub(crate) unsafe fn push(&mut self, end: usize, next: usize, taken: bool, pc: u64, rest: u64) {
         debug_assert!(
-            self.len < TRAIL_INSNS as usize,
+            self.len() < TRAIL_INSNS as usize,
             "a trail of {} steps",
-            self.len
+            self.len()
         );
-        // SAFETY: the caller's promise.
+        // SAFETY: the caller's promise: `self.next` is a slot of `steps` (which are in place
+        // while handlers run: the run loop takes them only between chains).
         unsafe {
-            *self.steps.get_unchecked_mut(self.len) = TrailStep {
+            *(self.next as *mut TrailStep) = TrailStep {
                 end: end as u32 | taken as u32,
                 next: next as u32,
                 pc,
             };
         }
-        self.len += 1;
+        self.next += std::mem::size_of::<TrailStep>();
         self.rest = rest;
+    }
+
+    /// Add `step` after the steps so far (the last run of a chain of simple runs).
+    ///
+    /// # Panics
+    ///
+    /// When the trail is full.
+    fn push_last(&mut self, step: TrailStep) {
+        let i = self.len();
+        self.steps[i] = step;
+        self.next += std::mem::size_of::<TrailStep>();
+    }
+
+    /// The steps so far (with the steps in place).
+    #[inline(always)]
+    fn len(&self) -> usize {
+        (self.next - self.steps.as_ptr() as usize) / std::mem::size_of::<TrailStep>()
+    }
+
+    /// Forget the steps (with the steps in place).
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.next = self.steps.as_ptr() as usize;
     }
 
     /// The instructions of budget left as the chain entered its last block.
@@ -1122,7 +1149,7 @@ impl Machine {
         cut: u64,
         (prv, satp): (Priv, u64),
     ) -> (usize, u64, usize) {
-        let len = self.sched.trail.len;
+        let len = self.sched.trail.len();
         if len == 0 {
             return (k, pc, 0);
         }
@@ -1139,7 +1166,7 @@ impl Machine {
         }
         let last = trail[len - 1];
         self.sched.trail.steps = steps;
-        self.sched.trail.len = 0;
+        self.sched.trail.clear();
         let done = cut - self.sched.trail.rest_insns();
         (last.next(), last.pc, done as usize)
     }
@@ -1245,16 +1272,14 @@ impl Machine {
             // Its run, as one step more on the trail: it ends at `k + n`, before the next pc
             // (a transfer, or the end of the budget; else hart.pc: see `report_run`).
             let next_pc = if npc & 1 == 0 { npc } else { self.hart.pc };
-            let trail = &mut self.sched.trail;
-            trail.steps[trail.len] = TrailStep {
+            self.sched.trail.push_last(TrailStep {
                 end: ((k + n) * crate::exec::IX_STEP) as u32,
                 next: 0,
                 pc: next_pc,
-            };
-            trail.len += 1;
+            });
         }
         // The chain's runs, to the sink at once.
-        let len = self.sched.trail.len;
+        let len = self.sched.trail.len();
         if len != 0 {
             self.report_pulse(sink);
         }
@@ -1273,7 +1298,7 @@ impl Machine {
             };
             sink.simple_chain(&chain);
         }
-        self.sched.trail.len = 0;
+        self.sched.trail.clear();
         if let Some(end) = self.chain_end(npc, lcofi) {
             return ControlFlow::Break(end);
         }
@@ -1310,7 +1335,7 @@ impl Machine {
         cut: u64,
         prv: Priv,
     ) -> (ChainStart, (usize, u64, bool, usize)) {
-        let len = self.sched.trail.len;
+        let len = self.sched.trail.len();
         if len == 0 {
             return (ChainStart { k, pc, step: 0 }, (k, pc, block_start, 0));
         }
