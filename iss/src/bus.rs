@@ -297,17 +297,32 @@ impl Ram {
         }
     }
 
-    /// [`Ram::read`] at an offset the caller knows lies in RAM with its `size` bytes: one
-    /// the load TLB gave, whose entries are only ever whole RAM pages (`Machine::resolve`
-    /// fills them from `Ram::offset(page, PAGE_SIZE)`), for an aligned access that cannot
-    /// leave its page.
+    /// The host address of RAM offset 0, its provenance exposed, so that a host address in
+    /// RAM kept as a number (the TLBs keep them: `mmu::TlbTable`) is read and written
+    /// through ([`Ram::read_host`], [`Ram::write_host`]) with no base to add. The RAM's
+    /// mapping does not move while the `Ram` lives.
+    #[inline]
+    pub(crate) fn host_base(&self) -> usize {
+        self.data.as_ptr().expose_provenance()
+    }
+
+    /// [`Ram::read`] at host address `host` ([`Ram::host_base`] plus the offset), which the
+    /// caller knows lies in RAM with its `size` bytes: one the load TLB gave, whose entries
+    /// are only ever whole RAM pages (`Machine::resolve` fills them from
+    /// `Ram::offset(page, PAGE_SIZE)`), for an aligned access that cannot leave its page.
+    ///
+    /// # Safety
+    ///
+    /// `host..host + size` lies in this RAM's bytes.
     #[inline(always)]
-    pub(crate) fn read_in_page(&self, off: usize, size: u8) -> u64 {
-        let d: &[u8] = &self.data;
-        debug_assert!(off.checked_add(size as usize).is_some_and(|e| e <= d.len()));
-        // SAFETY: `off + size <= d.len()`, as above; reads are unaligned-safe.
+    pub(crate) unsafe fn read_host(&self, host: usize, size: u8) -> u64 {
+        debug_assert!(
+            host >= self.host_base() && host + size as usize <= self.host_base() + self.data.len()
+        );
+        // SAFETY: the caller's promise; the provenance is the mapping's, exposed by
+        // `host_base`; reads are unaligned-safe.
         unsafe {
-            let p = d.as_ptr().add(off);
+            let p = std::ptr::with_exposed_provenance::<u8>(host);
             match size {
                 1 => *p as u64,
                 2 => (p as *const u16).read_unaligned().to_le() as u64,
@@ -317,15 +332,21 @@ impl Ram {
         }
     }
 
-    /// [`Ram::write`] at an offset the caller knows lies in RAM with its `size` bytes (from
-    /// the store TLB, as [`Ram::read_in_page`]).
+    /// [`Ram::write`] at host address `host`, which the caller knows lies in RAM with its
+    /// `size` bytes (from the store TLB, as [`Ram::read_host`]).
+    ///
+    /// # Safety
+    ///
+    /// `host..host + size` lies in this RAM's bytes.
     #[inline(always)]
-    pub(crate) fn write_in_page(&mut self, off: usize, size: u8, val: u64) {
-        let d: &mut [u8] = &mut self.data;
-        debug_assert!(off.checked_add(size as usize).is_some_and(|e| e <= d.len()));
-        // SAFETY: `off + size <= d.len()`, as above; writes are unaligned-safe.
+    pub(crate) unsafe fn write_host(&mut self, host: usize, size: u8, val: u64) {
+        debug_assert!(
+            host >= self.host_base() && host + size as usize <= self.host_base() + self.data.len()
+        );
+        // SAFETY: the caller's promise, with `&mut self` making the access exclusive; the
+        // provenance is the mapping's, exposed by `host_base`; writes are unaligned-safe.
         unsafe {
-            let p = d.as_mut_ptr().add(off);
+            let p = std::ptr::with_exposed_provenance_mut::<u8>(host);
             match size {
                 1 => *p = val as u8,
                 2 => (p as *mut u16).write_unaligned((val as u16).to_le()),

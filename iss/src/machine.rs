@@ -305,11 +305,12 @@ impl Machine {
             },
             ..HartState::default()
         };
+        let ram_host = bus.ram.host_base();
         let mut m = Machine {
             hart,
             bus,
             config,
-            tlb: Tlb::new(),
+            tlb: Tlb::new(ram_host),
             dcache: DecodeCache::new(bus_ram_base),
             rec: Retired::default(),
             effects: Vec::new(),
@@ -354,7 +355,7 @@ impl Machine {
             for h in 0..m.config.harts {
                 let mut hart = m.hart.clone();
                 hart.csr.mhartid = h as u64;
-                let mut tlb = Tlb::new();
+                let mut tlb = Tlb::new(m.bus.ram.host_base());
                 tlb.set_pmp(&hart.csr);
                 m.parked.push(HartCtx {
                     hart,

@@ -80,24 +80,27 @@ const EMPTY: TlbEntry = TlbEntry {
 /// One of the fetch, load and store translation tables, by field: each field an array by
 /// slot, so that a handler's fast path reads one as the machine's address + a constant +
 /// slot x 8 (one instruction), where entries of several fields need the slot multiplied and
-/// the entry's address formed first. The fields mean what [`TlbEntry`]'s do.
+/// the entry's address formed first. `tag` means what [`TlbEntry`]'s does.
 #[derive(Clone)]
 pub(crate) struct TlbTable {
     tag: [u64; TLB_ENTRIES],
-    va_off: [u64; TLB_ENTRIES],
+    /// Where the page is in the host's memory: the host address of its bytes in RAM less
+    /// its virtual address (both wrapping), so that `va + va_host` is where any `va` in the
+    /// page is read and written ([`crate::bus::Ram::read_host`]), with no RAM base to add.
+    va_host: [u64; TLB_ENTRIES],
 }
 
 impl TlbTable {
     const EMPTY: TlbTable = TlbTable {
         tag: [u64::MAX; TLB_ENTRIES],
-        va_off: [0; TLB_ENTRIES],
+        va_host: [0; TLB_ENTRIES],
     };
 
-    /// `va`'s RAM offset if slot `slot` holds `tag`.
+    /// `va`'s host address if slot `slot` holds `tag`.
     #[inline(always)]
-    fn hit(&self, slot: usize, tag: u64, va: u64) -> Option<u64> {
+    fn hit(&self, slot: usize, tag: u64, va: u64) -> Option<usize> {
         if self.tag[slot] == tag {
-            Some(va.wrapping_add(self.va_off[slot]))
+            Some(va.wrapping_add(self.va_host[slot]) as usize)
         } else {
             None
         }
@@ -107,6 +110,9 @@ impl TlbTable {
 pub(crate) struct Tlb {
     /// Current generation, already shifted into tag position.
     gen: u64,
+    /// The host address of RAM offset 0 ([`crate::bus::Ram::host_base`]), which the tables'
+    /// host addresses are relative to.
+    ram_host: usize,
     // In line, not boxed: the handlers' fast paths address an entry from the machine's
     // own address, without loading the table's first.
     fetch: TlbTable,
@@ -130,9 +136,12 @@ pub(crate) struct Tlb {
 }
 
 impl Tlb {
-    pub fn new() -> Tlb {
+    /// The TLB of a hart of a machine whose RAM starts at host address `ram_host`
+    /// ([`crate::bus::Ram::host_base`]).
+    pub fn new(ram_host: usize) -> Tlb {
         Tlb {
             gen: 0,
+            ram_host,
             fetch: TlbTable::EMPTY,
             load: TlbTable::EMPTY,
             store: TlbTable::EMPTY,
@@ -179,9 +188,22 @@ impl Tlb {
         }
     }
 
+    /// `va`'s RAM offset, if the table for `a` translates its page.
     #[inline(always)]
     pub(crate) fn lookup(&self, a: Access, va: u64) -> Option<u64> {
+        self.host(a, va).map(|h| self.ram_off(h))
+    }
+
+    /// `va`'s host address in RAM, if the table for `a` translates its page.
+    #[inline(always)]
+    pub(crate) fn host(&self, a: Access, va: u64) -> Option<usize> {
         self.table(a).hit(Self::slot(va), self.tag(va), va)
+    }
+
+    /// The RAM offset of host address `host` in RAM.
+    #[inline(always)]
+    fn ram_off(&self, host: usize) -> u64 {
+        host.wrapping_sub(self.ram_host) as u64
     }
 
     fn fill(&mut self, a: Access, va: u64, ram_off_page: u64, code: u64) {
@@ -195,7 +217,8 @@ impl Tlb {
             }
         };
         t.tag[slot] = tag;
-        t.va_off[slot] = ram_off_page.wrapping_sub(va & !(PAGE_SIZE - 1));
+        let host_page = (self.ram_host as u64).wrapping_add(ram_off_page);
+        t.va_host[slot] = host_page.wrapping_sub(va & !(PAGE_SIZE - 1));
     }
 
     /// Recompute the PMP ranges from the CSRs (with the granularity's address bits, as
@@ -583,8 +606,10 @@ impl Machine {
         if va & (size as u64 - 1) != 0 {
             return None;
         }
-        let off = self.tlb.lookup(Access::Load, va)?;
-        let v = self.bus.ram.read_in_page(off as usize, size);
+        let host = self.tlb.host(Access::Load, va)?;
+        // SAFETY: a TLB entry is a whole page of RAM, and an aligned access stays in it.
+        let v = unsafe { self.bus.ram.read_host(host, size) };
+        let off = self.tlb.ram_off(host);
         if REC {
             self.record_mem(MemKind::Load, va, self.bus.ram.base() + off, size, v);
         }
@@ -607,13 +632,15 @@ impl Machine {
             return false;
         }
         let slot = Tlb::slot(va);
-        let Some(off) = self.tlb.store.hit(slot, self.tlb.tag(va), va) else {
+        let Some(host) = self.tlb.store.hit(slot, self.tlb.tag(va), va) else {
             return false;
         };
         if self.tlb.store_code[slot] != 0 {
             return false;
         }
-        self.bus.ram.write_in_page(off as usize, size, val);
+        // SAFETY: a TLB entry is a whole page of RAM, and an aligned access stays in it.
+        unsafe { self.bus.ram.write_host(host, size, val) };
+        let off = self.tlb.ram_off(host);
         if REC {
             let v = low_bytes(val, size);
             self.record_mem(MemKind::Store, va, self.bus.ram.base() + off, size, v);
@@ -633,8 +660,11 @@ impl Machine {
         size: u8,
     ) -> Result<u64, ()> {
         if va & (size as u64 - 1) == 0 {
-            if let Some(off) = self.tlb.lookup(Access::Load, va) {
-                let v = self.bus.ram.read(off as usize, size);
+            if let Some(host) = self.tlb.host(Access::Load, va) {
+                // SAFETY: a TLB entry is a whole page of RAM, and an aligned access stays in
+                // it.
+                let v = unsafe { self.bus.ram.read_host(host, size) };
+                let off = self.tlb.ram_off(host);
                 if REC {
                     self.record_mem(MemKind::Load, va, self.bus.ram.base() + off, size, v);
                 }
@@ -772,8 +802,11 @@ impl Machine {
     ) -> Result<(), ()> {
         if va & (size as u64 - 1) == 0 {
             let slot = Tlb::slot(va);
-            if let Some(off) = self.tlb.store.hit(slot, self.tlb.tag(va), va) {
-                self.bus.ram.write(off as usize, size, val);
+            if let Some(host) = self.tlb.store.hit(slot, self.tlb.tag(va), va) {
+                // SAFETY: a TLB entry is a whole page of RAM, and an aligned access stays in
+                // it.
+                unsafe { self.bus.ram.write_host(host, size, val) };
+                let off = self.tlb.ram_off(host);
                 let code = self.tlb.store_code[slot];
                 if code != 0 {
                     self.dcache
@@ -1083,7 +1116,7 @@ mod tests {
     #[test]
     fn pmp_napot_and_tor() {
         let mut csr = Csrs::default();
-        let mut tlb = Tlb::new();
+        let mut tlb = Tlb::new(0);
         // Entry 0: NAPOT 4 KiB at 0x8000_0000, R only.
         csr.pmpaddr[0] = (0x8000_0000 >> 2) | 0x1ff;
         csr.pmpcfg[0] = (PMP_NAPOT << PMP_A_SHIFT) | PMP_R;
@@ -1172,7 +1205,7 @@ mod tests {
         assert_eq!(m.hart.csr.pmpcfg[0] & PMP_A, PMP_NAPOT << PMP_A_SHIFT);
         let mut csr = m.hart.csr.clone();
         csr.pmpcfg[0] = 0;
-        let mut tlb = Tlb::new();
+        let mut tlb = Tlb::new(0);
         tlb.set_pmp(&csr);
         assert_eq!(
             tlb.pmp_check(0x8000_0000, 8, Access::Load, Priv::U),
@@ -1196,7 +1229,7 @@ mod tests {
 
     #[test]
     fn tlb_generations() {
-        let mut t = Tlb::new();
+        let mut t = Tlb::new(0);
         t.fill(Access::Load, 0x8000_1234, 0x1000, 0);
         assert_eq!(t.lookup(Access::Load, 0x8000_1238), Some(0x1238));
         assert_eq!(t.lookup(Access::Store, 0x8000_1238), None);
