@@ -54,6 +54,19 @@ fn tick(mtime: u64, ticks: u64) -> u64 {
     }
 }
 
+/// [`Scheduler::chain_va`] with chaining off: odd, as no target is.
+pub(crate) const CHAIN_OFF: u64 = 1;
+
+/// [`Scheduler::chain_va`]'s type: [`CHAIN_OFF`] by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChainVa(pub u64);
+
+impl Default for ChainVa {
+    fn default() -> Self {
+        ChainVa(CHAIN_OFF)
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Scheduler {
     /// Steps left before the current chunk must stop (quantum end or instruction limit).
@@ -91,12 +104,14 @@ pub(crate) struct Scheduler {
     /// and the address of its table of blocks by slot in the decode cache
     /// ([`crate::dcache::DecodeCache::entries`]; valid while chaining is on, as no block is
     /// decoded meanwhile).
-    pub chain_va: u64,
+    ///
+    /// Chaining is on ([`Scheduler::chain_on`]) when the handlers run in the run loop's
+    /// arena, untraced or in simple runs, with the PMU's models off; off for every other
+    /// caller of the handlers, whatever its table. Off, `chain_va` is [`CHAIN_OFF`], odd:
+    /// the handlers' one test that a target is in the page ([`in_chain_page`]) then fails
+    /// for every target, as targets are even, and they need not test chaining apart.
+    pub chain_va: ChainVa,
     pub chain_entries: usize,
-    /// Chaining is on: the handlers run in the run loop's arena, untraced or in simple runs,
-    /// with the PMU's models off (off for every other caller of the handlers, whatever its
-    /// table).
-    pub chain_on: bool,
     /// The links the handlers follow ([`crate::dcache::DecodeCache::links_for`]): the
     /// cache's own when chaining is on, all zeros when it is off, as long as the arena
     /// either way. An address, so that the scheduler stays `Send`.
@@ -262,6 +277,12 @@ impl Trail {
 }
 
 impl Scheduler {
+    /// Chaining is on ([`Scheduler::chain_va`]).
+    #[inline]
+    pub(crate) fn chain_on(&self) -> bool {
+        self.chain_va.0 & 1 == 0
+    }
+
     /// Exchange the hart's own fields with `other`'s (a hart switch); the run's own fields
     /// (progress, pauses, a device's stop request) stay.
     pub(crate) fn swap_hart(&mut self, other: &mut Scheduler) {
@@ -276,7 +297,6 @@ impl Scheduler {
         swap(&mut self.traps_in_a_row, &mut other.traps_in_a_row);
         swap(&mut self.chain_va, &mut other.chain_va);
         swap(&mut self.chain_entries, &mut other.chain_entries);
-        swap(&mut self.chain_on, &mut other.chain_on);
         swap(&mut self.links, &mut other.links);
         swap(&mut self.cycles_at_tick, &mut other.cycles_at_tick);
     }
@@ -794,7 +814,7 @@ impl Machine {
     /// length, or a block of its own): they follow no link and enter no other block.
     #[inline]
     pub(crate) fn chain_off(&mut self, len: usize) {
-        self.sched.chain_on = false;
+        self.sched.chain_va = ChainVa(CHAIN_OFF);
         self.sched.links = self.dcache.links_for(false, len);
     }
 
@@ -862,9 +882,8 @@ impl Machine {
                 // trail of the blocks they enter (`walk_trail`), and so do the simple runs
                 // of a sink that takes them (`simple_trail`).
                 if (!S::DETAIL.records() || S::DETAIL.simple_runs()) && !self.mode.models() {
-                    self.sched.chain_va = page_va;
+                    self.sched.chain_va = ChainVa(page_va);
                     self.sched.chain_entries = self.dcache.entries(p);
-                    self.sched.chain_on = true;
                     self.sched.links = self.dcache.links_for(true, arena.len());
                 } else {
                     self.chain_off(arena.len());
@@ -1109,10 +1128,10 @@ impl Machine {
     fn run_cut<S: Sink>(&mut self, arena: &[Insn], k: usize, pc: u64, sink: &mut S) -> BlockEnd {
         let n = self.sched.budget as usize;
         let cut = cut_block(arena, k, n);
-        let chain = (self.sched.chain_on, self.sched.links);
+        let chain = (self.sched.chain_va, self.sched.links);
         self.chain_off(n + 1);
         let e = self.run_chain(&cut[..=n], 0, pc, sink);
-        (self.sched.chain_on, self.sched.links) = chain;
+        (self.sched.chain_va, self.sched.links) = chain;
         e
     }
 
@@ -1394,10 +1413,10 @@ impl Machine {
     ) -> ControlFlow<BlockEnd, (usize, u64)> {
         let n = self.sched.budget as usize;
         let cut = cut_block(arena, k, n);
-        let chain = (self.sched.chain_on, self.sched.links);
+        let chain = (self.sched.chain_va, self.sched.links);
         self.chain_off(n + 1);
         let e = self.run_simple(&cut[..=n], 0, pc, block_start, sink);
-        (self.sched.chain_on, self.sched.links) = chain;
+        (self.sched.chain_va, self.sched.links) = chain;
         match e {
             ControlFlow::Continue((i, pc)) => ControlFlow::Continue((k + i, pc)),
             end => end,

@@ -354,10 +354,10 @@ pub(crate) unsafe fn done<
     }
     if !REC && r & 1 == 0 {
         // A jump or taken branch: chain to the target's block when it is decoded in the
-        // running block's page (see `Scheduler::chain_on`).
+        // running block's page (see `Scheduler::chain_va`).
         let rest = left.after(k);
-        let off = r.wrapping_sub(m.sched.chain_va);
-        if rest >= ENTER_MIN && m.sched.chain_on && off < crate::bus::PAGE_SIZE {
+        let off = r.wrapping_sub(m.sched.chain_va.0);
+        if rest >= ENTER_MIN && in_chain_page(off) {
             // SAFETY: chaining is on and `off` is in the page.
             let k2 = unsafe { chain_entry(m, off) };
             // Chaining is only on while `a` is the arena whose blocks the page's table
@@ -506,6 +506,17 @@ unsafe fn chain<
     chain_link::<CTR, FX, I32, TR, END>(m, a, k, end, r, rest)
 }
 
+/// Whether chaining is on and a target `off` bytes from [`Scheduler::chain_va`] is in the
+/// running block's page: `off` (of an even target) is even, which it is only with chaining
+/// on ([`CHAIN_OFF`] is odd), and less than the page's size.
+///
+/// [`Scheduler::chain_va`]: crate::run::Scheduler::chain_va
+/// [`CHAIN_OFF`]: crate::run::CHAIN_OFF
+#[inline(always)]
+fn in_chain_page(off: u64) -> bool {
+    off & (!(crate::bus::PAGE_SIZE - 1) | 1) == 0
+}
+
 /// The arena index of the block that starts `off` bytes into the running block's page (0:
 /// none), from the page's table ([`Scheduler::chain_entries`]).
 ///
@@ -513,10 +524,10 @@ unsafe fn chain<
 ///
 /// # Safety
 ///
-/// Chaining is on, and `off` is less than the page's size.
+/// Chaining is on, and `off` is in the page ([`in_chain_page`]).
 #[inline(always)]
 unsafe fn chain_entry(m: &Machine, off: u64) -> usize {
-    debug_assert!(m.sched.chain_on && off < crate::bus::PAGE_SIZE);
+    debug_assert!(m.sched.chain_on() && in_chain_page(off));
     // SAFETY: the table has an entry per halfword slot of the page, and is valid while
     // chaining is on (no block is decoded during a chain).
     unsafe { *(m.sched.chain_entries as *const u32).add((off >> 1) as usize) as usize }
@@ -646,8 +657,8 @@ unsafe fn chain_link<
     r: u64,
     rest: u64,
 ) -> u64 {
-    let off = r.wrapping_sub(m.sched.chain_va);
-    if m.sched.chain_on && off < crate::bus::PAGE_SIZE {
+    let off = r.wrapping_sub(m.sched.chain_va.0);
+    if in_chain_page(off) {
         // SAFETY: chaining is on and `off` is in the page.
         let l = unsafe { chain_entry(m, off) };
         // The page's table holds arena indices of blocks, and `a` is the arena.
@@ -886,12 +897,12 @@ impl Machine {
         let mut block = [*d, Insn::single_end(d.len)];
         block[0].off = 0;
         let left = Lim::new(Ix::new(0), self.sched.budget.max(1));
-        let chain = (self.sched.chain_on, self.sched.links);
+        let chain = (self.sched.chain_va, self.sched.links);
         self.chain_off(block.len());
         // SAFETY: instruction 0 of a block that ends with an end marker, chaining off; the
         // block (of one instruction) fits the budget.
         let r = unsafe { t[d.op as usize](self, Blk::new(&block), Ix::new(0), SPARE, pc, left) };
-        (self.sched.chain_on, self.sched.links) = chain;
+        (self.sched.chain_va, self.sched.links) = chain;
         if r == DECODE {
             // An instruction that fell through reached the block's end marker (untraced
             // handlers go on to it whatever the budget): its next pc, which the marker set.
