@@ -1009,6 +1009,29 @@ mod tests {
         assert_eq!(addr_bytes(0x20, false), 1);
     }
 
+    proptest::proptest! {
+        /// `addr_bytes` is the fewest bytes whose field `extend_addr` reads back as the value,
+        /// for values of every length, positive and negative as 63-bit numbers.
+        #[test]
+        fn addr_bytes_is_the_fewest_that_read_back(
+            x in proptest::prelude::any::<u64>(),
+            shift in 0u32..64,
+            negative in proptest::prelude::any::<bool>(),
+            extend in proptest::prelude::any::<bool>(),
+        ) {
+            let mask63 = (1u64 << 63) - 1;
+            let v = if negative { !(x >> shift) } else { x >> shift } & mask63;
+            let fits = |k: usize| {
+                let bits = 6 * k as u32;
+                bits >= 63 || extend_addr(v & ((1 << bits) - 1), bits, extend) == v
+            };
+            let k = addr_bytes(v, extend);
+            proptest::prop_assert!((1..=11).contains(&k));
+            proptest::prop_assert!(fits(k), "{v:#x} in {k} bytes");
+            proptest::prop_assert!(k == 1 || !fits(k - 1), "{v:#x} fits {} bytes", k - 1);
+        }
+    }
+
     #[test]
     fn round_trip_all_layouts_with_src_and_timestamps() {
         let f = Format {
