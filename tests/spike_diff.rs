@@ -298,13 +298,14 @@ fn pmp_implementations_match_spike(#[case] regions: u32, #[case] granularity: u3
     );
 }
 
-/// The benchmark set's workloads (programs/bin/workloads, `hartscope bench --set`) are long:
-/// a prefix of each is compared, as for `bench`. (`hartscope bench` also checks that both
-/// simulators retire the same number of instructions over the whole run.)
+/// The programs in programs/bin's directories are long: the benchmark set's workloads
+/// (`workloads/`, `hartscope bench --set`) and the microbenchmarks (`micro/`). A prefix of each
+/// is compared, as for `bench`. (`hartscope bench` also checks that both simulators retire the
+/// same number of instructions over the whole run.)
 #[rstest]
-fn workload_prefixes_match_spike(#[files("programs/bin/workloads/*.elf")] program: PathBuf) {
+fn long_program_prefixes_match_spike(#[files("programs/bin/*/*.elf")] program: PathBuf) {
     let name = program_name(&program);
-    let Some(spike) = spike_or_skip(&format!("workload_prefixes_match_spike({name})")) else {
+    let Some(spike) = spike_or_skip(&format!("long_program_prefixes_match_spike({name})")) else {
         return;
     };
     // Spike's --instructions budgets quantum steps, and every trap ends a quantum early,
