@@ -64,11 +64,15 @@ impl Access {
     }
 }
 
+/// A single translation, kept apart from the tables: the boot ROM's page (`Tlb::rom`).
 #[derive(Clone, Copy)]
 pub(crate) struct TlbEntry {
+    /// The virtual page number with the generation it was filled in ([`Tlb::tag`]): an
+    /// entry of an older generation, or `u64::MAX`, matches no access.
     tag: u64,
-    /// Where the page is in RAM, as the page's offset in RAM less its virtual address (both
-    /// wrapping): `va + va_off` is the RAM offset of any `va` in the page, with no masking.
+    /// Where the page is in the memory that holds it, as the page's offset there less its
+    /// virtual address (both wrapping): `va + va_off` is the offset of any `va` in the page,
+    /// with no masking.
     va_off: u64,
 }
 

@@ -108,7 +108,7 @@ pub(crate) struct Scheduler {
     /// Chaining is on ([`Scheduler::chain_on`]) when the handlers run in the run loop's
     /// arena, untraced or in simple runs, with the PMU's models off; off for every other
     /// caller of the handlers, whatever its table. Off, `chain_va` is [`CHAIN_OFF`], odd:
-    /// the handlers' one test that a target is in the page ([`in_chain_page`]) then fails
+    /// the handlers' one test that a target is in the page (`exec::in_chain_page`) then fails
     /// for every target, as targets are even, and they need not test chaining apart.
     pub chain_va: ChainVa,
     pub chain_entries: usize,
