@@ -87,8 +87,8 @@ impl Machine {
     }
 }
 
-/// Define FP handlers. Each arm names the handler, what it writes (`fs`: a single to f[rd],
-/// `fd`: a double to f[rd], `x`: x[rd]), whether it takes a rounding mode, and the operation
+/// Define FP handlers. Each arm names the handler, what it writes (`fs`: a single to `f[rd]`,
+/// `fd`: a double to `f[rd]`, `x`: `x[rd]`), whether it takes a rounding mode, and the operation
 /// over the machine `m`, the instruction `d` and the resolved mode `rm`, giving
 /// `(value, flags)`.
 macro_rules! fp_ops {
@@ -297,7 +297,7 @@ unsafe fn fload_slow<
     fload_done::<REC, CTR, FX, I32, TR, SIZE>(m, a, k, SPARE, bpc, left, addr, raw)
 }
 
-/// An FP load read `raw` at `addr`: write f[rd] and go on.
+/// An FP load read `raw` at `addr`: write `f[rd]` and go on.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn fload_done<

@@ -204,7 +204,7 @@ impl Verifier {
 }
 
 /// The verifier's register index of a GPR or FPR by its protocol number (as
-/// [`refhart::target`] gives it).
+/// [`crate::refhart::target`] gives it).
 fn index(addr: u16) -> usize {
     if addr >= FPR_ADDR {
         FPR0 + (addr - FPR_ADDR) as usize
