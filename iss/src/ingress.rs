@@ -212,8 +212,9 @@ pub struct IngressPort<B: BeatSink, const DATA: bool> {
     max_hw: u32,
     /// The port's itype code of a run's last instruction by operation, when the run goes to
     /// its fall-through (`[0]`) or elsewhere (`[1]`), for the operations whose itype depends
-    /// on nothing else and that set no constant; [`SLOW`] for the others, and for all with
-    /// per-instruction beats. (Replaying a run is the port's thread's main work.)
+    /// on nothing else and that set no constant; [`JUMP`] for jumps, whose itype also depends
+    /// on their registers ([`IngressPort::jump_itype`]); [`SLOW`] for the others, and for all
+    /// with per-instruction beats. (Replaying a run is the port's thread's main work.)
     fast_itype: Box<[[u8; 2]; 256]>,
     /// The port needs every instruction of a run ([`per_insn`]).
     per_insn: bool,
@@ -265,7 +266,11 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
                 // the general path.
                 let Some(op) = Op::from_u8(v) else { continue };
                 let flow = op.flow();
-                if flow.is_jump() || flow.sets_constant() || flow == Flow::Trap {
+                if flow.is_jump() {
+                    p.fast_itype[v as usize] = [JUMP; 2];
+                    continue;
+                }
+                if flow.sets_constant() || flow == Flow::Trap {
                     continue;
                 }
                 let d = Insn {
@@ -622,12 +627,7 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         } else {
             (classify::itype(last, !contiguous), 0, 0)
         };
-        let prev_const = match prev_const {
-            PREV_UNKNOWN => self.const_rd,
-            0 => None,
-            r => Some(r),
-        };
-        let (it, sijump) = self.port_itype(it, last, prev_const);
+        let (it, sijump) = self.port_itype(it, last, self.prev_const_reg(prev_const));
         self.const_rd = classify::sets_constant(last);
         let run = (pc, hw, contiguous, last.len);
         self.add_run(run, it.code(), cause, sijump, prv);
@@ -639,14 +639,23 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
     fn replay_run(&mut self, ev: &PortEvent) {
         let [fall, taken] = self.fast_itype[ev.op() as usize];
         let (pc, contiguous, bytes, prv) = (ev.pc(), ev.contiguous(), ev.bytes(), ev.prv());
-        if fall == SLOW {
+        let (it, sijump) = if fall < JUMP {
+            (if contiguous { fall } else { taken }, false)
+        } else if fall == JUMP {
+            self.jump_itype(ev)
+        } else {
             let (last, prev_const) = (ev.last(), ev.prev_const());
             self.run_summary(pc, contiguous, &last, bytes, prev_const, prv);
             return;
-        }
-        let it = if contiguous { fall } else { taken };
+        };
+        // No operation of the fast path sets a constant.
         self.const_rd = None;
-        if !self.open && (it != 0 || !contiguous) && self.pulse == 0 && !self.ctype_pending {
+        if !self.open
+            && (it != 0 || !contiguous)
+            && self.pulse == 0
+            && !self.ctype_pending
+            && !sijump
+        {
             // The usual run: it makes a beat of its own (no block is open, and it ends with a
             // transfer), as `add_run` would build and close it.
             self.next_prv = prv;
@@ -670,7 +679,29 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         }
         let hw = self.make_room(bytes);
         let run = (pc, hw, contiguous, ev.last_len());
-        self.add_run(run, it, 0, false, prv);
+        self.add_run(run, it, 0, sijump, prv);
+    }
+
+    /// The itype code and sequential inferability of the jump that ends run `ev`, as
+    /// [`IngressPort::run_summary`] finds them (before it sets `const_rd`).
+    #[inline(always)]
+    fn jump_itype(&self, ev: &PortEvent) -> (u8, bool) {
+        let last = ev.last();
+        let prev_const = self.prev_const_reg(ev.prev_const());
+        let (it, sijump) =
+            self.port_itype(classify::itype(&last, !ev.contiguous()), &last, prev_const);
+        (it.code(), sijump)
+    }
+
+    /// The register the instruction before a run's last set to a constant, from what the run
+    /// says of it (`prev_const`: [`PREV_UNKNOWN`], 0 for none, or the register).
+    #[inline(always)]
+    fn prev_const_reg(&self, prev_const: u8) -> Option<u8> {
+        match prev_const {
+            PREV_UNKNOWN => self.const_rd,
+            0 => None,
+            r => Some(r),
+        }
     }
 
     /// A run of `bytes` under multiple retirement: close the open block if the run would
@@ -901,6 +932,8 @@ fn prev_const_of(run: &[Insn]) -> u8 {
 
 /// In [`IngressPort::fast_itype`]: the operation needs the general path.
 const SLOW: u8 = 0xff;
+/// In [`IngressPort::fast_itype`]: a jump ([`IngressPort::jump_itype`]). Itype codes are less.
+const JUMP: u8 = 0xfe;
 
 /// Whether the port needs every instruction of a run, not only its summary: with single
 /// retirement, and with blocks smaller than a page (a run can then fill more than a beat).
