@@ -305,7 +305,7 @@ impl DecodeCache {
         // The block starts inside code already decoded (where a budget cut a block, or a
         // jump into the middle of one): it ends where the next decoded block starts.
         let first = p * SLOTS_PER_PAGE + slot;
-        let inside = self.covered[first / 64] & 1 << (first % 64) != 0;
+        let inside = self.covered[first / 64] & (1 << (first % 64)) != 0;
         let mut s = slot;
         while s < SLOTS_PER_PAGE && arena.len() - start < MAX_BLOCK {
             let lo = halfword(s);

@@ -261,9 +261,9 @@ impl<B: BeatSink, const DATA: bool> IngressPort<B, DATA> {
         p.context = p.context_of(csr.satp);
         if !p.per_insn {
             for v in 0..=255u8 {
-                // Jumps (whose itype depends on their registers), ecall and ebreak (ecall may
-                // be a firmware call) and the instructions that set a constant (sijump) take
-                // the general path.
+                // Jumps, whose itype depends on their registers, have their own mark. Ecall
+                // and ebreak (ecall may be a firmware call) and the instructions that set a
+                // constant (sijump) take the general path.
                 let Some(op) = Op::from_u8(v) else { continue };
                 let flow = op.flow();
                 if flow.is_jump() {
