@@ -818,6 +818,63 @@ mod tests {
         assert_eq!(m.x(19), 6, "s3");
     }
 
+    /// A loop of 1000 instructions with no branch among them, cut by the quantum's budget at
+    /// a different place every time, decodes its code about once: the run resumes in a block
+    /// decoded from the cut up to the next decoded block (`DecodeCache::build`), not in a
+    /// copy of the rest of the loop shifted to the cut, one per quantum.
+    #[test]
+    fn a_long_loop_cut_by_quanta_is_decoded_once() {
+        let addi = |rd: u32, rs1: u32, imm: i32| (imm as u32) << 20 | rs1 << 15 | rd << 7 | 0x13;
+        let bne = |rs1: u32, rs2: u32, off: i32| {
+            let o = off as u32;
+            (o >> 12 & 1) << 31
+                | (o >> 5 & 0x3f) << 25
+                | rs2 << 20
+                | rs1 << 15
+                | 1 << 12
+                | (o >> 1 & 0xf) << 8
+                | (o >> 11 & 1) << 7
+                | 0x63
+        };
+        const LEN: usize = 1000;
+        const PASSES: i32 = 70;
+        let mut code = vec![addi(9, 0, PASSES)]; //      li s1, PASSES
+        code.extend([addi(10, 10, 1); LEN]); //         A: addi a0, a0, 1 (LEN of them)
+        code.push(addi(9, 9, -1)); //                     addi s1, s1, -1
+        code.push(bne(9, 0, -4 * (LEN as i32 + 1))); //   bnez s1, A
+        code.extend([
+            0x5352_58b7, //    lui a7, SRST
+            0x3548_889b, //    addiw a7, a7, ...
+            0x0000_0813, //    li a6, 0
+            0x0000_0513, //    li a0, 0 (shutdown)
+            0x0000_0593, //    li a1, 0 (no reason)
+            0x0000_0073, //    ecall
+        ]);
+        let mut m = sbi_machine_with_code(&code);
+        // A limit that stops the loop's last pass in its middle, after a dozen quanta.
+        let limit = (PASSES as u64 - 1) * (LEN as u64 + 2) + 1 + LEN as u64 / 2;
+        assert!(limit > 12 * crate::run::QUANTUM);
+        assert_eq!(
+            m.run(&mut crate::NoSink, Some(limit)),
+            crate::Stop::InstructionLimit
+        );
+        assert_eq!(
+            m.x(10),
+            (PASSES as u64 - 1) * LEN as u64 + LEN as u64 / 2,
+            "a0"
+        );
+        let arena = m.dcache.take();
+        // The loop's blocks (of at most MAX_BLOCK) and their end markers, once, and a short
+        // block from each cut: well under twice the loop. (A copy of the rest of the loop
+        // per cut made it several times the loop.)
+        assert!(
+            arena.len() < 2 * LEN,
+            "{} entries decoded for a loop of {LEN}",
+            arena.len()
+        );
+        m.dcache.put(arena);
+    }
+
     /// Linked blocks (`exec::chain`: a taken branch, and a branch not taken through its
     /// block's end marker) see code rewritten in their page: a loop whose branches are linked
     /// after its first passes has its first instruction rewritten by a store in the same page
