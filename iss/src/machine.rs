@@ -766,13 +766,25 @@ mod tests {
         assert_eq!(s.x(11), 0x8000_0000);
     }
 
-    /// A machine with the built-in SBI whose RAM starts with `code`, at reset there.
+    /// An SBI system reset: shutdown, no reason (SRST, `sbi_system_reset(0, 0)`).
+    const SBI_SHUTDOWN: [u32; 6] = [
+        0x5352_58b7, //    lui a7, SRST
+        0x3548_889b, //    addiw a7, a7, ...
+        0x0000_0813, //    li a6, 0
+        0x0000_0513, //    li a0, 0 (shutdown)
+        0x0000_0593, //    li a1, 0 (no reason)
+        0x0000_0073, //    ecall
+    ];
+
+    /// A machine with the built-in SBI whose RAM starts with `code` and then
+    /// [`SBI_SHUTDOWN`], at reset there.
     fn sbi_machine_with_code(code: &[u32]) -> Machine {
         use crate::bus::RAM_BASE;
         let mut m = Machine::new(Config {
             sbi: true,
             ..Config::default()
         });
+        let code = [code, &SBI_SHUTDOWN].concat();
         let off = m.bus.ram.offset(RAM_BASE, 4 * code.len() as u64).unwrap();
         for (i, w) in code.iter().enumerate() {
             m.bus.ram.write(off + 4 * i, 4, *w as u64);
@@ -789,7 +801,7 @@ mod tests {
     #[test]
     fn trap_in_a_chained_block() {
         use crate::bus::RAM_BASE;
-        let code: [u32; 16] = [
+        let code: [u32; 10] = [
             0x0000_0e17, //    auipc t3, 0
             0x101e_0e13, //    addi t3, t3, 0x101
             0x0040_006f, //    j A
@@ -799,13 +811,7 @@ mod tests {
             0x0079_0933, //    add s2, s2, t2 (the last block decoded)
             0x0014_8493, //    addi s1, s1, 1
             0x0030_0313, //    li t1, 3
-            0xfe64_c4e3, //    blt s1, t1, A
-            0x5352_58b7, //    lui a7, SRST
-            0x3548_889b, //    addiw a7, a7, ...
-            0x0000_0813, //    li a6, 0
-            0x0000_0513, //    li a0, 0 (shutdown)
-            0x0000_0593, //    li a1, 0 (no reason)
-            0x0000_0073, //    ecall
+            0xfe64_c4e3, //    blt s1, t1, A (then the shutdown)
         ];
         let mut m = sbi_machine_with_code(&code);
         let off = m.bus.ram.offset(RAM_BASE + 0x101, 8).unwrap();
@@ -841,15 +847,7 @@ mod tests {
         let mut code = vec![addi(9, 0, PASSES)]; //      li s1, PASSES
         code.extend([addi(10, 10, 1); LEN]); //         A: addi a0, a0, 1 (LEN of them)
         code.push(addi(9, 9, -1)); //                     addi s1, s1, -1
-        code.push(bne(9, 0, -4 * (LEN as i32 + 1))); //   bnez s1, A
-        code.extend([
-            0x5352_58b7, //    lui a7, SRST
-            0x3548_889b, //    addiw a7, a7, ...
-            0x0000_0813, //    li a6, 0
-            0x0000_0513, //    li a0, 0 (shutdown)
-            0x0000_0593, //    li a1, 0 (no reason)
-            0x0000_0073, //    ecall
-        ]);
+        code.push(bne(9, 0, -4 * (LEN as i32 + 1))); //   bnez s1, A (then the shutdown)
         let mut m = sbi_machine_with_code(&code);
         // A limit that stops the loop's last pass in its middle, after a dozen quanta.
         let limit = (PASSES as u64 - 1) * (LEN as u64 + 2) + 1 + LEN as u64 / 2;
@@ -883,7 +881,7 @@ mod tests {
     /// instructions (so that the budget ends chains everywhere).
     #[test]
     fn linked_blocks_see_code_rewritten_in_their_page() {
-        let code: [u32; 17] = [
+        let code: [u32; 11] = [
             0x0000_0e17, //    auipc t3, 0
             0x0000_0493, //    li s1, 0
             0x0029_9eb7, //    lui t4, 0x299
@@ -894,13 +892,7 @@ mod tests {
             0x0064_9463, //    bne s1, t1, B
             0x01de_2823, //    sw t4, 16(t3) (rewrites A)
             0x00a0_0313, // B: li t1, 10
-            0xfe64_c4e3, //    blt s1, t1, A
-            0x5352_58b7, //    lui a7, SRST
-            0x3548_889b, //    addiw a7, a7, ...
-            0x0000_0813, //    li a6, 0
-            0x0000_0513, //    li a0, 0 (shutdown)
-            0x0000_0593, //    li a1, 0 (no reason)
-            0x0000_0073, //    ecall
+            0xfe64_c4e3, //    blt s1, t1, A (then the shutdown)
         ];
         for slice in [None, Some(1), Some(2), Some(3), Some(5), Some(7), Some(12)] {
             let mut m = sbi_machine_with_code(&code);
