@@ -355,7 +355,7 @@ impl Machine {
             for h in 0..m.config.harts {
                 let mut hart = m.hart.clone();
                 hart.csr.mhartid = h as u64;
-                let mut tlb = Tlb::new(m.bus.ram.host_base());
+                let mut tlb = Tlb::new(ram_host);
                 tlb.set_pmp(&hart.csr);
                 m.parked.push(HartCtx {
                     hart,
