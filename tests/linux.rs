@@ -433,8 +433,10 @@ fn a_line_typed_in_a_terminal_reaches_init() {
     let out = tmux(&["send-keys", typed, "Enter"]);
     assert!(out.status.success(), "tmux send-keys: {out:?}");
     let p = wait_for("hartscope init: powering off");
+    // The shell creates the file before it writes the status into it: wait for the line.
+    let written = || std::fs::read_to_string(&status).is_ok_and(|s| s.ends_with('\n'));
     let start = Instant::now();
-    while !status.exists() && start.elapsed() < TIMEOUT {
+    while !written() && start.elapsed() < TIMEOUT {
         std::thread::sleep(Duration::from_millis(100));
     }
     tmux(&["kill-server"]);
