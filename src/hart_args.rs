@@ -93,6 +93,11 @@ pub struct HartArgs {
     #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Hart",
           value_parser = clap::value_parser!(u8).range(1..=iss::bus::MAX_HARTS as i64))]
     pub harts: u8,
+    /// Run every instruction through its handler: no compiled code for hot blocks (which,
+    /// on x86-64 hosts, untraced runs use by default and which retires exactly what the
+    /// handlers would; for comparing the two, or ruling the compiler out).
+    #[arg(long, help_heading = "Hart")]
+    pub no_jit: bool,
 }
 
 impl Default for HartArgs {
@@ -113,6 +118,7 @@ impl Default for HartArgs {
             pmpgranularity: None,
             tval_zero: None,
             harts: 1,
+            no_jit: false,
         }
     }
 }
@@ -163,7 +169,8 @@ impl HartArgs {
             tval_zero: self.tval_zero.clone(),
             harts: Some(self.harts as usize),
         };
-        let c = options.config(base).map_err(anyhow::Error::msg)?;
+        let mut c = options.config(base).map_err(anyhow::Error::msg)?;
+        c.jit = !self.no_jit;
         if self.ctr_report.is_some() && c.ctr.is_none() {
             // Said before the run, not after it.
             bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");

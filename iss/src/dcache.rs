@@ -111,6 +111,13 @@ pub(crate) struct DecodeCache {
     /// All zeros, at least as long as `links`: the links handlers follow when chaining is
     /// off ([`DecodeCache::links_for`]).
     no_links: Vec<u32>,
+    /// Per arena entry (as long as the arena), for an entry that starts a block: its
+    /// compiled code's address, or how many times chains entered it before it was compiled
+    /// (`crate::jit`: [`crate::jit::NATIVE_MIN`], [`crate::jit::NEVER`]); for plain chains,
+    /// then for simple runs, which leave effects (`fx`).
+    native: [Vec<usize>; 2],
+    /// The compiled code ([`crate::jit`]), dropped with the arena.
+    pub(crate) code_mem: crate::jit::CodeMem,
     /// Per block, what a run through it means for the PMU and CTR (its end marker's `bits`
     /// index it).
     pub meta: crate::events::BlockMetas,
@@ -137,6 +144,8 @@ impl DecodeCache {
             arena: vec![Insn::NOT_DECODED],
             links: vec![0],
             no_links: vec![0; 2],
+            native: [vec![0], vec![0]],
+            code_mem: crate::jit::CodeMem::new(),
             meta: crate::events::BlockMetas::default(),
             code: Vec::new(),
             dirty: false,
@@ -269,6 +278,28 @@ impl DecodeCache {
         }
     }
 
+    /// The native word of the block at arena index `k` ([`DecodeCache::native`]), for
+    /// simple runs (`fx`) or not.
+    ///
+    /// # Safety
+    ///
+    /// `k` is an index of the arena (the native words are as long).
+    #[inline(always)]
+    pub(crate) unsafe fn native(&self, fx: bool, k: usize) -> usize {
+        let n = &self.native[fx as usize];
+        debug_assert!(k < n.len());
+        // SAFETY: the caller's promise.
+        unsafe { *n.get_unchecked(k) }
+    }
+
+    /// Set the native word of the block at arena index `k`, for simple runs (`fx`) or not.
+    #[inline(always)]
+    pub(crate) fn set_native(&mut self, fx: bool, k: usize, v: usize) {
+        if let Some(n) = self.native[fx as usize].get_mut(k) {
+            *n = v;
+        }
+    }
+
     /// Hand the arena to the run loop.
     #[inline]
     pub fn take(&mut self) -> Vec<Insn> {
@@ -299,6 +330,11 @@ impl DecodeCache {
             arena.push(Insn::NOT_DECODED);
             self.links.clear();
             self.links.push(0);
+            for n in &mut self.native {
+                n.clear();
+                n.push(0);
+            }
+            self.code_mem.reset();
             self.meta.clear();
         }
         let start = arena.len();
@@ -351,6 +387,9 @@ impl DecodeCache {
         crate::ingress::mark_block_end(&mut end, &arena[start..]);
         arena.push(end);
         self.links.resize(arena.len(), 0);
+        for n in &mut self.native {
+            n.resize(arena.len(), 0);
+        }
         self.entry[p * SLOTS_PER_PAGE + slot] = start as u32;
         start as u32
     }

@@ -29,6 +29,7 @@ pub mod image;
 pub mod ingress;
 pub mod insn;
 pub mod isa;
+mod jit;
 pub mod machine;
 pub mod mmu;
 pub mod ops;

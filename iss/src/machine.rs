@@ -94,6 +94,10 @@ pub struct Config {
     /// registers and PLIC contexts 2h (M) and 2h + 1 (S). They run interleaved as on Spike
     /// ([`crate::run`]).
     pub harts: usize,
+    /// Whether hot blocks run as compiled host code (`crate::jit`, x86-64 hosts), which
+    /// retires exactly what their handlers would. Default on; off, every instruction runs
+    /// through its handler.
+    pub jit: bool,
 }
 
 impl Default for Config {
@@ -116,6 +120,7 @@ impl Default for Config {
             pmp_granularity: 4,
             tval_zero: 0,
             harts: 1,
+            jit: true,
         }
     }
 }

@@ -161,6 +161,22 @@ impl Tlb {
         }
     }
 
+    /// Where the compiled fast paths (`crate::jit`) find what [`TlbTable::hit`] and the store
+    /// fast path read, from the TLB's address.
+    pub(crate) fn jit_layout() -> crate::jit::TlbLayout {
+        use std::mem::offset_of;
+        let at = |off: usize| i32::try_from(off).expect("the TLB is smaller than 2 GiB");
+        crate::jit::TlbLayout {
+            gen: at(offset_of!(Tlb, gen)),
+            load_tag: at(offset_of!(Tlb, load.tag)),
+            load_host: at(offset_of!(Tlb, load.va_host)),
+            store_tag: at(offset_of!(Tlb, store.tag)),
+            store_host: at(offset_of!(Tlb, store.va_host)),
+            store_code: at(offset_of!(Tlb, store_code)),
+            entries: TLB_ENTRIES as u32,
+        }
+    }
+
     /// Invalidate every entry.
     pub fn flush(&mut self) {
         let g = (self.gen >> GEN_SHIFT) + 1;

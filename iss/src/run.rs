@@ -1067,7 +1067,19 @@ impl Machine {
         // SAFETY: `arena[k]` is checked; every block handed to the run loop ends with an
         // end marker (`exec::Handler`); the links are as long as the arena; the trail
         // takes the chain's budget.
-        let npc = unsafe { self.start_chain(table, arena, k, pc, cut) };
+        let npc = if self.sched.chain_on() {
+            // The arena: its blocks may have compiled code.
+            let lim = crate::exec::Lim::new(crate::exec::Ix::new(k), cut);
+            let (a, l) = (crate::exec::Blk::new(arena), crate::exec::Ix::new(k));
+            debug_assert_eq!(arena[k].block_off(), 0, "a block starts at {k}");
+            // SAFETY: as `start_chain`'s; with chaining on, `arena` is the arena and `k` the
+            // start of a block of it (`run_blocks`).
+            let kind = (self.mode.ctr_chain(), !self.config.isa.c, trail, false);
+            unsafe { crate::exec::start_block_from_loop(self, a, l, pc, lim, kind) }
+        } else {
+            // SAFETY: as above.
+            unsafe { self.start_chain(table, arena, k, pc, cut) }
+        };
         self.restore_budget(rest);
         let mut lcofi = false;
         if trail {
@@ -1269,7 +1281,17 @@ impl Machine {
         // SAFETY: as in `run_chain`: `arena[k]` is checked; the block ends with an end
         // marker; the links are as long as the arena; the trail and the effects take the
         // chain's budget.
-        let npc = unsafe { self.start_chain(self.tables[2], arena, k, pc, cut) };
+        let npc = if block_start && self.sched.chain_on() {
+            let lim = crate::exec::Lim::new(crate::exec::Ix::new(k), cut);
+            let (a, l) = (crate::exec::Blk::new(arena), crate::exec::Ix::new(k));
+            debug_assert_eq!(arena[k].block_off(), 0, "a block starts at {k}");
+            // SAFETY: as `start_chain`'s; with chaining on, `arena` is the arena, and `k` the
+            // start of one of its blocks (`run_blocks`).
+            let kind = (self.mode.ctr_chain(), !self.config.isa.c, false, true);
+            unsafe { crate::exec::start_block_from_loop(self, a, l, pc, lim, kind) }
+        } else {
+            unsafe { self.start_chain(self.tables[2], arena, k, pc, cut) }
+        };
         self.restore_budget(rest);
         // A chain that used the budget up reached its block's (or cut's) end marker: it ends
         // at the next pc (hart.pc), as at a budget end after any instruction.

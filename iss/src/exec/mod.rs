@@ -195,6 +195,12 @@ impl Ix {
         Ix(self.0 + IX_STEP)
     }
 
+    /// The place `n` instructions on.
+    #[inline(always)]
+    pub(crate) fn next_n(self, n: usize) -> Ix {
+        Ix(self.0 + n * IX_STEP)
+    }
+
     /// The byte offset of the instruction at this place.
     #[inline(always)]
     pub(crate) fn bytes(self) -> usize {
@@ -619,12 +625,174 @@ unsafe fn enter<const CTR: bool, const FX: bool, const I32: bool, const TR: bool
         rest / INSN
     );
     let lim = Lim(l.0 as u64 + rest);
+    // SAFETY: the caller's promise.
+    unsafe { start_block::<CTR, I32, TR, FX>(m, a, l, r, lim) }
+}
+
+/// A chain (untraced, with CTR's handlers or not, without C or not, with a trail or not, or
+/// of simple runs: `CTR`, `I32`, `TR`, `FX`) enters the block at `a[l]`, at `bpc`, with
+/// budget `lim` (which it fits): run it through the chain's handlers ([`chain_handlers`] or
+/// [`fx_handlers`]), starting with its compiled code when it has some ([`crate::jit`]), else
+/// counting the entry towards its compilation.
+///
+/// # Safety
+///
+/// As [`Handler`]'s; `a` is the arena and `a[l]` starts one of its blocks.
+#[inline(always)]
+pub(crate) unsafe fn start_block<
+    const CTR: bool,
+    const I32: bool,
+    const TR: bool,
+    const FX: bool,
+>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    l: Ix,
+    bpc: u64,
+    lim: Lim,
+) -> u64 {
+    // SAFETY: `a[l]` is in the arena.
+    let v = unsafe { m.dcache.native(FX, l.k()) };
+    if v >= crate::jit::NATIVE_MIN {
+        return unsafe { run_native::<CTR, I32, TR, FX>(m, a, l, bpc, lim, v) };
+    }
+    if v < crate::jit::HOT - 1 {
+        m.dcache.set_native(FX, l.k(), v + 1);
+    } else if v == crate::jit::HOT - 1 {
+        return unsafe { compile_native::<CTR, I32, TR, FX>(m, a, l, bpc, lim) };
+    }
+    unsafe { chain_at::<CTR, I32, TR, FX>(m, a, l, bpc, lim) }
+}
+
+/// Go on at `a[k]` in the chain's handler (as [`start_block`]'s).
+///
+/// # Safety
+///
+/// As [`Handler`]'s.
+#[inline(always)]
+unsafe fn chain_at<const CTR: bool, const I32: bool, const TR: bool, const FX: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    k: Ix,
+    bpc: u64,
+    lim: Lim,
+) -> u64 {
     let t = if FX {
         fx_handlers(CTR, I32)
     } else {
         chain_handlers(CTR, I32, TR)
     };
-    t[at(a, l).op as usize](m, a, l, SPARE, r, lim)
+    t[at(a, k).op as usize](m, a, k, SPARE, bpc, lim)
+}
+
+/// Run the block at `a[l]` (at `bpc`, with budget `lim`) through its compiled code `code`
+/// ([`crate::jit`]), then go on where the code stopped: at the block's conditional branch,
+/// which it evaluated, or in the chain's handler of the first instruction it did not retire.
+/// (Six arguments, all in registers: the handlers call it in tail position.)
+///
+/// # Safety
+///
+/// As [`start_block`]'s; `code` is the block's compiled code for the chain's kind (`FX`).
+#[inline(never)]
+unsafe fn run_native<const CTR: bool, const I32: bool, const TR: bool, const FX: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    l: Ix,
+    bpc: u64,
+    lim: Lim,
+    code: usize,
+) -> u64 {
+    let (effects, paddr) = if FX {
+        // The effect of `a[l]` (those of the next instructions follow it), and what turns a
+        // host address in RAM into its physical address.
+        let delta = m.bus.ram.base().wrapping_sub(m.bus.ram.host_base() as u64);
+        (m.effect(l, lim) as *mut crate::record::Effect, delta)
+    } else {
+        (std::ptr::null_mut(), 0)
+    };
+    // SAFETY: `code` is a function `jit::compile` made for this block, which reads and
+    // writes the registers, the RAM the TLB maps and, with `FX`, the effects of the block's
+    // instructions (which the chain's budget covers) as the handlers' fast paths do.
+    let r = unsafe {
+        let f: crate::jit::Native = std::mem::transmute(code);
+        let tlb = &m.tlb as *const crate::mmu::Tlb as *const u8;
+        f(m.hart.x.as_mut_ptr(), tlb, bpc, effects, paddr)
+    };
+    // The code retired the block's first `n` instructions; the end marker is past them.
+    let k = l.next_n(r as u32 as usize);
+    if r & crate::jit::BRANCH != 0 {
+        // `a[k]` is the block's conditional branch, which did not retire yet.
+        let pc = bpc.wrapping_add(at(a, k).insn_off());
+        let taken = r & crate::jit::TAKEN != 0;
+        return branch_chain::<CTR, FX, I32, TR>(m, a, k, pc, lim, taken);
+    }
+    unsafe { chain_at::<CTR, I32, TR, FX>(m, a, k, bpc, lim) }
+}
+
+/// [`start_block`] for a block entered for the [`crate::jit::HOT`]th time: compile it (or
+/// mark it as never compiled), then run it.
+///
+/// # Safety
+///
+/// As [`start_block`]'s.
+#[cold]
+#[inline(never)]
+unsafe fn compile_native<const CTR: bool, const I32: bool, const TR: bool, const FX: bool>(
+    m: &mut Machine,
+    a: Blk<'_>,
+    l: Ix,
+    bpc: u64,
+    lim: Lim,
+) -> u64 {
+    let mut len = 0;
+    // SAFETY: the block ends with an end marker.
+    while unsafe { at(a, l.next_n(len)) }.op != Op::NotDecoded {
+        len += 1;
+    }
+    // SAFETY: the block's `len` instructions and its end marker are in `a`.
+    let block = unsafe { std::slice::from_raw_parts(at(a, l) as *const Insn, len + 1) };
+    let code = if m.config.jit {
+        let tlb = crate::mmu::Tlb::jit_layout();
+        crate::jit::install(&mut m.dcache.code_mem, block, tlb, FX)
+    } else {
+        crate::jit::NEVER
+    };
+    m.dcache.set_native(FX, l.k(), code);
+    if code >= crate::jit::NATIVE_MIN {
+        return unsafe { run_native::<CTR, I32, TR, FX>(m, a, l, bpc, lim, code) };
+    }
+    unsafe { chain_at::<CTR, I32, TR, FX>(m, a, l, bpc, lim) }
+}
+
+/// [`start_block`] from the run loop, which knows the chain's kind at run time: `ctr`
+/// (`ExecMode::ctr_chain`), `i32` (no C), `tr` (a trail), `fx` (simple runs; no trail then).
+///
+/// # Safety
+///
+/// As [`start_block`]'s; the chain's handlers are `Machine::tables`' for that kind.
+#[inline(always)]
+pub(crate) unsafe fn start_block_from_loop(
+    m: &mut Machine,
+    a: Blk<'_>,
+    l: Ix,
+    bpc: u64,
+    lim: Lim,
+    (ctr, i32, tr, fx): (bool, bool, bool, bool),
+) -> u64 {
+    macro_rules! go {
+        ($($c:literal $i:literal $t:literal $f:literal),*) => {
+            match (ctr, i32, tr, fx) {
+                $(($c, $i, $t, $f) => unsafe { start_block::<$c, $i, $t, $f>(m, a, l, bpc, lim) },)*
+                (_, _, true, true) => unreachable!("simple runs leave no trail"),
+            }
+        };
+    }
+    go!(
+        false false false false, false false true false, false false false true,
+        false true false false, false true true false, false true false true,
+        true false false false, true false true false, true false false true,
+        true true false false, true true true false, true true false true
+    )
 }
 
 /// [`chain`] where `a[k]` has no link yet: find the block at `r` in the running block's page,
