@@ -416,7 +416,7 @@ enum Kind {
     Load(u8, bool),
     /// A store of `size` bytes.
     Store(u8),
-    /// The block's conditional branch, taken when the comparison of x[rs1] with x[rs2]
+    /// The block's conditional branch, taken when the comparison of `x[rs1]` with `x[rs2]`
     /// gives this condition code: the code returns with [`BRANCH`], and [`TAKEN`] or not.
     Branch(u8),
 }

@@ -1047,6 +1047,33 @@ impl Machine {
         unsafe { table[d.op as usize](self, a, k, crate::exec::SPARE, bpc, cut) }
     }
 
+    /// [`Machine::start_chain`] at a block of the arena, `arena[k]`: through its compiled
+    /// code when it has some (`exec::start_block`), for a chain with a trail (`trail`), of
+    /// simple runs (`fx`) or plain.
+    ///
+    /// # Safety
+    ///
+    /// As [`Machine::start_chain`]'s; chaining is on, `arena` is the arena and `arena[k]`
+    /// starts one of its blocks.
+    #[inline(always)]
+    unsafe fn start_arena_chain(
+        &mut self,
+        arena: &[Insn],
+        k: usize,
+        pc: u64,
+        cut: u64,
+        trail: bool,
+        fx: bool,
+    ) -> u64 {
+        debug_assert!(self.sched.chain_on());
+        debug_assert_eq!(arena[k].block_off(), 0, "a block starts at {k}");
+        let lim = crate::exec::Lim::new(crate::exec::Ix::new(k), cut);
+        let (a, l) = (crate::exec::Blk::new(arena), crate::exec::Ix::new(k));
+        let kind = (self.mode.ctr_chain(), !self.config.isa.c, trail, fx);
+        // SAFETY: the caller's promise; the chain's handlers are `tables`', of that kind.
+        unsafe { crate::exec::start_block_from_loop(self, a, l, pc, lim, kind) }
+    }
+
     /// Untraced: run the block at `arena[k]`, at `pc`, which fits the budget, as [`run_block`]
     /// does, and the blocks its handlers chain to.
     ///
@@ -1068,14 +1095,9 @@ impl Machine {
         // end marker (`exec::Handler`); the links are as long as the arena; the trail
         // takes the chain's budget.
         let npc = if self.sched.chain_on() {
-            // The arena: its blocks may have compiled code.
-            let lim = crate::exec::Lim::new(crate::exec::Ix::new(k), cut);
-            let (a, l) = (crate::exec::Blk::new(arena), crate::exec::Ix::new(k));
-            debug_assert_eq!(arena[k].block_off(), 0, "a block starts at {k}");
-            // SAFETY: as `start_chain`'s; with chaining on, `arena` is the arena and `k` the
-            // start of a block of it (`run_blocks`).
-            let kind = (self.mode.ctr_chain(), !self.config.isa.c, trail, false);
-            unsafe { crate::exec::start_block_from_loop(self, a, l, pc, lim, kind) }
+            // SAFETY: as above; with chaining on, `arena` is the arena and `k` the start of
+            // one of its blocks (`run_blocks`).
+            unsafe { self.start_arena_chain(arena, k, pc, cut, trail, false) }
         } else {
             // SAFETY: as above.
             unsafe { self.start_chain(table, arena, k, pc, cut) }
@@ -1282,14 +1304,11 @@ impl Machine {
         // marker; the links are as long as the arena; the trail and the effects take the
         // chain's budget.
         let npc = if block_start && self.sched.chain_on() {
-            let lim = crate::exec::Lim::new(crate::exec::Ix::new(k), cut);
-            let (a, l) = (crate::exec::Blk::new(arena), crate::exec::Ix::new(k));
-            debug_assert_eq!(arena[k].block_off(), 0, "a block starts at {k}");
-            // SAFETY: as `start_chain`'s; with chaining on, `arena` is the arena, and `k` the
-            // start of one of its blocks (`run_blocks`).
-            let kind = (self.mode.ctr_chain(), !self.config.isa.c, false, true);
-            unsafe { crate::exec::start_block_from_loop(self, a, l, pc, lim, kind) }
+            // SAFETY: as above; with chaining on, `arena` is the arena, and `k` the start of
+            // one of its blocks (`run_blocks`).
+            unsafe { self.start_arena_chain(arena, k, pc, cut, false, true) }
         } else {
+            // SAFETY: as above.
             unsafe { self.start_chain(self.tables[2], arena, k, pc, cut) }
         };
         self.restore_budget(rest);

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::fuzz_cases;
+use common::{fuzz_cases, step_over_handler};
 use iss::bus::RAM_BASE;
 use iss::commitlog::CommitLog;
 use iss::{Config, Machine, Misaligned, NoSink, Stop};
@@ -173,17 +173,7 @@ fn run_words(words: &[u32], cfg: &Config, traced: bool) -> (Stop, u64, u64) {
     m.bus.console = iss::bus::Console::Null;
     let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     m.bus.ram.bytes_mut(0, code.len()).copy_from_slice(&code);
-    // A trap handler that steps over the trapping instruction (mepc += 4), so that random
-    // code goes on after a trap rather than looping at it.
-    let handler: Vec<u8> = [
-        (0x341 << 20) | (2 << 12) | (31 << 7) | 0x73, // csrr t6, mepc
-        (4 << 20) | (31 << 15) | (31 << 7) | 0x13,    // addi t6, t6, 4
-        (0x341 << 20) | (31 << 15) | (1 << 12) | 0x73, // csrw mepc, t6
-        0x3020_0073u32,                               // mret
-    ]
-    .iter()
-    .flat_map(|w: &u32| w.to_le_bytes())
-    .collect();
+    let handler = step_over_handler(31);
     m.bus
         .ram
         .bytes_mut(HANDLER, handler.len())

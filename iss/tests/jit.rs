@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::fuzz_cases;
+use common::{fuzz_cases, step_over_handler};
 use iss::bus::RAM_BASE;
 use iss::{Config, Detail, Machine, Misaligned, NoSink, Retired, Sink, TrapRecord};
 use proptest::prelude::*;
@@ -225,15 +225,7 @@ fn run_loop(
     let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     assert!(code.len() < 0xc00, "the code stays below x29's stores");
     m.bus.ram.bytes_mut(0, code.len()).copy_from_slice(&code);
-    let handler: Vec<u8> = [
-        (0x341 << 20) | (2 << 12) | (28 << 7) | 0x73, // csrr t3, mepc
-        (4 << 20) | (28 << 15) | (28 << 7) | 0x13,    // addi t3, t3, 4
-        (0x341 << 20) | (28 << 15) | (1 << 12) | 0x73, // csrw mepc, t3
-        0x3020_0073u32,                               // mret
-    ]
-    .iter()
-    .flat_map(|w: &u32| w.to_le_bytes())
-    .collect();
+    let handler = step_over_handler(28);
     m.bus
         .ram
         .bytes_mut(HANDLER, handler.len())
