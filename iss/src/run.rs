@@ -1055,7 +1055,7 @@ impl Machine {
     ///
     /// As [`Machine::start_chain`]'s; chaining is on, `arena` is the arena and `arena[k]`
     /// starts one of its blocks.
-    #[inline(always)]
+    #[inline(never)]
     unsafe fn start_arena_chain(
         &mut self,
         arena: &[Insn],
