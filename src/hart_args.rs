@@ -168,9 +168,9 @@ impl HartArgs {
             pmp_granularity: self.pmpgranularity,
             tval_zero: self.tval_zero.clone(),
             harts: Some(self.harts as usize),
+            jit: !self.no_jit,
         };
-        let mut c = options.config(base).map_err(anyhow::Error::msg)?;
-        c.jit = !self.no_jit;
+        let c = options.config(base).map_err(anyhow::Error::msg)?;
         if self.ctr_report.is_some() && c.ctr.is_none() {
             // Said before the run, not after it.
             bail!("--ctr-report: the hart has no CTR (add smctr to --isa, or --ctr)");

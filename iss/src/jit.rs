@@ -54,8 +54,8 @@ pub(crate) const HOT: usize = 16;
 /// A block's native word ([`crate::dcache::DecodeCache::native`]) at or above this is its
 /// code's address; below, the number of entries so far, or [`NEVER`].
 pub(crate) const NATIVE_MIN: usize = 1 << 16;
-/// A block that is not compiled: its first instruction is not one the compiler knows (or
-/// the compiler is off).
+/// A block that is not compiled: the run the compiler knows at its start is shorter than
+/// two instructions (or the compiler is off).
 pub(crate) const NEVER: usize = HOT;
 
 /// Compiled code: `(x, tlb, bpc, effects, paddr) -> n`, given the hart's registers
@@ -87,7 +87,8 @@ pub(crate) struct TlbLayout {
 
 /// Executable memory for compiled code: chunks mapped once, filled in order.
 pub(crate) struct CodeMem {
-    chunks: Vec<(*mut u8, usize)>,
+    /// Each [`CHUNK`] bytes long.
+    chunks: Vec<*mut u8>,
     /// Bytes used in the last chunk.
     used: usize,
     /// A mapping was refused: compile nothing.
@@ -133,10 +134,10 @@ impl CodeMem {
                 self.broken = true;
                 return None;
             }
-            self.chunks.push((p as *mut u8, CHUNK));
+            self.chunks.push(p as *mut u8);
             self.used = 0;
         }
-        let (base, _) = *self.chunks.last().expect("a chunk was mapped");
+        let base = *self.chunks.last().expect("a chunk was mapped");
         // SAFETY: the chunk has `CHUNK - used >= code.len()` bytes left, writable.
         let at = unsafe { base.add(self.used) };
         unsafe { std::ptr::copy_nonoverlapping(code.as_ptr(), at, code.len()) };
@@ -147,9 +148,9 @@ impl CodeMem {
 
     /// Drop all code (the arena was reset: no native word points here any more).
     pub(crate) fn reset(&mut self) {
-        for &(p, len) in &self.chunks {
+        for &p in &self.chunks {
             // SAFETY: mapped by `put`, unmapped once.
-            unsafe { libc::munmap(p as *mut libc::c_void, len) };
+            unsafe { libc::munmap(p as *mut libc::c_void, CHUNK) };
         }
         self.chunks.clear();
         self.used = CHUNK;
@@ -391,13 +392,6 @@ impl Asm {
         self.rex(false, 0, 0, r, false);
         self.byte(0x58 | (r & 7));
     }
-
-    /// `mov eax, n; ret`.
-    fn ret_with(&mut self, n: u32) {
-        self.byte(0xb8);
-        self.i32(n as i32);
-        self.byte(0xc3);
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -542,12 +536,13 @@ impl Compiler<'_> {
     }
 
     /// The host register guest register `g` is written to at instruction `i` (its value
-    /// after it, not loaded), marked written.
-    fn def(&mut self, g: u8, i: usize, keep: &[R]) -> R {
+    /// after it, not loaded: the instruction's operands are no longer needed), marked
+    /// written.
+    fn def(&mut self, g: u8, i: usize) -> R {
         let h = match self.regs.host[g as usize] {
             Some(h) => h,
             None => {
-                let h = self.free(i, keep);
+                let h = self.free(i, &[]);
                 self.bind(g, h);
                 h
             }
@@ -755,7 +750,7 @@ impl Compiler<'_> {
                 self.access(i, base, d.imm, size, false);
                 self.access_effect(i, base, d.imm);
                 // The value goes to rd's host register, or to rcx for x0.
-                let h = if w { self.def(d.wd, i, &[]) } else { RCX };
+                let h = if w { self.def(d.wd, i) } else { RCX };
                 let s = &mut self.asm;
                 if self.fx {
                     // The value loaded, zero-extended, for the effect; then extended into h.
@@ -801,7 +796,7 @@ impl Compiler<'_> {
     fn result(&mut self, i: usize, d: Insn, r: R) {
         self.effect(i, std::mem::offset_of!(crate::record::Effect, value), r);
         if d.wd != 32 {
-            let h = self.def(d.wd, i, &[]);
+            let h = self.def(d.wd, i);
             self.asm.mov(h, r);
         }
     }
@@ -833,24 +828,22 @@ impl Compiler<'_> {
         }
     }
 
-    /// Write `regs` back, restore the `saved` registers and return `n` (64 bits), leaving the
-    /// flags alone until the return.
-    fn epilogue_with(asm: &mut Asm, regs: &[(u8, R)], saved: &[R], n: u64) {
+    /// Leave the code: write `regs` back, restore the `saved` registers and return `n`,
+    /// leaving the flags alone until the return.
+    fn leave(asm: &mut Asm, regs: &[(u8, R)], saved: &[R], n: u64) {
         Compiler::write_back(asm, regs);
         for &r in saved.iter().rev() {
             asm.pop(r);
         }
-        asm.rex(true, 0, 0, RAX, false);
-        asm.byte(0xb8); // mov rax, imm64
-        asm.b.extend_from_slice(&n.to_le_bytes());
-        asm.byte(0xc3);
-    }
-
-    fn epilogue(asm: &mut Asm, saved: &[R], n: u32) {
-        for &r in saved.iter().rev() {
-            asm.pop(r);
+        if let Ok(n) = u32::try_from(n) {
+            asm.byte(0xb8); // mov eax, imm32 (zero-extends)
+            asm.i32(n as i32);
+        } else {
+            asm.rex(true, 0, 0, RAX, false);
+            asm.byte(0xb8); // mov rax, imm64
+            asm.b.extend_from_slice(&n.to_le_bytes());
         }
-        asm.ret_with(n);
+        asm.byte(0xc3);
     }
 }
 
@@ -943,9 +936,9 @@ fn branch_cc(op: Op) -> Option<u8> {
 }
 
 /// Compile the run at the start of `block` (its instructions up to the end marker, or more),
-/// `fx`: leaving each instruction's effect (for simple runs): the machine code, and how many
-/// instructions it covers; `None` when it would cover fewer than two.
-pub(crate) fn compile(block: &[Insn], tlb: TlbLayout, fx: bool) -> Option<(Vec<u8>, usize)> {
+/// `fx`: leaving each instruction's effect (for simple runs): the machine code; `None` when
+/// it would cover fewer than two instructions.
+pub(crate) fn compile(block: &[Insn], tlb: TlbLayout, fx: bool) -> Option<Vec<u8>> {
     let run = compiled_run(block);
     if run.len() < 2 {
         return None;
@@ -979,19 +972,15 @@ pub(crate) fn compile(block: &[Insn], tlb: TlbLayout, fx: bool) -> Option<(Vec<u
             // own for each guest branch, so that the host predicts each one by its address.
             let n = (run.len() - 1) as u64 | BRANCH;
             let taken = c.asm.jcc(cc);
-            Compiler::epilogue_with(&mut c.asm, &end, &saved, n);
+            Compiler::leave(&mut c.asm, &end, &saved, n);
             c.asm.patch_here(taken);
-            Compiler::epilogue_with(&mut c.asm, &end, &saved, n | TAKEN);
+            Compiler::leave(&mut c.asm, &end, &saved, n | TAKEN);
         }
-        _ => {
-            Compiler::write_back(&mut c.asm, &end);
-            Compiler::epilogue(&mut c.asm, &saved, run.len() as u32);
-        }
+        _ => Compiler::leave(&mut c.asm, &end, &saved, run.len() as u64),
     }
     for e in std::mem::take(&mut c.exits) {
         c.asm.patch_here(e.jump);
-        Compiler::write_back(&mut c.asm, &e.writeback);
-        Compiler::epilogue(&mut c.asm, &saved, e.index);
+        Compiler::leave(&mut c.asm, &e.writeback, &saved, e.index as u64);
     }
     let mut code = Asm::default();
     for &r in &saved {
@@ -1001,7 +990,7 @@ pub(crate) fn compile(block: &[Insn], tlb: TlbLayout, fx: bool) -> Option<(Vec<u
         code.mov(EFFECTS, RCX_ARG);
     }
     code.b.extend_from_slice(&c.asm.b);
-    Some((code.b, run.len()))
+    Some(code.b)
 }
 
 /// Compile `block` into `mem` (`fx`: for simple runs): the code's address, or [`NEVER`].
@@ -1010,7 +999,7 @@ pub(crate) fn install(mem: &mut CodeMem, block: &[Insn], tlb: TlbLayout, fx: boo
         return NEVER;
     }
     match compile(block, tlb, fx) {
-        Some((code, _)) => mem.put(&code).unwrap_or(NEVER),
+        Some(code) => mem.put(&code).unwrap_or(NEVER),
         None => NEVER,
     }
 }

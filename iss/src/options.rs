@@ -86,6 +86,8 @@ pub struct HartOptions {
     pub tval_zero: Option<String>,
     /// `--harts`: 1..=[`crate::bus::MAX_HARTS`] (default 1).
     pub harts: Option<usize>,
+    /// Not `--no-jit`: hot blocks run as compiled code ([`Config::jit`]; default on).
+    pub jit: bool,
 }
 
 impl Default for HartOptions {
@@ -103,6 +105,7 @@ impl Default for HartOptions {
             pmp_granularity: None,
             tval_zero: None,
             harts: None,
+            jit: true,
         }
     }
 }
@@ -149,6 +152,7 @@ impl HartOptions {
                 }
                 "--tval-zero" => o.tval_zero = Some(value()?),
                 "--harts" => o.harts = Some(number("--harts", value()?)?),
+                "--no-jit" if inline.is_none() => o.jit = false,
                 other => return Err(OptionsError::Unknown(other.to_string())),
             }
         }
@@ -228,6 +232,7 @@ impl HartOptions {
         if let Some(list) = &self.tval_zero {
             c.tval_zero = parse_exceptions(list).map_err(OptionsError::TvalZero)?;
         }
+        c.jit = self.jit;
         Ok(c)
     }
 }
@@ -318,6 +323,13 @@ mod tests {
             .config(Config::default())
             .unwrap();
         assert!(c.sbi && c.sscofpmf && c.pmu.hpm_counters == 29 && c.ctr.is_none());
+        assert!(c.jit, "the block compiler is on by default");
+        let c = HartOptions::from_args(&["--no-jit"])
+            .unwrap()
+            .config(Config::default())
+            .unwrap();
+        assert!(!c.jit);
+        assert!(HartOptions::from_args(&["--no-jit=1"]).is_err());
         assert!(HartOptions::from_args(&["--mem", "1M"]).is_err());
         let c = HartOptions::from_args(&[
             "--pmpregions=64",

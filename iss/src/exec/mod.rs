@@ -744,13 +744,10 @@ unsafe fn compile_native<const CTR: bool, const I32: bool, const TR: bool, const
     bpc: u64,
     lim: Lim,
 ) -> u64 {
-    let mut len = 0;
-    // SAFETY: the block ends with an end marker.
-    while unsafe { at(a, l.next_n(len)) }.op != Op::NotDecoded {
-        len += 1;
-    }
+    // SAFETY: `a[l]` starts a block, which ends with an end marker.
+    let len = unsafe { block_size(a, l) } / INSN;
     // SAFETY: the block's `len` instructions and its end marker are in `a`.
-    let block = unsafe { std::slice::from_raw_parts(at(a, l) as *const Insn, len + 1) };
+    let block = unsafe { std::slice::from_raw_parts(at(a, l) as *const Insn, len as usize + 1) };
     let code = if m.config.jit {
         let tlb = crate::mmu::Tlb::jit_layout();
         crate::jit::install(&mut m.dcache.code_mem, block, tlb, FX)
