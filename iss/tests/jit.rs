@@ -28,7 +28,7 @@ struct State {
     mepc: u64,
     mcause: u64,
     mtval: u64,
-    /// RAM, hashed (FNV-1a) with where the first difference would show: the bytes' count.
+    /// RAM: its FNV-1a hash over 8-byte words, and its length.
     ram: (u64, usize),
 }
 
