@@ -10,7 +10,7 @@
 //! an error, or a panic) is dropped, and [`Stage::join`] reports what happened to it: its
 //! result, or [`Panicked`] naming the thread.
 
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crossbeam_channel::{bounded, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
 
 /// The stage's thread panicked; `what` names it ("the ingress port's thread").
@@ -34,14 +34,63 @@ pub struct Inbox<T> {
 
 impl<T> Inbox<T> {
     /// The items, in order, until the sending side is finished (joined or dropped).
-    pub fn iter(&self) -> crossbeam_channel::Iter<'_, T> {
-        self.rx.iter()
+    ///
+    /// While items keep coming, the worker polls for the next one between short sleeps
+    /// instead of blocking on the queue: a send to a worker blocked on it wakes the worker
+    /// with a system call, which costs the sender (the hart) several microseconds, once per
+    /// buffer. After [`IDLE_POLLS`] empty polls in a row, the worker blocks (and the next send
+    /// wakes it, once), so an idle hart leaves an idle worker.
+    pub fn iter(&self) -> Items<'_, T> {
+        Items {
+            rx: &self.rx,
+            idle: 0,
+        }
     }
 
     /// Hand an emptied buffer back for reuse; dropped when the way back is full.
     #[inline]
     pub fn give_back(&self, item: T) {
         let _ = self.back.try_send(item);
+    }
+}
+
+/// Empty polls in a row after which a worker blocks on its queue ([`Inbox::iter`]): one or
+/// two milliseconds of [`POLL_SLEEP`]s (each sleep is longer than asked, by the timer's
+/// slack), longer than a running hart takes to fill a buffer, so that its sends find the
+/// worker polling.
+pub const IDLE_POLLS: u32 = 16;
+
+/// The sleep between a worker's polls of an empty queue.
+pub const POLL_SLEEP: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// The items of an [`Inbox`] ([`Inbox::iter`]).
+pub struct Items<'a, T> {
+    rx: &'a Receiver<T>,
+    /// Empty polls since the last item.
+    idle: u32,
+}
+
+impl<T> Iterator for Items<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        loop {
+            match self.rx.try_recv() {
+                Ok(item) => {
+                    self.idle = 0;
+                    return Some(item);
+                }
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) if self.idle < IDLE_POLLS => {
+                    self.idle += 1;
+                    std::thread::sleep(POLL_SLEEP);
+                }
+                Err(TryRecvError::Empty) => {
+                    self.idle = 0;
+                    return self.rx.recv().ok();
+                }
+            }
+        }
     }
 }
 
@@ -199,6 +248,21 @@ mod tests {
         assert_eq!(p.to_string(), "the test thread panicked");
         let e: io::Error = p.into();
         assert_eq!(e.to_string(), "the test thread panicked");
+    }
+
+    /// A worker that found its queue empty for longer than its polls blocks on it, and the
+    /// next item still reaches it (as do items sent while it polls).
+    #[test]
+    fn items_reach_a_worker_that_polls_or_blocks() {
+        let s = writer(None);
+        s.send(vec![1]);
+        // Past the polls: the worker blocks.
+        std::thread::sleep(POLL_SLEEP * (4 * IDLE_POLLS));
+        s.send(vec![2]);
+        // Within them.
+        std::thread::sleep(POLL_SLEEP);
+        s.send(vec![3]);
+        assert_eq!(s.join().unwrap().unwrap(), vec![1, 2, 3]);
     }
 
     #[test]
