@@ -93,6 +93,8 @@ pub(crate) struct CodeMem {
     used: usize,
     /// A mapping was refused: compile nothing.
     broken: bool,
+    /// Blocks compiled into it since it was made (resets included).
+    blocks: u64,
 }
 
 // SAFETY: the chunks are private mappings this value owns; nothing else points into them
@@ -108,7 +110,13 @@ impl CodeMem {
             chunks: Vec::new(),
             used: CHUNK,
             broken: false,
+            blocks: 0,
         }
+    }
+
+    /// Blocks compiled since it was made (resets included).
+    pub(crate) fn blocks(&self) -> u64 {
+        self.blocks
     }
 
     /// Copy `code` into executable memory; its address, or `None` when no memory could be
@@ -143,6 +151,7 @@ impl CodeMem {
         unsafe { std::ptr::copy_nonoverlapping(code.as_ptr(), at, code.len()) };
         // Keep entries 16-byte aligned.
         self.used += code.len().next_multiple_of(16);
+        self.blocks += 1;
         Some(at as usize)
     }
 

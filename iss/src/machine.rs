@@ -379,6 +379,12 @@ impl Machine {
         Ok(m)
     }
 
+    /// Blocks the block compiler has compiled to host code since the machine was made (0
+    /// with `Config::jit` off, or on a host it does not compile for).
+    pub fn compiled_blocks(&self) -> u64 {
+        self.dcache.code_mem.blocks()
+    }
+
     /// Instructions retired since reset, by all harts.
     #[inline]
     pub fn retired(&self) -> u64 {

@@ -185,7 +185,8 @@ fn value() -> impl Strategy<Value = u64> {
 
 /// Run the loop `body` `PASSES` times (then spin) with registers `regs`, the compiler on or
 /// off, for `limit` instructions; `log`: traced by a sink of simple runs (which run code of
-/// their own, that leaves each instruction's effect), whose [`Heard`] comes back too.
+/// their own, that leaves each instruction's effect), whose [`Heard`] comes back too, and
+/// how many blocks were compiled.
 fn run_loop(
     body: &[u32],
     regs: &[u64],
@@ -193,7 +194,7 @@ fn run_loop(
     jit: bool,
     limit: u64,
     log: bool,
-) -> (State, Vec<String>) {
+) -> (State, Vec<String>, u64) {
     let cfg = Config {
         misaligned: if emulate {
             Misaligned::Emulate
@@ -241,10 +242,10 @@ fn run_loop(
     if log {
         let mut heard = Heard::default();
         m.run(&mut heard, Some(limit));
-        return (state(&m), heard.0);
+        return (state(&m), heard.0, m.compiled_blocks());
     }
     m.run(&mut NoSink, Some(limit));
-    (state(&m), Vec::new())
+    (state(&m), Vec::new(), m.compiled_blocks())
 }
 
 proptest! {
@@ -263,10 +264,11 @@ proptest! {
         // From early in the first pass to past the last (the trap handler's instructions
         // count too).
         let limit = 1 + cut % ((body.len() as u64 + 2) * PASSES + 100);
-        let (with, with_log) = run_loop(&body, &regs, emulate, true, limit, log);
-        let (without, without_log) = run_loop(&body, &regs, emulate, false, limit, log);
+        let (with, with_log, _) = run_loop(&body, &regs, emulate, true, limit, log);
+        let (without, without_log, none) = run_loop(&body, &regs, emulate, false, limit, log);
         prop_assert_eq!(with, without);
         prop_assert_eq!(with_log, without_log);
+        prop_assert_eq!(none, 0);
     }
 }
 
@@ -292,14 +294,21 @@ fn a_compiled_loop_matches_at_every_stop() {
     let regs: Vec<u64> = (0..GPRS as u64)
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .collect();
-    for limit in (0..=(body.len() as u64 + 2) * PASSES + 10).step_by(7) {
+    let end = (body.len() as u64 + 2) * PASSES + 10;
+    for limit in (0..=end).step_by(7) {
         for log in [false, true] {
-            let with = run_loop(&body, &regs, false, true, limit, log);
-            let without = run_loop(&body, &regs, false, false, limit, log);
+            let (with, with_log, compiled) = run_loop(&body, &regs, false, true, limit, log);
+            let (without, without_log, none) = run_loop(&body, &regs, false, false, limit, log);
             assert!(
-                with == without,
+                with == without && with_log == without_log,
                 "stopped after {limit} instructions, log {log}"
             );
+            assert_eq!(none, 0, "--no-jit compiles nothing");
+            // Past the passes that make the loop hot, its code ran: the plain kind untraced,
+            // the kind that leaves effects traced.
+            if limit > end / 2 {
+                assert!(compiled > 0, "the loop was compiled ({limit}, log {log})");
+            }
         }
     }
 }
@@ -307,8 +316,9 @@ fn a_compiled_loop_matches_at_every_stop() {
 // ---------------------------------------------------------------------------------------
 // The benchmark set.
 
-/// Run a shipped program for `limit` instructions, the compiler on or off.
-fn run_program(path: &std::path::Path, jit: bool, limit: u64) -> State {
+/// Run a shipped program for `limit` instructions, the compiler on or off; its state, and
+/// how many blocks were compiled.
+fn run_program(path: &std::path::Path, jit: bool, limit: u64) -> (State, u64) {
     let mut cfg = Config {
         jit,
         ..Config::default()
@@ -322,7 +332,7 @@ fn run_program(path: &std::path::Path, jit: bool, limit: u64) -> State {
     let prog = iss::elf::load(&mut m, &bytes, &path.display().to_string()).expect("an ELF");
     m.boot(prog.entry);
     m.run(&mut NoSink, Some(limit));
-    state(&m)
+    (state(&m), m.compiled_blocks())
 }
 
 #[test]
@@ -339,8 +349,9 @@ fn the_benchmark_set_ends_in_the_same_state() {
     for p in &programs {
         // Stops at odd counts, inside blocks; the last well into the hot loops.
         for limit in [1_000_003, 3_000_017] {
-            let with = run_program(p, true, limit);
-            let without = run_program(p, false, limit);
+            let (with, compiled) = run_program(p, true, limit);
+            let (without, none) = run_program(p, false, limit);
+            assert!(compiled > 0 && none == 0, "{}: {compiled}", p.display());
             assert_eq!(with.retired, without.retired, "{}", p.display());
             assert!(
                 with == without,
