@@ -61,38 +61,37 @@ const FCSR: u16 = 0x003;
 /// 8-byte store writes past them (8).
 const MAX_PLAIN: usize = 2 + 10 + 5 + 11 + 11 + 10 + 10 + 10 + 8;
 
-/// For [`Cursor::plain_group`], at `2 * op + (rd == 0)` (`Insn::wd >> 5` is 1 for x0):
-/// - in the low three bytes, the first three bytes of the element of the register the
-///   operation writes, for register 0 (`04` and the address: x0's, or f0's for an operation
-///   that writes an FPR), as stored little-endian;
-/// - in bits 24..28 ([`PLAIN_LEN`]), that element's length: 11, or 0 when it writes none, or
-///   x0;
-/// - bit 31 ([`PLAIN_MORE`]): the operation may write fflags or accesses memory (its group
-///   has more elements).
-const PLAIN_OP: [u32; 512] = {
-    let mut t = [0; 512];
+/// For [`Cursor::plain_group`], per operation (by discriminant): the first three bytes of
+/// the element of the register it writes, for register 0 (`04` and the address: x0's, or
+/// f0's for an operation that writes an FPR), as stored little-endian.
+const RD_HEAD: [u32; 256] = {
+    let mut t = [0; 256];
     let mut op = 0;
     while op < 256 {
-        let s = SHAPE_BITS[op];
-        let fpr = s & Shape::FREG != 0;
-        let head = FULL_REG as u32 | (GPR_ADDR as u32 + 32 * fpr as u32) << 8;
-        let more = if s & (Shape::FFLAGS | Shape::ACCESS) != 0 {
-            PLAIN_MORE
-        } else {
-            0
-        };
-        let writes = s & Shape::WRITES_RD != 0;
-        t[2 * op] = head | more | if writes { 11 << PLAIN_LEN } else { 0 };
-        // f0 is written; x0 is not.
-        t[2 * op + 1] = head | more | if writes && fpr { 11 << PLAIN_LEN } else { 0 };
+        let fpr = (SHAPE_BITS[op] & Shape::FREG != 0) as u32;
+        t[op] = FULL_REG as u32 | (GPR_ADDR as u32 + 32 * fpr) << 8;
         op += 1;
     }
     t
 };
-/// Where [`PLAIN_OP`] has the element's length.
-const PLAIN_LEN: u32 = 24;
-/// [`PLAIN_OP`]'s bit for an operation whose group has more elements.
-const PLAIN_MORE: u32 = 1 << 31;
+
+/// For [`Cursor::plain_group`], at `2 * op + (rd == 0)` (`Insn::wd >> 5` is 1 for x0): the
+/// length of the element of the register the operation writes (11), or 0 when it writes
+/// none, or x0.
+const RD_LEN: [u8; 512] = {
+    let mut t = [0; 512];
+    let mut op = 0;
+    while op < 256 {
+        let s = SHAPE_BITS[op];
+        if s & Shape::WRITES_RD != 0 {
+            t[2 * op] = 11;
+            // f0 is written; x0 is not.
+            t[2 * op + 1] = if s & Shape::FREG != 0 { 11 } else { 0 };
+        }
+        op += 1;
+    }
+    t
+};
 
 /// For [`Cursor::plain_group`], per operation (by discriminant): for a store, the first two
 /// bytes of its data's element (`07`, the id of its size) and, above them, the element's
@@ -476,7 +475,7 @@ impl Cursor {
         next: u64,
     ) -> bool {
         const HEAD: u64 = END_GROUP as u64 | (BEGIN_GROUP as u64) << 8;
-        let e = PLAIN_OP[d.op as usize * 2 + (d.wd >> 5) as usize];
+        let shape = SHAPE_BITS[d.op as usize];
         // The elements are stored at offsets from the group's start, and the cursor moves
         // once, at the end: its move from group to group is one addition (the offsets are
         // summed beside it), not a chain of one per element.
@@ -495,15 +494,13 @@ impl Cursor {
             self.at(o, opcode | (d.bits as u64) << 8);
             o += d.len as usize + 1;
             // x[rd] (not x0) or f[rd]: `04`, GPR_ADDR + rd (+ 32 for an FPR), the value;
-            // its length from the operation and whether rd is 0. (The bytes of `e` past its
-            // head are stored too, and overwritten by the value.)
+            // its length from the operation and whether rd is 0 (`wd` is 32 then).
             let rd = (d.rd & 31) as u64;
-            self.at(o, e as u64 + (rd << 8));
+            self.at(o, RD_HEAD[d.op as usize] as u64 + (rd << 8));
             self.at(o + 3, fx.value);
-            o += (e >> PLAIN_LEN) as usize & 15;
+            o += RD_LEN[d.op as usize * 2 + (d.wd >> 5) as usize] as usize;
             // Neither fflags nor an access (most instructions): one test.
-            if e & PLAIN_MORE != 0 {
-                let shape = SHAPE_BITS[d.op as usize];
+            if shape & (Shape::FFLAGS | Shape::ACCESS) != 0 {
                 // The fflags an FP operation raised.
                 if (shape & Shape::FFLAGS != 0) && (fx.mem_value != u64::MAX) && l.fflags {
                     self.at(o, FULL_REG as u64 | (FFLAGS as u64) << 8);
