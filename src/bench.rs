@@ -71,6 +71,10 @@ pub struct BenchArgs {
     /// Write the results as JSON to this file as well.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Run hartscope's hart without its block compiler (as `run --no-jit`), in every
+    /// measurement: what the compiler gives, against the same Spike runs.
+    #[arg(long)]
+    pub no_jit: bool,
 }
 
 /// One measurement.
@@ -81,11 +85,16 @@ pub struct Measure {
     pub instructions: u64,
     pub seconds: f64,
     pub ips: f64,
+    /// hartscope's: blocks its block compiler compiled in the run (0 with `--no-jit`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiled_blocks: Option<u64>,
 }
 
 #[derive(Serialize, Debug)]
 pub struct Report {
     pub program: String,
+    /// Whether hartscope's block compiler was on (`--no-jit` turns it off).
+    pub jit: bool,
     pub measures: Vec<Measure>,
     /// hartscope IPS / Spike IPS, untraced.
     pub ratio: f64,
@@ -134,12 +143,18 @@ fn workload_isa(program: &Path) -> Result<Option<String>> {
     Ok(Some(isa))
 }
 
+/// hartscope's speed on `program` (with the ISA `isa`, the block compiler on with `jit`),
+/// writing the commit log of `log`'s instructions to its file if given.
 fn measure_hartscope(
     program: &Path,
     isa: Option<&str>,
+    jit: bool,
     log: Option<(&Path, u64)>,
 ) -> Result<Measure> {
-    let mut config = Config::default();
+    let mut config = Config {
+        jit,
+        ..Config::default()
+    };
     if let Some(isa) = isa {
         config.isa = iss::Isa::parse(isa).with_context(|| format!("ISA string {isa:?}"))?;
     }
@@ -174,6 +189,7 @@ fn measure_hartscope(
         instructions,
         seconds,
         ips: instructions as f64 / seconds,
+        compiled_blocks: Some(m.compiled_blocks()),
     })
 }
 
@@ -225,6 +241,7 @@ fn measure_spike(
         instructions,
         seconds,
         ips: instructions as f64 / seconds,
+        compiled_blocks: None,
     })
 }
 
@@ -249,6 +266,8 @@ pub struct SetEntry {
 
 #[derive(Serialize, Debug)]
 pub struct SetReport {
+    /// Whether hartscope's block compiler was on (`--no-jit` turns it off).
+    pub jit: bool,
     pub workloads: Vec<SetEntry>,
     /// The geometric mean of the workloads' ratios.
     pub geomean: f64,
@@ -350,7 +369,7 @@ fn spike_log_budget(
 fn log_measures(
     spike: &Spike,
     program: &Path,
-    isa: Option<&str>,
+    (isa, jit): (Option<&str>, bool),
     n: u64,
     repeat: u32,
 ) -> Result<(Measure, Measure)> {
@@ -359,7 +378,7 @@ fn log_measures(
     // --repeat runs, each into a new file.
     let hl = best_of(repeat, || {
         let f = TempFile::new("hartscope.log");
-        measure_hartscope(program, isa, Some((&f.0, n)))
+        measure_hartscope(program, isa, jit, Some((&f.0, n)))
     })?;
     eprintln!(
         "  hartscope + log      {:>14} insns {:>8.3} s {:>10.1} MIPS",
@@ -397,21 +416,38 @@ fn log_measures(
     Ok((hl, sl))
 }
 
+/// What the headings add when hartscope runs without its block compiler.
+fn compiler_note(jit: bool) -> &'static str {
+    if jit {
+        ""
+    } else {
+        ", hartscope without its block compiler (--no-jit)"
+    }
+}
+
 /// [`log_measures`]' ratio, hartscope's speed over Spike's.
-fn log_ratio(spike: &Spike, program: &Path, isa: Option<&str>, n: u64, repeat: u32) -> Result<f64> {
+fn log_ratio(
+    spike: &Spike,
+    program: &Path,
+    hart: (Option<&str>, bool),
+    n: u64,
+    repeat: u32,
+) -> Result<f64> {
     eprintln!("{}: the commit log", program.display());
-    let (hl, sl) = log_measures(spike, program, isa, n, repeat)?;
+    let (hl, sl) = log_measures(spike, program, hart, n, repeat)?;
     Ok(hl.ips / sl.ips)
 }
 
 fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
     let programs = set_programs(dir)?;
     let repeat = args.repeat.max(1);
+    let jit = !args.no_jit;
     eprintln!(
-        "hartscope bench --set {}: {} workloads, {repeat} alternated runs each (Spike {})",
+        "hartscope bench --set {}: {} workloads, {repeat} alternated runs each (Spike {}){}",
         dir.display(),
         programs.len(),
-        spike.bin.display()
+        spike.bin.display(),
+        compiler_note(jit)
     );
     let mut entries = Vec::new();
     for p in &programs {
@@ -422,7 +458,7 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
         let isa = workload_isa(p)?;
         let (mut hbest, mut sbest, mut ratios, mut instructions) = (0f64, 0f64, Vec::new(), 0);
         for _ in 0..repeat {
-            let h = measure_hartscope(p, isa.as_deref(), None)?;
+            let h = measure_hartscope(p, isa.as_deref(), jit, None)?;
             let s = measure_spike(
                 spike,
                 p,
@@ -466,12 +502,12 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
     for (p, e) in programs.iter().zip(entries.iter_mut()) {
         if !args.no_log {
             let n = args.log_insns.min(e.instructions);
-            e.log_ratio = Some(log_ratio(spike, p, e.isa.as_deref(), n, repeat)?);
+            e.log_ratio = Some(log_ratio(spike, p, (e.isa.as_deref(), jit), n, repeat)?);
         }
         if args.trace_insns > 0 && e.isa.is_none() {
             let n = args.trace_insns.min(e.instructions);
             eprintln!("{}: the traced modes", p.display());
-            e.models = Some(crate::bench_models::measure(p, n, repeat)?);
+            e.models = Some(crate::bench_models::measure(p, n, repeat, jit)?);
         }
     }
     if entries
@@ -500,6 +536,7 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
     }
     if let Some(path) = &args.json {
         let report = SetReport {
+            jit,
             workloads: entries,
             geomean,
         };
@@ -517,10 +554,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let Some(program) = &args.program else {
         bail!("give a program, or --set");
     };
+    let jit = !args.no_jit;
     eprintln!(
-        "hartscope bench: {} (hartscope in-process, Spike {})",
+        "hartscope bench: {} (hartscope in-process, Spike {}){}",
         program.display(),
-        spike.bin.display()
+        spike.bin.display(),
+        compiler_note(jit)
     );
 
     let isa = workload_isa(program)?;
@@ -531,7 +570,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             program.with_extension("isa").display()
         );
     }
-    let h = measure_hartscope(program, isa, None)?;
+    let h = measure_hartscope(program, isa, jit, None)?;
     eprintln!(
         "  hartscope            {:>14} insns {:>8.3} s {:>10.1} MIPS",
         h.instructions,
@@ -558,7 +597,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let mut log_ratio = None;
     if !args.no_log {
         let n = args.log_insns.min(h.instructions);
-        let (hl, sl) = log_measures(&spike, program, isa, n, args.repeat.max(1))?;
+        let (hl, sl) = log_measures(&spike, program, (isa, jit), n, args.repeat.max(1))?;
         log_ratio = Some(hl.ips / sl.ips);
         measures.push(hl);
         measures.push(sl);
@@ -581,12 +620,14 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             program,
             args.trace_insns,
             args.repeat.max(1),
+            jit,
         )?)
     } else {
         None
     };
     let report = Report {
         program: program.display().to_string(),
+        jit,
         measures,
         ratio,
         log_ratio,
@@ -763,6 +804,7 @@ mod log_tests {
             instructions,
             seconds: 1.0,
             ips: instructions as f64,
+            compiled_blocks: None,
         }
     }
 

@@ -43,8 +43,10 @@ pub struct ModelReport {
     pub tandem_fraction: f64,
 }
 
-fn machine(program: &Path, config: Config) -> Result<Machine> {
-    let mut m = Machine::try_new(config)?;
+/// A machine for `program` with `config`, the block compiler on with `jit` (`bench
+/// --no-jit`), loaded and booted, its console discarded.
+fn machine(program: &Path, jit: bool, config: Config) -> Result<Machine> {
+    let mut m = Machine::try_new(Config { jit, ..config })?;
     m.bus.console = iss::bus::Console::Null;
     let prog = iss::elf::load_file(&mut m, program)?;
     m.boot(prog.entry);
@@ -122,12 +124,12 @@ fn against_untraced(
 /// Capture N-Trace with `cfg` for `n` instructions into `out`, as `hartscope run --ntrace`
 /// does (port and encoder on their own thread). Returns (instructions, seconds, statistics).
 fn capture(
-    program: &Path,
+    (program, jit): (&Path, bool),
     cfg: &EncoderConfig,
     n: u64,
     out: &Path,
 ) -> Result<(u64, f64, EncoderStats)> {
-    let mut m = machine(program, Config::default())?;
+    let mut m = machine(program, jit, Config::default())?;
     let icfg = IngressConfig::default();
     let f = File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
     let port = encoder::capture::start(
@@ -183,7 +185,7 @@ const CLASS_EVENTS: [u64; 12] = [
     0x5,
 ];
 
-fn counting(program: &Path, models: bool) -> Result<Machine> {
+fn counting(program: &Path, jit: bool, models: bool) -> Result<Machine> {
     let mut c = Config {
         sscofpmf: true,
         ..Config::default()
@@ -192,7 +194,7 @@ fn counting(program: &Path, models: bool) -> Result<Machine> {
     if models {
         c.pmu = c.pmu.with_all_models();
     }
-    let mut m = machine(program, c)?;
+    let mut m = machine(program, jit, c)?;
     for i in 0..29u16 {
         let sel = CLASS_EVENTS[i as usize % CLASS_EVENTS.len()];
         if !m.set_reg(iss::csr::MHPMEVENT3 + i, sel) {
@@ -202,12 +204,12 @@ fn counting(program: &Path, models: bool) -> Result<Machine> {
     Ok(m)
 }
 
-fn recording(program: &Path) -> Result<Machine> {
+fn recording(program: &Path, jit: bool) -> Result<Machine> {
     let c = Config {
         ctr: Some(ctr::CtrConfig::default()),
         ..Config::default()
     };
-    let mut m = machine(program, c)?;
+    let mut m = machine(program, jit, c)?;
     // mctrcontrol (0.1.4): record in M, S and U, every transfer type (no inhibit bits set).
     if !m.set_reg(0x381, 0b111) || !m.hart.ctr.as_ref().is_some_and(|c| c.active()) {
         bail!("cannot switch CTR recording on");
@@ -215,7 +217,9 @@ fn recording(program: &Path) -> Result<Machine> {
     Ok(m)
 }
 
-pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
+/// The traced modes' speeds on `program`, `n` instructions each, best of `repeat` runs, each
+/// alternated with an untraced run; the block compiler on with `jit`.
+pub fn measure(program: &Path, n: u64, repeat: u32, jit: bool) -> Result<ModelReport> {
     let mut r = ModelReport::default();
     // A run of the machine `m` for `n` instructions, untraced.
     let run = |m: Result<Machine>| -> Result<(u64, f64)> {
@@ -223,7 +227,7 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
         let s = timed(&mut m, &mut NoSink, n)?;
         Ok((m.retired(), s))
     };
-    let untraced_run = || run(machine(program, Config::default()));
+    let untraced_run = || run(machine(program, jit, Config::default()));
     let untraced = best(repeat, untraced_run)?;
     r.instructions = untraced.0;
     r.untraced_ips = ips(untraced);
@@ -239,7 +243,7 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     let htm = EncoderConfig::default();
     let mut stats = None;
     let (traced, fraction) = against_untraced("N-Trace HTM capture", repeat, untraced_run, || {
-        let (k, s, st) = capture(program, &htm, n, &tmp)?;
+        let (k, s, st) = capture((program, jit), &htm, n, &tmp)?;
         stats = Some(st);
         Ok((k, s))
     })?;
@@ -326,7 +330,7 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
             },
         ),
     ] {
-        let (k, _, st) = capture(program, &cfg, n, &tmp)?;
+        let (k, _, st) = capture((program, jit), &cfg, n, &tmp)?;
         sizes.push((name.to_string(), bpi(&st, k)));
     }
     let _ = std::fs::remove_file(&tmp);
@@ -337,19 +341,19 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
 
     // PMU.
     let (pmu, fraction) = against_untraced("PMU: 29 counters", repeat, untraced_run, || {
-        run(counting(program, false))
+        run(counting(program, jit, false))
     })?;
     r.pmu_ips = ips(pmu);
     r.pmu_fraction = fraction;
     let (models, fraction) = against_untraced("PMU + models", repeat, untraced_run, || {
-        run(counting(program, true))
+        run(counting(program, jit, true))
     })?;
     r.pmu_models_ips = ips(models);
     r.pmu_models_fraction = fraction;
 
     // CTR.
     let (ctr, fraction) = against_untraced("CTR recording", repeat, untraced_run, || {
-        run(recording(program))
+        run(recording(program, jit))
     })?;
     r.ctr_ips = ips(ctr);
     r.ctr_fraction = fraction;
@@ -357,7 +361,10 @@ pub fn measure(program: &Path, n: u64, repeat: u32) -> Result<ModelReport> {
     // The tandem writer.
     let path = program.display().to_string();
     let cfg = tandem::config::WriterConfig::flute();
-    let hart = tandem::session::HartConfig::default();
+    let hart = tandem::session::HartConfig {
+        jit,
+        ..Default::default()
+    };
     let (tw, fraction) = against_untraced("tandem writer", repeat, untraced_run, || {
         let (k, s, _) =
             tandem::bench::hart_speed(&elf, &path, hart, n, Some((&cfg, Box::new(io::sink()))))

@@ -1141,6 +1141,60 @@ fn bench_checks_spike_first() {
     }
 }
 
+/// `hartscope bench --no-jit` runs hartscope's hart without its block compiler, and says so:
+/// in its heading, and in the JSON report, whose hartscope runs compiled no block (and do
+/// compile some without the option).
+#[test]
+fn bench_no_jit_runs_without_the_compiler() {
+    let Some(spike) = common::spike_or_skip("bench_no_jit_runs_without_the_compiler") else {
+        return;
+    };
+    // Short, with loops that run hot enough to be compiled.
+    let p = program("hello");
+    let json =
+        std::env::temp_dir().join(format!("hartscope-cli-nojit-{}.json", std::process::id()));
+    let mut compiled = Vec::new();
+    for no_jit in [true, false] {
+        let mut c = hartscope();
+        c.args([
+            OsStr::new("bench"),
+            p.as_os_str(),
+            OsStr::new("--repeat"),
+            OsStr::new("1"),
+            OsStr::new("--no-log"),
+            OsStr::new("--trace-insns"),
+            OsStr::new("0"),
+            OsStr::new("--json"),
+            json.as_os_str(),
+            OsStr::new("--spike"),
+            spike.bin.as_os_str(),
+        ]);
+        if no_jit {
+            c.arg("--no-jit");
+        }
+        let o = common::expect_status(&mut c, 0, &[]);
+        assert_eq!(
+            o.stderr_str()
+                .contains("without its block compiler (--no-jit)"),
+            no_jit,
+            "{}",
+            o.stderr_str()
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["jit"], !no_jit, "{v}");
+        let h = v["measures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["simulator"] == "hartscope")
+            .unwrap_or_else(|| panic!("no hartscope run: {v}"));
+        compiled.push(h["compiled_blocks"].as_u64().expect("a count"));
+    }
+    std::fs::remove_file(&json).unwrap();
+    assert!(compiled[0] == 0 && compiled[1] > 0, "{compiled:?}");
+}
+
 /// `hartscope bench --set` reports, after the untraced table, each workload's commit-log
 /// ratio and traced fractions: a program that takes exceptions (whose pcs the decoded flow
 /// has beside the retired instructions) among them.

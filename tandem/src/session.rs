@@ -11,6 +11,8 @@ use std::io::Write;
 pub struct HartConfig {
     pub ram_size: u64,
     pub misaligned: Misaligned,
+    /// The block compiler (`Config::jit`; off for `bench --no-jit`).
+    pub jit: bool,
 }
 
 impl Default for HartConfig {
@@ -18,6 +20,7 @@ impl Default for HartConfig {
         HartConfig {
             ram_size: iss::bus::DEFAULT_RAM_SIZE,
             misaligned: Misaligned::Trap,
+            jit: true,
         }
     }
 }
@@ -54,6 +57,7 @@ pub fn machine(
         ram_size: hart.ram_size,
         misaligned: hart.misaligned,
         finisher: true,
+        jit: hart.jit,
         ..Config::default()
     })
     .map_err(SetupError::Machine)?;
