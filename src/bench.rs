@@ -369,7 +369,8 @@ fn spike_log_budget(
 fn log_measures(
     spike: &Spike,
     program: &Path,
-    (isa, jit): (Option<&str>, bool),
+    isa: Option<&str>,
+    jit: bool,
     n: u64,
     repeat: u32,
 ) -> Result<(Measure, Measure)> {
@@ -429,12 +430,13 @@ fn compiler_note(jit: bool) -> &'static str {
 fn log_ratio(
     spike: &Spike,
     program: &Path,
-    hart: (Option<&str>, bool),
+    isa: Option<&str>,
+    jit: bool,
     n: u64,
     repeat: u32,
 ) -> Result<f64> {
     eprintln!("{}: the commit log", program.display());
-    let (hl, sl) = log_measures(spike, program, hart, n, repeat)?;
+    let (hl, sl) = log_measures(spike, program, isa, jit, n, repeat)?;
     Ok(hl.ips / sl.ips)
 }
 
@@ -502,7 +504,7 @@ fn bench_set(args: &BenchArgs, spike: &Spike, dir: &Path) -> Result<()> {
     for (p, e) in programs.iter().zip(entries.iter_mut()) {
         if !args.no_log {
             let n = args.log_insns.min(e.instructions);
-            e.log_ratio = Some(log_ratio(spike, p, (e.isa.as_deref(), jit), n, repeat)?);
+            e.log_ratio = Some(log_ratio(spike, p, e.isa.as_deref(), jit, n, repeat)?);
         }
         if args.trace_insns > 0 && e.isa.is_none() {
             let n = args.trace_insns.min(e.instructions);
@@ -597,7 +599,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let mut log_ratio = None;
     if !args.no_log {
         let n = args.log_insns.min(h.instructions);
-        let (hl, sl) = log_measures(&spike, program, (isa, jit), n, args.repeat.max(1))?;
+        let (hl, sl) = log_measures(&spike, program, isa, jit, n, args.repeat.max(1))?;
         log_ratio = Some(hl.ips / sl.ips);
         measures.push(hl);
         measures.push(sl);

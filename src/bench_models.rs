@@ -124,7 +124,8 @@ fn against_untraced(
 /// Capture N-Trace with `cfg` for `n` instructions into `out`, as `hartscope run --ntrace`
 /// does (port and encoder on their own thread). Returns (instructions, seconds, statistics).
 fn capture(
-    (program, jit): (&Path, bool),
+    program: &Path,
+    jit: bool,
     cfg: &EncoderConfig,
     n: u64,
     out: &Path,
@@ -243,7 +244,7 @@ pub fn measure(program: &Path, n: u64, repeat: u32, jit: bool) -> Result<ModelRe
     let htm = EncoderConfig::default();
     let mut stats = None;
     let (traced, fraction) = against_untraced("N-Trace HTM capture", repeat, untraced_run, || {
-        let (k, s, st) = capture((program, jit), &htm, n, &tmp)?;
+        let (k, s, st) = capture(program, jit, &htm, n, &tmp)?;
         stats = Some(st);
         Ok((k, s))
     })?;
@@ -330,7 +331,7 @@ pub fn measure(program: &Path, n: u64, repeat: u32, jit: bool) -> Result<ModelRe
             },
         ),
     ] {
-        let (k, _, st) = capture((program, jit), &cfg, n, &tmp)?;
+        let (k, _, st) = capture(program, jit, &cfg, n, &tmp)?;
         sizes.push((name.to_string(), bpi(&st, k)));
     }
     let _ = std::fs::remove_file(&tmp);

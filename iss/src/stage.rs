@@ -35,11 +35,11 @@ pub struct Inbox<T> {
 impl<T> Inbox<T> {
     /// The items, in order, until the sending side is finished (joined or dropped).
     ///
-    /// While items keep coming, the worker polls for the next one between short sleeps
+    /// While items keep coming, the worker polls for the next one between sleeps of 50 us
     /// instead of blocking on the queue: a send to a worker blocked on it wakes the worker
     /// with a system call, which costs the sender (the hart) several microseconds, once per
-    /// buffer. After [`IDLE_POLLS`] empty polls in a row, the worker blocks (and the next send
-    /// wakes it, once), so an idle hart leaves an idle worker.
+    /// buffer. After 16 empty polls in a row, the worker blocks (and the next send wakes it,
+    /// once), so an idle hart leaves an idle worker.
     pub fn iter(&self) -> Items<'_, T> {
         Items {
             rx: &self.rx,
@@ -58,10 +58,10 @@ impl<T> Inbox<T> {
 /// two milliseconds of [`POLL_SLEEP`]s (each sleep is longer than asked, by the timer's
 /// slack), longer than a running hart takes to fill a buffer, so that its sends find the
 /// worker polling.
-pub const IDLE_POLLS: u32 = 16;
+const IDLE_POLLS: u32 = 16;
 
 /// The sleep between a worker's polls of an empty queue.
-pub const POLL_SLEEP: std::time::Duration = std::time::Duration::from_micros(50);
+const POLL_SLEEP: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// The items of an [`Inbox`] ([`Inbox::iter`]).
 pub struct Items<'a, T> {
